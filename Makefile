@@ -1,0 +1,65 @@
+# capture -- build, test, install dependencies.
+#
+#   make            build build/capture
+#   make deps       install the Debian packages the project needs (as root)
+#   make quickstart deps + build + capture the contention scenario
+#   make test       sanitizer build + every test (tests/run)
+#
+# Subsystems add sources and rules in their own DIR/build.mk fragment
+# (CAPTURE_SRC += ..., CAPTURE_LIBS += ..., CAPTURE_DEPS += generated files).
+
+CC      ?= cc
+PKGS    := libcjson libcrypto
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. \
+	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcrypto)
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+CAPTURE_SRC := $(wildcard capture/*.c capture/cmd/*.c folders/*.c)
+CAPTURE_LIBS :=
+CAPTURE_DEPS :=
+-include $(wildcard */build.mk)
+
+OBJ      := $(CAPTURE_SRC:%.c=build/obj/%.o)
+ASAN_OBJ := $(CAPTURE_SRC:%.c=build/asan/obj/%.o)
+LIB_ASAN_OBJ := $(filter-out build/asan/obj/capture/main.o,$(ASAN_OBJ))
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(wildcard tests/unit/test-*.c))
+
+.PHONY: all deps quickstart test asan clean
+all: build/capture
+
+build/capture: $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
+
+build/obj/%.o: %.c $(CAPTURE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/asan/capture: $(ASAN_OBJ)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
+
+build/asan/obj/%.o: %.c $(CAPTURE_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+
+build/asan/tests/%: tests/unit/%.c $(LIB_ASAN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
+
+asan: build/asan/capture $(UNIT_TESTS)
+
+deps:
+	@scripts/install-deps
+
+quickstart: deps
+	$(MAKE) all
+	build/capture spin --scenario contention -o corpus/contention
+
+test: all asan
+	tests/run
+
+clean:
+	rm -rf build
+
+-include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

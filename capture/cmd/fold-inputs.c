@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../folders/folder.h"
+#include "../die.h"
+#include "../json.h"
+#include "fold-inputs.h"
+
+const struct folder *folder_lookup(const char *name)
+{
+	const struct folder *f = folder_find(name);
+	char known[256] = "";
+
+	if (f)
+		return f;
+	for (int i = 0; folders[i]; i++) {
+		strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
+		strncat(known, folders[i]->name, sizeof(known) - strlen(known) - 1);
+	}
+	die(EXIT_USAGE, "unknown system '%s' (known: %s)", name, known);
+}
+
+/* Run name: the input's last path component without its extension. */
+static char *run_name(const char *input)
+{
+	char *copy = xstrdup(input);
+	size_t n = strlen(copy);
+
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	char *name = xstrdup(basename(copy));
+	char *dot = strrchr(name, '.');
+
+	if (dot && dot != name)
+		*dot = '\0';
+	free(copy);
+	return name;
+}
+
+cJSON *fold_inputs(const struct folder *f, struct corpus *c, int n,
+		   char **inputs, struct output_format fmt)
+{
+	cJSON *runs = json_arr();
+	char **names = xcalloc(n, sizeof(*names));
+
+	for (int i = 0; i < n; i++) {
+		names[i] = run_name(inputs[i]);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]))
+				die(EXIT_USAGE, "inputs %s and %s would both be run '%s'",
+				    inputs[j], inputs[i], names[i]);
+	}
+	for (int i = 0; i < n; i++)
+		fold_input(f, c, names[i], inputs[i], fmt, runs);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return runs;
+}
+
+cJSON *run_counts(const cJSON *runs)
+{
+	cJSON *total = json_obj();
+	const cJSON *r, *c;
+
+	cJSON_ArrayForEach(r, runs) {
+		cJSON_ArrayForEach(c, json_get(r, "windows"))
+			json_count(total, c->string, (long long)c->valuedouble);
+	}
+	return total;
+}

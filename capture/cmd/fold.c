@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/* capture fold SYSTEM INPUT...: recorded raw streams -> corpus of windows. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../folders/folder.h"
+#include "../command.h"
+#include "../corpus.h"
+#include "../die.h"
+#include "../json.h"
+#include "../options.h"
+#include "fold-inputs.h"
+
+static const char fold_usage[] =
+	"usage: capture fold [options] SYSTEM INPUT...\n\n"
+	"Fold recorded raw streams into windows.  Each INPUT is one run: a file,\n"
+	"or a directory for systems that record one file per process (PGo).\n"
+	"Window files are SYSTEM/RUN.ndjson, RUN being INPUT's name without\n"
+	"its extension.\n\n"
+	"options:\n"
+	OUTPUT_OPTIONS_HELP
+	"                       (default: corpus/SYSTEM)\n"
+	"  -h, --help           this text\n";
+
+int cmd_fold(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		OUTPUT_LONG_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct output_options out = OUTPUT_OPTIONS_INIT;
+	const struct folder *f;
+	struct corpus *c;
+	cJSON *m, *runs;
+	char *dir;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			usage(fold_usage, 1);
+		if (!output_option(opt, optarg, &out))
+			usage(fold_usage, 0);
+	}
+	if (argc - optind < 2)
+		usage(fold_usage, 0);
+	f = folder_lookup(argv[optind]);
+	dir = out.dir ? xstrdup(out.dir) : xasprintf("corpus/%s", f->name);
+	c = corpus_begin(dir);
+	m = corpus_manifest(c);
+	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
+	json_add(m, "system", json_str(f->name));
+	json_add(m, "command", command_argv(argc, argv));
+	runs = fold_inputs(f, c, argc - optind - 1, argv + optind + 1,
+			   output_format_for(&out, f));
+	json_add(m, "counts", run_counts(runs));
+	json_add(m, "runs", runs);
+	corpus_commit(c);
+	printf("%s\n", dir);
+	free(dir);
+	return EXIT_OK;
+}

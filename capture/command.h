@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Subcommands, git-style: one file each in capture/cmd/, one line in the
+ * table in main.c.  Each gets argv with argv[0] the subcommand's name and
+ * returns the process exit code.
+ */
+#ifndef CAPTURE_COMMAND_H
+#define CAPTURE_COMMAND_H
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+#define CAPTURE_VERSION "0.1.0"
+
+/* Directory holding scenarios/, qemu/, ... (the source tree). */
+const char *capture_home(void);
+
+int cmd_spin(int argc, char **argv);
+int cmd_fold(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Atomic corpus writer.
+ *
+ * A corpus is assembled in a temporary directory beside its destination
+ * (DEST.tmp-XXXXXX) and renamed into place by corpus_commit(), which first
+ * writes MANIFEST.json with the sha256 of every file.  If the process dies
+ * before that, the temporary directory is removed: a failed run leaves
+ * nothing behind.  An existing DEST is replaced only at commit time.
+ */
+#ifndef CAPTURE_CORPUS_H
+#define CAPTURE_CORPUS_H
+
+#include <stdio.h>
+#include <cJSON.h>
+
+struct corpus;
+
+/* Start a corpus that will become @dest. */
+struct corpus *corpus_begin(const char *dest);
+
+/* Path of @rel inside the temporary directory (caller frees). */
+char *corpus_path(struct corpus *c, const char *rel);
+
+/* @path relative to the corpus if it lies inside it, else NULL. */
+const char *corpus_rel(struct corpus *c, const char *path);
+
+/* Create @rel (and its parent directories) for writing. */
+FILE *corpus_create(struct corpus *c, const char *rel);
+/* Close a file from corpus_create(); dies on a write error. */
+void corpus_close(struct corpus *c, FILE *f, const char *rel);
+/* Copy the file @src into the corpus as @rel. */
+void corpus_copy(struct corpus *c, const char *src, const char *rel);
+
+/*
+ * The manifest under construction: an object whose keys the caller fills
+ * (system, scenario, command, inputs, environment, counts, repairs...).
+ * corpus_commit() adds "files": {rel: sha256} for every file, sorted by path.
+ */
+cJSON *corpus_manifest(struct corpus *c);
+
+/* Write MANIFEST.json, rename into place, free @c. */
+void corpus_commit(struct corpus *c);
+
+#endif

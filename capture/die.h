@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Errors and exit codes.
+ *
+ * capture is a command-line tool: a failure reports one clear line on stderr
+ * and exits with a code that says what kind of failure it was.  Anything
+ * half-written (a corpus being assembled) is removed by the cleanup hooks
+ * registered with on_failure() before the process exits.
+ */
+#ifndef CAPTURE_DIE_H
+#define CAPTURE_DIE_H
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_USAGE = 2,          /* bad command line */
+	EXIT_BAD_INPUT = 3,      /* malformed input: message names file:line */
+	EXIT_CHECK_FAILED = 4,   /* causal order, self-consistency, nondeterminism */
+	EXIT_ENV_MISSING = 5,    /* QEMU, BPF permission, a package, Docker */
+	EXIT_CAPTURE_FAILED = 6, /* timeout, lost events, guest crash */
+	EXIT_DIFFERS = 7,        /* verify: regenerated output differs */
+};
+
+/* Print "capture: <message>" and exit with @code after running cleanups. */
+_Noreturn void die(enum exit_code code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Same, with "capture: FILE:LINE: " in front (line 0: no line number). */
+_Noreturn void die_at(enum exit_code code, const char *file, long line,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Print "capture: warning: <message>" and go on. */
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Progress for long steps, on stderr ("capture: booting guest (tcg)"). */
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Register @fn(@arg) to run if the process dies.  Returns a handle for
+ * cancel_on_failure() once the guarded work has been committed.
+ */
+int on_failure(void (*fn)(void *arg), void *arg);
+void cancel_on_failure(int handle);
+
+/* Allocation that cannot fail (dies with EXIT_CAPTURE_FAILED). */
+void *xmalloc(unsigned long n);
+void *xcalloc(unsigned long n, unsigned long size);
+void *xrealloc(void *p, unsigned long n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

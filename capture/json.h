@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deterministic JSON output.
+ *
+ * Values are cJSON trees; object keys keep the order they were added in,
+ * which is how a system declares its key order.  Three styles:
+ *  JSON_PYTHON:    separators ", " and ": ", non-ASCII as \uXXXX -- what
+ *                  Python's json.dumps() writes by default, so our windows
+ *                  are byte-identical to the published corpora;
+ *  JSON_COMPACT:   "," and ":", keys in declared order;
+ *  JSON_CANONICAL: RFC 8785 (JCS): keys sorted by UTF-16 code units, no
+ *                  whitespace, ECMAScript number formatting.
+ * Numbers that are integral and fit 2^53 print as integers.
+ */
+#ifndef CAPTURE_JSON_H
+#define CAPTURE_JSON_H
+
+#include <stdio.h>
+#include <cJSON.h>
+
+enum json_style { JSON_PYTHON, JSON_COMPACT, JSON_CANONICAL };
+
+/* A growable byte buffer. */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+
+/* Append @v serialized in @style to @sb. */
+void json_write(struct strbuf *sb, const cJSON *v, enum json_style style);
+/* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
+void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
+/* Write @v and a newline to @f. */
+void json_print_line(FILE *f, const cJSON *v, enum json_style style);
+
+/* Parse a style name ("python", "compact", "canonical"); -1 if unknown. */
+int json_style_parse(const char *name);
+
+/* Builders that die on allocation failure. */
+cJSON *json_obj(void);
+cJSON *json_arr(void);
+cJSON *json_add(cJSON *obj, const char *key, cJSON *v); /* returns v */
+cJSON *json_int(long long n);
+cJSON *json_str(const char *s);
+cJSON *json_bool(int b);
+cJSON *json_null(void);
+
+/* Add @n to the number at @key of @counts (created at 0). */
+void json_count(cJSON *counts, const char *key, long long n);
+
+/* Lookups returning NULL/-1 when absent or of another type. */
+const cJSON *json_get(const cJSON *obj, const char *key);
+const char *json_get_str(const cJSON *obj, const char *key);
+int json_get_int(const cJSON *obj, const char *key, long long *out);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line options several subcommands share. */
+#ifndef CAPTURE_OPTIONS_H
+#define CAPTURE_OPTIONS_H
+
+#include <getopt.h>
+#include "windows.h"
+
+struct folder;
+
+/* Output options: -o DIR, --form event|stream, --json python|compact|canonical. */
+struct output_options {
+	const char *dir;
+	int form;        /* -1: the system's reference form */
+	int style;
+};
+#define OUTPUT_OPTIONS_INIT { NULL, -1, JSON_PYTHON }
+
+#define OUTPUT_LONG_OPTIONS \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "form", required_argument, NULL, 'F' }, \
+	{ "json", required_argument, NULL, 'J' }
+#define OUTPUT_OPTIONS_HELP \
+	"  -o, --output DIR     write the corpus to DIR (atomically)\n" \
+	"      --form FORM      window form: event or stream (default: the\n" \
+	"                       system's reference corpus form)\n" \
+	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
+
+/* Handle one getopt result; returns 1 if it was an output option. */
+int output_option(int opt, const char *arg, struct output_options *o);
+struct output_format output_format_for(const struct output_options *o,
+				       const struct folder *f);
+
+/* Print @usage to stdout (--help) and exit 0, or to stderr and exit 2. */
+_Noreturn void usage(const char *text, int help);
+
+/* The command line (argv) without -o/--output, for manifests. */
+struct cJSON *command_argv(int argc, char **argv);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/evp.h>
+#include "die.h"
+#include "proc.h"
+
+static void redirect(const char *path, int fd)
+{
+	int f;
+
+	if (!path)
+		return;
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f < 0 || dup2(f, fd) < 0)
+		_exit(127);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct proc_result proc_run(const char *const argv[], const char *out_path,
+			    const char *err_path, double timeout_s)
+{
+	struct proc_result r = { 0 };
+	double deadline = now() + timeout_s;
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	if (!pid) {
+		setpgid(0, 0);
+		redirect(out_path, 1);
+		redirect(err_path, 2);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, timeout_s > 0 ? WNOHANG : 0);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
+		if (timeout_s > 0 && now() > deadline) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			r.timed_out = 1;
+			return r;
+		}
+		if (timeout_s > 0)
+			usleep(10000);
+	}
+	r.exited = WIFEXITED(status);
+	r.status = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
+	return r;
+}
+
+void proc_must(int code, const char *const argv[], const char *out_path)
+{
+	struct proc_result r = proc_run(argv, out_path, NULL, 0);
+
+	if (!r.exited || r.status)
+		die(code, "'%s' failed (%s %d)", argv[0],
+		    r.exited ? "exit" : "signal", r.status);
+}
+
+int have_program(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save = NULL;
+	int found = 0;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", dir, prog);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(dirs);
+	return found;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, alloc = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (alloc - n < 65536) {
+			alloc = alloc * 2 + 65536;
+			buf = xrealloc(buf, alloc + 1);
+		}
+		got = fread(buf + n, 1, alloc - n, f);
+		n += got;
+	} while (got);
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
+		die(EXIT_CAPTURE_FAILED, "cannot write %s: %s", path, strerror(errno));
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+void mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			die(EXIT_CAPTURE_FAILED, "mkdir %s: %s", p, strerror(errno));
+		*s = '/';
+	}
+	if (mkdir(p, 0755) && errno != EEXIST)
+		die(EXIT_CAPTURE_FAILED, "mkdir %s: %s", p, strerror(errno));
+	free(p);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	(void)st; (void)type; (void)ftw;
+	remove(path);
+	return 0;
+}
+
+void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void hex_digest(const unsigned char *md, unsigned n, char hex[65])
+{
+	for (unsigned i = 0; i < n && i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	hex[64] = '\0';
+}
+
+void sha256_hex(const void *data, size_t len, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+
+	if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL))
+		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+	hex_digest(md, n, hex);
+}
+
+int sha256_file(const char *path, char hex[65])
+{
+	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	size_t got;
+	FILE *f = fopen(path, "rb");
+	EVP_MD_CTX *ctx;
+
+	if (!f)
+		return -1;
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+	while ((got = fread(buf, 1, sizeof(buf), f)))
+		EVP_DigestUpdate(ctx, buf, got);
+	EVP_DigestFinal_ex(ctx, md, &n);
+	EVP_MD_CTX_free(ctx);
+	if (ferror(f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	hex_digest(md, n, hex);
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Running other programs (apt-get, make, qemu, docker) and small file helpers. */
+#ifndef CAPTURE_PROC_H
+#define CAPTURE_PROC_H
+
+#include <stddef.h>
+
+struct proc_result {
+	int exited;      /* 1 if it exited, 0 if killed by a signal or timed out */
+	int status;      /* exit status, or the signal */
+	int timed_out;
+};
+
+/*
+ * Run argv[0] (searched in PATH) with @argv; stdout goes to @out_path and
+ * stderr to @err_path (NULL: inherit; "/dev/null" to discard).  A @timeout_s
+ * above 0 kills the process group after that many seconds.
+ */
+struct proc_result proc_run(const char *const argv[], const char *out_path,
+			    const char *err_path, double timeout_s);
+/* Run and require exit 0, else die with @code naming the command. */
+void proc_must(int code, const char *const argv[], const char *out_path);
+
+/* Is @prog on PATH? */
+int have_program(const char *prog);
+
+/* Whole file into memory (NUL-terminated); NULL if it cannot be read. */
+char *read_file(const char *path, size_t *len);
+void write_file(const char *path, const void *data, size_t len);
+int file_exists(const char *path);
+void mkdir_p(const char *path);
+void remove_tree(const char *path);
+/* Hex sha256 of a file (65 bytes incl. NUL into @hex); 0 on success. */
+int sha256_file(const char *path, char hex[65]);
+void sha256_hex(const void *data, size_t len, char hex[65]);
+
+#endif

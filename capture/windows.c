@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include "corpus.h"
+#include "die.h"
+#include "windows.h"
+
+struct window_writer {
+	struct corpus *corpus;
+	char *rel;
+	FILE *f;            /* NULL when only checking */
+	struct output_format fmt;
+	cJSON *state;       /* current state: the next window's pre-state */
+	cJSON *counts;      /* action -> windows */
+	struct strbuf line;
+};
+
+static void emit(struct window_writer *w, const cJSON *v)
+{
+	if (!w->f)
+		return;
+	strbuf_reset(&w->line);
+	json_write(&w->line, v, w->fmt.style);
+	strbuf_add(&w->line, "\n", 1);
+	fwrite(w->line.buf, 1, w->line.len, w->f);
+}
+
+static cJSON *dup(const cJSON *v)
+{
+	cJSON *d = cJSON_Duplicate(v, 1);
+
+	if (!d)
+		die(EXIT_CAPTURE_FAILED, "out of memory");
+	return d;
+}
+
+struct window_writer *windows_open(struct corpus *c, const char *rel,
+				   struct output_format fmt,
+				   const cJSON *initial)
+{
+	struct window_writer *w = xcalloc(1, sizeof(*w));
+
+	w->corpus = c;
+	w->rel = xstrdup(rel);
+	w->f = c ? corpus_create(c, rel) : NULL;
+	w->fmt = fmt;
+	w->state = dup(initial);
+	w->counts = json_obj();
+	if (fmt.form == FORM_STREAM) {
+		cJSON *seed = json_obj();
+
+		json_add(seed, "state", dup(initial));
+		emit(w, seed);
+		cJSON_Delete(seed);
+	}
+	return w;
+}
+
+void windows_add(struct window_writer *w, const char *action,
+		 const cJSON *data, const cJSON *post)
+{
+	cJSON *win = json_obj();
+
+	json_add(win, "action", json_str(action));
+	json_add(win, "data", dup(data));
+	if (w->fmt.form == FORM_EVENT) {
+		json_add(win, "pre_state", dup(w->state));
+		json_add(win, "post_state", dup(post));
+	} else {
+		json_add(win, "state", dup(post));
+	}
+	emit(w, win);
+	cJSON_Delete(win);
+	cJSON_Delete(w->state);
+	w->state = dup(post);
+	json_count(w->counts, action, 1);
+}
+
+const cJSON *windows_state(const struct window_writer *w)
+{
+	return w->state;
+}
+
+void windows_close(struct window_writer *w, cJSON *counts)
+{
+	const cJSON *c;
+
+	if (w->f)
+		corpus_close(w->corpus, w->f, w->rel);
+	cJSON_ArrayForEach(c, w->counts)
+		json_count(counts, c->string, (long long)c->valuedouble);
+	cJSON_Delete(w->counts);
+	cJSON_Delete(w->state);
+	strbuf_release(&w->line);
+	free(w->rel);
+	free(w);
+}
+
+struct event_writer {
+	struct corpus *corpus;
+	char *rel;
+	FILE *f;
+	long n;
+	struct strbuf line;
+};
+
+struct event_writer *events_open(struct corpus *c, const char *rel)
+{
+	struct event_writer *e = xcalloc(1, sizeof(*e));
+
+	e->corpus = c;
+	e->rel = xstrdup(rel);
+	e->f = c ? corpus_create(c, rel) : NULL;
+	return e;
+}
+
+void events_add(struct event_writer *e, const cJSON *event)
+{
+	e->n++;
+	if (!e->f)
+		return;
+	strbuf_reset(&e->line);
+	json_write(&e->line, event, JSON_COMPACT);
+	strbuf_add(&e->line, "\n", 1);
+	fwrite(e->line.buf, 1, e->line.len, e->f);
+}
+
+long events_close(struct event_writer *e)
+{
+	long n = e->n;
+
+	if (e->f)
+		corpus_close(e->corpus, e->f, e->rel);
+	strbuf_release(&e->line);
+	free(e->rel);
+	free(e);
+	return n;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Window and event writers.
+ *
+ * A folder reports each step of a run as (action, data, post-state); the
+ * pre-state is the previous post-state (or the initial state).  The writer
+ * renders the window in the chosen form:
+ *  event form:  {"action", "data", "pre_state", "post_state"}, one a line;
+ *  stream form: {"state": initial} then {"action", "data", "state"};
+ * with the chosen JSON style (python separators by default, RFC 8785 for
+ * canonical).  Writers opened without a corpus check but write nothing
+ * ("capture check").  Actions are counted for the manifest.
+ */
+#ifndef CAPTURE_WINDOWS_H
+#define CAPTURE_WINDOWS_H
+
+#include <cJSON.h>
+#include "json.h"
+
+struct corpus;
+
+enum window_form { FORM_EVENT, FORM_STREAM };
+
+struct output_format {
+	enum window_form form;
+	enum json_style style;
+};
+
+struct window_writer;
+
+/* @c may be NULL (write nothing).  @initial is copied. */
+struct window_writer *windows_open(struct corpus *c, const char *rel,
+				   struct output_format fmt,
+				   const cJSON *initial);
+/* One step.  @data and @post are copied (caller keeps ownership). */
+void windows_add(struct window_writer *w, const char *action,
+		 const cJSON *data, const cJSON *post);
+/* State after the last step (the next window's pre-state). */
+const cJSON *windows_state(const struct window_writer *w);
+/* Close; merges per-action counts into @counts (object action -> n). */
+void windows_close(struct window_writer *w, cJSON *counts);
+
+/* Normalized event stream (events/<run>.ndjson), compact JSON a line. */
+struct event_writer;
+struct event_writer *events_open(struct corpus *c, const char *rel);
+void events_add(struct event_writer *e, const cJSON *event);
+long events_close(struct event_writer *e);  /* returns the event count */
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The folder interface: one per system (spin, locksvc, dqueue, etcd, ...).
+ *
+ * A folder turns the raw stream(s) of one run into normalized events and
+ * windows over the system's observable state.  It owns the system's
+ * declarations (actions, state keys in declared order, output form) and its
+ * checks: a violation dies with file:line and EXIT_CHECK_FAILED (or
+ * EXIT_BAD_INPUT for input that does not parse).  Adding a system means one
+ * file here and one line in registry.c.
+ */
+#ifndef CAPTURE_FOLDER_H
+#define CAPTURE_FOLDER_H
+
+#include <cJSON.h>
+#include "../capture/windows.h"
+
+struct corpus;
+
+/* One run being folded. */
+struct fold_run {
+	const char *name;          /* run name: window file is SYSTEM/NAME.ndjson */
+	const char *input;         /* a file, or a directory for multi-file runs */
+	struct corpus *corpus;     /* NULL when only checking */
+	struct output_format fmt;  /* requested window form and JSON style */
+	struct event_writer *events;  /* opened by fold_run_begin() */
+	struct window_writer *windows; /* opened by the folder (initial state) */
+	cJSON *repairs;            /* array: every repair applied, for the manifest */
+	cJSON *counts;             /* object: windows per action */
+	cJSON *info;               /* object: folder-specific facts for the
+				    * manifest (inferred events, drops...) */
+};
+
+struct folder {
+	const char *name;
+	const char *summary;
+	const char *const *actions;     /* target actions, NULL-terminated */
+	enum window_form form;          /* form of the reference corpus */
+	/* Fold one run: read run->input, write run->events and run->windows. */
+	void (*fold)(struct fold_run *run);
+};
+
+/* Open the run's window file SYSTEM/NAME.ndjson with the initial state. */
+void fold_run_windows(struct fold_run *run, const struct folder *f,
+		      const cJSON *initial);
+
+/*
+ * Fold @input as the run @name with @f: events to events/NAME.ndjson and
+ * windows to SYSTEM/NAME.ndjson in corpus @c (NULL: check only).  Adds
+ * {"name", "input", "events", "windows": {action: n}, "repairs"} for the
+ * run to the array @runs (NULL: not recorded).  Dies on any violation.
+ */
+void fold_input(const struct folder *f, struct corpus *c, const char *name,
+		const char *input, struct output_format fmt, cJSON *runs);
+
+const struct folder *folder_find(const char *name);
+extern const struct folder *const folders[]; /* NULL-terminated */
+
+#endif

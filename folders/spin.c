@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spin: a spinlock driven by two actors (Asterinas's SpinLock, Linux's
+ * spinlock_t).
+ *
+ * Raw stream, one event a line, possibly amid other console output:
+ *   CAPTURE BEGIN <scenario>
+ *   {"seq":N,"thread":T,"lock":0,"state":"locked|unlocked","action":A,"actor":T}
+ *   ...
+ *   CAPTURE END <number of events>
+ * Actions: TryAcquireBlocking, StopSpinning, AcquireSuccess,
+ * TryAcquireNonBlocking, AcquireFail, Release.  `state` is the lock as seen
+ * right after the operation.  Lines without `{"seq"` or a marker are noise
+ * (boot messages, kernel-test runner lines) and are skipped.
+ *
+ * Observable state {lockHeld, lockHolder}; windows AcquireLock {thread,
+ * callType: lock|try} (a failed try is a window whose post equals its pre)
+ * and ReleaseLock {thread}.
+ *
+ * A try's outcome is the next event: the same actor's AcquireSuccess or
+ * AcquireFail, or -- for emitters that print nothing on a failed try, like
+ * the published Asterinas instrumentation -- anything else, which means the
+ * try failed (sound for the sequential emitters both drivers are).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "../capture/json.h"
+#include "../capture/ndjson.h"
+#include "folder.h"
+
+enum spin_action {
+	TRY_ACQUIRE_BLOCKING, STOP_SPINNING, ACQUIRE_SUCCESS,
+	TRY_ACQUIRE_NON_BLOCKING, ACQUIRE_FAIL, RELEASE, N_SPIN_ACTIONS
+};
+
+static const char *const raw_actions[] = {
+	"TryAcquireBlocking", "StopSpinning", "AcquireSuccess",
+	"TryAcquireNonBlocking", "AcquireFail", "Release",
+};
+
+#define MAX_ACTORS 64
+#define NO_ONE (-1)
+
+enum pending { NONE, BLOCKING, NON_BLOCKING };
+
+struct spin_event {
+	long long seq, thread, lock, actor;
+	enum spin_action action;
+	int locked;                 /* reported state */
+};
+
+struct spin_fold {
+	struct fold_run *run;
+	struct line_reader in;
+	int held;
+	long long holder;
+	enum pending pending[MAX_ACTORS];
+	long long try_actor;        /* actor whose try awaits its outcome */
+	long long lock;             /* the one lock of the run */
+	long long next_seq;         /* -1 before the first event */
+	long long nevents;          /* raw events read */
+	long long normalized;       /* events written */
+	long long inferred;         /* failed tries inferred */
+	int begun, ended;
+};
+
+static const struct folder *spin_folder(void);
+
+static cJSON *spin_state(const struct spin_fold *s)
+{
+	cJSON *st = json_obj();
+
+	json_add(st, "lockHeld", json_bool(s->held));
+	json_add(st, "lockHolder", s->held ? json_int(s->holder) : json_null());
+	return st;
+}
+
+static _Noreturn void violation(struct spin_fold *s, const char *fmt,
+				const char *what, long long actor)
+{
+	die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line, fmt, what, actor);
+}
+
+/* Write the normalized event: the raw schema with a contiguous seq. */
+static void normalized(struct spin_fold *s, const struct spin_event *e,
+		       enum spin_action action, int inferred)
+{
+	cJSON *ev = json_obj();
+
+	json_add(ev, "seq", json_int(s->normalized++));
+	json_add(ev, "thread", json_int(e->thread));
+	json_add(ev, "lock", json_int(s->lock));
+	json_add(ev, "state", json_str(s->held ? "locked" : "unlocked"));
+	json_add(ev, "action", json_str(raw_actions[action]));
+	json_add(ev, "actor", json_int(e->actor));
+	if (inferred)
+		json_add(ev, "inferred", json_bool(1));
+	events_add(s->run->events, ev);
+	cJSON_Delete(ev);
+}
+
+static void window_acquire(struct spin_fold *s, long long actor,
+			   const char *call_type)
+{
+	cJSON *data = json_obj(), *post = spin_state(s);
+
+	json_add(data, "thread", json_int(actor));
+	json_add(data, "callType", json_str(call_type));
+	windows_add(s->run->windows, "AcquireLock", data, post);
+	cJSON_Delete(data);
+	cJSON_Delete(post);
+}
+
+static void window_release(struct spin_fold *s, long long actor)
+{
+	cJSON *data = json_obj(), *post = spin_state(s);
+
+	json_add(data, "thread", json_int(actor));
+	windows_add(s->run->windows, "ReleaseLock", data, post);
+	cJSON_Delete(data);
+	cJSON_Delete(post);
+}
+
+/* A try that failed: legal only on a held lock; the state does not change. */
+static void try_failed(struct spin_fold *s, const struct spin_event *e,
+		       int inferred)
+{
+	if (!s->held)
+		violation(s, "%s: a try by actor %lld failed on a free lock",
+			  inferred ? "inferred failure" : "AcquireFail", e->actor);
+	s->pending[e->actor] = NONE;
+	s->try_actor = NO_ONE;
+	s->inferred += inferred;
+	normalized(s, e, ACQUIRE_FAIL, inferred);
+	window_acquire(s, e->actor, "try");
+}
+
+static void resolve_pending_try(struct spin_fold *s, const struct spin_event *e)
+{
+	struct spin_event failed;
+
+	if (s->try_actor == NO_ONE)
+		return;
+	if (e && e->actor == s->try_actor &&
+	    (e->action == ACQUIRE_SUCCESS || e->action == ACQUIRE_FAIL))
+		return;
+	failed = (struct spin_event){
+		.thread = s->try_actor, .actor = s->try_actor,
+		.lock = s->lock, .action = ACQUIRE_FAIL,
+	};
+	try_failed(s, &failed, 1);
+}
+
+static void acquired(struct spin_fold *s, const struct spin_event *e)
+{
+	enum pending p = s->pending[e->actor];
+
+	if (p == NONE)
+		violation(s, "%s by actor %lld without a preceding try",
+			  "AcquireSuccess", e->actor);
+	if (s->held)
+		violation(s, "%s: actor %lld got a lock that is held",
+			  "AcquireSuccess", e->actor);
+	s->held = 1;
+	s->holder = e->actor;
+	s->pending[e->actor] = NONE;
+	s->try_actor = NO_ONE;
+	normalized(s, e, ACQUIRE_SUCCESS, 0);
+	window_acquire(s, e->actor, p == BLOCKING ? "lock" : "try");
+}
+
+static void apply(struct spin_fold *s, const struct spin_event *e)
+{
+	resolve_pending_try(s, e);
+	switch (e->action) {
+	case TRY_ACQUIRE_BLOCKING:
+	case TRY_ACQUIRE_NON_BLOCKING:
+		if (s->pending[e->actor] != NONE)
+			violation(s, "%s: actor %lld already has an acquire under way",
+				  raw_actions[e->action], e->actor);
+		s->pending[e->actor] = e->action == TRY_ACQUIRE_BLOCKING
+					       ? BLOCKING : NON_BLOCKING;
+		if (e->action == TRY_ACQUIRE_NON_BLOCKING)
+			s->try_actor = e->actor;
+		normalized(s, e, e->action, 0);
+		break;
+	case STOP_SPINNING:
+		if (s->pending[e->actor] != BLOCKING)
+			violation(s, "%s: actor %lld is not in lock()",
+				  "StopSpinning", e->actor);
+		normalized(s, e, e->action, 0);
+		break;
+	case ACQUIRE_SUCCESS:
+		acquired(s, e);
+		break;
+	case ACQUIRE_FAIL:
+		if (s->pending[e->actor] != NON_BLOCKING)
+			violation(s, "%s by actor %lld without a preceding try",
+				  "AcquireFail", e->actor);
+		try_failed(s, e, 0);
+		break;
+	case RELEASE:
+		if (!s->held || s->holder != e->actor)
+			violation(s, "%s by actor %lld, which does not hold the lock",
+				  "Release", e->actor);
+		s->held = 0;
+		normalized(s, e, e->action, 0);
+		window_release(s, e->actor);
+		break;
+	default:
+		break;
+	}
+	/* The emitter saw the lock as we folded it (a failed try: still held). */
+	if (e->locked != s->held)
+		violation(s, "%s by actor %lld reports a lock state that "
+			  "contradicts the events before it", raw_actions[e->action],
+			  e->actor);
+}
+
+static long long field_int(struct spin_fold *s, const cJSON *v, const char *key)
+{
+	long long n;
+
+	if (json_get_int(v, key, &n) || n < 0)
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "event lacks a non-negative integer \"%s\"", key);
+	return n;
+}
+
+static struct spin_event parse_event(struct spin_fold *s, const char *text)
+{
+	struct spin_event e = { 0 };
+	const char *end = NULL, *action, *state;
+	cJSON *v = cJSON_ParseWithOpts(text, &end, 0);
+	int a;
+
+	if (!v || !cJSON_IsObject(v) || strspn(end, " \t\r") != strlen(end)) {
+		cJSON_Delete(v);
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "malformed event (not one JSON object)");
+	}
+	e.seq = field_int(s, v, "seq");
+	e.thread = field_int(s, v, "thread");
+	e.lock = field_int(s, v, "lock");
+	e.actor = field_int(s, v, "actor");
+	action = json_get_str(v, "action");
+	state = json_get_str(v, "state");
+	for (a = 0; action && a < N_SPIN_ACTIONS; a++)
+		if (!strcmp(action, raw_actions[a]))
+			break;
+	if (!action || a == N_SPIN_ACTIONS)
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "unknown action \"%s\"", action ? action : "(none)");
+	if (!state || (strcmp(state, "locked") && strcmp(state, "unlocked")))
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "\"state\" must be \"locked\" or \"unlocked\"");
+	if (e.actor >= MAX_ACTORS)
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "actor %lld: at most %d actors", e.actor, MAX_ACTORS);
+	e.action = a;
+	e.locked = !strcmp(state, "locked");
+	cJSON_Delete(v);
+	return e;
+}
+
+/* seq counts from 0 and may wrap modulo 100 (the Asterinas emitter). */
+static void check_seq(struct spin_fold *s, long long seq)
+{
+	long long want = s->next_seq;
+
+	if (seq != want && !(want == 100 && seq == 0))
+		die_at(EXIT_CAPTURE_FAILED, s->in.path, s->in.line,
+		       "seq %lld where %lld was due: events were lost", seq,
+		       want % 100 == 0 && want ? 0 : want);
+	s->next_seq = seq + 1;
+}
+
+static void on_event(struct spin_fold *s, const char *text)
+{
+	struct spin_event e;
+
+	if (!s->begun)
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "event before the CAPTURE BEGIN marker");
+	if (s->ended)
+		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+		       "event after the CAPTURE END marker");
+	e = parse_event(s, text);
+	if (!s->nevents)
+		s->lock = e.lock;
+	else if (e.lock != s->lock)
+		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+		       "events on locks %lld and %lld: a run traces one lock",
+		       s->lock, e.lock);
+	check_seq(s, e.seq);
+	s->nevents++;
+	apply(s, &e);
+}
+
+static void on_begin(struct spin_fold *s)
+{
+	if (s->begun)
+		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+		       "a second CAPTURE BEGIN marker");
+	s->begun = 1;
+	cJSON *initial = spin_state(s);
+	fold_run_windows(s->run, spin_folder(), initial);
+	cJSON_Delete(initial);
+}
+
+static void on_end(struct spin_fold *s, const char *count)
+{
+	char *end;
+	long long n = strtoll(count, &end, 10);
+
+	if (!s->begun || s->ended)
+		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+		       "CAPTURE END without a CAPTURE BEGIN before it");
+	if (end == count || n < 0)
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
+		       "CAPTURE END needs the number of events");
+	if (n != s->nevents)
+		die_at(EXIT_CAPTURE_FAILED, s->in.path, s->in.line,
+		       "the emitter wrote %lld events, the stream has %lld: "
+		       "%lld lost", n, s->nevents, n - s->nevents);
+	resolve_pending_try(s, NULL);
+	for (int a = 0; a < MAX_ACTORS; a++)
+		if (s->pending[a] == BLOCKING)
+			die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+			       "actor %d's lock() never succeeded", a);
+	s->ended = 1;
+}
+
+static void fold_spin(struct fold_run *run)
+{
+	struct spin_fold s = { .run = run, .try_actor = NO_ONE, .next_seq = 0 };
+	const char *line, *p;
+
+	line_reader_open(&s.in, run->input);
+	while ((line = line_reader_next(&s.in))) {
+		if ((p = strstr(line, "{\"seq\"")))
+			on_event(&s, p);
+		else if (strstr(line, "CAPTURE BEGIN"))
+			on_begin(&s);
+		else if ((p = strstr(line, "CAPTURE END")))
+			on_end(&s, p + strlen("CAPTURE END"));
+	}
+	if (!s.begun)
+		die_at(EXIT_CAPTURE_FAILED, s.in.path, s.in.line,
+		       "no CAPTURE BEGIN marker: not a spin capture, or nothing was captured");
+	if (!s.ended)
+		die_at(EXIT_CAPTURE_FAILED, s.in.path, s.in.line,
+		       "stream ends without the CAPTURE END marker (truncated after %lld events)",
+		       s.nevents);
+	line_reader_close(&s.in);
+	json_add(run->info, "raw_events", json_int(s.nevents));
+	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));
+}
+
+static const char *const spin_actions[] = { "AcquireLock", "ReleaseLock", NULL };
+
+const struct folder folder_spin = {
+	.name = "spin",
+	.summary = "a spinlock under two actors (Linux spinlock_t, Asterinas SpinLock)",
+	.actions = spin_actions,
+	.form = FORM_EVENT,
+	.fold = fold_spin,
+};
+
+static const struct folder *spin_folder(void)
+{
+	return &folder_spin;
+}

@@ -1,0 +1,45 @@
+# Shared helpers for test scripts (tests/<area>/test-*.sh).  Source it.
+#
+# Each check prints "ok - NAME" or "not ok - NAME: why"; tests/run counts
+# them.  A script that needs something missing (root, QEMU, BPF) must say
+# so with not_ok, never skip silently.
+set -u
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+REF=${CAPTURE_REFERENCE:-$ROOT/../shared/reference}
+# The sanitizer build is what the tests run.
+CAPTURE=${CAPTURE:-$ROOT/build/asan/capture}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { echo "ok - $1"; }
+not_ok() { echo "not ok - $1: $2"; }
+
+# check NAME CMD...: passes when CMD exits 0.
+check() {
+	local name=$1; shift
+	local out
+	if out=$("$@" 2>&1); then ok "$name"; else not_ok "$name" "$(printf '%s' "$out" | tail -n 3)"; fi
+}
+
+# expect_exit CODE NAME PATTERN CMD...: CMD must exit with CODE and its
+# stderr must match the extended regex PATTERN (e.g. 'file.log:12:'; '' for any).
+expect_exit() {
+	local code=$1 name=$2 pattern=$3; shift 3
+	local rc=0
+	"$@" >"$TMP/.stdout" 2>"$TMP/.stderr" || rc=$?
+	if [ "$rc" != "$code" ]; then
+		not_ok "$name" "exit $rc, expected $code; stderr: $(tail -n 2 "$TMP/.stderr")"
+	elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$TMP/.stderr"; then
+		not_ok "$name" "stderr lacks /$pattern/: $(tail -n 2 "$TMP/.stderr")"
+	else
+		ok "$name"
+	fi
+}
+
+# same_bytes NAME A B: files identical.
+same_bytes() {
+	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1" "$(diff "$2" "$3" | head -n 5)"; fi
+}

@@ -1,0 +1,74 @@
+# The spin folder on recorded streams: both emitter variants, noise, and
+# every way a stream can be wrong (each: its exit code, file:line, no output).
+source "$(dirname "$0")/../lib.sh"
+here=$(dirname "$0")
+log=$here/contention.log
+ref=$REF/sysmobench-corpora/spin
+
+# fold FILE: fold into $TMP/out, print the window file's path.
+fold() { rm -rf "$TMP/out"; "$CAPTURE" fold spin "$1" -o "$TMP/out" >/dev/null; }
+
+fold "$log" && same_bytes "explicit AcquireFail folds to the reference windows" \
+	"$TMP/out/spin/contention.ndjson" "$ref/spin_2thread.ndjson" ||
+	not_ok "explicit AcquireFail folds" "fold failed"
+
+# The published Asterinas emitter prints nothing on a failed try: drop the
+# AcquireFail lines and renumber seq the way that emitter counts.
+awk '/AcquireFail/ { next } /"seq":/ { sub(/"seq":[0-9]+/, "\"seq\":" n++) } { print }' "$log" |
+	sed 's/^CAPTURE END 13$/CAPTURE END 11/' >"$TMP/silent.log"
+fold "$TMP/silent.log" && same_bytes "failed tries inferred without AcquireFail" \
+	"$TMP/out/spin/silent.ndjson" "$ref/spin_2thread.ndjson" ||
+	not_ok "failed tries inferred without AcquireFail" "fold failed"
+grep -q '"inferred_failed_tries": 2' "$TMP/out/MANIFEST.json" &&
+	ok "inferred tries are counted in the manifest" ||
+	not_ok "inferred tries are counted in the manifest" "$(grep inferred "$TMP/out/MANIFEST.json")"
+
+# A serial log: boot lines and kernel-test runner lines between events, CRLF.
+awk 'NR % 3 == 0 { print "[    0.3" NR "] virtio: probing device " NR "\r" }
+     NR == 5 { print "test sync::spin::test::scenario ... \r" }
+     { print $0 "\r" }
+     END { print "test result: ok. 1 passed; 0 failed\r" }' "$log" >"$TMP/noisy.log"
+fold "$TMP/noisy.log" && same_bytes "a noisy serial log folds" \
+	"$TMP/out/spin/noisy.ndjson" "$ref/spin_2thread.ndjson" ||
+	not_ok "a noisy serial log folds" "fold failed"
+
+# Events emitted with seq modulo 100 wrap.
+python3 - "$log" >"$TMP/wrap.log" <<'PY'
+import sys, re
+lines = open(sys.argv[1]).read().splitlines()
+events = [l for l in lines if l.startswith('{')]
+out, n = ['CAPTURE BEGIN wrap'], 0
+for _ in range(9):                      # 9 x 13 events: seq wraps at 100
+    for l in events:
+        out.append(re.sub(r'"seq":\d+', '"seq":%d' % (n % 100), l)); n += 1
+out.append('CAPTURE END %d' % n)
+print('\n'.join(out))
+PY
+fold "$TMP/wrap.log" && [ "$(wc -l <"$TMP/out/spin/wrap.ndjson")" = 72 ] &&
+	ok "seq wrapping at 100 is contiguous" || not_ok "seq wrapping at 100 is contiguous" "$(cat "$TMP/err" 2>/dev/null)"
+
+fails() { # CODE NAME PATTERN FILE
+	expect_exit "$1" "$2" "$3" "$CAPTURE" fold spin "$4" -o "$TMP/bad"
+	[ ! -e "$TMP/bad" ] && ! ls "$TMP" | grep -q '^bad\.tmp' &&
+		ok "$2: nothing written" || not_ok "$2: nothing written" "$(ls "$TMP")"
+}
+head -n -1 "$log" >"$TMP/truncated.log"
+fails 6 "truncated stream (no END)" 'truncated.log:14: .*CAPTURE END' "$TMP/truncated.log"
+sed '/"seq":5,/d' "$log" >"$TMP/gap.log"
+fails 6 "seq gap" 'gap.log:7: seq 6 where 5 was due' "$TMP/gap.log"
+sed '/"seq":4,/s/"actor":0}/"actor":0/' "$log" >"$TMP/malformed.log"
+fails 3 "malformed event line" 'malformed.log:6: malformed event' "$TMP/malformed.log"
+sed '/"seq":4,/s/"thread":0/"thread":1/; /"seq":4,/s/"actor":0/"actor":1/' "$log" >"$TMP/impossible.log"
+fails 4 "release by a non-holder" 'impossible.log:6: Release by actor 1, which does not hold' "$TMP/impossible.log"
+# Drop 0's release: 1's lock() then "succeeds" on a lock 0 still holds.
+sed '/"seq":4,/d; /"seq":5,/s/unlocked/locked/' "$log" |
+	awk '/"seq":/ { sub(/"seq":[0-9]+/, "\"seq\":" n++) } { print }' |
+	sed 's/^CAPTURE END 13$/CAPTURE END 12/' >"$TMP/held.log"
+fails 4 "success on a held lock" 'held.log:7: AcquireSuccess: actor 1 got a lock that is held' "$TMP/held.log"
+{ cat "$log"; sed -n '2p' "$log"; } >"$TMP/after.log"
+fails 4 "event after END" 'after.log:16: event after the CAPTURE END' "$TMP/after.log"
+sed 's/^CAPTURE END 13$/CAPTURE END 15/' "$log" >"$TMP/lost.log"
+fails 6 "END count larger than the stream" 'lost.log:15: .*2 lost' "$TMP/lost.log"
+fails 3 "missing file" 'nosuch.log: no such file' "$TMP/nosuch.log"
+expect_exit 2 "unknown system" "unknown system 'nosuch'" "$CAPTURE" fold nosuch "$log"
+expect_exit 0 "check passes on a good stream" '' "$CAPTURE" check spin "$log"
