@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* capture: the command table and dispatch. */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "command.h"
 #include "die.h"
-#include "proc.h"
 
 static const struct command commands[] = {
 	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },
@@ -23,45 +20,6 @@ static void print_usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'capture COMMAND --help' describes a command.\n", f);
-}
-
-/*
- * The source tree (scenarios/, qemu/, bpf/ ...): $CAPTURE_HOME, else the
- * directory above the one holding the executable (build/capture).
- */
-const char *capture_home(void)
-{
-	static char home[PATH_MAX];
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (home[0])
-		return home;
-	if (getenv("CAPTURE_HOME")) {
-		snprintf(home, sizeof(home), "%s", getenv("CAPTURE_HOME"));
-		return home;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		die(EXIT_ENV_MISSING, "cannot find the capture executable; set CAPTURE_HOME");
-	exe[n] = '\0';
-	/* build/capture or build/asan/capture: climb until scenarios/ is there. */
-	for (int up = 0; up < 4; up++) {
-		char *slash = strrchr(exe, '/');
-		char *probe;
-
-		if (!slash)
-			break;
-		*slash = '\0';
-		probe = xasprintf("%s/scenarios", exe);
-		if (file_exists(probe)) {
-			free(probe);
-			snprintf(home, sizeof(home), "%s", exe);
-			return home;
-		}
-		free(probe);
-	}
-	die(EXIT_ENV_MISSING, "cannot find the capture source tree; set CAPTURE_HOME");
 }
 
 int main(int argc, char **argv)
