@@ -158,7 +158,7 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 	(void)prec;
 
 	int sci = style == JSON_PYTHON ? (exp < -4 || exp >= 16)
-				       : (exp < -7 || exp >= 21);
+				       : (exp < -6 || exp >= 21);
 	if (sci) {
 		strbuf_add(sb, digits, 1);
 		if (nd > 1) {
