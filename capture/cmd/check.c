@@ -7,13 +7,48 @@
 #include "../die.h"
 #include "../json.h"
 #include "../options.h"
+#include "../proc.h"
 #include "fold-inputs.h"
 
 static const char check_usage[] =
-	"usage: capture check SYSTEM INPUT...\n\n"
+	"usage: capture check SYSTEM INPUT...\n"
+	"       capture check CORPUS\n\n"
 	"Run every check that 'capture fold' runs (causal order, self-consistency,\n"
-	"framing, lost events) and write nothing.  Exit 0 when all pass; 3 for\n"
-	"input that does not parse, 4 for a failed check (file:line on stderr).\n";
+	"framing, lost events) and write nothing.  Given a corpus, check the raw\n"
+	"inputs its MANIFEST.json names.  Exit 0 when all pass; 3 for input that\n"
+	"does not parse, 4 for a failed check, 6 for lost events (file:line on\n"
+	"stderr).\n";
+
+/* The system and inputs a corpus's manifest names (inputs inside it resolved). */
+static const struct folder *corpus_inputs(const char *dir, int *n, char ***inputs)
+{
+	char *path = xasprintf("%s/MANIFEST.json", dir);
+	char *text = read_file(path, NULL);
+	cJSON *m = text ? cJSON_Parse(text) : NULL;
+	const cJSON *r, *runs = json_get(m, "runs");
+	const char *system = json_get_str(m, "system");
+
+	if (!m || !system || !cJSON_IsArray(runs))
+		die_at(EXIT_BAD_INPUT, path, 0, "not a capture manifest");
+	*n = 0;
+	*inputs = xcalloc(cJSON_GetArraySize(runs), sizeof(**inputs));
+	cJSON_ArrayForEach(r, runs) {
+		const char *in = json_get_str(r, "input");
+		char *inside;
+
+		if (!in)
+			die_at(EXIT_BAD_INPUT, path, 0, "a run without \"input\"");
+		inside = xasprintf("%s/%s", dir, in);
+		(*inputs)[(*n)++] = file_exists(inside) ? inside : xstrdup(in);
+		if (!file_exists(inside))
+			free(inside);
+	}
+	const struct folder *f = folder_lookup(system);
+	cJSON_Delete(m);
+	free(text);
+	free(path);
+	return f;
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -29,11 +64,22 @@ int cmd_check(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
 		usage(check_usage, opt == 'h');
-	if (argc - optind < 2)
+	if (argc - optind == 1) {
+		char **inputs;
+		int n;
+
+		f = corpus_inputs(argv[optind], &n, &inputs);
+		runs = fold_inputs(f, NULL, n, inputs, output_format_for(&out, f));
+		for (int i = 0; i < n; i++)
+			free(inputs[i]);
+		free(inputs);
+	} else if (argc - optind >= 2) {
+		f = folder_lookup(argv[optind]);
+		runs = fold_inputs(f, NULL, argc - optind - 1, argv + optind + 1,
+				   output_format_for(&out, f));
+	} else {
 		usage(check_usage, 0);
-	f = folder_lookup(argv[optind]);
-	runs = fold_inputs(f, NULL, argc - optind - 1, argv + optind + 1,
-			   output_format_for(&out, f));
+	}
 	counts = run_counts(runs);
 	cJSON_ArrayForEach(c, counts)
 		total += (long long)c->valuedouble;

@@ -72,3 +72,4 @@ fails 6 "END count larger than the stream" 'lost.log:15: .*2 lost' "$TMP/lost.lo
 fails 3 "missing file" 'nosuch.log: no such file' "$TMP/nosuch.log"
 expect_exit 2 "unknown system" "unknown system 'nosuch'" "$CAPTURE" fold nosuch "$log"
 expect_exit 0 "check passes on a good stream" '' "$CAPTURE" check spin "$log"
+fold "$log" && expect_exit 0 "check re-checks the inputs a corpus names" '' "$CAPTURE" check "$TMP/out"
