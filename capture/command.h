@@ -19,8 +19,13 @@ struct command {
 const char *capture_home(void);
 
 int cmd_spin(int argc, char **argv);
+int cmd_etcd(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_grade(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ enum exit_code {
 	EXIT_ENV_MISSING = 5,    /* QEMU, BPF permission, a package, Docker */
 	EXIT_CAPTURE_FAILED = 6, /* timeout, lost events, guest crash */
 	EXIT_DIFFERS = 7,        /* verify: regenerated output differs */
+	EXIT_RERUN_FAILED = 8,   /* verify: the recorded command could not rerun */
 };
 
 /* Print "capture: <message>" and exit with @code after running cleanups. */

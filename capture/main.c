@@ -8,8 +8,14 @@
 
 static const struct command commands[] = {
 	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },
+	{ "spin", cmd_spin, "run a scenario on a real kernel's spinlock, fold it" },
+	{ "etcd", cmd_etcd, "run a scenario on etcd raft under eBPF probes, fold it" },
 	{ "check", cmd_check, "run every check on recorded streams, write nothing" },
 	{ "list", cmd_list, "list systems, their actions and scenarios" },
+	{ "audit", cmd_audit, "coverage, identity base rate, schedules of window files" },
+	{ "convert", cmd_convert, "rewrite window files in another form or JSON style" },
+	{ "verify", cmd_verify, "rerun a corpus's recorded command, compare byte for byte" },
+	{ "grade", cmd_grade, "stream windows to an external grader, print the scorecard" },
 };
 
 static void print_usage(FILE *f)

@@ -139,6 +139,41 @@ void write_file(const char *path, const void *data, size_t len)
 		die(EXIT_CAPTURE_FAILED, "cannot write %s: %s", path, strerror(errno));
 }
 
+int copy_file(const char *src, const char *dst)
+{
+	size_t len;
+	char *data = read_file(src, &len);
+
+	if (!data)
+		return -1;
+	write_file(dst, data, len);
+	free(data);
+	return 0;
+}
+
+static void unlink_tmp(void *path)
+{
+	unlink(path);
+}
+
+void write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
+	int fd = mkstemp(tmp);
+	int cleanup;
+
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));
+	cleanup = on_failure(unlink_tmp, tmp);
+	close(fd);
+	write_file(tmp, data, len);
+	if (chmod(tmp, 0644) || rename(tmp, path))
+		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", tmp, path,
+		    strerror(errno));
+	cancel_on_failure(cleanup);
+	free(tmp);
+}
+
 int file_exists(const char *path)
 {
 	struct stat st;

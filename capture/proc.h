@@ -27,6 +27,10 @@ int have_program(const char *prog);
 /* Whole file into memory (NUL-terminated); NULL if it cannot be read. */
 char *read_file(const char *path, size_t *len);
 void write_file(const char *path, const void *data, size_t len);
+/* Copy @src to @dst; -1 (errno set) if @src cannot be read. */
+int copy_file(const char *src, const char *dst);
+/* Write @path whole or not at all: a temporary beside it, then rename. */
+void write_file_atomic(const char *path, const void *data, size_t len);
 int file_exists(const char *path);
 void mkdir_p(const char *path);
 void remove_tree(const char *path);

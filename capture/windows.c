@@ -33,15 +33,15 @@ static cJSON *dup(const cJSON *v)
 	return d;
 }
 
-struct window_writer *windows_open(struct corpus *c, const char *rel,
-				   struct output_format fmt,
-				   const cJSON *initial)
+static struct window_writer *writer(struct corpus *c, const char *rel,
+				    FILE *f, struct output_format fmt,
+				    const cJSON *initial)
 {
 	struct window_writer *w = xcalloc(1, sizeof(*w));
 
 	w->corpus = c;
 	w->rel = xstrdup(rel);
-	w->f = c ? corpus_create(c, rel) : NULL;
+	w->f = f;
 	w->fmt = fmt;
 	w->state = dup(initial);
 	w->counts = json_obj();
@@ -53,6 +53,19 @@ struct window_writer *windows_open(struct corpus *c, const char *rel,
 		cJSON_Delete(seed);
 	}
 	return w;
+}
+
+struct window_writer *windows_open(struct corpus *c, const char *rel,
+				   struct output_format fmt,
+				   const cJSON *initial)
+{
+	return writer(c, rel, c ? corpus_create(c, rel) : NULL, fmt, initial);
+}
+
+struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
+					const cJSON *initial)
+{
+	return writer(NULL, "", f, fmt, initial);
 }
 
 void windows_add(struct window_writer *w, const char *action,
@@ -84,7 +97,7 @@ void windows_close(struct window_writer *w, cJSON *counts)
 {
 	const cJSON *c;
 
-	if (w->f)
+	if (w->f && w->corpus)
 		corpus_close(w->corpus, w->f, w->rel);
 	cJSON_ArrayForEach(c, w->counts)
 		json_count(counts, c->string, (long long)c->valuedouble);

@@ -14,6 +14,7 @@
 #ifndef CAPTURE_WINDOWS_H
 #define CAPTURE_WINDOWS_H
 
+#include <stdio.h>
 #include <cJSON.h>
 #include "json.h"
 
@@ -32,6 +33,9 @@ struct window_writer;
 struct window_writer *windows_open(struct corpus *c, const char *rel,
 				   struct output_format fmt,
 				   const cJSON *initial);
+/* The same onto @f, which windows_close() leaves open (capture convert). */
+struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
+					const cJSON *initial);
 /* One step.  @data and @post are copied (caller keeps ownership). */
 void windows_add(struct window_writer *w, const char *action,
 		 const cJSON *data, const cJSON *post);

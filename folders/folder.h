@@ -16,6 +16,7 @@
 #include "../capture/windows.h"
 
 struct corpus;
+struct audit_domain;
 
 /* One run being folded. */
 struct fold_run {
@@ -38,7 +39,12 @@ struct folder {
 	enum window_form form;          /* form of the reference corpus */
 	/* Fold one run: read run->input, write run->events and run->windows. */
 	void (*fold)(struct fold_run *run);
+	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
+	const struct audit_domain *audit;
 };
+
+/* The systems' audit domains (folders/SYSTEM-audit.c). */
+extern const struct audit_domain spin_audit, locksvc_audit, etcd_audit;
 
 /* Open the run's window file SYSTEM/NAME.ndjson with the initial state. */
 void fold_run_windows(struct fold_run *run, const struct folder *f,

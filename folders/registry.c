@@ -4,9 +4,11 @@
 #include "folder.h"
 
 extern const struct folder folder_spin;
+extern const struct folder folder_locksvc, folder_dqueue, folder_etcd;
 
 const struct folder *const folders[] = {
 	&folder_spin,
+	&folder_locksvc, &folder_dqueue, &folder_etcd,
 	NULL,
 };
 

@@ -366,6 +366,7 @@ const struct folder folder_spin = {
 	.actions = spin_actions,
 	.form = FORM_EVENT,
 	.fold = fold_spin,
+	.audit = &spin_audit,
 };
 
 static const struct folder *spin_folder(void)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../folders/folder.h"
+#include "../audit.h"
 #include "../command.h"
 #include "../corpus.h"
 #include "../die.h"
@@ -55,6 +56,7 @@ int cmd_fold(int argc, char **argv)
 			   output_format_for(&out, f));
 	json_add(m, "counts", run_counts(runs));
 	json_add(m, "runs", runs);
+	audit_corpus(c);
 	corpus_commit(c);
 	printf("%s\n", dir);
 	free(dir);

@@ -1,0 +1,25 @@
+# (Rules here come before the Makefile's own: keep "all" the default goal.)
+.DEFAULT_GOAL := all
+
+# The Go uprobe engine: goprobe.bpf.c compiled with clang, its libbpf
+# skeleton generated with bpftool, the loader and the DWARF resolver.
+BPF_BUILD := build/bpf
+BPF_OBJ   := $(BPF_BUILD)/goprobe.bpf.o
+
+CAPTURE_SRC  += bpf/engine.c bpf/goresolve.c
+CAPTURE_LIBS += -lbpf -lelf -ldw -lcapstone
+CAPTURE_DEPS += $(BPF_BUILD)/goprobe.skel.h
+CFLAGS       += -I$(BPF_BUILD)
+
+$(BPF_BUILD)/vmlinux.h:
+	@mkdir -p $(dir $@)
+	bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
+	mv $@.tmp $@
+
+$(BPF_OBJ): bpf/goprobe.bpf.c bpf/goprobe.h $(BPF_BUILD)/vmlinux.h
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BPF_BUILD) -Ibpf \
+		-c $< -o $@
+
+$(BPF_BUILD)/goprobe.skel.h: $(BPF_OBJ)
+	bpftool gen skeleton $< name goprobe > $@.tmp
+	mv $@.tmp $@

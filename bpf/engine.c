@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/* Loader of goprobe.bpf.c: see engine.h. */
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "../capture/die.h"
+#include "engine.h"
+#include "goprobe.skel.h"
+
+#define GP_MAX_LINKS 512
+
+struct gp_engine {
+	const char *path;
+	struct go_binary *bin;
+	struct goprobe *skel;
+	long goid_off;
+	unsigned long ring_bytes;
+	int hold_ring;
+	unsigned nsites, nfuncs;
+	struct gp_site sites[GP_MAX_SITES];
+	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
+	unsigned cookie[GP_MAX_LINKS];      /* its site id */
+	unsigned nlinks;
+	struct bpf_link *links[GP_MAX_LINKS];
+	gp_record_fn fn;
+	void *arg;
+	struct gp_stats stats;
+};
+
+struct gp_engine *gp_open(const char *binary)
+{
+	struct gp_engine *e = xcalloc(1, sizeof(*e));
+
+	e->path = binary;
+	e->bin = go_open(binary);
+	e->goid_off = go_member(e->bin, "runtime.g", "goid");
+	e->ring_bytes = 1ul << 22;
+	return e;
+}
+
+void gp_close(struct gp_engine *e)
+{
+	for (unsigned i = 0; i < e->nlinks; i++)
+		bpf_link__destroy(e->links[i]);
+	goprobe__destroy(e->skel);
+	go_close(e->bin);
+	free(e);
+}
+
+struct go_binary *gp_binary(struct gp_engine *e)
+{
+	return e->bin;
+}
+
+void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold)
+{
+	if (bytes)
+		e->ring_bytes = bytes;
+	e->hold_ring = hold;
+}
+
+static unsigned add_site(struct gp_engine *e, const struct gp_site *s,
+			 unsigned func, unsigned kind)
+{
+	if (e->nsites == GP_MAX_SITES)
+		die(EXIT_USAGE, "more than %d probe sites", GP_MAX_SITES);
+	e->sites[e->nsites] = *s;
+	e->sites[e->nsites].func = func;
+	e->sites[e->nsites].kind = kind;
+	e->sites[e->nsites].goid_off = e->goid_off;
+	return e->nsites++;
+}
+
+static void add_link(struct gp_engine *e, unsigned long off, unsigned site)
+{
+	if (e->nlinks == GP_MAX_LINKS)
+		die(EXIT_USAGE, "more than %d probe attachments", GP_MAX_LINKS);
+	e->offs[e->nlinks] = off;
+	e->cookie[e->nlinks++] = site;
+}
+
+unsigned gp_probe(struct gp_engine *e, const char *name,
+		  const struct gp_site *entry, const struct gp_site *exit)
+{
+	struct go_func f;
+	unsigned func = e->nfuncs++, id;
+
+	go_func(e->bin, name, &f);
+	id = add_site(e, entry, func, f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY);
+	add_link(e, f.check ? f.check : f.entry, id);
+	if (exit) {
+		if (!entry->nsaved)
+			die(EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
+		unsigned x = add_site(e, exit, func, GP_SITE_EXIT);
+
+		for (int i = 0; i < f.nret; i++)
+			add_link(e, f.ret[i], x);
+	}
+	return id;
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct gp_engine *e = ctx;
+
+	if (len < sizeof(struct gp_record))
+		die(EXIT_CAPTURE_FAILED, "short ring-buffer record (%zu bytes)", len);
+	e->stats.records++;
+	e->fn(data, e->arg);
+	return 0;
+}
+
+static void load(struct gp_engine *e)
+{
+	int err;
+
+	libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
+	e->skel = goprobe__open();
+	if (!e->skel)
+		die(EXIT_ENV_MISSING, "cannot open the BPF object: %s", strerror(errno));
+	e->skel->rodata->wakeup_bytes = e->ring_bytes / 4;
+	bpf_map__set_max_entries(e->skel->maps.events, (__u32)e->ring_bytes);
+	err = goprobe__load(e->skel);
+	if (err && geteuid())
+		die(EXIT_ENV_MISSING,
+		    "cannot load the BPF program: %s (needs root, or CAP_BPF and CAP_PERFMON)",
+		    strerror(-err));
+	if (err)
+		die(err == -EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
+		    "cannot load the BPF program: %s (the verifier's log is above)",
+		    strerror(-err));
+	for (unsigned i = 0; i < e->nsites; i++)
+		if (bpf_map__update_elem(e->skel->maps.sites, &i, sizeof(i),
+					 &e->sites[i], sizeof(e->sites[i]), BPF_ANY))
+			die(EXIT_CAPTURE_FAILED, "cannot write probe site %u: %s",
+			    i, strerror(errno));
+}
+
+static void attach(struct gp_engine *e, pid_t pid)
+{
+	for (unsigned i = 0; i < e->nlinks; i++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
+
+		e->links[i] = bpf_program__attach_uprobe_opts(e->skel->progs.goprobe,
+				pid, e->path, e->offs[i], &o);
+		if (!e->links[i])
+			die(errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
+			    "cannot attach a uprobe to %s at %#lx: %s",
+			    e->path, e->offs[i], strerror(errno));
+	}
+}
+
+/* Child: wait until the parent has attached, then become the target. */
+static _Noreturn void child(int hold, const char *path, char *const argv[],
+			    const char *out_path)
+{
+	char c;
+	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	setpgid(0, 0);
+	if (out < 0 || dup2(out, 1) < 0)
+		_exit(127);
+	if (read(hold, &c, 1) != 1)
+		_exit(127);
+	execv(path, argv);
+	_exit(127);
+}
+
+static void read_stats(struct gp_engine *e)
+{
+	__u64 v[GP_NSTATS] = { 0 };
+
+	for (__u32 i = 0; i < GP_NSTATS; i++)
+		bpf_map__lookup_elem(e->skel->maps.stats, &i, sizeof(i), &v[i],
+				     sizeof(v[i]), 0);
+	e->stats.drops = v[GP_STAT_DROPS];
+	e->stats.unmatched_exits = v[GP_STAT_UNMATCHED_EXITS];
+	e->stats.depth_overflow = v[GP_STAT_DEPTH];
+	e->stats.skipped_morestack = v[GP_STAT_SKIPPED_MORESTACK];
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Consume records until the child exits (or the timeout kills it). */
+static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
+			double timeout_s)
+{
+	double end = now() + timeout_s;
+	int status;
+
+	for (;;) {
+		int err = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, 50);
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (err < 0 && err != -EINTR)
+			die(EXIT_CAPTURE_FAILED, "ring buffer: %s", strerror(-err));
+		if (w == pid)
+			break;
+		if (timeout_s > 0 && now() > end) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			die(EXIT_CAPTURE_FAILED, "%s: timed out after %.0f s",
+			    e->path, timeout_s);
+		}
+	}
+	ring_buffer__consume(rb);
+	return status;
+}
+
+static void check_losses(struct gp_engine *e)
+{
+	read_stats(e);
+	if (e->stats.drops || e->stats.unmatched_exits || e->stats.depth_overflow)
+		die(EXIT_CAPTURE_FAILED,
+		    "%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved; %llu records received",
+		    e->path, e->stats.drops, e->stats.unmatched_exits,
+		    e->stats.depth_overflow, e->stats.records);
+}
+
+int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
+	   double timeout_s, gp_record_fn fn, void *arg)
+{
+	struct ring_buffer *rb;
+	int hold[2], status;
+	pid_t pid;
+
+	load(e);
+	e->fn = fn;
+	e->arg = arg;
+	memset(&e->stats, 0, sizeof(e->stats));
+	rb = ring_buffer__new(bpf_map__fd(e->skel->maps.events), on_event, e, NULL);
+	if (!rb)
+		die(EXIT_CAPTURE_FAILED, "cannot open the ring buffer: %s", strerror(errno));
+	if (pipe2(hold, O_CLOEXEC))
+		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	if (pid == 0)
+		child(hold[0], e->path, argv, out_path);
+	close(hold[0]);
+	attach(e, pid);
+	if (write(hold[1], "g", 1) != 1)
+		die(EXIT_CAPTURE_FAILED, "cannot release %s: %s", e->path, strerror(errno));
+	close(hold[1]);
+	status = follow_child(e, rb, pid, timeout_s);
+	ring_buffer__free(rb);
+	check_losses(e);
+	if (WIFSIGNALED(status))
+		die(EXIT_CAPTURE_FAILED, "%s killed by signal %d", e->path, WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+const struct gp_stats *gp_stats(struct gp_engine *e)
+{
+	return &e->stats;
+}

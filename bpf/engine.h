@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Go uprobe engine: load goprobe.bpf.c, describe what each probe site
+ * reads, start the target held on a pipe, attach with a pid filter, let it
+ * exec, and hand every record to a callback in the order they happened.
+ * Any lost record (ring buffer full) or exit without its entry fails the
+ * capture with the counts (EXIT_CAPTURE_FAILED); no BPF permission is
+ * EXIT_ENV_MISSING.
+ */
+#ifndef GOPROBE_ENGINE_H
+#define GOPROBE_ENGINE_H
+
+#include "goprobe.h"
+#include "goresolve.h"
+
+struct gp_engine;
+
+struct gp_engine *gp_open(const char *binary);
+void gp_close(struct gp_engine *e);
+struct go_binary *gp_binary(struct gp_engine *e);
+
+/*
+ * Ring-buffer size in bytes (a power of two, at least a page; 0 keeps the
+ * default of 4 MiB).  With
+ * @hold the records are read only once the target has exited, so that a
+ * ring smaller than the run's records must lose some: this is how the loss
+ * accounting is tested.
+ */
+void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold);
+
+/*
+ * Probe function @name: its entry reads @entry (which also says which
+ * argument registers to save for the exits); if @exit is not NULL every
+ * RET reads @exit.  Returns the site id of the entry; the exit's is that
+ * plus one.
+ */
+unsigned gp_probe(struct gp_engine *e, const char *name,
+		  const struct gp_site *entry, const struct gp_site *exit);
+
+typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
+
+/*
+ * Run the binary with @argv (argv[0] is ignored: the engine's binary runs),
+ * stdout to @out_path, under the probes.  Returns its exit status.
+ */
+int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
+	   double timeout_s, gp_record_fn fn, void *arg);
+
+/* Statistics of the last run. */
+struct gp_stats {
+	unsigned long long records, drops, unmatched_exits, depth_overflow,
+			   skipped_morestack;
+};
+const struct gp_stats *gp_stats(struct gp_engine *e);
+
+#endif

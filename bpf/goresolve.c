@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/* ELF/DWARF/machine-code resolver for Go binaries: see goresolve.h. */
+#include <capstone/capstone.h>
+#include <elfutils/libdw.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../capture/die.h"
+#include "goresolve.h"
+
+struct go_binary {
+	const char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	char build_id[256];
+};
+
+struct go_binary *go_open(const char *path)
+{
+	struct go_binary *b = xcalloc(1, sizeof(*b));
+
+	b->path = path;
+	elf_version(EV_CURRENT);
+	b->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (b->fd < 0)
+		die(EXIT_BAD_INPUT, "%s: cannot open", path);
+	b->elf = elf_begin(b->fd, ELF_C_READ, NULL);
+	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
+		die(EXIT_BAD_INPUT, "%s: not an ELF file", path);
+	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
+	if (!b->dw)
+		die(EXIT_BAD_INPUT,
+		    "%s: no DWARF debug information (built with -ldflags=-w or stripped?): %s",
+		    path, dwarf_errmsg(-1));
+	return b;
+}
+
+void go_close(struct go_binary *b)
+{
+	dwarf_end(b->dw);
+	elf_end(b->elf);
+	close(b->fd);
+	free(b);
+}
+
+/* Call @fn on every top-level DIE of every CU until it returns nonzero. */
+static int each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(b->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, d;
+
+		if (dwarf_offdie(b->dw, off + hsize, &cu) &&
+		    dwarf_child(&cu, &d) == 0) {
+			do {
+				if (fn(&d, arg))
+					return 1;
+			} while (dwarf_siblingof(&d, &d) == 0);
+		}
+		off = next;
+	}
+	return 0;
+}
+
+struct die_query {
+	const char *name;
+	int tag;
+	Dwarf_Die found;
+	int nfound;
+	int inlined;    /* an abstract (inlined) instance exists */
+};
+
+static const char *die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
+}
+
+static int match_die(Dwarf_Die *d, void *arg)
+{
+	struct die_query *q = arg;
+	const char *name;
+
+	if (dwarf_tag(d) != q->tag)
+		return 0;
+	name = die_name(d);
+	if (!name || strcmp(name, q->name))
+		return 0;
+	if (dwarf_hasattr(d, DW_AT_inline))
+		q->inlined = 1;
+	else if (!q->nfound++)
+		q->found = *d;
+	return 0;
+}
+
+/* File offset of virtual address @va, from the PT_LOAD that maps it. */
+static unsigned long file_offset(struct go_binary *b, Dwarf_Addr va)
+{
+	size_t n;
+	GElf_Phdr ph;
+
+	elf_getphdrnum(b->elf, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(b->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (va >= ph.p_vaddr && va < ph.p_vaddr + ph.p_filesz)
+			return va - ph.p_vaddr + ph.p_offset;
+	}
+	die(EXIT_BAD_INPUT, "%s: address %#lx is in no loaded segment",
+	    b->path, (unsigned long)va);
+}
+
+static unsigned char *read_code(struct go_binary *b, unsigned long off, size_t len)
+{
+	unsigned char *code = xmalloc(len);
+
+	if (pread(b->fd, code, len, (off_t)off) != (ssize_t)len)
+		die(EXIT_BAD_INPUT, "%s: cannot read code at %#lx", b->path, off);
+	return code;
+}
+
+/*
+ * The stack check is the first instructions' "cmp <sp or r12>, [r14+...];
+ * jbe": R14 holds the goroutine and its stack guard.  Functions with a
+ * small frame marked NOSPLIT have none.
+ */
+static int is_check_jbe(cs_insn *prev, cs_insn *in)
+{
+	return in->id == X86_INS_JBE && prev && prev->id == X86_INS_CMP &&
+	       strstr(prev->op_str, "r14");
+}
+
+static void scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
+		      Dwarf_Addr hi, struct go_func *f)
+{
+	unsigned long off = file_offset(b, lo);
+	unsigned char *code = read_code(b, off, hi - lo);
+	cs_insn *insn;
+	csh cs;
+	size_t n;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		die(EXIT_CAPTURE_FAILED, "capstone: cannot open x86-64 disassembler");
+	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	n = cs_disasm(cs, code, hi - lo, lo, 0, &insn);
+	for (size_t i = 0; i < n; i++) {
+		unsigned long at = off + (insn[i].address - lo);
+
+		if (i < 6 && !f->check && is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i]))
+			f->check = at;
+		if (insn[i].id != X86_INS_RET)
+			continue;
+		if (f->nret == GO_MAX_RETS)
+			die(EXIT_BAD_INPUT, "%s: %s has more than %d RET instructions",
+			    b->path, name, GO_MAX_RETS);
+		f->ret[f->nret++] = at;
+	}
+	cs_free(insn, n);
+	cs_close(&cs);
+	free(code);
+}
+
+void go_func(struct go_binary *b, const char *name, struct go_func *f)
+{
+	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
+	Dwarf_Addr lo, hi;
+
+	each_die(b, match_die, &q);
+	if (q.inlined)
+		die(EXIT_BAD_INPUT,
+		    "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
+		    b->path, name);
+	if (!q.nfound)
+		die(EXIT_BAD_INPUT, "%s: no function %s", b->path, name);
+	if (dwarf_lowpc(&q.found, &lo) || dwarf_highpc(&q.found, &hi))
+		die(EXIT_BAD_INPUT, "%s: %s has no code range", b->path, name);
+	memset(f, 0, sizeof(*f));
+	f->entry = file_offset(b, lo);
+	scan_code(b, name, lo, hi, f);
+	if (!f->nret)
+		die(EXIT_BAD_INPUT, "%s: %s has no RET instruction", b->path, name);
+}
+
+long go_member(struct go_binary *b, const char *type, const char *member)
+{
+	struct die_query q = { .name = type, .tag = DW_TAG_structure_type };
+	Dwarf_Die m;
+	Dwarf_Attribute a;
+	Dwarf_Word loc;
+
+	each_die(b, match_die, &q);
+	if (!q.nfound)
+		die(EXIT_BAD_INPUT, "%s: no struct type %s", b->path, type);
+	if (dwarf_child(&q.found, &m) == 0) {
+		do {
+			const char *n = die_name(&m);
+
+			if (dwarf_tag(&m) != DW_TAG_member || !n || strcmp(n, member))
+				continue;
+			if (dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &loc))
+				break;
+			return (long)loc;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	die(EXIT_BAD_INPUT, "%s: struct %s has no member %s", b->path, type, member);
+}
+
+static void hex(char *out, size_t cap, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n && 2 * i + 2 < cap; i++)
+		snprintf(out + 2 * i, 3, "%02x", p[i]);
+}
+
+/* The Go build id note (type 4, owner "Go"), printable as upstream does. */
+const char *go_build_id(struct go_binary *b)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(b->elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			const char *owner = (const char *)d->d_buf + noff;
+
+			if (nh.n_type == 4 && nh.n_namesz == 3 && !strcmp(owner, "Go")) {
+				size_t n = nh.n_descsz < sizeof(b->build_id) - 1 ?
+					   nh.n_descsz : sizeof(b->build_id) - 1;
+				memcpy(b->build_id, (char *)d->d_buf + doff, n);
+				b->build_id[n] = 0;
+				return b->build_id;
+			}
+			if (nh.n_type == NT_GNU_BUILD_ID && !b->build_id[0])
+				hex(b->build_id, sizeof(b->build_id),
+				    (unsigned char *)d->d_buf + doff, nh.n_descsz);
+		}
+	}
+	return b->build_id;
+}

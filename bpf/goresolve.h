@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Resolving a Go binary for uprobes, from its ELF and DWARF (libelf, libdw)
+ * and its machine code (capstone): where a function's entry, prologue
+ * stack check and RET instructions are in the file, and where a struct
+ * member is.  Nothing is hard-coded: a different Go or raft version moves
+ * offsets and the resolver follows.  Failures die naming the binary and
+ * the function or type: a binary without DWARF (EXIT_BAD_INPUT), a missing
+ * function or member, or a target that the compiler inlined somewhere
+ * (probing its symbol would silently miss the inlined calls).
+ */
+#ifndef GORESOLVE_H
+#define GORESOLVE_H
+
+#define GO_MAX_RETS 64
+
+struct go_binary;
+
+struct go_func {
+	unsigned long entry;          /* file offset of the first instruction */
+	unsigned long check;          /* file offset of the stack-check JBE, 0: none */
+	unsigned long ret[GO_MAX_RETS]; /* file offsets of RET instructions */
+	int nret;
+};
+
+struct go_binary *go_open(const char *path);
+void go_close(struct go_binary *b);
+
+void go_func(struct go_binary *b, const char *name, struct go_func *out);
+/* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"). */
+long go_member(struct go_binary *b, const char *type, const char *member);
+/* Hex GNU/Go build id note, or "" (static buffer owned by @b). */
+const char *go_build_id(struct go_binary *b);
+
+#endif

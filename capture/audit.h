@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Coverage audit of window files.
+ *
+ * Each system that can say what its observable domain is supplies an
+ * audit_domain (folders/SYSTEM-audit.c): the domain is a matrix of
+ * pre-state classes (rows) by action classes (columns: the action and its
+ * data, plus its outcome where data alone is unbounded), and classify()
+ * puts a window in its cell.  The audit counts windows per cell and per
+ * action, the identity base rate (post == pre), schedule diversity across
+ * runs, and the cells only one run covers; several inputs merge into one
+ * report.
+ */
+#ifndef CAPTURE_AUDIT_H
+#define CAPTURE_AUDIT_H
+
+#include <stdio.h>
+#include <cJSON.h>
+#include "json.h"
+#include "window-read.h"
+
+struct corpus;
+
+/* Row and column labels of a domain, in display order. */
+struct audit_axes {
+	char **rows;
+	size_t nrows;
+	char **cols;
+	size_t ncols;
+};
+void audit_add_row(struct audit_axes *ax, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void audit_add_col(struct audit_axes *ax, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+struct audit_domain {
+	/* One sentence on what a cell is (exhaustive, or classes and why). */
+	const char *describes;
+	/*
+	 * Fill @ax.  @ws lets a domain that is finite only given the run's
+	 * parameters learn them (locksvc's clients).
+	 */
+	void (*axes)(struct audit_axes *ax, const struct window_set *ws);
+	/* Write @w's row and column labels; 0 if it lies outside the domain. */
+	int (*classify)(const struct window *w, struct strbuf *row,
+			struct strbuf *col);
+};
+
+/* Audit @ws (system settled); returns the report (caller frees). */
+cJSON *audit_report(const struct window_set *ws);
+/* The report as the text table. */
+void audit_print_text(FILE *f, const cJSON *report);
+/* The report's coverage matrix as SVG (deterministic). */
+void audit_write_svg(struct strbuf *sb, const cJSON *report);
+
+/* Helpers for reports (audit, grade). */
+/* The count at @key of @o, 0 if absent. */
+long long report_n(const cJSON *o, const char *key);
+/* "k/n = 12.3%" into @buf; returns @buf. */
+const char *report_rate(char buf[64], long long k, long long n);
+/* The members of object @obj as an array, in order; frees @obj. */
+cJSON *report_values(cJSON *obj);
+
+/*
+ * Write audit.json into corpus @c from the runs its manifest lists: call
+ * right before corpus_commit() so the manifest covers it.
+ */
+void audit_corpus(struct corpus *c);
+
+#endif

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The raft probe plan: which functions of go.etcd.io/raft/v3 are probed,
+ * what each site reads, and how the records become the events upstream's
+ * with_tla TraceLogger writes at the same points of the same code.
+ *
+ * Every state value is read from the process: r.id, r.Term, r.Vote,
+ * r.raftLog.committed (upstream's hardState()), r.state (role), and what
+ * raftLog.lastIndex() reads (unstable entries/offset/snapshot, else the
+ * MemoryStorage's entries).  Offsets come from DWARF at load time.
+ *
+ * Where upstream calls its trace hook, and where we read the same state:
+ *   InitState        newRaft, before Restore     switchToConfig entry inside newRaft
+ *                                                 (nothing observable changes between)
+ *   ApplyConfChange  switchToConfig, first line  switchToConfig entry
+ *   BecomeFollower   becomeFollower, last line   its RETs
+ *   BecomeCandidate  becomeCandidate, last line  its RETs
+ *   BecomeLeader     becomeLeader, before its    appendEntry entry while becomeLeader
+ *                    appendEntry                 is open on the goroutine
+ *   Replicate        appendEntry, per normal     appendEntry entry (the uncommitted
+ *                    entry, before the append    size check in between changes nothing)
+ *   Commit           maybeCommit (deferred)      its RETs
+ *   Send*            send, last line             its RETs
+ *   Receive*         Step, first line            Step entry
+ *   Ready            acceptReady, last line      RawNode.Ready RETs (acceptReady is
+ *                                                 inlined there; Ready returns right after)
+ * Upstream's "conf" and "prop" fields are not produced.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../die.h"
+#include "etcd-probes.h"
+
+#define RAFT "go.etcd.io/raft/v3."
+#define RAFTPB "go.etcd.io/raft/v3/raftpb."
+#define MAX_NEW_ENTRIES 4
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Value slots of a record. */
+enum {
+	S_ID, S_TERM, S_VOTE, S_COMMIT, S_ROLE, S_UNST_LEN, S_UNST_OFF,
+	S_UNST_SNAP, S_UNST_SNAP_INDEX, S_ENTS0_INDEX, S_ENTS_LEN, S_END,
+	M_TYPE = S_END, M_TO, M_FROM, M_TERM, M_LOGTERM, M_INDEX, M_COMMIT,
+	M_VOTE, M_REJECT, M_REJECT_HINT, M_ENTRIES, M_SNAP_INDEX, M_END,
+	A_LEN = S_END, A_TYPE0, A_END = A_TYPE0 + MAX_NEW_ENTRIES,
+};
+
+enum handler { H_NONE, H_NEWRAFT_IN, H_NEWRAFT_OUT, H_CONF, H_FOLLOWER,
+	       H_CANDIDATE, H_LEADER_IN, H_LEADER_OUT, H_APPEND, H_COMMIT,
+	       H_SEND, H_RECEIVE, H_READY };
+
+struct offsets {
+	long id, term, vote, raftlog, state;          /* raft */
+	long storage, unstable, committed;            /* raftLog */
+	long u_snapshot, u_entries, u_offset;         /* unstable */
+	long ents;                                    /* MemoryStorage */
+	long snap_meta, meta_index;                   /* Snapshot, SnapshotMetadata */
+	long e_index, e_type;                         /* Entry */
+	long m_type, m_to, m_from, m_term, m_logterm, m_index, m_commit,
+	     m_vote, m_reject, m_reject_hint, m_entries, m_snapshot;
+	long rn_raft;                                 /* RawNode */
+};
+
+struct etcd_trace {
+	FILE *out;
+	long events;
+	int newraft_depth;
+	int leader_pending;
+	char *error;
+	enum handler handler[GP_MAX_SITES];
+};
+
+static void resolve(struct go_binary *b, struct offsets *o)
+{
+	o->id = go_member(b, RAFT "raft", "id");
+	o->term = go_member(b, RAFT "raft", "Term");
+	o->vote = go_member(b, RAFT "raft", "Vote");
+	o->raftlog = go_member(b, RAFT "raft", "raftLog");
+	o->state = go_member(b, RAFT "raft", "state");
+	o->storage = go_member(b, RAFT "raftLog", "storage");
+	o->unstable = go_member(b, RAFT "raftLog", "unstable");
+	o->committed = go_member(b, RAFT "raftLog", "committed");
+	o->u_snapshot = go_member(b, RAFT "unstable", "snapshot");
+	o->u_entries = go_member(b, RAFT "unstable", "entries");
+	o->u_offset = go_member(b, RAFT "unstable", "offset");
+	o->ents = go_member(b, RAFT "MemoryStorage", "ents");
+	o->snap_meta = go_member(b, RAFTPB "Snapshot", "Metadata");
+	o->meta_index = go_member(b, RAFTPB "SnapshotMetadata", "Index");
+	o->e_index = go_member(b, RAFTPB "Entry", "Index");
+	o->e_type = go_member(b, RAFTPB "Entry", "Type");
+	o->m_type = go_member(b, RAFTPB "Message", "Type");
+	o->m_to = go_member(b, RAFTPB "Message", "To");
+	o->m_from = go_member(b, RAFTPB "Message", "From");
+	o->m_term = go_member(b, RAFTPB "Message", "Term");
+	o->m_logterm = go_member(b, RAFTPB "Message", "LogTerm");
+	o->m_index = go_member(b, RAFTPB "Message", "Index");
+	o->m_commit = go_member(b, RAFTPB "Message", "Commit");
+	o->m_vote = go_member(b, RAFTPB "Message", "Vote");
+	o->m_reject = go_member(b, RAFTPB "Message", "Reject");
+	o->m_reject_hint = go_member(b, RAFTPB "Message", "RejectHint");
+	o->m_entries = go_member(b, RAFTPB "Message", "Entries");
+	o->m_snapshot = go_member(b, RAFTPB "Message", "Snapshot");
+	o->rn_raft = go_member(b, RAFT "RawNode", "raft");
+}
+
+/*
+ * Add read @slot to @s: from @src/@reg, through an optional @prefix hop
+ * (RawNode.raft), then the hops given (-1 terminated).
+ */
+static void add(struct gp_site *s, int slot, int src, int reg, long prefix,
+		int size, ...)
+{
+	struct gp_read *rd = &s->reads[slot];
+	va_list ap;
+	long off;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->src = (unsigned char)src;
+	rd->reg = (unsigned char)reg;
+	rd->size = (unsigned char)size;
+	if (prefix >= 0)
+		rd->off[rd->nhops++] = (int)prefix;
+	va_start(ap, size);
+	while ((off = va_arg(ap, long)) >= 0)
+		rd->off[rd->nhops++] = (int)off;
+	va_end(ap);
+	if ((unsigned)slot >= s->nreads)
+		s->nreads = (unsigned)slot + 1;
+}
+
+/* The node state, from a *raft (or a *RawNode when @prefix >= 0). */
+static void add_state(struct gp_site *s, const struct offsets *o, int src,
+		      int reg, long prefix)
+{
+	long u = o->unstable;
+
+	add(s, S_ID, src, reg, prefix, 8, o->id, -1L);
+	add(s, S_TERM, src, reg, prefix, 8, o->term, -1L);
+	add(s, S_VOTE, src, reg, prefix, 8, o->vote, -1L);
+	add(s, S_COMMIT, src, reg, prefix, 8, o->raftlog, o->committed, -1L);
+	add(s, S_ROLE, src, reg, prefix, 8, o->state, -1L);
+	add(s, S_UNST_LEN, src, reg, prefix, 8, o->raftlog, u + o->u_entries + 8, -1L);
+	add(s, S_UNST_OFF, src, reg, prefix, 8, o->raftlog, u + o->u_offset, -1L);
+	add(s, S_UNST_SNAP, src, reg, prefix, 8, o->raftlog, u + o->u_snapshot, -1L);
+	add(s, S_UNST_SNAP_INDEX, src, reg, prefix, 8, o->raftlog,
+	    u + o->u_snapshot, o->snap_meta, o->meta_index, 0L, -1L);
+	/* storage is an interface: its data word follows the itab word. */
+	add(s, S_ENTS0_INDEX, src, reg, prefix, 8, o->raftlog, o->storage + 8,
+	    o->ents, 0L, o->e_index, 0L, -1L);
+	add(s, S_ENTS_LEN, src, reg, prefix, 8, o->raftlog, o->storage + 8,
+	    o->ents + 8, -1L);
+}
+
+/* A *raftpb.Message: proto2 fields are pointers (nil reads as 0). */
+static void add_msg(struct gp_site *s, const struct offsets *o, int src, int reg)
+{
+	add(s, M_TYPE, src, reg, -1, 4, o->m_type, 0L, -1L);
+	add(s, M_TO, src, reg, -1, 8, o->m_to, 0L, -1L);
+	add(s, M_FROM, src, reg, -1, 8, o->m_from, 0L, -1L);
+	add(s, M_TERM, src, reg, -1, 8, o->m_term, 0L, -1L);
+	add(s, M_LOGTERM, src, reg, -1, 8, o->m_logterm, 0L, -1L);
+	add(s, M_INDEX, src, reg, -1, 8, o->m_index, 0L, -1L);
+	add(s, M_COMMIT, src, reg, -1, 8, o->m_commit, 0L, -1L);
+	add(s, M_VOTE, src, reg, -1, 8, o->m_vote, 0L, -1L);
+	add(s, M_REJECT, src, reg, -1, 1, o->m_reject, 0L, -1L);
+	add(s, M_REJECT_HINT, src, reg, -1, 8, o->m_reject_hint, 0L, -1L);
+	add(s, M_ENTRIES, src, reg, -1, 8, o->m_entries + 8, -1L);
+	add(s, M_SNAP_INDEX, src, reg, -1, 8, o->m_snapshot, o->snap_meta,
+	    o->meta_index, 0L, -1L);
+}
+
+/* appendEntry(r, es ...*Entry): es is (RBX ptr, RCX len). */
+static void add_append(struct gp_site *s, const struct offsets *o)
+{
+	add_state(s, o, GP_SRC_REG, GP_RAX, -1);
+	add(s, A_LEN, GP_SRC_REG, GP_RCX, -1, 8, -1L);
+	for (int i = 0; i < MAX_NEW_ENTRIES; i++)
+		add(s, A_TYPE0 + i, GP_SRC_REG, GP_RBX, -1, 4, 8L * i, o->e_type,
+		    0L, -1L);
+}
+
+/* Site descriptors shared by the probes. */
+struct sites {
+	struct gp_site recv_state, saved_state, ready, step, sent, append;
+};
+
+static const struct gp_site save_recv = { .nsaved = 1, .saved = { GP_RAX } };
+static const struct gp_site save_recv_arg = { .nsaved = 2, .saved = { GP_RAX, GP_RBX } };
+
+/* One probed function: its entry and exit descriptors and handlers. */
+struct probe {
+	const char *name;
+	size_t entry, exit;            /* offsetof in struct sites, or SAVE_* */
+	enum handler in, out;
+};
+#define SAVE_RECV ((size_t)-1)
+#define SAVE_RECV_ARG ((size_t)-2)
+#define NO_EXIT ((size_t)-3)
+#define SITE(f) offsetof(struct sites, f)
+
+static const struct probe probes[] = {
+	{ RAFT "newRaft", SAVE_RECV, SAVE_RECV, H_NEWRAFT_IN, H_NEWRAFT_OUT },
+	{ RAFT "(*raft).switchToConfig", SITE(recv_state), NO_EXIT, H_CONF, H_NONE },
+	{ RAFT "(*raft).becomeFollower", SAVE_RECV, SITE(saved_state), H_NONE, H_FOLLOWER },
+	{ RAFT "(*raft).becomeCandidate", SAVE_RECV, SITE(saved_state), H_NONE, H_CANDIDATE },
+	{ RAFT "(*raft).becomeLeader", SAVE_RECV, SAVE_RECV, H_LEADER_IN, H_LEADER_OUT },
+	{ RAFT "(*raft).appendEntry", SITE(append), NO_EXIT, H_APPEND, H_NONE },
+	{ RAFT "(*raft).maybeCommit", SAVE_RECV, SITE(saved_state), H_NONE, H_COMMIT },
+	{ RAFT "(*raft).send", SAVE_RECV_ARG, SITE(sent), H_NONE, H_SEND },
+	{ RAFT "(*raft).Step", SITE(step), NO_EXIT, H_RECEIVE, H_NONE },
+	{ RAFT "(*RawNode).Ready", SAVE_RECV, SITE(ready), H_NONE, H_READY },
+};
+
+static const struct gp_site *site_of(const struct sites *s, size_t which)
+{
+	if (which == SAVE_RECV)
+		return &save_recv;
+	if (which == SAVE_RECV_ARG)
+		return &save_recv_arg;
+	if (which == NO_EXIT)
+		return NULL;
+	return (const struct gp_site *)((const char *)s + which);
+}
+
+static void build_sites(struct sites *s, const struct offsets *o)
+{
+	memset(s, 0, sizeof(*s));
+	add_state(&s->recv_state, o, GP_SRC_REG, GP_RAX, -1);
+	add_state(&s->saved_state, o, GP_SRC_SAVED, 0, -1);
+	add_state(&s->ready, o, GP_SRC_SAVED, 0, o->rn_raft);
+	add_state(&s->step, o, GP_SRC_REG, GP_RAX, -1);
+	add_msg(&s->step, o, GP_SRC_REG, GP_RBX);
+	add_state(&s->sent, o, GP_SRC_SAVED, 0, -1);
+	add_msg(&s->sent, o, GP_SRC_SAVED, 1);
+	add_append(&s->append, o);
+}
+
+struct etcd_trace *etcd_probes(struct gp_engine *e, FILE *out)
+{
+	struct etcd_trace *t = xcalloc(1, sizeof(*t));
+	struct go_func f;
+	struct offsets o;
+	struct sites s;
+
+	t->out = out;
+	/* Functions first: probing the wrong binary names a missing function. */
+	for (size_t i = 0; i < NELEM(probes); i++)
+		go_func(gp_binary(e), probes[i].name, &f);
+	resolve(gp_binary(e), &o);
+	build_sites(&s, &o);
+	for (size_t i = 0; i < NELEM(probes); i++) {
+		const struct probe *p = &probes[i];
+		unsigned id = gp_probe(e, p->name, site_of(&s, p->entry),
+				       site_of(&s, p->exit));
+
+		t->handler[id] = p->in;
+		if (p->exit != NO_EXIT)
+			t->handler[id + 1] = p->out;
+	}
+	return t;
+}
+
+static void fail(struct etcd_trace *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&t->error, fmt, ap) < 0)
+		t->error = xstrdup(fmt);
+	va_end(ap);
+}
+
+static const char *const roles[] = {
+	"StateFollower", "StateCandidate", "StateLeader", "StatePreCandidate",
+};
+
+/* raftpb.MessageType names, in enum order (raftpb/raft.proto). */
+static const char *const msg_types[] = {
+	"MsgHup", "MsgBeat", "MsgProp", "MsgApp", "MsgAppResp", "MsgVote",
+	"MsgVoteResp", "MsgSnap", "MsgHeartbeat", "MsgHeartbeatResp",
+	"MsgUnreachable", "MsgSnapStatus", "MsgCheckQuorum",
+	"MsgTransferLeader", "MsgTimeoutNow", "MsgReadIndex",
+	"MsgReadIndexResp", "MsgPreVote", "MsgPreVoteResp",
+	"MsgStorageAppend", "MsgStorageAppendResp", "MsgStorageApply",
+	"MsgStorageApplyResp", "MsgForgetLeader",
+};
+enum { MSG_APP = 3, MSG_APP_RESP, MSG_VOTE, MSG_VOTE_RESP, MSG_SNAP,
+       MSG_HEARTBEAT, MSG_HEARTBEAT_RESP };
+
+#define NIL(r, slot) ((r)->nil_mask & (1u << (slot)))
+
+/* Field value: a nil proto2 pointer reads as 0, as its getter. */
+static unsigned long long mval(const struct gp_record *r, int slot)
+{
+	return NIL(r, slot) ? 0 : r->val[slot];
+}
+
+/* raftLog.lastIndex(), from what it reads. */
+static int last_index(struct etcd_trace *t, const struct gp_record *r,
+		      unsigned long long *li)
+{
+	const unsigned long long *v = r->val;
+
+	if (NIL(r, S_UNST_LEN) || NIL(r, S_ENTS_LEN)) {
+		fail(t, "cannot read the raft log (nil mask %#x)", r->nil_mask);
+		return -1;
+	}
+	if (v[S_UNST_LEN])
+		*li = v[S_UNST_OFF] + v[S_UNST_LEN] - 1;
+	else if (v[S_UNST_SNAP])
+		*li = NIL(r, S_UNST_SNAP_INDEX) ? 0 : v[S_UNST_SNAP_INDEX];
+	else if (v[S_ENTS_LEN])
+		*li = mval(r, S_ENTS0_INDEX) + v[S_ENTS_LEN] - 1;
+	else {
+		fail(t, "MemoryStorage has no entries");
+		return -1;
+	}
+	return 0;
+}
+
+static void write_msg(struct etcd_trace *t, const struct gp_record *r)
+{
+	unsigned long long type = mval(r, M_TYPE), idx = mval(r, M_INDEX),
+			   logterm = mval(r, M_LOGTERM), ents = mval(r, M_ENTRIES);
+
+	if (type >= NELEM(msg_types)) {
+		fail(t, "unknown raft message type %llu", type);
+		return;
+	}
+	if (type == MSG_SNAP) {     /* as upstream's makeTracingMessage */
+		idx = logterm = 0;
+		ents = mval(r, M_SNAP_INDEX);
+	}
+	fprintf(t->out,
+		",\"msg\":{\"type\":\"%s\",\"term\":%llu,\"from\":\"%llu\",\"to\":\"%llu\","
+		"\"entries\":%llu,\"logTerm\":%llu,\"index\":%llu,\"commit\":%llu,"
+		"\"vote\":\"%llu\",\"reject\":%s,\"rejectHint\":%llu}",
+		msg_types[type], mval(r, M_TERM), mval(r, M_FROM), mval(r, M_TO),
+		ents, logterm, idx, mval(r, M_COMMIT), mval(r, M_VOTE),
+		(mval(r, M_REJECT) & 0xff) ? "true" : "false",
+		mval(r, M_REJECT_HINT));
+}
+
+/* One event in upstream's TracingEvent JSON (without conf and prop). */
+static void write_event(struct etcd_trace *t, const char *name,
+			const struct gp_record *r, int with_msg)
+{
+	const unsigned long long *v = r->val;
+	unsigned long long li;
+
+	if (last_index(t, r, &li))
+		return;
+	if (v[S_ROLE] >= NELEM(roles)) {
+		fail(t, "unknown raft role %llu", v[S_ROLE]);
+		return;
+	}
+	fprintf(t->out,
+		"{\"name\":\"%s\",\"nid\":\"%llu\",\"state\":{\"term\":%llu,"
+		"\"vote\":\"%llu\",\"commit\":%llu},\"role\":\"%s\",\"log\":%llu",
+		name, v[S_ID], v[S_TERM], v[S_VOTE], v[S_COMMIT], roles[v[S_ROLE]], li);
+	if (with_msg)
+		write_msg(t, r);
+	fputs("}\n", t->out);
+	t->events++;
+}
+
+/* upstream's traceSendMessage / traceReceiveMessage event names. */
+static const char *msg_event(unsigned long long type, int send)
+{
+	switch (type) {
+	case MSG_APP: case MSG_HEARTBEAT: case MSG_SNAP:
+		return send ? "SendAppendEntriesRequest" : "ReceiveAppendEntriesRequest";
+	case MSG_APP_RESP: case MSG_HEARTBEAT_RESP:
+		return send ? "SendAppendEntriesResponse" : "ReceiveAppendEntriesResponse";
+	case MSG_VOTE:
+		return send ? "SendRequestVoteRequest" : "ReceiveRequestVoteRequest";
+	case MSG_VOTE_RESP:
+		return send ? "SendRequestVoteResponse" : "ReceiveRequestVoteResponse";
+	}
+	return NULL;
+}
+
+static void on_append(struct etcd_trace *t, const struct gp_record *r)
+{
+	unsigned long long n = r->val[A_LEN];
+
+	if (t->leader_pending) {
+		t->leader_pending = 0;
+		write_event(t, "BecomeLeader", r, 0);
+	}
+	if (n > MAX_NEW_ENTRIES) {
+		fail(t, "appendEntry with %llu entries (at most %d are read)",
+		     n, MAX_NEW_ENTRIES);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)   /* EntryNormal is 0 (nil reads as 0) */
+		if (NIL(r, A_TYPE0 + i) || !r->val[A_TYPE0 + i])
+			write_event(t, "Replicate", r, 0);
+}
+
+static void on_message(struct etcd_trace *t, const struct gp_record *r, int send)
+{
+	const char *name = msg_event(mval(r, M_TYPE), send);
+
+	if (name)
+		write_event(t, name, r, 1);
+}
+
+void etcd_record(const struct gp_record *r, void *arg)
+{
+	struct etcd_trace *t = arg;
+
+	if (t->error || r->site >= GP_MAX_SITES)
+		return;
+	switch (t->handler[r->site]) {
+	case H_NONE:
+		break;
+	case H_NEWRAFT_IN:
+		t->newraft_depth++;
+		break;
+	case H_NEWRAFT_OUT:
+		t->newraft_depth--;
+		break;
+	case H_CONF:
+		if (t->newraft_depth > 0)
+			write_event(t, "InitState", r, 0);
+		write_event(t, "ApplyConfChange", r, 0);
+		break;
+	case H_FOLLOWER:
+		write_event(t, "BecomeFollower", r, 0);
+		break;
+	case H_CANDIDATE:
+		write_event(t, "BecomeCandidate", r, 0);
+		break;
+	case H_LEADER_IN:
+		t->leader_pending = 1;
+		break;
+	case H_LEADER_OUT:
+		if (t->leader_pending)
+			fail(t, "becomeLeader returned without appending its empty entry");
+		break;
+	case H_APPEND:
+		on_append(t, r);
+		break;
+	case H_COMMIT:
+		write_event(t, "Commit", r, 0);
+		break;
+	case H_SEND:
+		on_message(t, r, 1);
+		break;
+	case H_RECEIVE:
+		on_message(t, r, 0);
+		break;
+	case H_READY:
+		write_event(t, "Ready", r, 0);
+		break;
+	}
+}
+
+long etcd_trace_end(struct etcd_trace *t)
+{
+	long n = t->events;
+
+	if (t->error)
+		die(EXIT_CAPTURE_FAILED, "raft probes: %s", t->error);
+	free(t);
+	return n;
+}

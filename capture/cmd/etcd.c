@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture etcd: run the deterministic 3-node harness (scenarios/etcd/) on
+ * unmodified go.etcd.io/raft/v3 under the Go uprobe engine (bpf/), or built
+ * with upstream's with_tla trace hook (--via trace), write its with_tla
+ * event stream as raw/NN-name.ndjson and fold it with the etcd folder.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../bpf/engine.h"
+#include "../../folders/folder.h"
+#include "../command.h"
+#include "../corpus.h"
+#include "../die.h"
+#include "../json.h"
+#include "../options.h"
+#include "../proc.h"
+#include "goprobe.skel.h"
+#include "etcd-probes.h"
+#include "fold-inputs.h"
+
+static const char etcd_usage[] =
+	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n\n"
+	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
+	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
+	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
+	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
+	"  --via trace  the harness built with upstream's with_tla trace hook\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario (election, 01-election, ...) or all\n"
+	"      --via PATH       ebpf or trace\n"
+	"      --binary FILE    probe this harness binary instead of building one\n"
+	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
+	"      --hold-ring      read the ring buffer only after the harness exits\n"
+	"                       (with a small --ring-bytes: tests loss accounting)\n"
+	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	OUTPUT_OPTIONS_HELP
+	"                       (default: corpus/etcd)\n"
+	"  -h, --help           this text\n";
+
+#define HARNESS_TIMEOUT 120.0
+
+struct etcd_opts {
+	const char *scenario, *via, *binary, *resolve;
+	unsigned long ring_bytes;
+	int hold_ring;
+	struct output_options out;
+	int argc;
+	char **argv;
+};
+
+static const char *go_tool(void)
+{
+	if (have_program("go"))
+		return "go";
+	if (file_exists("/usr/local/go/bin/go"))
+		return "/usr/local/go/bin/go";
+	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
+}
+
+/* Build the harness (reproducibly: -trimpath, no VCS stamp). */
+static char *build_harness(int tla)
+{
+	char *src = xasprintf("%s/scenarios/etcd", capture_home());
+	char *bin = xasprintf("%s/build/etcd/harness%s", capture_home(),
+			      tla ? "-with_tla" : "");
+	const char *argv[] = { go_tool(), "-C", src, "build", "-trimpath",
+			       "-buildvcs=false", "-mod=readonly",
+			       "-tags", tla ? "with_tla" : "", "-o", bin, ".", NULL };
+
+	progress("building the etcd harness%s", tla ? " (with_tla)" : "");
+	setenv("GOTOOLCHAIN", "local", 1);
+	proc_must(EXIT_ENV_MISSING, argv, NULL);
+	free(src);
+	return bin;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Scenario files NN-name under scenarios/etcd/ matching @want (or all). */
+static char **find_scenarios(const char *want, int *n)
+{
+	char *dir = xasprintf("%s/scenarios/etcd", capture_home());
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+
+	*n = 0;
+	if (!d)
+		die(EXIT_ENV_MISSING, "%s: cannot open the scenario directory", dir);
+	while ((de = readdir(d))) {
+		const char *s = de->d_name;
+
+		if (strlen(s) < 4 || s[0] < '0' || s[0] > '9' || s[1] < '0' ||
+		    s[1] > '9' || s[2] != '-')
+			continue;
+		if (strcmp(want, "all") && strcmp(want, s) && strcmp(want, s + 3))
+			continue;
+		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = xstrdup(s);
+	}
+	closedir(d);
+	free(dir);
+	if (!*n)
+		die(EXIT_USAGE, "no etcd scenario '%s' (see capture list)", want);
+	qsort(names, *n, sizeof(*names), name_cmp);
+	return names;
+}
+
+/* Run the harness under the probes; its events go to @raw. */
+static void run_probed(const struct etcd_opts *o, const char *bin,
+		       const char *scenario, const char *raw, const char *tmp_out)
+{
+	struct gp_engine *e = gp_open(bin);
+	FILE *out = fopen(raw, "w");
+	char *argv[] = { (char *)bin, (char *)scenario, NULL };
+	struct etcd_trace *t;
+	size_t len = 0;
+	char *stdout_text;
+	int rc;
+
+	if (!out)
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
+	gp_set_ring(e, o->ring_bytes, o->hold_ring);
+	t = etcd_probes(e, out);
+	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, etcd_record, t);
+	if (rc)
+		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, rc);
+	etcd_trace_end(t);
+	if (fclose(out))
+		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
+	stdout_text = read_file(tmp_out, &len);
+	if (!stdout_text || len)
+		die(EXIT_CAPTURE_FAILED,
+		    "%s printed %zu bytes: the probed harness must print nothing (built with with_tla?)",
+		    bin, len);
+	free(stdout_text);
+	gp_close(e);
+}
+
+static void run_traced(const char *bin, const char *scenario, const char *raw)
+{
+	const char *argv[] = { bin, scenario, NULL };
+	struct proc_result r = proc_run(argv, raw, NULL, HARNESS_TIMEOUT);
+
+	if (!r.exited || r.status)
+		die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", bin, scenario,
+		    r.timed_out ? "timed out after" : r.exited ? "exit status" : "signal",
+		    r.timed_out ? (int)HARNESS_TIMEOUT : r.status);
+}
+
+/* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */
+static cJSON *raft_version(void)
+{
+	char *path = xasprintf("%s/scenarios/etcd/go.mod", capture_home());
+	char *text = read_file(path, NULL), *p;
+	cJSON *v;
+
+	if (!text || !(p = strstr(text, "go.etcd.io/raft/v3 ")))
+		die(EXIT_ENV_MISSING, "%s: no go.etcd.io/raft/v3 requirement", path);
+	p += strlen("go.etcd.io/raft/v3 ");
+	p[strcspn(p, " \n")] = 0;
+	v = json_str(p);
+	free(text);
+	free(path);
+	return v;
+}
+
+static cJSON *go_version(void)
+{
+	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
+	char tmp[] = "/tmp/capture-goversion-XXXXXX";
+	int fd = mkstemp(tmp);
+	char *text;
+	cJSON *v;
+
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "mkstemp: cannot create a temporary file");
+	close(fd);
+	proc_must(EXIT_ENV_MISSING, argv, tmp);
+	text = read_file(tmp, NULL);
+	unlink(tmp);
+	text[strcspn(text, "\n")] = 0;
+	v = json_str(text);
+	free(text);
+	return v;
+}
+
+static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin)
+{
+	cJSON *env = json_add(m, "environment", json_obj());
+	char hex[65];
+
+	json_add(env, "raft_module", json_str("go.etcd.io/raft/v3"));
+	json_add(env, "raft_version", raft_version());
+	json_add(env, "go_version", go_version());
+	if (sha256_file(bin, hex))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
+	json_add(env, "harness_sha256", json_str(hex));
+	if (!strcmp(o->via, "ebpf")) {
+		struct go_binary *b = go_open(bin);
+		size_t sz;
+		const void *obj = goprobe__elf_bytes(&sz);
+
+		json_add(env, "harness_build_id", json_str(go_build_id(b)));
+		go_close(b);
+		sha256_hex(obj, sz, hex);
+		json_add(env, "bpf_object_sha256", json_str(hex));
+	}
+}
+
+static void capture_all(const struct etcd_opts *o)
+{
+	int tla = !strcmp(o->via, "trace"), n;
+	char **names = find_scenarios(o->scenario, &n);
+	char *bin = o->binary ? xstrdup(o->binary) : build_harness(tla);
+	const struct folder *f = folder_lookup("etcd");
+	char *dir = o->out.dir ? xstrdup(o->out.dir) : xstrdup("corpus/etcd");
+	struct corpus *c = corpus_begin(dir);
+	cJSON *m = corpus_manifest(c), *runs = json_arr();
+	char *tmp_out = corpus_path(c, ".harness-stdout");
+
+	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
+	json_add(m, "system", json_str("etcd"));
+	json_add(m, "scenario", json_str(o->scenario));
+	json_add(m, "via", json_str(o->via));
+	json_add(m, "command", command_argv(o->argc, o->argv));
+	add_environment(m, o, bin);
+	for (int i = 0; i < n; i++) {
+		char *scen = xasprintf("%s/scenarios/etcd/%s", capture_home(), names[i]);
+		char *rel = xasprintf("raw/%s.ndjson", names[i]);
+		char *raw = corpus_path(c, rel);
+
+		mkdir_p(corpus_path(c, "raw"));
+		progress("etcd %s (%s)", names[i], o->via);
+		if (tla)
+			run_traced(bin, scen, raw);
+		else
+			run_probed(o, bin, scen, raw, tmp_out);
+		fold_input(f, c, names[i], raw, output_format_for(&o->out, f), runs);
+		free(scen);
+		free(rel);
+		free(raw);
+		free(names[i]);
+	}
+	unlink(tmp_out);
+	json_add(m, "counts", run_counts(runs));
+	json_add(m, "runs", runs);
+	corpus_commit(c);
+	printf("%s\n", dir);
+	free(tmp_out);
+	free(names);
+	free(bin);
+	free(dir);
+}
+
+/* --resolve FUNC: where the engine would probe FUNC. */
+static void resolve_only(const struct etcd_opts *o)
+{
+	char *bin = o->binary ? xstrdup(o->binary) : build_harness(0);
+	struct go_binary *b = go_open(bin);
+	struct go_func f;
+
+	go_func(b, o->resolve, &f);
+	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", o->resolve,
+	       f.entry, f.check ? "probed at its JBE" : "none", f.nret);
+	go_close(b);
+	free(bin);
+}
+
+static unsigned long parse_ring(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (*end || v < 4096 || (v & (v - 1)))
+		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", s);
+	return v;
+}
+
+int cmd_etcd(int argc, char **argv)
+{
+	enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE };
+	static const struct option longopts[] = {
+		{ "scenario", required_argument, NULL, 's' },
+		{ "via", required_argument, NULL, O_VIA },
+		{ "binary", required_argument, NULL, O_BINARY },
+		{ "ring-bytes", required_argument, NULL, O_RING },
+		{ "hold-ring", no_argument, NULL, O_HOLD },
+		{ "resolve", required_argument, NULL, O_RESOLVE },
+		OUTPUT_LONG_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct etcd_opts o = { .via = "ebpf", .out = OUTPUT_OPTIONS_INIT,
+			       .argc = argc, .argv = argv };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "s:o:h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			usage(etcd_usage, 1);
+		else if (opt == 's')
+			o.scenario = optarg;
+		else if (opt == O_VIA)
+			o.via = optarg;
+		else if (opt == O_BINARY)
+			o.binary = optarg;
+		else if (opt == O_RING)
+			o.ring_bytes = parse_ring(optarg);
+		else if (opt == O_HOLD)
+			o.hold_ring = 1;
+		else if (opt == O_RESOLVE)
+			o.resolve = optarg;
+		else if (!output_option(opt, optarg, &o.out))
+			usage(etcd_usage, 0);
+	}
+	if (optind != argc)
+		usage(etcd_usage, 0);
+	if (o.resolve) {
+		resolve_only(&o);
+		return 0;
+	}
+	if (!o.scenario || (strcmp(o.via, "ebpf") && strcmp(o.via, "trace")))
+		usage(etcd_usage, 0);
+	capture_all(&o);
+	return 0;
+}

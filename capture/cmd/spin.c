@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture spin: run spin scenarios on a real kernel's spinlock, fold what
+ * the kernel reported into windows, write one corpus.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../folders/folder.h"
+#include "../../scenarios/spin/asterinas.h"
+#include "../../scenarios/spin/driver.h"
+#include "../../scenarios/spin/steps.h"
+#include "../command.h"
+#include "../corpus.h"
+#include "../die.h"
+#include "../json.h"
+#include "../options.h"
+#include "../proc.h"
+#include "fold-inputs.h"
+
+static const char spin_usage[] =
+	"usage: capture spin --scenario NAME|all [options]\n\n"
+	"Boot a kernel, run the scenario on one real spinlock, fold the events\n"
+	"the kernel reports into (pre, action, post) windows.  Scenarios are the\n"
+	"files NN-NAME of scenarios/spin/; \"all\" runs them in NN order into\n"
+	"one corpus (window files spin/NN-NAME.ndjson).\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario name, or all\n"
+	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
+	"                       asterinas\n"
+	"      --cpus N         guest CPUs, 1 (default) or 2\n"
+	"      --asterinas-src DIR  Asterinas source tree (--kernel asterinas)\n"
+	"      --emit-ktest     print the Rust kernel test that runs the scenario\n"
+	"                       (--kernel asterinas), run nothing\n"
+	"      --boot-only      boot the same guest, stop before the scenario,\n"
+	"                       write nothing (the floor bench/spin-capture uses)\n"
+	OUTPUT_OPTIONS_HELP
+	"                       (default: corpus/spin-NAME)\n"
+	"  -h, --help           this text\n\n"
+	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
+	"(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
+	"take, default 60).\n";
+
+struct spin_args {
+	const char *scenario;
+	const char *kernel;
+	int emit_ktest;
+	struct spin_run_options run;
+	struct output_options out;
+};
+
+static void parse_args(int argc, char **argv, struct spin_args *a)
+{
+	static const struct option longopts[] = {
+		{ "scenario", required_argument, NULL, 's' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "asterinas-src", required_argument, NULL, 'A' },
+		{ "boot-only", no_argument, NULL, 'B' },
+		{ "emit-ktest", no_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		OUTPUT_LONG_OPTIONS,
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "s:k:o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's': a->scenario = optarg; break;
+		case 'k': a->kernel = optarg; break;
+		case 'A': a->run.asterinas_src = optarg; break;
+		case 'B': a->run.boot_only = 1; break;
+		case 'E': a->emit_ktest = 1; break;
+		case 'h': usage(spin_usage, 1);
+		case 'c':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
+				die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", optarg);
+			a->run.cpus = atoi(optarg);
+			break;
+		default:
+			if (!output_option(opt, optarg, &a->out))
+				usage(spin_usage, 0);
+		}
+	}
+	if (optind != argc || !a->scenario)
+		usage(spin_usage, 0);
+}
+
+static const struct spin_driver *driver_lookup(const char *name)
+{
+	const struct spin_driver *d = spin_driver_find(name);
+	char *known;
+
+	if (d)
+		return d;
+	known = xstrdup("");
+	for (size_t i = 0; spin_drivers[i]; i++) {
+		char *more = xasprintf("%s%s%s", known, i ? ", " : "",
+				       spin_drivers[i]->name);
+
+		free(known);
+		known = more;
+	}
+	die(EXIT_USAGE, "--kernel: no driver '%s' (known: %s)", name, known);
+}
+
+/* What the manifest says about a scenario: its file, digest and steps. */
+static cJSON *scenario_entry(const struct spin_scenario *sc, const char *run)
+{
+	cJSON *e = json_obj();
+	char hex[65];
+
+	if (sha256_file(sc->path, hex))
+		die_at(EXIT_BAD_INPUT, sc->path, 0, "cannot read");
+	json_add(e, "name", json_str(sc->name));
+	json_add(e, "file", json_str(run));
+	json_add(e, "sha256", json_str(hex));
+	json_add(e, "steps", json_int((long long)sc->nsteps));
+	return e;
+}
+
+/* --boot-only: one boot of the guest, nothing kept. */
+static int boot_only(const struct spin_driver *d, const struct spin_scenario *sc,
+		     const struct spin_run_options *opt)
+{
+	char path[] = "/tmp/capture-boot-only-XXXXXX";
+	cJSON *env = json_obj();
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+	close(fd);
+	d->run(sc, opt, path, env);
+	remove(path);
+	cJSON_Delete(env);
+	return EXIT_OK;
+}
+
+/* --emit-ktest: the Asterinas driver's generated kernel test, on stdout. */
+static int emit_ktest(const struct spin_driver *d, struct spin_scenario *sc,
+		      size_t n)
+{
+	if (d != &spin_asterinas_driver)
+		die(EXIT_USAGE, "--emit-ktest needs --kernel asterinas");
+	if (n != 1)
+		die(EXIT_USAGE, "--emit-ktest prints one scenario's test, not %zu", n);
+	asterinas_write_ktest(&sc[0], stdout);
+	spin_scenarios_free(sc, n);
+	return EXIT_OK;
+}
+
+int cmd_spin(int argc, char **argv)
+{
+	struct spin_args a = {
+		.kernel = "linux", .run = { .cpus = 1 }, .out = OUTPUT_OPTIONS_INIT,
+	};
+	const struct folder *f = folder_find("spin");
+	const struct spin_driver *d;
+	struct spin_scenario *sc;
+	struct corpus *c;
+	struct output_format fmt;
+	cJSON *m, *scenarios, *env, *runs;
+	char *dir;
+	size_t n;
+
+	parse_args(argc, argv, &a);
+	d = driver_lookup(a.kernel);
+	n = spin_scenarios_select(a.scenario, &sc);
+	if (a.run.boot_only)
+		return boot_only(d, &sc[0], &a.run);
+	if (a.emit_ktest)
+		return emit_ktest(d, sc, n);
+	fmt = output_format_for(&a.out, f);
+	dir = a.out.dir ? xstrdup(a.out.dir) : xasprintf("corpus/spin-%s", a.scenario);
+	c = corpus_begin(dir);
+	scenarios = json_arr();
+	env = json_obj();
+	runs = json_arr();
+	for (size_t i = 0; i < n; i++) {
+		char *run = spin_scenario_run_name(&sc[i]);
+		char *rel = xasprintf("raw/%s.log", run);
+		char *raw = corpus_path(c, rel);
+		char *raw_dir = corpus_path(c, "raw");
+
+		mkdir_p(raw_dir);
+		free(raw_dir);
+		json_add(scenarios, NULL, scenario_entry(&sc[i], run));
+		d->run(&sc[i], &a.run, raw, env);
+		progress("folding %s", rel);
+		fold_input(f, c, run, raw, fmt, runs);
+		free(raw);
+		free(rel);
+		free(run);
+	}
+	m = corpus_manifest(c);
+	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
+	json_add(m, "system", json_str(f->name));
+	json_add(m, "kernel", json_str(d->name));
+	json_add(m, "scenarios", scenarios);
+	json_add(m, "command", command_argv(argc, argv));
+	json_add(m, "environment", env);
+	json_add(m, "counts", run_counts(runs));
+	json_add(m, "runs", runs);
+	corpus_commit(c);
+	printf("%s\n", dir);
+	spin_scenarios_free(sc, n);
+	free(dir);
+	return EXIT_OK;
+}

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "../folders/folder.h"
+#include "die.h"
+#include "json.h"
+#include "ndjson.h"
+#include "proc.h"
+#include "window-read.h"
+
+static const cJSON *member(struct line_reader *r, const cJSON *v,
+			   const char *key, int object)
+{
+	const cJSON *m = json_get(v, key);
+
+	if (!m || (object && !cJSON_IsObject(m)))
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "window lacks %s \"%s\"", object ? "an object" : "a",
+		       key);
+	return m;
+}
+
+/* Keep @v alive as long as @wf; returns it. */
+static cJSON *keep(struct window_file *wf, cJSON *v)
+{
+	cJSON_AddItemToArray(wf->owned, v);
+	return v;
+}
+
+static void add_window(struct window_file *wf, struct line_reader *r,
+		       const cJSON *v, const cJSON *pre)
+{
+	struct window *w;
+	const char *action = json_get_str(v, "action");
+
+	if (!action)
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "window lacks a string \"action\"");
+	wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
+	w = &wf->w[wf->n++];
+	w->file = wf->path;
+	w->line = r->line;
+	w->action = action;
+	w->data = member(r, v, "data", 1);
+	if (wf->form == FORM_EVENT) {
+		w->pre = member(r, v, "pre_state", 1);
+		w->post = member(r, v, "post_state", 1);
+	} else {
+		w->pre = pre;
+		w->post = member(r, v, "state", 1);
+	}
+}
+
+static void detect_form(struct window_file *wf, struct line_reader *r,
+			const cJSON *first)
+{
+	if (json_get(first, "pre_state")) {
+		wf->form = FORM_EVENT;
+		return;
+	}
+	if (json_get(first, "state") && !json_get(first, "action")) {
+		wf->form = FORM_STREAM;
+		wf->initial = (cJSON *)member(r, first, "state", 1);
+		return;
+	}
+	die_at(EXIT_BAD_INPUT, r->path, r->line,
+	       "neither an event-form window (pre_state) nor a stream-form "
+	       "seed ({\"state\": ...})");
+}
+
+void window_file_load(struct window_file *wf, const char *path,
+		      const char *label)
+{
+	struct line_reader r;
+	const cJSON *pre = NULL;
+	cJSON *v;
+
+	memset(wf, 0, sizeof(*wf));
+	wf->path = xstrdup(path);
+	wf->label = xstrdup(label);
+	wf->owned = json_arr();
+	line_reader_open(&r, path);
+	while ((v = ndjson_next(&r))) {
+		keep(wf, v);
+		if (!cJSON_IsObject(v))
+			die_at(EXIT_BAD_INPUT, path, r.line, "not a JSON object");
+		if (!wf->initial && !wf->n) {
+			detect_form(wf, &r, v);
+			if (wf->form == FORM_STREAM) {
+				pre = wf->initial;
+				continue;
+			}
+		}
+		add_window(wf, &r, v, pre);
+		pre = wf->w[wf->n - 1].post;
+	}
+	if (!wf->initial && wf->n)
+		wf->initial = (cJSON *)wf->w[0].pre;
+	line_reader_close(&r);
+}
+
+void window_file_free(struct window_file *wf)
+{
+	cJSON_Delete(wf->owned);
+	free(wf->w);
+	free(wf->path);
+	free(wf->label);
+}
+
+void window_set_add_file(struct window_set *ws, const char *path,
+			 const char *label)
+{
+	ws->files = xrealloc(ws->files, (ws->n + 1) * sizeof(*ws->files));
+	window_file_load(&ws->files[ws->n++], path, label);
+}
+
+static void set_system(struct window_set *ws, const struct folder *f,
+		       const char *from)
+{
+	if (ws->system && ws->system != f)
+		die(EXIT_USAGE, "%s says system %s but %s says %s: audit one "
+		    "system at a time", from, f->name, ws->system_from,
+		    ws->system->name);
+	if (!ws->system) {
+		ws->system = f;
+		ws->system_from = xstrdup(from);
+	}
+}
+
+static void add_corpus(struct window_set *ws, const char *dir)
+{
+	char *mpath = xasprintf("%s/MANIFEST.json", dir);
+	char *text = read_file(mpath, NULL);
+	cJSON *m = text ? cJSON_Parse(text) : NULL;
+	const char *system = json_get_str(m, "system");
+	const struct folder *f = system ? folder_find(system) : NULL;
+	const cJSON *run;
+
+	if (!f)
+		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
+		       !system ? "no \"system\"" : "unknown system");
+	set_system(ws, f, mpath);
+	cJSON_ArrayForEach(run, json_get(m, "runs")) {
+		const char *name = json_get_str(run, "name");
+		char *path;
+
+		if (!name)
+			die_at(EXIT_BAD_INPUT, mpath, 0, "a run without a name");
+		path = xasprintf("%s/%s/%s.ndjson", dir, system, name);
+		window_set_add_file(ws, path, path);
+		free(path);
+	}
+	cJSON_Delete(m);
+	free(text);
+	free(mpath);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_dir(struct window_set *ws, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, len;
+
+	if (!d)
+		die_at(EXIT_BAD_INPUT, dir, 0, "cannot open directory");
+	while ((de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 7 ||
+		    strcmp(de->d_name + len - 7, ".ndjson"))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (!n)
+		die_at(EXIT_BAD_INPUT, dir, 0, "no MANIFEST.json and no *.ndjson "
+		       "window files");
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+
+		window_set_add_file(ws, path, path);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+void window_set_add(struct window_set *ws, const char *arg)
+{
+	char *input = xstrdup(arg);
+	size_t n = strlen(input);
+	struct stat st;
+	char *manifest;
+
+	while (n > 1 && input[n - 1] == '/')
+		input[--n] = '\0';
+	if (stat(input, &st))
+		die_at(EXIT_BAD_INPUT, input, 0, "no such file or directory");
+	if (!S_ISDIR(st.st_mode)) {
+		window_set_add_file(ws, input, input);
+		free(input);
+		return;
+	}
+	manifest = xasprintf("%s/MANIFEST.json", input);
+	if (file_exists(manifest))
+		add_corpus(ws, input);
+	else
+		add_dir(ws, input);
+	free(manifest);
+	free(input);
+}
+
+/* How many of the distinct actions of @n files @f declares. */
+static int actions_known(const struct window_file *files, size_t n,
+			 const struct folder *f)
+{
+	int known = 0;
+
+	for (int a = 0; f->actions[a]; a++) {
+		int seen = 0;
+
+		for (size_t i = 0; i < n && !seen; i++)
+			for (size_t j = 0; j < files[i].n && !seen; j++)
+				seen = !strcmp(files[i].w[j].action,
+					       f->actions[a]);
+		known += seen;
+	}
+	return known;
+}
+
+/* The system whose actions the windows use most; NULL if none or a tie. */
+static const struct folder *infer_system(const struct window_file *files,
+					 size_t n)
+{
+	const struct folder *best = NULL;
+	int best_n = 0, tie = 0;
+
+	for (int i = 0; folders[i]; i++) {
+		int k = actions_known(files, n, folders[i]);
+
+		if (k > best_n) {
+			best = folders[i];
+			best_n = k;
+			tie = 0;
+		} else if (k && k == best_n) {
+			tie = 1;
+		}
+	}
+	return tie ? NULL : best;
+}
+
+void window_set_system(struct window_set *ws, const char *name)
+{
+	const struct folder *f;
+
+	if (name) {
+		f = folder_find(name);
+		if (!f)
+			die(EXIT_USAGE, "unknown system '%s'", name);
+		if (ws->system && ws->system != f)
+			die(EXIT_USAGE, "--system %s, but %s says %s", name,
+			    ws->system_from, ws->system->name);
+		set_system(ws, f, "--system");
+	}
+	if (!ws->system) {
+		f = infer_system(ws->files, ws->n);
+		if (!f)
+			die(EXIT_USAGE, "cannot tell the system from the action "
+			    "names: give --system NAME");
+		set_system(ws, f, "the action names");
+	}
+	for (size_t i = 0; i < ws->n; i++) {
+		f = infer_system(&ws->files[i], 1);
+		if (f && f != ws->system)
+			die(EXIT_USAGE, "%s holds %s windows, not %s (%s): audit "
+			    "one system at a time", ws->files[i].path, f->name,
+			    ws->system->name, ws->system_from);
+	}
+}
+
+void window_set_free(struct window_set *ws)
+{
+	for (size_t i = 0; i < ws->n; i++)
+		window_file_free(&ws->files[i]);
+	free(ws->files);
+	free(ws->system_from);
+	memset(ws, 0, sizeof(*ws));
+}
+
+int window_is_identity(const struct window *w)
+{
+	return cJSON_Compare(w->pre, w->post, 1);
+}

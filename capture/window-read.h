@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading window files back: what audit, convert and grade share.
+ *
+ * A window file is NDJSON in event form ({"action", "data", "pre_state",
+ * "post_state"} a line) or stream form ({"state": initial}, then
+ * {"action", "data", "state"} a line); the form is detected from the
+ * first line.  Inputs name window files, directories of them, or corpora
+ * (a directory with MANIFEST.json, whose runs are SYSTEM/RUN.ndjson).
+ * Everything malformed dies with file:line and EXIT_BAD_INPUT.
+ */
+#ifndef CAPTURE_WINDOW_READ_H
+#define CAPTURE_WINDOW_READ_H
+
+#include <stddef.h>
+#include <cJSON.h>
+#include "windows.h"
+
+struct folder;
+
+/* One window as read; the JSON values belong to its window_file. */
+struct window {
+	const char *file;   /* path of the window file */
+	long line;          /* its 1-based line */
+	const char *action;
+	const cJSON *data, *pre, *post;
+};
+
+struct window_file {
+	char *path;         /* as opened */
+	char *label;        /* how reports name it (run) */
+	enum window_form form;
+	cJSON *initial;     /* pre-state of the first window (stream: the
+			     * seed); NULL for an empty event-form file */
+	struct window *w;
+	size_t n;
+	cJSON *owned;       /* array keeping every parsed line alive */
+};
+
+/* Load every window of @path; @label names the run in reports. */
+void window_file_load(struct window_file *wf, const char *path,
+		      const char *label);
+void window_file_free(struct window_file *wf);
+
+/* The window files of several inputs, all of one system. */
+struct window_set {
+	struct window_file *files;
+	size_t n;
+	const struct folder *system;  /* NULL until known */
+	char *system_from;            /* what told us the system */
+};
+
+/*
+ * Add @input: a window file, a directory of *.ndjson window files, or a
+ * corpus.  Each file is labelled by its path as reached from @input.
+ */
+void window_set_add(struct window_set *ws, const char *input);
+/* Add the window file @path, named @label in reports. */
+void window_set_add_file(struct window_set *ws, const char *path,
+			 const char *label);
+/*
+ * Settle the system: @name (--system) if given, else the manifests', else
+ * the folder whose actions the windows use.  Dies if inputs disagree.
+ */
+void window_set_system(struct window_set *ws, const char *name);
+void window_set_free(struct window_set *ws);
+
+/* Does @post equal @pre? */
+int window_is_identity(const struct window *w);
+
+#endif

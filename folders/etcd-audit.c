@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * etcd's audit domain, by classes: a window's data (terms, indexes, entry
+ * counts) is unbounded, so cells are (pre-role of the acting node) x
+ * (action, its outcome, whether the acting node's term rose).  Outcomes
+ * are what the projection {role, term, vote, commit, log} shows:
+ *  HandleVoteRequest:   granted (vote = the candidate afterwards) | rejected;
+ *  HandleAppendEntries: appended (log grew) | rejected (stale term, or the
+ *                       message starts past the node's log) | no new entries
+ *                       (accepted nothing new -- or a log-term mismatch,
+ *                       which the projection cannot tell apart);
+ *  HandleHeartbeat:     commit advanced | unchanged;
+ *  ClientProposal:      appended | dropped (not a leader).
+ * Membership windows (AddNode, RemoveNode) and UntracedChange fall outside.
+ */
+#include <string.h>
+#include "../capture/audit.h"
+#include "../capture/json.h"
+#include "folder.h"
+
+struct etcd_class {
+	const char *action;
+	const char *results[4];   /* NULL-terminated; none: one class */
+	int term_may_rise;        /* new-term variants are in the domain */
+};
+
+static const struct etcd_class classes[] = {
+	{ "ElectionTimeout", { NULL }, 0 },
+	{ "HandleVoteRequest", { "granted", "rejected", NULL }, 1 },
+	{ "HandleAppendEntries", { "appended", "no new entries", "rejected", NULL }, 1 },
+	{ "HandleHeartbeat", { "commit advanced", "unchanged", NULL }, 1 },
+	{ "ClientProposal", { "appended", "dropped", NULL }, 0 },
+	{ "BecomeLeader", { NULL }, 0 },
+	{ "BecomeFollower", { NULL }, 1 },
+	{ "Commit", { NULL }, 0 },
+	{ "HandleSnapshot", { NULL }, 1 },
+};
+
+static const char *const roles[] = { "follower", "precandidate", "candidate",
+				     "leader" };
+
+#define N_CLASSES (sizeof(classes) / sizeof(classes[0]))
+
+static void add_cols(struct audit_axes *ax, const struct etcd_class *c,
+		     const char *result)
+{
+	const char *sep = result ? " " : "";
+
+	if (!result)
+		result = "";
+	audit_add_col(ax, "%s%s%s", c->action, sep, result);
+	if (c->term_may_rise)
+		audit_add_col(ax, "%s%s%s, new term", c->action, sep, result);
+}
+
+static void etcd_axes(struct audit_axes *ax, const struct window_set *ws)
+{
+	(void)ws;
+	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
+		audit_add_row(ax, "%s", roles[r]);
+	for (size_t i = 0; i < N_CLASSES; i++) {
+		if (!classes[i].results[0])
+			add_cols(ax, &classes[i], NULL);
+		for (int r = 0; classes[i].results[r]; r++)
+			add_cols(ax, &classes[i], classes[i].results[r]);
+	}
+}
+
+static long long field(const cJSON *slice, const char *key)
+{
+	long long n = 0;
+
+	json_get_int(slice, key, &n);
+	return n;
+}
+
+static const char *outcome(const struct window *w, const cJSON *pre,
+			   const cJSON *post)
+{
+	const char *a = w->action, *from = json_get_str(w->data, "from");
+	const char *vote = json_get_str(post, "vote");
+	long long term = 0, index = 0;
+
+	if (!strcmp(a, "HandleVoteRequest"))
+		return from && vote && !strcmp(from, vote) ? "granted" : "rejected";
+	if (!strcmp(a, "HandleAppendEntries")) {
+		if (field(post, "log") > field(pre, "log"))
+			return "appended";
+		json_get_int(w->data, "term", &term);
+		json_get_int(w->data, "index", &index);
+		return term < field(pre, "term") || index > field(pre, "log")
+			       ? "rejected" : "no new entries";
+	}
+	if (!strcmp(a, "HandleHeartbeat"))
+		return field(post, "commit") > field(pre, "commit")
+			       ? "commit advanced" : "unchanged";
+	if (!strcmp(a, "ClientProposal"))
+		return field(post, "log") > field(pre, "log") ? "appended"
+							      : "dropped";
+	return NULL;
+}
+
+static int etcd_classify(const struct window *w, struct strbuf *row,
+			 struct strbuf *col)
+{
+	const char *node = json_get_str(w->data, "node");
+	const cJSON *pre = node ? json_get(json_get(w->pre, "nodes"), node) : NULL;
+	const cJSON *post = node ? json_get(json_get(w->post, "nodes"), node) : NULL;
+	const char *role = json_get_str(pre, "role"), *result;
+
+	if (!role || !post)
+		return 0;
+	result = outcome(w, pre, post);
+	strbuf_addstr(row, role);
+	strbuf_addf(col, "%s%s%s%s", w->action, result ? " " : "",
+		    result ? result : "",
+		    field(post, "term") > field(pre, "term") &&
+			    strcmp(w->action, "ElectionTimeout") ? ", new term" : "");
+	return 1;
+}
+
+const struct audit_domain etcd_audit = {
+	.describes = "classes, since terms and indexes are unbounded: pre-role "
+		     "of the acting node x action x outcome (granted/rejected, "
+		     "appended/no new entries/rejected, commit advanced, dropped) x "
+		     "term rose",
+	.axes = etcd_axes,
+	.classify = etcd_classify,
+};

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * locksvc's audit domain: finite given the clients, which are learned from
+ * the windows (every client id in data, holder and waiters).  The state
+ * {holder, waiters} is classified relative to the client the action is
+ * about (data.client; for ServerGrantLock the grantee): holder free, that
+ * client or another, x that client waiting or not, x others waiting or
+ * not = 12 pre-state classes; columns are each action for each client.
+ * The concrete domain ((N+1) holders x 2^N waiter sets) grows
+ * exponentially and says little more about what a spec must handle.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/audit.h"
+#include "../capture/die.h"
+#include "../capture/json.h"
+#include "folder.h"
+
+extern const struct folder folder_locksvc;
+
+static const char *const holders[] = { "free", "held by self", "held by other" };
+static const char *const waiting[] = {
+	"", ", others wait", ", self waits", ", self and others wait",
+};
+
+static void note_client(cJSON *clients, const cJSON *v)
+{
+	char key[32];
+
+	if (!cJSON_IsNumber(v))
+		return;
+	snprintf(key, sizeof(key), "%lld", (long long)v->valuedouble);
+	if (!json_get(clients, key))
+		json_add(clients, key, json_int((long long)v->valuedouble));
+}
+
+static int by_value(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void locksvc_axes(struct audit_axes *ax, const struct window_set *ws)
+{
+	cJSON *clients = json_obj();
+	const cJSON *c;
+	long long *ids;
+	size_t n = 0;
+
+	for (size_t f = 0; f < ws->n; f++) {
+		for (size_t i = 0; i < ws->files[f].n; i++) {
+			const struct window *w = &ws->files[f].w[i];
+
+			note_client(clients, json_get(w->data, "client"));
+			note_client(clients, json_get(w->pre, "holder"));
+			cJSON_ArrayForEach(c, json_get(w->pre, "waiters"))
+				note_client(clients, c);
+		}
+	}
+	ids = xcalloc(cJSON_GetArraySize(clients) + 1, sizeof(*ids));
+	cJSON_ArrayForEach(c, clients)
+		ids[n++] = (long long)c->valuedouble;
+	qsort(ids, n, sizeof(*ids), by_value);
+	for (int h = 0; h < 3; h++)
+		for (int w = 0; w < 4; w++)
+			audit_add_row(ax, "%s%s", holders[h], waiting[w]);
+	for (int a = 0; folder_locksvc.actions[a]; a++)
+		for (size_t i = 0; i < n; i++)
+			audit_add_col(ax, "%s(%lld)", folder_locksvc.actions[a],
+				      ids[i]);
+	free(ids);
+	cJSON_Delete(clients);
+}
+
+static int locksvc_classify(const struct window *w, struct strbuf *row,
+			    struct strbuf *col)
+{
+	const cJSON *holder = json_get(w->pre, "holder"), *c;
+	long long client;
+	int h, self = 0, others = 0;
+
+	if (json_get_int(w->data, "client", &client) ||
+	    !cJSON_IsArray(json_get(w->pre, "waiters")))
+		return 0;
+	if (cJSON_IsNull(holder))
+		h = 0;
+	else if (cJSON_IsNumber(holder))
+		h = holder->valuedouble == client ? 1 : 2;
+	else
+		return 0;
+	cJSON_ArrayForEach(c, json_get(w->pre, "waiters")) {
+		if (cJSON_IsNumber(c) && c->valuedouble == client)
+			self = 1;
+		else
+			others = 1;
+	}
+	strbuf_addf(row, "%s%s", holders[h], waiting[self * 2 + others]);
+	strbuf_addf(col, "%s(%lld)", w->action, client);
+	return 1;
+}
+
+const struct audit_domain locksvc_audit = {
+	.describes = "finite given the clients seen: pre-state relative to "
+		     "the client acted for (holder, it waits, others wait) x "
+		     "action x client",
+	.axes = locksvc_axes,
+	.classify = locksvc_classify,
+};

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PGo recorder logs: reading one run and merging it by vector clocks.
+ *
+ * A PGo run is a directory with one log per archetype instance
+ * (trace-<self>-<n>.log).  Each line is one critical section the instance
+ * committed or aborted: {archetypeName, self, clock, csElements, isAbort,
+ * startTime, endTime}.  The merge streams: it holds one record per file (the
+ * file's head) and emits a head only once every event its clock depends on
+ * has been emitted, so the order respects happens-before.  Among ready heads
+ * the tie-break is the smallest clock sum (a Lamport time), then the
+ * process (archetype name, then self, numbers compared as numbers).
+ * Timestamps are never looked at.
+ *
+ * Checks while merging (each names file:line): within a file the own clock
+ * component ticks by exactly one per record (aborted ones included: the
+ * recorder ticks for them too) and no component decreases; every clock
+ * entry names a process that has a file in the run, and an event that file
+ * contains.  Aborted critical sections are counted and dropped.
+ */
+#ifndef CAPTURE_PGO_H
+#define CAPTURE_PGO_H
+
+#include <cJSON.h>
+
+struct fold_run;
+
+/* A committed critical section, in merged order. */
+struct pgo_event {
+	const char *archetype;  /* "AClient" */
+	const char *self;       /* "1" */
+	long self_num;          /* self as a number (-1 if it is not one) */
+	const char *file;       /* for error messages */
+	long line;
+	const char *label;      /* the label the step executed: the old value
+				 * of its ".pc" write, unquoted ("" if none) */
+	cJSON *record;          /* the recorder's line, timestamps removed */
+};
+
+typedef void pgo_step_fn(void *ctx, struct fold_run *run,
+			 const struct pgo_event *e);
+
+/* A system recorded by PGo: what the shared driver calls per event. */
+struct pgo_system {
+	const char *name;
+	/* Open run->windows with the initial state; returns the context. */
+	void *(*begin)(struct fold_run *run);
+	/* Fold one committed step of an archetype, in merged order. */
+	struct {
+		const char *archetype;
+		pgo_step_fn *step;
+	} archetypes[4];          /* up to the first NULL archetype */
+	/* Frees the context. */
+	void (*end)(void *ctx);
+};
+
+/*
+ * Merge the run in run->input, write every committed step to run->events
+ * and hand it to @sys; record the counts of aborted and merged sections in
+ * run->info.
+ */
+void pgo_fold(struct fold_run *run, const struct pgo_system *sys);
+
+/*
+ * The first element of @e tagged @tag ("read"/"write") on variable @name
+ * with one index equal to @index (NULL: any index); its "value" text.
+ */
+const char *pgo_value(const struct pgo_event *e, const char *tag,
+		      const char *name, const char *index);
+/* The index of that element (the first of its indices), or NULL. */
+const char *pgo_index(const struct pgo_event *e, const char *tag,
+		      const char *name);
+
+/* A TLA+ integer value ("3") as a number; dies naming @e if it is not. */
+long pgo_int(const struct pgo_event *e, const char *value, const char *what);
+
+#endif

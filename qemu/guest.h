@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Guest runner: boot Debian's own kernel under QEMU with a small
+ * initramfs, collect what the guest writes to its event channel.
+ *
+ *  - the kernel is Debian's linux-image of the ABI of the installed
+ *    linux-headers-*-amd64 (never a hard-coded ABI), fetched with
+ *    apt-get download into the cache, its XZ payload unpacked to the
+ *    vmlinux ELF that QEMU boots by PVH;
+ *  - the initramfs (busybox-static, qemu/init as /init, the caller's
+ *    files) and out-of-tree modules build reproducibly: same inputs, same
+ *    sha256;
+ *  - the event channel is the debug console, port 0xe9, written by the
+ *    guest as "CAPTURE BEGIN <name>", event lines, "CAPTURE END <count>"
+ *    (or "CAPTURE ERROR <why>"); /init reports through isa-debug-exit.
+ *    A run counts only with both markers, the full count and /init's exit
+ *    code: QEMU's own exit status 0 proves nothing (a panic exits 0).
+ *
+ * Everything is cached under ${CAPTURE_CACHE:-${XDG_CACHE_HOME:-
+ * $HOME/.cache}/capture}; the console log of the last run of each guest
+ * is kept in its last-run/ for diagnosis, outside any corpus.
+ */
+#ifndef QEMU_GUEST_H
+#define QEMU_GUEST_H
+
+#include <stddef.h>
+#include <cJSON.h>
+
+/* The cache directory (created on first use). */
+const char *guest_cache_dir(void);
+/* A path under the cache directory, its parent directories created. */
+char *guest_cache_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Debian's kernel image matching the installed headers. */
+struct guest_kernel {
+	char *abi;          /* "6.1.0-57-amd64" */
+	char *headers_dir;  /* /usr/src/linux-headers-<abi> */
+	char *package;      /* "linux-image-<abi>" */
+	char *version;      /* Debian version, the same as the headers' */
+	char deb_sha256[65];
+	char *vmlinux;      /* the uncompressed kernel ELF */
+};
+
+/* Find, download if needed, unpack.  Dies with EXIT_ENV_MISSING. */
+void guest_kernel_get(struct guest_kernel *k);
+/* Add "kernel", "headers", "qemu", "busybox" provenance to @env. */
+void guest_kernel_describe(const struct guest_kernel *k, cJSON *env);
+
+/*
+ * Build the out-of-tree module @name.ko from @files (paths; Kbuild among
+ * them) against @k's headers, or reuse the cached build of the same
+ * inputs.  Returns the .ko path; its sha256 into @sha.
+ */
+char *guest_module_build(const struct guest_kernel *k, const char *name,
+			 const char *const files[], char sha[65]);
+
+/* A file for the initramfs: @src copied to /@dest. */
+struct guest_file {
+	const char *src;
+	const char *dest;
+};
+
+/*
+ * A reproducible initramfs of busybox, qemu/init as /init and @files
+ * (cached by content).  Returns its path; its sha256 into @sha.
+ */
+char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65]);
+
+/* One guest boot. */
+struct guest_boot {
+	const char *name;         /* names the last-run/ logs */
+	const char *vmlinux;
+	const char *initrd;
+	const char *append;       /* extra kernel command-line words */
+	int cpus;
+	const char *events_path;  /* the event channel's bytes go here */
+	int boot_only;            /* /init stops at once: no markers */
+};
+
+/*
+ * Boot @b and check the event channel; a hung or broken run is retried
+ * once, then dies with EXIT_CAPTURE_FAILED naming the console log.
+ * Returns NULL, or the guest's "CAPTURE ERROR" text (caller frees).
+ * Adds "accelerator" to @env.
+ */
+char *guest_capture(const struct guest_boot *b, cJSON *env);
+
+#endif

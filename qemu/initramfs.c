@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reproducible initramfs: busybox-static, qemu/init as /init and the
+ * caller's files, every time stamp 0, owner 0:0, sorted, newc cpio,
+ * gzip without name or time: the same inputs give the same sha256.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "../capture/command.h"
+#include "../capture/die.h"
+#include "../capture/proc.h"
+#include "cache.h"
+#include "guest.h"
+
+#define BUSYBOX "/bin/busybox"
+
+/* Copy @src to @dir/@dest with a mode that does not depend on the umask. */
+static void stage(const char *dir, const char *src, const char *dest, int exec)
+{
+	char *dst = xasprintf("%s/%s", dir, dest);
+
+	if (copy_file(src, dst))
+		die(EXIT_ENV_MISSING, "cannot read %s", src);
+	if (chmod(dst, exec ? 0755 : 0644))
+		die(EXIT_CAPTURE_FAILED, "chmod %s failed", dst);
+	free(dst);
+}
+
+static void make_dir(const char *dir, const char *sub)
+{
+	char *p = xasprintf("%s/%s", dir, sub);
+
+	mkdir_p(p);
+	if (chmod(p, 0755))
+		die(EXIT_CAPTURE_FAILED, "chmod %s failed", p);
+	free(p);
+}
+
+static void build(const char *init, const struct guest_file *files, size_t n,
+		  const char *out)
+{
+	char *dir = cache_tmp_name(out);
+	char *tmp = xasprintf("%s.cpio.gz", dir);
+	const char *argv[] = { "bash", "-o", "pipefail", "-c",
+		"cd \"$1\" && find . -exec touch -h -d @0 {} + && "
+		"find . | LC_ALL=C sort | "
+		"cpio -o -H newc -R 0:0 --reproducible --quiet | gzip -9n",
+		"sh", dir, NULL };
+
+	progress("building initramfs");
+	remove_tree(dir);
+	make_dir(dir, "");
+	make_dir(dir, "bin");
+	make_dir(dir, "dev");
+	stage(dir, BUSYBOX, "bin/busybox", 1);
+	stage(dir, init, "init", 1);
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		stage(dir, files[i].src, files[i].dest,
+		      !stat(files[i].src, &st) && (st.st_mode & 0100));
+	}
+	proc_must(EXIT_ENV_MISSING, argv, tmp);
+	cache_commit(tmp, out);
+	remove_tree(dir);
+	free(tmp);
+	free(dir);
+}
+
+char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65])
+{
+	char *init = xasprintf("%s/qemu/init", capture_home());
+	const char **parts = xcalloc(n + 3, sizeof(*parts));
+	char key[17], *out;
+
+	if (!file_exists(BUSYBOX))
+		die(EXIT_ENV_MISSING, "no %s: run 'make deps' (busybox-static)", BUSYBOX);
+	parts[0] = BUSYBOX;
+	parts[1] = init;
+	for (size_t i = 0; i < n; i++)
+		parts[i + 2] = files[i].src;
+	sha256_key(parts, key);
+	out = guest_cache_path("initramfs/%s.cpio.gz", key);
+	if (!file_exists(out))
+		build(init, files, n, out);
+	if (sha256_file(out, sha))
+		die(EXIT_CAPTURE_FAILED, "cannot read %s", out);
+	free(parts);
+	free(init);
+	return out;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+
+//go:build with_tla
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+
+	"go.etcd.io/raft/v3"
+)
+
+// ndjsonSink implements upstream's raft.TraceLogger: one event, as upstream
+// defines it, per stdout line (without the zap envelope of upstream's own
+// test logger).
+type ndjsonSink struct {
+	out *bufio.Writer
+	enc *json.Encoder
+}
+
+var sink = newSink()
+
+func newSink() *ndjsonSink {
+	out := bufio.NewWriter(os.Stdout)
+	return &ndjsonSink{out: out, enc: json.NewEncoder(out)}
+}
+
+func (s *ndjsonSink) TraceEvent(ev *raft.TracingEvent) {
+	if err := s.enc.Encode(ev); err != nil {
+		fatal(1, "trace: %v", err)
+	}
+}
+
+func setTraceLogger(cfg *raft.Config) {
+	cfg.TraceLogger = sink
+}
+
+func flushTrace() {
+	if err := sink.out.Flush(); err != nil {
+		fatal(1, "trace: %v", err)
+	}
+}

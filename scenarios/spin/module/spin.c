@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spin: run a two-actor scenario on one real spinlock_t and report, on the
+ * QEMU debug console (port 0xe9), what the lock did.
+ *
+ * The scenario comes as a module parameter, two characters a step (actor
+ * digit, op letter: l = spin_lock, t = spin_trylock, r = spin_unlock), so a
+ * new scenario file needs no rebuild.
+ *
+ * At one CPU, one kthread acts for both actors: two threads handing the
+ * lock over would have to sleep with it held.  So a lock on a held lock
+ * cannot run there and is refused.  At two CPUs (cpus=2), each actor is a
+ * kthread pinned to its CPU; they take turns on a step counter, and a lock
+ * on a held lock really spins until the holder's release.
+ *
+ * Events go to a buffer during the scenario and are written after it, so
+ * nothing is printed inside a critical section.  Output, one line each:
+ *	CAPTURE BEGIN <name>
+ *	{"seq":N,"thread":T,"lock":0,"state":"locked|unlocked","action":A,"actor":T}
+ *	CAPTURE END <number of events>
+ * or, instead of END, "CAPTURE ERROR step N: <why>" when a step cannot be
+ * executed (the module still loads: the host reads the verdict here).
+ */
+#include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/spinlock.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/io.h>
+
+#define DEBUGCON_PORT 0xe9
+#define ACTORS 2
+
+static char *steps = "";
+module_param(steps, charp, 0444);
+MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (l/t/r) per step");
+static char *name = "";
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
+static int cpus = 1;
+module_param(cpus, int, 0444);
+MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
+
+enum action {
+	TRY_ACQUIRE_BLOCKING,
+	TRY_ACQUIRE_NON_BLOCKING,
+	ACQUIRE_SUCCESS,
+	ACQUIRE_FAIL,
+	RELEASE,
+};
+
+static const char *const action_names[] = {
+	[TRY_ACQUIRE_BLOCKING] = "TryAcquireBlocking",
+	[TRY_ACQUIRE_NON_BLOCKING] = "TryAcquireNonBlocking",
+	[ACQUIRE_SUCCESS] = "AcquireSuccess",
+	[ACQUIRE_FAIL] = "AcquireFail",
+	[RELEASE] = "Release",
+};
+
+struct event {
+	u8 actor;
+	u8 action;
+	u8 locked;	/* the lock's state observed at the event */
+};
+
+static DEFINE_SPINLOCK(the_lock);
+
+/*
+ * The scenario's shared state.  Only the thread whose turn it is (or the
+ * waiter during a hand-over) writes events and holder; turn and handoff
+ * are published with release/acquire so the next one sees those writes.
+ */
+struct run {
+	size_t nsteps;
+	struct event *events;
+	size_t nevents;
+	int holder;		/* actor that took the lock, -1 if none */
+	int waiter;		/* actor spinning in spin_lock, -1 if none */
+	int handoff;		/* the waiter may record its AcquireSuccess */
+	size_t turn;		/* step to run next; nsteps: done or aborted */
+	const char *error;
+	size_t failed_step;
+};
+
+struct actor_thread {
+	struct run *run;
+	unsigned int actors;	/* bit mask of the actors it acts for */
+	struct completion done;
+};
+
+static int step_actor(size_t i)
+{
+	return steps[2 * i] - '0';
+}
+
+static void record(struct run *r, int actor, enum action a, int locked)
+{
+	struct event *e = &r->events[r->nevents++];
+
+	e->actor = actor;
+	e->action = a;
+	e->locked = locked;
+}
+
+static void next_turn(struct run *r, size_t i)
+{
+	smp_store_release(&r->turn, i + 1);
+}
+
+/*
+ * Can @actor spin at step @i until the holder lets go?  Only at two CPUs,
+ * and only if the holder's release comes before @actor's next step.
+ */
+static const char *cannot_block(const struct run *r, size_t i, int actor)
+{
+	size_t j;
+
+	if (cpus == 1)
+		return "lock on a held lock would spin forever at one CPU";
+	for (j = i + 1; j < r->nsteps; j++) {
+		if (step_actor(j) == actor)
+			break;
+		if (steps[2 * j + 1] == 'r')
+			return NULL;
+	}
+	return "lock on a held lock that is not released before this actor's next step";
+}
+
+/* Spin in spin_lock until the holder releases, then record after it. */
+static void lock_blocking(struct run *r, size_t i, int actor)
+{
+	record(r, actor, TRY_ACQUIRE_BLOCKING, 1);
+	WRITE_ONCE(r->waiter, actor);
+	next_turn(r, i);
+	spin_lock(&the_lock);
+	while (!smp_load_acquire(&r->handoff) &&
+	       smp_load_acquire(&r->turn) < r->nsteps)
+		cpu_relax();
+	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
+	r->holder = actor;
+	WRITE_ONCE(r->waiter, -1);
+	smp_store_release(&r->handoff, 0);
+}
+
+static const char *lock(struct run *r, size_t i, int actor)
+{
+	const char *why;
+
+	if (r->holder == actor)
+		return "lock by the actor holding it would spin forever";
+	if (spin_is_locked(&the_lock)) {
+		why = cannot_block(r, i, actor);
+		if (!why)
+			lock_blocking(r, i, actor);
+		return why;
+	}
+	record(r, actor, TRY_ACQUIRE_BLOCKING, 0);
+	spin_lock(&the_lock);
+	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
+	r->holder = actor;
+	next_turn(r, i);
+	return NULL;
+}
+
+static const char *try(struct run *r, size_t i, int actor)
+{
+	record(r, actor, TRY_ACQUIRE_NON_BLOCKING, spin_is_locked(&the_lock));
+	if (spin_trylock(&the_lock)) {
+		record(r, actor, ACQUIRE_SUCCESS, 1);
+		r->holder = actor;
+	} else {
+		record(r, actor, ACQUIRE_FAIL, spin_is_locked(&the_lock));
+	}
+	next_turn(r, i);
+	return NULL;
+}
+
+/*
+ * Only the actor that took the lock releases it: an unlock on another CPU
+ * would unbalance both CPUs' preempt counts.
+ */
+static const char *release(struct run *r, size_t i, int actor)
+{
+	int waiting = READ_ONCE(r->waiter) >= 0;
+
+	if (r->holder != actor)
+		return r->holder < 0 ? "release of a lock that is not held"
+				     : "release by the actor not holding the lock";
+	spin_unlock(&the_lock);
+	r->holder = -1;
+	/*
+	 * A waiting CPU takes the lock at once; the state after the unlock
+	 * is then the unlock's own result, not a racy read.
+	 */
+	record(r, actor, RELEASE, !waiting && spin_is_locked(&the_lock));
+	if (waiting) {
+		smp_store_release(&r->handoff, 1);
+		while (smp_load_acquire(&r->handoff))
+			cpu_relax();
+	}
+	next_turn(r, i);
+	return NULL;
+}
+
+static const char *step(struct run *r, size_t i)
+{
+	int actor = step_actor(i);
+
+	switch (steps[2 * i + 1]) {
+	case 'l':
+		return lock(r, i, actor);
+	case 't':
+		return try(r, i, actor);
+	case 'r':
+		return release(r, i, actor);
+	}
+	return "unknown op";
+}
+
+/* Wait for step @i's turn; false if the run ended (an error elsewhere). */
+static bool wait_turn(struct run *r, size_t i)
+{
+	size_t t;
+
+	while ((t = smp_load_acquire(&r->turn)) != i) {
+		if (t > i)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static void abort_run(struct run *r, size_t i, const char *why)
+{
+	r->error = why;
+	r->failed_step = i;
+	smp_store_release(&r->turn, r->nsteps);
+}
+
+static int actor_main(void *arg)
+{
+	struct actor_thread *th = arg;
+	struct run *r = th->run;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < r->nsteps; i++) {
+		if (!(th->actors & (1u << step_actor(i))))
+			continue;
+		if (!wait_turn(r, i))
+			break;
+		why = step(r, i);
+		if (why) {
+			abort_run(r, i, why);
+			break;
+		}
+	}
+	/* After the last step, leave the lock free: never exit holding it. */
+	wait_turn(r, r->nsteps);
+	if (r->holder >= 0 && (th->actors & (1u << r->holder))) {
+		r->holder = -1;
+		spin_unlock(&the_lock);
+	}
+	/* Exit without returning into module text that may be unloaded. */
+	kthread_complete_and_exit(&th->done, 0);
+}
+
+static void debugcon_write(const char *s, size_t len)
+{
+	while (len--)
+		outb(*s++, DEBUGCON_PORT);
+}
+
+static void debugcon_printf(const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vscnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	debugcon_write(line, len);
+}
+
+static void report(const struct run *r)
+{
+	size_t i;
+
+	debugcon_printf("CAPTURE BEGIN %s\n", name);
+	for (i = 0; i < r->nevents; i++) {
+		const struct event *e = &r->events[i];
+
+		debugcon_printf("{\"seq\":%zu,\"thread\":%u,\"lock\":0,"
+				"\"state\":\"%s\",\"action\":\"%s\","
+				"\"actor\":%u}\n",
+				i, e->actor, e->locked ? "locked" : "unlocked",
+				action_names[e->action], e->actor);
+	}
+	if (r->error)
+		debugcon_printf("CAPTURE ERROR step %zu: %s\n",
+				r->failed_step, r->error);
+	else
+		debugcon_printf("CAPTURE END %zu\n", r->nevents);
+}
+
+/*
+ * Create the actors' threads, one per CPU and bound to it, and start them
+ * only once all exist.  Returns how many run.
+ */
+static int start_threads(struct run *r, struct actor_thread *th)
+{
+	struct task_struct *t[ACTORS];
+	int k;
+
+	for (k = 0; k < cpus; k++) {
+		th[k].run = r;
+		th[k].actors = cpus == 1 ? (1u << ACTORS) - 1 : 1u << k;
+		init_completion(&th[k].done);
+		t[k] = kthread_create(actor_main, &th[k], "spin-actor%d", k);
+		if (IS_ERR(t[k])) {
+			while (k--)
+				kthread_stop(t[k]);
+			r->error = "cannot create the actor threads";
+			return 0;
+		}
+		kthread_bind(t[k], k);
+	}
+	for (k = 0; k < cpus; k++)
+		wake_up_process(t[k]);
+	return cpus;
+}
+
+/* Every step is an actor digit and an op letter; NULL if so. */
+static const char *malformed(size_t n, size_t *at)
+{
+	for (*at = 0; *at < n; (*at)++) {
+		if (steps[2 * *at] != '0' && steps[2 * *at] != '1')
+			return "actor is not 0 or 1";
+		if (!strchr("ltr", steps[2 * *at + 1]) || !steps[2 * *at + 1])
+			return "op is not l, t or r";
+	}
+	return NULL;
+}
+
+static int __init spin_init(void)
+{
+	struct actor_thread th[ACTORS];
+	struct run r = { .holder = -1, .waiter = -1 };
+	size_t len = strlen(steps);
+	int k, started;
+
+	if (len == 0 || len % 2 || (cpus != 1 && cpus != 2) ||
+	    cpus > num_online_cpus()) {
+		debugcon_printf("CAPTURE ERROR bad parameters: %zu step characters, "
+				"cpus=%d of %u online\n", len, cpus,
+				num_online_cpus());
+		return 0;
+	}
+	r.nsteps = len / 2;
+	r.error = malformed(r.nsteps, &r.failed_step);
+	if (r.error) {
+		report(&r);
+		return 0;
+	}
+	/* At most two events a step. */
+	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
+	if (!r.events)
+		return -ENOMEM;
+	started = start_threads(&r, th);
+	for (k = 0; k < started; k++)
+		wait_for_completion(&th[k].done);
+	report(&r);
+	kfree(r.events);
+	/*
+	 * A refused step was reported above.  Failing the load would make
+	 * busybox's insmod retry with init_module() and run it all again.
+	 */
+	return 0;
+}
+
+static void __exit spin_exit(void)
+{
+}
+
+module_init(spin_init);
+module_exit(spin_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Run a spinlock scenario and report the lock's events");

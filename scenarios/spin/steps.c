@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* Spin scenario files: parsing and selection (see steps.h). */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../capture/command.h"
+#include "../../capture/die.h"
+#include "../../capture/ndjson.h"
+#include "steps.h"
+
+static const char *const op_names[] = {
+	[SPIN_LOCK] = "lock",
+	[SPIN_TRY] = "try",
+	[SPIN_RELEASE] = "release",
+};
+
+const char *spin_op_name(enum spin_op op)
+{
+	return op_names[op];
+}
+
+/*
+ * "NN-NAME": digits, a dash, then a name that is safe on a kernel command
+ * line and in a file name.  Returns NN, or -1 if @base is not of that form.
+ */
+static int parse_file_name(const char *base, const char **name)
+{
+	const char *p = base;
+	int index = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p) && index < 10000)
+		index = index * 10 + (*p++ - '0');
+	if (*p++ != '-' || !*p)
+		return -1;
+	*name = p;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			return -1;
+	return index;
+}
+
+static int parse_op(const char *word, enum spin_op *op)
+{
+	for (size_t i = 0; i < sizeof(op_names) / sizeof(op_names[0]); i++) {
+		if (!strcmp(word, op_names[i])) {
+			*op = (enum spin_op)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* One "ACTOR OP" line (comment already cut off); 0 if blank. */
+static int parse_step(struct line_reader *r, char *text, struct spin_step *st)
+{
+	char *save = NULL;
+	char *actor = strtok_r(text, " \t", &save);
+	char *op = strtok_r(NULL, " \t", &save);
+
+	if (!actor)
+		return 0;
+	if (strcmp(actor, "0") && strcmp(actor, "1"))
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "actor must be 0 or 1, not '%s'", actor);
+	if (!op || parse_op(op, &st->op))
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "expected 'ACTOR lock|try|release', got '%s%s%s'",
+		       actor, op ? " " : "", op ? op : "");
+	if (strtok_r(NULL, " \t", &save))
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "extra words after '%s %s'", actor, op);
+	st->actor = actor[0] - '0';
+	st->line = r->line;
+	return 1;
+}
+
+void spin_scenario_load(const char *path, struct spin_scenario *s)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *name = NULL;
+	struct line_reader r;
+	const char *line;
+	size_t alloc = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->index = parse_file_name(base, &name);
+	if (s->index < 0)
+		die_at(EXIT_BAD_INPUT, path, 0,
+		       "scenario file names are NN-NAME (NAME of letters, digits, - and _)");
+	s->name = xstrdup(name);
+	s->path = xstrdup(path);
+	line_reader_open(&r, path);
+	while ((line = line_reader_next(&r))) {
+		char *text = xstrdup(line);
+		struct spin_step st;
+
+		text[strcspn(text, "#")] = '\0';
+		if (parse_step(&r, text, &st)) {
+			if (s->nsteps == alloc) {
+				alloc = alloc * 2 + 16;
+				s->steps = xrealloc(s->steps, alloc * sizeof(*s->steps));
+			}
+			s->steps[s->nsteps++] = st;
+		}
+		free(text);
+	}
+	line_reader_close(&r);
+	if (!s->nsteps)
+		die_at(EXIT_BAD_INPUT, path, 0, "no steps");
+}
+
+char *spin_scenario_dir(void)
+{
+	return xasprintf("%s/scenarios/spin", capture_home());
+}
+
+char *spin_scenario_run_name(const struct spin_scenario *s)
+{
+	const char *base = strrchr(s->path, '/');
+
+	return xstrdup(base ? base + 1 : s->path);
+}
+
+/* Scenario files of @dir ("NN-NAME", regular names only), sorted. */
+static size_t list_files(const char *dir, char ***out)
+{
+	struct dirent **ents;
+	const char *name;
+	size_t n = 0;
+	int got = scandir(dir, &ents, NULL, alphasort);
+
+	if (got < 0)
+		die(EXIT_ENV_MISSING, "cannot read the scenario directory %s", dir);
+	*out = xcalloc(got + 1, sizeof(**out));
+	for (int i = 0; i < got; i++) {
+		if (ents[i]->d_type != DT_DIR &&
+		    parse_file_name(ents[i]->d_name, &name) >= 0)
+			(*out)[n++] = xasprintf("%s/%s", dir, ents[i]->d_name);
+		free(ents[i]);
+	}
+	free(ents);
+	return n;
+}
+
+static _Noreturn void unknown(const char *which, char **files, size_t n)
+{
+	char *known = xstrdup("");
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = "";
+		char *more;
+
+		parse_file_name(strrchr(files[i], '/') + 1, &name);
+		more = xasprintf("%s%s%s", known, i ? ", " : "", name);
+		free(known);
+		known = more;
+	}
+	die(EXIT_USAGE, "no spin scenario '%s' (known: %s, or all)", which, known);
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const struct spin_scenario *x = a, *y = b;
+
+	return x->index != y->index ? (x->index > y->index) - (x->index < y->index)
+				    : strcmp(x->path, y->path);
+}
+
+size_t spin_scenarios_select(const char *which, struct spin_scenario **out)
+{
+	char *dir = spin_scenario_dir();
+	char **files;
+	size_t n = list_files(dir, &files), got = 0;
+
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = "";
+
+		parse_file_name(strrchr(files[i], '/') + 1, &name);
+		if (!strcmp(which, "all") || !strcmp(which, name))
+			spin_scenario_load(files[i], &(*out)[got++]);
+	}
+	if (!got)
+		unknown(which, files, n);
+	qsort(*out, got, sizeof(**out), by_index);
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	free(dir);
+	return got;
+}
+
+void spin_scenario_free(struct spin_scenario *s)
+{
+	free(s->name);
+	free(s->path);
+	free(s->steps);
+	memset(s, 0, sizeof(*s));
+}
+
+void spin_scenarios_free(struct spin_scenario *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		spin_scenario_free(&v[i]);
+	free(v);
+}

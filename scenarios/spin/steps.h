@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Spin scenarios: data files scenarios/spin/NN-NAME, one step a line.
+ *
+ *	# comment
+ *	0 lock
+ *	1 try
+ *	0 release
+ *
+ * ACTOR is 0 or 1, OP is lock (spin_lock), try (spin_trylock) or release
+ * (spin_unlock).  The numeric prefix NN orders the scenarios for "all" and
+ * names the window file (NN-NAME.ndjson); the scenario's name is NAME.
+ * The files say what the actors do, never what the lock does: the windows
+ * come from what the kernel reports.  Shared by the Linux driver and the
+ * Asterinas test generator.
+ */
+#ifndef SCENARIOS_SPIN_STEPS_H
+#define SCENARIOS_SPIN_STEPS_H
+
+#include <stddef.h>
+
+enum spin_op { SPIN_LOCK, SPIN_TRY, SPIN_RELEASE };
+
+struct spin_step {
+	int actor;          /* 0 or 1 */
+	enum spin_op op;
+	long line;          /* line in the scenario file, for messages */
+};
+
+struct spin_scenario {
+	char *name;         /* "contention" */
+	char *path;         /* ".../scenarios/spin/01-contention" */
+	int index;          /* 1 for 01-contention */
+	struct spin_step *steps;
+	size_t nsteps;
+};
+
+/* Word for @op in scenario files ("lock", "try", "release"). */
+const char *spin_op_name(enum spin_op op);
+
+/*
+ * Parse the scenario file @path into @s.  A malformed line dies with
+ * EXIT_BAD_INPUT naming file:line; a file name without an NN- prefix or a
+ * file without steps dies with EXIT_BAD_INPUT too.
+ */
+void spin_scenario_load(const char *path, struct spin_scenario *s);
+
+/*
+ * Load the scenarios selected by @which (a name, or "all" for every file of
+ * the scenario directory in NN order) from capture_home()/scenarios/spin.
+ * *@out gets a malloc'ed array; returns its length.  An unknown name dies
+ * with EXIT_USAGE listing the known ones.
+ */
+size_t spin_scenarios_select(const char *which, struct spin_scenario **out);
+
+/* Directory the scenario files are read from. */
+char *spin_scenario_dir(void);
+
+/* Run name "NN-NAME" (window and raw file stem); caller frees. */
+char *spin_scenario_run_name(const struct spin_scenario *s);
+
+void spin_scenario_free(struct spin_scenario *s);
+void spin_scenarios_free(struct spin_scenario *v, size_t n);
+
+#endif

@@ -1,0 +1,47 @@
+# capture convert: between event and stream form and the JSON styles, with
+# the writer fold uses -- round trips are byte-identical, and convert agrees
+# with fold byte for byte.
+source "$(dirname "$0")/../lib.sh"
+ref=$REF/sysmobench-corpora
+log=$ROOT/tests/spin-fold/contention.log
+
+for f in "$ref"/spin/*.ndjson; do
+	n=$(basename "$f" .ndjson)
+	"$CAPTURE" convert --form stream "$f" "$TMP/$n.stream" &&
+		"$CAPTURE" convert --form event "$TMP/$n.stream" "$TMP/$n.event" &&
+		same_bytes "round trip event -> stream -> event: $n" "$f" "$TMP/$n.event" ||
+		not_ok "round trip event -> stream -> event: $n" "convert failed"
+done
+for f in "$ref"/locksvc/locksvc_run01.ndjson "$ref"/etcd/etcd_run04.ndjson; do
+	n=$(basename "$f" .ndjson)
+	"$CAPTURE" convert "$f" "$TMP/$n.event" &&
+		"$CAPTURE" convert --form stream "$TMP/$n.event" "$TMP/$n.stream" &&
+		same_bytes "round trip stream -> event -> stream: $n" "$f" "$TMP/$n.stream" ||
+		not_ok "round trip stream -> event -> stream: $n" "convert failed"
+done
+
+# convert and fold agree in every form and style.
+"$CAPTURE" fold spin "$log" -o "$TMP/event" >/dev/null
+for form in event stream; do
+	for style in python compact canonical; do
+		"$CAPTURE" fold spin "$log" --form $form --json $style -o "$TMP/fold" >/dev/null &&
+			"$CAPTURE" convert --form $form --json $style \
+				"$TMP/event/spin/contention.ndjson" "$TMP/conv.ndjson" &&
+			same_bytes "convert = fold: $form form, $style JSON" \
+				"$TMP/fold/spin/contention.ndjson" "$TMP/conv.ndjson" ||
+			not_ok "convert = fold: $form form, $style JSON" "failed"
+	done
+done
+"$CAPTURE" convert --json canonical "$ref/spin/spin_seq.ndjson" - | head -n 1 >"$TMP/canon"
+grep -qx '{"action":"AcquireLock","data":{"callType":"lock","thread":0},"post_state":{"lockHeld":true,"lockHolder":0},"pre_state":{"lockHeld":false,"lockHolder":null}}' "$TMP/canon" &&
+	ok "canonical JSON sorts keys, no whitespace" || not_ok "canonical JSON" "$(cat "$TMP/canon")"
+
+# Event form whose windows do not chain cannot become stream form.
+sed '3s/"pre_state": {"lockHeld": true, "lockHolder": 0}/"pre_state": {"lockHeld": true, "lockHolder": 1}/' \
+	"$ref/spin/spin_seq.ndjson" >"$TMP/unchained.ndjson"
+expect_exit 3 "unchained event form refused" 'unchained.ndjson:3: pre_state is not the previous' \
+	"$CAPTURE" convert --form stream "$TMP/unchained.ndjson" "$TMP/out.ndjson"
+[ ! -e "$TMP/out.ndjson" ] && ! ls "$TMP" | grep -q 'out.ndjson.tmp' &&
+	ok "nothing written on failure" || not_ok "nothing written on failure" "$(ls "$TMP")"
+expect_exit 2 "unknown form" "--form" "$CAPTURE" convert --form nosuch "$log" "$TMP/x"
+expect_exit 3 "not a window file" 'contention.log:1:' "$CAPTURE" convert "$log" "$TMP/x"

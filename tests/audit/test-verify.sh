@@ -1,0 +1,78 @@
+# capture verify: reruns what MANIFEST.json records and compares byte for
+# byte -- identical on folded and captured corpora (real QEMU guest, real
+# eBPF: needs root as `make test` runs), exit 7 on a tampered corpus, an
+# environment difference reported apart, exit 8 when it cannot rerun.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT" || exit 1
+log=tests/spin-fold/contention.log
+# verify's scratch corpora go here: it must be empty at the end.
+export TMPDIR=$TMP/scratch
+mkdir -p "$TMPDIR"
+
+identical() { # NAME CORPUS
+	expect_exit 0 "$1" '' "$CAPTURE" verify "$2"
+	grep -q '^result: identical$' "$TMP/.stdout" || not_ok "$1: says identical" "$(cat "$TMP/.stdout")"
+}
+
+"$CAPTURE" fold spin "$log" -o "$TMP/spin" >/dev/null
+identical "verify a folded spin corpus" "$TMP/spin"
+run=$(ls -d "$REF"/pgo-traces/locksvc/*/ | head -n 1)
+"$CAPTURE" fold locksvc "${run%/}" -o "$TMP/locksvc" >/dev/null
+identical "verify a folded locksvc corpus (PGo traces)" "$TMP/locksvc"
+"$CAPTURE" fold etcd "$REF/etcd-with-tla/example.ndjson" -o "$TMP/etcd" >/dev/null
+identical "verify a folded etcd corpus (with_tla trace)" "$TMP/etcd"
+
+if "$CAPTURE" spin --scenario contention -o "$TMP/live" >/dev/null 2>"$TMP/spin.err"; then
+	identical "verify a captured spin corpus (QEMU)" "$TMP/live"
+	# Only the recorded environment changed (a newer kernel package).
+	python3 - "$TMP/live/MANIFEST.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["environment"]["kernel"]["version"] = "0.0-older"
+open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
+PY
+	expect_exit 0 "environment difference alone passes" '' "$CAPTURE" verify "$TMP/live"
+	grep -q '^  environment differs: kernel: .*0.0-older' "$TMP/.stdout" &&
+		grep -q '^result: identical output (the environment differs)$' "$TMP/.stdout" &&
+		ok "environment difference reported apart" ||
+		not_ok "environment difference reported apart" "$(cat "$TMP/.stdout")"
+else
+	not_ok "capture spin for verify" "$(tail -n 2 "$TMP/spin.err")"
+fi
+if [ "$(id -u)" != 0 ]; then
+	not_ok "verify a captured etcd corpus" "needs root for BPF uprobes (make test runs as root)"
+elif "$CAPTURE" etcd --scenario election -o "$TMP/etcd-live" >/dev/null 2>"$TMP/etcd.err"; then
+	identical "verify a captured etcd corpus (eBPF)" "$TMP/etcd-live"
+else
+	not_ok "capture etcd for verify" "$(tail -n 2 "$TMP/etcd.err")"
+fi
+
+# Tampered corpora.
+cp -r "$TMP/spin" "$TMP/edited"
+sed -i '2s/"thread": 1/"thread": 0/' "$TMP/edited/spin/contention.ndjson"
+expect_exit 7 "an edited window file differs" '' "$CAPTURE" verify "$TMP/edited"
+grep -q '^  altered: spin/contention.ndjson has sha256' "$TMP/.stdout" &&
+	grep -q '^  differs: spin/contention.ndjson, from line 2$' "$TMP/.stdout" &&
+	ok "the edit is named: file and line" || not_ok "the edit is named" "$(cat "$TMP/.stdout")"
+cp -r "$TMP/spin" "$TMP/resha"
+python3 - "$TMP/resha/MANIFEST.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["files"]["spin/contention.ndjson"] = "0" * 64
+open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
+PY
+expect_exit 7 "a tampered MANIFEST sha256 differs" '' "$CAPTURE" verify "$TMP/resha"
+grep -q "MANIFEST.json records 0000" "$TMP/.stdout" && ok "the tampered digest is named" ||
+	not_ok "the tampered digest is named" "$(cat "$TMP/.stdout")"
+cp -r "$TMP/spin" "$TMP/extra"
+sed -i '$d' "$TMP/extra/events/contention.ndjson"
+expect_exit 7 "a truncated events file differs" '' "$CAPTURE" verify "$TMP/extra"
+
+# Cannot rerun: the input is gone; not a corpus at all.
+cp "$log" "$TMP/gone.log"
+"$CAPTURE" fold spin "$TMP/gone.log" -o "$TMP/orphan" >/dev/null
+rm "$TMP/gone.log"
+expect_exit 8 "input gone: could not rerun" 'could not rerun' "$CAPTURE" verify "$TMP/orphan"
+expect_exit 3 "not a corpus" 'MANIFEST.json: cannot read' "$CAPTURE" verify "$ROOT/tests"
+[ -z "$(ls -A "$TMPDIR")" ] && ok "no scratch corpus left behind" ||
+	not_ok "no scratch corpus left behind" "$(ls "$TMPDIR")"

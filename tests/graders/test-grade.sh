@@ -1,0 +1,56 @@
+# capture grade: the reference spin grader (positive control) scores 28/28
+# on the spin reference corpus, the mutant whose release does nothing
+# (negative control) fails exactly the 11 release windows, and graders that
+# crash, hang or answer garbage stop the run with a clear error.
+source "$(dirname "$0")/../lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+ref=$REF/sysmobench-corpora/spin
+
+if ! command -v node >/dev/null; then
+	not_ok "node for the reference graders" "node missing (Debian package nodejs: make deps)"
+	exit 0
+fi
+py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
+expect() { if py "$2" "$3"; then ok "$1"; else not_ok "$1" "$2 is false"; fi; }
+
+expect_exit 0 "reference grader passes" '' \
+	"$CAPTURE" grade --json --exec "node $here/spin-next.js" "$ref"
+cp "$TMP/.stdout" "$TMP/ref.json"
+expect "reference grader: 28/28, 22/22 state-changing, identity 6/28" \
+	'r["all"]["passed"] == 28 == r["all"]["windows"] and r["all"]["changing_passed"] == 22 == r["all"]["changing_scored"] and r["all"]["identity"] == 6 and r["all"]["unscoreable"] == 0' "$TMP/ref.json"
+"$CAPTURE" grade --exec "node $here/spin-next.js" "$ref" >"$TMP/ref.txt"
+grep -qx 'pass rate: 28/28 = 100.0%' "$TMP/ref.txt" &&
+	grep -qx 'identity base rate (post == pre): 6/28 = 21.4%' "$TMP/ref.txt" &&
+	ok "the scorecard says 28/28 and 21.4%" || not_ok "the scorecard" "$(cat "$TMP/ref.txt")"
+
+expect_exit 4 "no-op-release mutant fails (exit 4)" '' \
+	"$CAPTURE" grade --json --exec "node $here/spin-noop-release.js" "$ref"
+cp "$TMP/.stdout" "$TMP/mutant.json"
+expect "mutant fails exactly the 11 release windows" \
+	'r["all"]["failed"] == 11 and {f["action"] for f in r["failures"]} == {"ReleaseLock"} and [(a["action"], a["failed"], a["windows"]) for a in r["actions"]] == [("AcquireLock", 0, 17), ("ReleaseLock", 11, 11)]' "$TMP/mutant.json"
+expect "mutant: 11/22 on state-changing windows" \
+	'r["all"]["changing_passed"] == 11 and r["all"]["changing_scored"] == 22' "$TMP/mutant.json"
+
+# The same windows in stream form grade the same.
+"$CAPTURE" convert --form stream "$ref/spin_seq.ndjson" "$TMP/seq.ndjson"
+expect_exit 4 "stream-form input: mutant fails its 8 releases" '' \
+	"$CAPTURE" grade --json --exec "node $here/spin-noop-release.js" "$TMP/seq.ndjson"
+py 'r["all"]["failed"] == 8' "$TMP/.stdout" && ok "stream form: 8 failures" || not_ok "stream form: 8 failures" "$(head -c 300 "$TMP/.stdout")"
+
+# Misbehaving graders.
+expect_exit 6 "grader crashes" "spin_2thread.ndjson:1: the grader 'exit 3' exited with status 3" \
+	"$CAPTURE" grade --exec 'exit 3' "$ref"
+expect_exit 6 "grader dies midway" "spin_2thread.ndjson:3: the grader .* before answering" \
+	"$CAPTURE" grade --exec 'read a; echo "{\"ok\":true}"; read b; echo "{\"ok\":true}"' "$ref"
+expect_exit 6 "grader hangs" 'gave no verdict for this window within 1 s' \
+	"$CAPTURE" grade --timeout 1 --exec 'sleep 60' "$ref"
+expect_exit 3 "grader answers garbage" 'answered this window with "garbage", not a verdict' \
+	"$CAPTURE" grade --exec 'while read l; do echo garbage; done' "$ref"
+expect_exit 3 "grader answers twice" 'more lines than there were windows' \
+	"$CAPTURE" grade --exec 'while read l; do echo "{\"ok\":true}"; done; echo "{\"ok\":true}"' "$ref"
+expect_exit 6 "grader fails at the end" 'exited with status 2 after the last window' \
+	"$CAPTURE" grade --exec 'while read l; do echo "{\"ok\":true}"; done; exit 2' "$ref"
+expect_exit 0 "unscoreable windows are counted, not failed" '' \
+	"$CAPTURE" grade --exec 'while read l; do echo "{\"unscoreable\":\"no model\"}"; done' "$ref"
+grep -qx 'unscoreable: 28' "$TMP/.stdout" && ok "28 unscoreable" || not_ok "28 unscoreable" "$(cat "$TMP/.stdout")"
+expect_exit 2 "--exec is required" '' "$CAPTURE" grade "$ref"

@@ -1,0 +1,145 @@
+# PGo recorder logs (folders/pgo.c, locksvc.c, dqueue.c) on the real runs in
+# reference/pgo-traces: every run folds and passes its checks, twice
+# byte-identical, counts agree with a jq count over the raw records; and
+# corrupted copies of real runs are refused (exit code, file:line, nothing
+# written).
+source "$(dirname "$0")/../lib.sh"
+pgo=$REF/pgo-traces
+locksvc_runs=("$pgo"/locksvc/*/)
+dqueue_runs=("$pgo"/dqueue/*/)
+[ ${#locksvc_runs[@]} = 8 ] && ok "8 locksvc runs present" ||
+	not_ok "8 locksvc runs present" "found ${#locksvc_runs[@]} in $pgo/locksvc"
+[ ${#dqueue_runs[@]} = 2 ] && ok "2 dqueue runs present" ||
+	not_ok "2 dqueue runs present" "found ${#dqueue_runs[@]} in $pgo/dqueue"
+
+for run in "${locksvc_runs[@]}"; do
+	check "locksvc $(basename "$run") passes every check" \
+		"$CAPTURE" check locksvc "$run"
+done
+for run in "${dqueue_runs[@]}"; do
+	check "dqueue $(basename "$run") passes every check" \
+		"$CAPTURE" check dqueue "$run"
+done
+
+# fold SYSTEM DIR RUN...: a corpus of all runs.
+fold() { local sys=$1 out=$2; shift 2; "$CAPTURE" fold "$sys" "$@" -o "$out" >/dev/null; }
+for sys in locksvc dqueue; do
+	eval "runs=(\"\${${sys}_runs[@]}\")"
+	fold "$sys" "$TMP/$sys-a" "${runs[@]}" && fold "$sys" "$TMP/$sys-b" "${runs[@]}" &&
+		diff -r "$TMP/$sys-a" "$TMP/$sys-b" >"$TMP/diff" &&
+		ok "$sys: folding twice is byte-identical" ||
+		not_ok "$sys: folding twice is byte-identical" "$(head -n 5 "$TMP/diff")"
+done
+
+# committed records of ARCHETYPE whose .pc write left LABEL, over all runs.
+committed() { # SYSTEM LABEL [extra jq condition]
+	cat "$pgo/$1"/*/trace-*.log | jq -c --arg l "\"$2\"" "select(.isAbort == false)
+		| select(any(.csElements[]; .tag == \"write\" and .name.name == \".pc\" and .oldValue == \$l))
+		${3:+| select($3)}" | wc -l
+}
+# count SYSTEM ACTION: windows of ACTION in the manifest.
+count() { jq ".counts.$2 // 0" "$TMP/$1-a/MANIFEST.json"; }
+expect_count() { # SYSTEM ACTION EXPECTED
+	local got; got=$(count "$1" "$2")
+	[ "$got" = "$3" ] && [ "$3" -gt 0 ] && ok "$1: $2 windows = $3 committed steps" ||
+		not_ok "$1: $2 windows = committed steps" "folded $got, the records have $3"
+}
+grant='any(.csElements[]; .tag == "write" and .name.name == "network" and .value == "3")'
+expect_count locksvc ClientLockRequest "$(committed locksvc AClient.acquireLock)"
+expect_count locksvc ServerGrantLock "$(committed locksvc AServer.serverRespond "$grant")"
+expect_count locksvc ClientCriticalSection "$(committed locksvc AClient.criticalSection)"
+expect_count locksvc ClientUnlockRequest "$(committed locksvc AClient.unlock)"
+expect_count dqueue ConsumerRequest "$(committed dqueue AConsumer.c1)"
+expect_count dqueue ProducerSend "$(committed dqueue AProducer.p2)"
+expect_count dqueue ConsumerProcess "$(committed dqueue AConsumer.c2)"
+for sys in locksvc dqueue; do
+	want=$(cat "$pgo/$sys"/*/trace-*.log | jq -c 'select(.isAbort)' | wc -l)
+	got=$(jq '[.runs[].info.aborted_sections_dropped] | add' "$TMP/$sys-a/MANIFEST.json")
+	[ "$got" = "$want" ] && [ "$want" -gt 0 ] &&
+		ok "$sys: $want aborted sections dropped and counted in the manifest" ||
+		not_ok "$sys: aborted sections counted" "manifest says $got, records have $want"
+done
+
+# The windows are in the reference corpus's stream form.
+first=$(head -n 1 "$TMP/locksvc-a/locksvc/$(basename "${locksvc_runs[0]}").ndjson")
+[ "$first" = "$(head -n 1 "$REF/sysmobench-corpora/locksvc/locksvc_run01.ndjson")" ] &&
+	ok "locksvc seed line matches the reference corpus" ||
+	not_ok "locksvc seed line matches the reference corpus" "$first"
+python3 - "$TMP/locksvc-a/locksvc" <<'PY' && ok "locksvc windows: holder/waiters follow each action" ||
+import glob, json, sys
+for path in glob.glob(sys.argv[1] + "/*.ndjson"):
+    lines = [json.loads(l) for l in open(path)]
+    pre = lines[0]["state"]
+    for w in lines[1:]:
+        c, post, a = w["data"]["client"], w["state"], w["action"]
+        ok = {
+            "ClientLockRequest": post["waiters"] == sorted(pre["waiters"] + [c]) and post["holder"] == pre["holder"],
+            "ServerGrantLock": pre["holder"] is None and post["holder"] == c and post["waiters"] == [x for x in pre["waiters"] if x != c],
+            "ClientCriticalSection": post == pre and pre["holder"] == c,
+            "ClientUnlockRequest": pre["holder"] == c and post["holder"] is None and post["waiters"] == pre["waiters"],
+        }[a]
+        assert ok, (path, w)
+        pre = post
+PY
+	not_ok "locksvc windows: holder/waiters follow each action" "see the assertion above"
+
+# Corrupted copies of a real run.  Each: exit code, file:line, no corpus.
+src=${locksvc_runs[0]%/}
+corrupt() { rm -rf "$TMP/bad"; cp -r "$src" "$TMP/bad"; }
+refused() { # CODE NAME PATTERN
+	expect_exit "$1" "$2" "$3" "$CAPTURE" fold locksvc "$TMP/bad" -o "$TMP/badout"
+	[ ! -e "$TMP/badout" ] && ok "$2: nothing written" ||
+		not_ok "$2: nothing written" "$(ls -R "$TMP/badout" | head -n 5)"
+}
+server() { echo "$TMP"/bad/trace-0-*.log; }
+
+corrupt
+sed -i '2{h;d};3{G}' "$(server)"       # swap lines 2 and 3
+refused 4 "lines swapped against the vector clocks" 'trace-0-[0-9]+\.log:2: .*own clock'
+
+corrupt   # a client's critical section that read no grant
+python3 - "$TMP"/bad/trace-1-*.log <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for i, l in enumerate(lines):
+    r = json.loads(l)
+    if any(e["tag"] == "write" and e["name"]["name"] == ".pc" and e.get("oldValue") == '"AClient.criticalSection"' for e in r["csElements"]):
+        r["csElements"] = [e for e in r["csElements"] if e["name"]["name"] != "network"]
+        lines[i] = json.dumps(r, separators=(",", ":"))
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+line=$(grep -n 'AClient.criticalSection\\"","tag":"write' "$TMP"/bad/trace-1-*.log | cut -d: -f1)
+refused 4 "critical section that read no grant" "trace-1-[0-9]+\\.log:$line: critical section of client 1 did not read a grant"
+
+corrupt   # the server's grant to client 1 never sent: its critical section has no grant
+python3 - "$(server)" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for i, l in enumerate(lines):
+    r = json.loads(l)
+    for e in r["csElements"]:
+        if e["name"]["name"] == "network" and e["tag"] == "write" and e["indices"] == ["1"]:
+            e["value"] = "2"
+            lines[i] = json.dumps(r, separators=(",", ":"))
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+line=$(grep -n 'AClient.criticalSection\\"","tag":"write' "$TMP"/bad/trace-1-*.log | cut -d: -f1)
+refused 4 "critical section without its grant" "trace-1-[0-9]+\\.log:$line: critical section of client 1 is not preceded by the grant"
+
+corrupt
+f=$(echo "$TMP"/bad/trace-2-*.log)
+n=$(wc -l <"$f")
+head -c -40 "$f" >"$TMP/cut" && mv "$TMP/cut" "$f"   # cut inside the last line
+refused 3 "truncated JSON line" "trace-2-[0-9]+\\.log:$n:"
+
+corrupt
+rm "$TMP"/bad/trace-3-*.log
+refused 4 "missing process file" 'trace-[0-9]+-[0-9]+\.log:[0-9]+: depends on event [0-9]+ of AClient 3, but the run has no trace file'
+
+corrupt   # a client log that stops early: later events depend on the lost ones
+f=$(echo "$TMP"/bad/trace-5-*.log)
+head -n 2 "$f" >"$TMP/cut" && mv "$TMP/cut" "$f"
+refused 4 "event missing from a process file" 'depends on event [0-9]+ of AClient 5, but .*trace-5-[0-9]+\.log ends after 2 records'
+
+mkdir "$TMP/notrun" && echo hello >"$TMP/notrun/README"
+expect_exit 3 "a directory without trace files" 'notrun: no trace-\*\.log files' "$CAPTURE" check locksvc "$TMP/notrun"

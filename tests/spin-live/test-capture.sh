@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# capture spin on the real guest (Debian's kernel under QEMU): windows equal
+# to the published corpus, deterministic, and every failure caught.  Boots
+# QEMU for real; the download and build cache is reused between runs
+# (CAPTURE_CACHE, default ~/.cache/capture).
+source "$(dirname "$0")/../lib.sh"
+
+ref=$REF/sysmobench-corpora/spin
+
+# nothing_left NAME DIR: a failed run leaves no DIR and no DIR.tmp-*.
+nothing_left() {
+	if [ -e "$2" ] || compgen -G "$2.tmp-*" >/dev/null; then
+		not_ok "$1" "$(ls -d "$2"*)"
+	else
+		ok "$1"
+	fi
+}
+
+# same_digest NAME KEY A B: manifests A and B give KEY the same sha256.
+same_digest() {
+	local a b
+	a=$(grep -A2 "\"$2\"" "$3" | grep -o '[0-9a-f]\{64\}')
+	b=$(grep -A2 "\"$2\"" "$4" | grep -o '[0-9a-f]\{64\}')
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "$1"
+	else not_ok "$1" "'$a' vs '$b'"; fi
+}
+
+# A source tree whose scenarios/spin holds the files given, the rest linked
+# to the real tree: CAPTURE_HOME for scenarios that must not live in git.
+fake_home() {
+	local home=$TMP/home-$1; shift
+	mkdir -p "$home/scenarios/spin"
+	ln -s "$ROOT/qemu" "$home/qemu"
+	ln -s "$ROOT/scenarios/spin/module" "$home/scenarios/spin/module"
+	for f in "$@"; do cp "$f" "$home/scenarios/spin/"; done
+	echo "$home"
+}
+
+check "capture all" "$CAPTURE" spin --scenario all -o "$TMP/a"
+same_bytes "contention windows = spin_2thread.ndjson" \
+	"$TMP/a/spin/01-contention.ndjson" "$ref/spin_2thread.ndjson"
+same_bytes "long windows = spin_seq.ndjson" \
+	"$TMP/a/spin/02-long.ndjson" "$ref/spin_seq.ndjson"
+
+check "capture all again" "$CAPTURE" spin --scenario all -o "$TMP/b"
+for f in raw/01-contention.log raw/02-long.log events/01-contention.ndjson \
+	 events/02-long.ndjson spin/01-contention.ndjson spin/02-long.ndjson; do
+	same_bytes "second capture: same $f" "$TMP/a/$f" "$TMP/b/$f"
+done
+
+check "one scenario by name" "$CAPTURE" spin --scenario long -o "$TMP/long"
+same_bytes "long alone = long in all" \
+	"$TMP/long/spin/02-long.ndjson" "$TMP/a/spin/02-long.ndjson"
+
+expect_exit 2 "unknown scenario lists the known ones" \
+	'known: contention, long' "$CAPTURE" spin --scenario nosuch -o "$TMP/u"
+nothing_left "unknown scenario: no output" "$TMP/u"
+
+printf '0 lock\n0 grab\n0 release\n' >"$TMP/01-badline"
+home=$(fake_home bad "$TMP/01-badline")
+expect_exit 3 "bad scenario line names file:line" '01-badline:2:' \
+	env CAPTURE_HOME="$home" "$CAPTURE" spin --scenario all -o "$TMP/bad"
+nothing_left "bad scenario line: no output" "$TMP/bad"
+
+# The kernel refuses a blocking lock on a held lock at one CPU.
+printf '0 lock\n1 lock\n' >"$TMP/01-deadlock"
+home=$(fake_home deadlock "$TMP/01-deadlock")
+expect_exit 3 "step the kernel refuses names file:line" '01-deadlock:2:.*spin forever' \
+	env CAPTURE_HOME="$home" "$CAPTURE" spin --scenario deadlock -o "$TMP/dl"
+nothing_left "refused step: no output" "$TMP/dl"
+
+# A new scenario file runs on the same module and initramfs.
+printf '1 try\n0 try\n1 release\n0 lock\n0 release\n' >"$TMP/07-new"
+home=$(fake_home new "$TMP/07-new")
+check "new scenario file" env CAPTURE_HOME="$home" "$CAPTURE" spin --scenario new -o "$TMP/new"
+for key in module initramfs_sha256; do
+	same_digest "new scenario: same $key" $key "$TMP/a/MANIFEST.json" "$TMP/new/MANIFEST.json"
+done
+if grep -q '"action": "AcquireLock", "data": {"thread": 0, "callType": "try"}, "pre_state": {"lockHeld": true, "lockHolder": 1}, "post_state": {"lockHeld": true, "lockHolder": 1}' \
+	"$TMP/new/spin/07-new.ndjson"; then
+	ok "new scenario: 0's try fails while 1 holds"
+else
+	not_ok "new scenario: 0's try fails while 1 holds" "$(cat "$TMP/new/spin/07-new.ndjson")"
+fi
+
+# A guest that powers off without a word, and one that hangs.
+expect_exit 6 "guest powering off early fails the capture" \
+	'wrote nothing.*console log: ' \
+	env CAPTURE_GUEST_STOP=poweroff "$CAPTURE" spin --scenario contention -o "$TMP/off"
+nothing_left "early power-off: no output" "$TMP/off"
+expect_exit 6 "hung guest times out" 'hung.*console log: ' \
+	env CAPTURE_GUEST_STOP=hang CAPTURE_GUEST_TIMEOUT=5 \
+	"$CAPTURE" spin --scenario contention -o "$TMP/hang"
+nothing_left "hung guest: no output" "$TMP/hang"
+
+# Two CPUs: one pinned kthread per actor; a lock on a held lock really
+# spins until the holder's release.
+printf '0 lock\n1 lock\n0 try\n0 release\n0 try\n1 release\n' >"$TMP/05-block"
+home=$(fake_home cpus2 "$ROOT/scenarios/spin/01-contention" \
+	"$ROOT/scenarios/spin/02-long" "$TMP/05-block")
+check "capture all at two CPUs" env CAPTURE_HOME="$home" \
+	"$CAPTURE" spin --scenario all --cpus 2 -o "$TMP/c2"
+same_bytes "two CPUs: contention windows = spin_2thread.ndjson" \
+	"$TMP/c2/spin/01-contention.ndjson" "$ref/spin_2thread.ndjson"
+same_bytes "two CPUs: long windows = spin_seq.ndjson" \
+	"$TMP/c2/spin/02-long.ndjson" "$ref/spin_seq.ndjson"
+# Actor 1 announces its blocking lock, actor 0 goes on and releases, only
+# then does actor 1 get the lock.
+got=$(grep -o '"action":"[A-Za-z]*","actor":[01]' "$TMP/c2/raw/05-block.log" |
+	sed 's/"action":"\([A-Za-z]*\)","actor":\(.\)/\2\1/' | tr '\n' ' ')
+want="0TryAcquireBlocking 0AcquireSuccess 1TryAcquireBlocking 0TryAcquireNonBlocking 0AcquireFail 0Release 1AcquireSuccess 0TryAcquireNonBlocking 0AcquireFail 1Release "
+if [ "$got" = "$want" ]; then ok "two CPUs: lock spins until the release"
+else not_ok "two CPUs: lock spins until the release" "$got"; fi
+check "capture the blocking scenario again" env CAPTURE_HOME="$home" \
+	"$CAPTURE" spin --scenario block --cpus 2 -o "$TMP/c2b"
+same_bytes "two CPUs: same events again" \
+	"$TMP/c2/events/05-block.ndjson" "$TMP/c2b/events/05-block.ndjson"
+same_bytes "two CPUs: same windows again" \
+	"$TMP/c2/spin/05-block.ndjson" "$TMP/c2b/spin/05-block.ndjson"
+
+# The module and the initramfs rebuild bit for bit under another path.
+cache=${CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capture}
+mkdir -p "$TMP/cache"
+ln -s "$cache/kernel" "$TMP/cache/kernel"   # share the download only
+check "capture with a fresh build cache" env CAPTURE_CACHE="$TMP/cache" \
+	"$CAPTURE" spin --scenario contention -o "$TMP/fresh"
+if [ -d "$TMP/cache/modules" ] && [ -d "$TMP/cache/initramfs" ]; then
+	ok "fresh cache: module and initramfs rebuilt"
+else
+	not_ok "fresh cache: module and initramfs rebuilt" "$(ls "$TMP/cache")"
+fi
+for key in module initramfs_sha256; do
+	same_digest "rebuilt elsewhere: same $key" $key "$TMP/a/MANIFEST.json" "$TMP/fresh/MANIFEST.json"
+done
+same_bytes "rebuilt elsewhere: same contention windows" \
+	"$TMP/fresh/spin/01-contention.ndjson" "$ref/spin_2thread.ndjson"
