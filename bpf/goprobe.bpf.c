@@ -103,8 +103,55 @@ static __always_inline __u64 goid_of(struct regs *g, struct gp_site *s)
 	return goid;
 }
 
+/*
+ * User memory read through a few 128-byte windows, refilled per record: a
+ * probe's reads cluster in a few structs (the receiver, a message), and
+ * one bulk read costs about what one 8-byte read does.
+ */
+#define WIN 128
+#define NWIN 4
+
+struct cache {
+	__u64 base[NWIN];
+	__u32 next;
+	__u8 data[NWIN][WIN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cache);
+} caches SEC(".maps");
+
+static __always_inline int read_u64(struct cache *c, __u64 addr, __u64 *out)
+{
+	for (int w = 0; w < NWIN; w++) {
+		__u64 off = addr - c->base[w];
+
+		if (c->base[w] && off <= WIN - 8) {
+			*out = *(__u64 *)&c->data[w][off & (WIN - 8)];
+			if (!(off & 7))
+				return 0;
+			break;	/* unaligned: read it directly */
+		}
+	}
+	if (!(addr & 7)) {
+		__u32 slot = c->next++ & (NWIN - 1);
+
+		if (!bpf_probe_read_user(c->data[slot], WIN, (void *)addr)) {
+			c->base[slot] = addr;
+			*out = *(__u64 *)c->data[slot];
+			return 0;
+		}
+		c->base[slot] = 0;
+	}
+	return bpf_probe_read_user(out, 8, (void *)addr);
+}
+
 /* Follow one read's path; returns 0 and sets *out, or 1 on a NULL hop. */
-static __always_inline int follow(struct gp_read *rd, __u64 start, __u64 *out)
+static __always_inline int follow(struct cache *c, struct gp_read *rd,
+				  __u64 start, __u64 *out)
 {
 	__u64 addr = start + rd->off[0];
 	__u64 v = 0;
@@ -114,16 +161,18 @@ static __always_inline int follow(struct gp_read *rd, __u64 start, __u64 *out)
 			break;
 		__u64 p = 0;
 
-		if (bpf_probe_read_user(&p, sizeof(p), (void *)addr) || !p)
+		if (read_u64(c, addr, &p) || !p)
 			return 1;
 		addr = p + rd->off[h];
 	}
 	__u32 n = rd->size & 7;
 
-	if (!n)
-		n = 8;
-	if (bpf_probe_read_user(&v, n, (void *)addr))
+	if (n) {	/* 1, 2 or 4 bytes: may end the object, read exactly */
+		if (bpf_probe_read_user(&v, n, (void *)addr))
+			return 1;
+	} else if (read_u64(c, addr, &v)) {
 		return 1;
+	}
 	*out = v;
 	return 0;
 }
@@ -132,8 +181,15 @@ static __always_inline void emit(struct regs *ctx, __u32 id,
 				 struct gp_site *s, __u64 goid,
 				 struct saved_args *saved)
 {
-	struct gp_record *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	__u32 zero = 0;
+	struct cache *c = bpf_map_lookup_elem(&caches, &zero);
+	struct gp_record *r;
 
+	if (!c)
+		return;
+	for (int w = 0; w < NWIN; w++)
+		c->base[w] = 0;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
 		count(GP_STAT_DROPS);
 		return;
@@ -156,7 +212,7 @@ static __always_inline void emit(struct regs *ctx, __u32 id,
 			start = saved->arg[rd->reg & (GP_SAVED_ARGS - 1)];
 		if (rd->nhops == 0)
 			r->val[i] = start;
-		else if (follow(rd, start, &r->val[i]))
+		else if (follow(c, rd, start, &r->val[i]))
 			r->nil_mask |= 1u << i;
 	}
 	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?

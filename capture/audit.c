@@ -338,10 +338,11 @@ void audit_print_text(FILE *f, const cJSON *rep)
 {
 	const cJSON *cov = json_get(rep, "coverage"), *r;
 	const cJSON *s = json_get(rep, "schedules");
+	int runs = cJSON_GetArraySize(json_get(rep, "runs"));
 
-	fprintf(f, "audit of %s: %d runs, %lld windows\n",
-		json_get_str(rep, "system"),
-		cJSON_GetArraySize(json_get(rep, "runs")), report_n(rep, "windows"));
+	fprintf(f, "audit of %s: %d run%s, %lld windows\n",
+		json_get_str(rep, "system"), runs, runs == 1 ? "" : "s",
+		report_n(rep, "windows"));
 	cJSON_ArrayForEach(r, json_get(rep, "runs"))
 		fprintf(f, "  %s\n", r->valuestring);
 	if (cJSON_IsObject(cov))

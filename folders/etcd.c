@@ -14,8 +14,8 @@
  * attributed as follows (docs/fold-recorded.md has the derivation):
  *  - Receive* events are traced before the message is handled: they open
  *    the node's handler, which absorbs every change seen until the node
- *    starts something else, a peer receives a message the node sent, the
- *    node's Ready, or the end.  MsgVote -> HandleVoteRequest, MsgApp ->
+ *    starts something else, a peer receives a message the node sent while
+ *    handling, the node's Ready, or the end.  MsgVote -> HandleVoteRequest, MsgApp ->
  *    HandleAppendEntries, MsgHeartbeat -> HandleHeartbeat (targets);
  *    MsgSnap -> HandleSnapshot; responses open no window of their own.
  *  - BecomeCandidate is traced after the change: ElectionTimeout.

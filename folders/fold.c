@@ -59,7 +59,8 @@ static cJSON *input_digest(const char *input)
 		names[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	files = json_obj();
 	for (size_t i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", input, names[i]);

@@ -67,8 +67,10 @@ char *guest_module_build(const struct guest_kernel *k, const char *name,
 	if (!file_exists(ko)) {
 		tmp = cache_tmp_name(dir);
 		build(k, name, files, tmp);
-		remove_tree(dir);
-		cache_commit(tmp, dir);
+		/* A concurrent capture may have put the same build there. */
+		if (rename(tmp, dir) && !file_exists(ko))
+			die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", tmp, dir);
+		remove_tree(tmp);
 		free(tmp);
 	}
 	if (sha256_file(ko, sha))

@@ -95,27 +95,39 @@ static const char *stop_word(const struct guest_boot *b)
 	return stop;
 }
 
+/* A file chardev @id at @path (QEMU splits options at commas: ",," is one). */
+static char *chardev_file(const char *id, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "file,id=%s,path=", id);
+	for (const char *p = path; *p; p++)
+		strbuf_addstr(&sb, *p == ',' ? ",," : (char[]){ *p, 0 });
+	return sb.buf;
+}
+
 static struct proc_result launch(const struct guest_boot *b, struct attempt *a)
 {
 	char *cpus = xasprintf("%d", b->cpus > 0 ? b->cpus : 1);
 	const char *stop = stop_word(b);
 	char *full = xasprintf("%s%s%s %s", base_append, stop ? " capture_stop=" : "",
 			       stop ? stop : "", b->append ? b->append : "");
-	char *serial = xasprintf("file:%s", a->console);
-	char *debugcon = xasprintf("file:%s", b->events_path);
+	char *console = chardev_file("console", a->console);
+	char *events = chardev_file("events", b->events_path);
 	int kvm = a->accel == ACCEL_KVM;
 	const char *argv[] = { QEMU, "-accel", kvm ? "kvm" : "tcg",
 		"-cpu", kvm ? "host" : "qemu64", "-M", "pc", "-smp", cpus,
 		"-m", "256M", "-nodefaults", "-display", "none", "-no-reboot",
 		"-kernel", b->vmlinux, "-initrd", b->initrd, "-append", full,
-		"-serial", serial, "-debugcon", debugcon,
+		"-chardev", console, "-serial", "chardev:console",
+		"-chardev", events, "-device", "isa-debugcon,iobase=0xe9,chardev=events",
 		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", NULL };
 	struct proc_result r;
 
 	remove(b->events_path);
 	r = proc_run(argv, "/dev/null", a->qemu_err, timeout_seconds());
-	free(debugcon);
-	free(serial);
+	free(events);
+	free(console);
 	free(full);
 	free(cpus);
 	return r;
@@ -205,11 +217,16 @@ static void attempt(const struct guest_boot *b, struct attempt *a)
 			a->problem = xasprintf("QEMU exited %d, not through /init's "
 					       "isa-debug-exit%s", r.status, qemu);
 	} else {
-		a->problem = check_channel(b->events_path, &a->error);
-		if (!a->problem && !a->error && r.status != EXIT_GUEST_DONE)
+		char *problem = check_channel(b->events_path, &a->error);
+
+		if (problem)
+			a->problem = xasprintf("%s (QEMU exited %d)%s", problem,
+					       r.status, qemu);
+		else if (!a->error && r.status != EXIT_GUEST_DONE)
 			a->problem = xasprintf("the guest did not report success through "
 					       "isa-debug-exit (QEMU exited %d)%s",
 					       r.status, qemu);
+		free(problem);
 	}
 	free(qemu);
 }

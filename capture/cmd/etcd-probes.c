@@ -22,8 +22,9 @@
  *   Commit           maybeCommit (deferred)      its RETs
  *   Send*            send, last line             its RETs
  *   Receive*         Step, first line            Step entry
- *   Ready            acceptReady, last line      RawNode.Ready RETs (acceptReady is
- *                                                 inlined there; Ready returns right after)
+ *   Ready            acceptReady, last line      RawNode.Ready RETs (Ready returns right
+ *                                                 after acceptReady, which the compiler
+ *                                                 may inline there)
  * Upstream's "conf" and "prop" fields are not produced.
  */
 #include <stdarg.h>

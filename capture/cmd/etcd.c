@@ -112,6 +112,16 @@ static char **find_scenarios(const char *want, int *n)
 	return names;
 }
 
+/* The harness exits 3 on a bad scenario line (its message names file:line). */
+static void harness_status(const char *bin, const char *scenario, int status)
+{
+	if (status == EXIT_BAD_INPUT)
+		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness's message is above)",
+		    scenario);
+	if (status)
+		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
+}
+
 /* Run the harness under the probes; its events go to @raw. */
 static void run_probed(const struct etcd_opts *o, const char *bin,
 		       const char *scenario, const char *raw, const char *tmp_out)
@@ -129,8 +139,7 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
 	t = etcd_probes(e, out);
 	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, etcd_record, t);
-	if (rc)
-		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, rc);
+	harness_status(bin, scenario, rc);
 	etcd_trace_end(t);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
@@ -148,10 +157,11 @@ static void run_traced(const char *bin, const char *scenario, const char *raw)
 	const char *argv[] = { bin, scenario, NULL };
 	struct proc_result r = proc_run(argv, raw, NULL, HARNESS_TIMEOUT);
 
-	if (!r.exited || r.status)
+	if (!r.exited)
 		die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", bin, scenario,
-		    r.timed_out ? "timed out after" : r.exited ? "exit status" : "signal",
+		    r.timed_out ? "timed out after" : "signal",
 		    r.timed_out ? (int)HARNESS_TIMEOUT : r.status);
+	harness_status(bin, scenario, r.status);
 }
 
 /* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */

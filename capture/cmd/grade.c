@@ -50,6 +50,7 @@ struct grader {
 	int in, out;              /* its stdin (we write), its stdout (we read) */
 	double timeout;
 	struct strbuf pending;    /* bytes read past the last verdict */
+	int cleanup;              /* on_failure() handle: kill it if we die */
 };
 
 static void kill_grader(void *arg)
@@ -87,7 +88,7 @@ static void start(struct grader *g)
 	g->in = to[1];
 	g->out = from[0];
 	signal(SIGPIPE, SIG_IGN);
-	on_failure(kill_grader, g);
+	g->cleanup = on_failure(kill_grader, g);
 }
 
 /* How the grader ended, for messages (it has closed its stdout). */
@@ -248,6 +249,7 @@ static void finish(struct grader *g)
 		die(EXIT_CAPTURE_FAILED, "the grader '%s' %s after the last window",
 		    g->cmd, how);
 	free(how);
+	cancel_on_failure(g->cleanup);
 	close(g->out);
 	strbuf_release(&g->pending);
 }

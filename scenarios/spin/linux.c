@@ -59,13 +59,11 @@ static void describe(const struct linux_guest *g, cJSON *env)
 	guest_kernel_describe(&g->kernel, env);
 	json_add(module, "name", json_str("spin.ko"));
 	json_add(module, "sha256", json_str(g->module_sha));
-	cJSON_DeleteItemFromObjectCaseSensitive(env, "module");
 	json_add(env, "module", module);
-	cJSON_DeleteItemFromObjectCaseSensitive(env, "initramfs_sha256");
 	json_add(env, "initramfs_sha256", json_str(g->initrd_sha));
 }
 
-/* "capture_name=NAME capture_steps=0l1t0r... capture_cpus=N": the module's parameters. */
+/* "capture_name=NAME capture_steps=0l1t0r... capture_cpus=N" for the module. */
 static char *scenario_words(const struct spin_scenario *sc, int cpus)
 {
 	static const char op_letter[] = { [SPIN_LOCK] = 'l', [SPIN_TRY] = 't',
@@ -121,7 +119,9 @@ static void linux_run(const struct spin_scenario *sc,
 	error = guest_capture(&boot, environment);
 	if (error)
 		refused(sc, error);
-	describe(g, environment);
+	/* The same guest for every scenario of the run: described once. */
+	if (!json_get(environment, "module"))
+		describe(g, environment);
 	free(words);
 }
 

@@ -77,6 +77,10 @@ expect_exit 3 "inlined target refused by name" 'raft\)\.hardState is inlined' \
 expect_exit 6 "full ring buffer fails with the counts" '[1-9][0-9]* ring-buffer drops' \
 	$CAPTURE etcd --scenario election --binary "$HARNESS" --ring-bytes 4096 --hold-ring -o "$TMP/x3"
 
+printf 'campaign 1\ndeliver 2<-2\n' >"$TMP/bad-scenario"
+expect_exit 3 "harness names a bad scenario line" 'bad-scenario:2: expected T<-F' \
+	"$HARNESS" "$TMP/bad-scenario"
+
 NOBODY=$(mktemp -d /tmp/capture-nobody-XXXXXX)
 chmod 777 "$NOBODY"
 expect_exit 5 "no BPF permission is an environment error" 'needs root' \

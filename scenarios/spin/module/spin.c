@@ -32,8 +32,9 @@
 #define DEBUGCON_PORT 0xe9
 #define ACTORS 2
 
-static char *steps = "";
-module_param(steps, charp, 0444);
+/* Not charp: that stops at 1024 bytes; the kernel command line does not. */
+static char steps[2048];
+module_param_string(steps, steps, sizeof(steps), 0444);
 MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (l/t/r) per step");
 static char *name = "";
 module_param(name, charp, 0444);
