@@ -237,6 +237,8 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	int hold[2], status;
 	pid_t pid;
 
+	if (e->skel)
+		die(EXIT_USAGE, "%s: an engine runs its target once", e->path);
 	load(e);
 	e->fn = fn;
 	e->arg = arg;

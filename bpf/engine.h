@@ -41,7 +41,8 @@ typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
 
 /*
  * Run the binary with @argv (argv[0] is ignored: the engine's binary runs),
- * stdout to @out_path, under the probes.  Returns its exit status.
+ * stdout to @out_path, under the probes (once per engine).  Returns its
+ * exit status.
  */
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	   double timeout_s, gp_record_fn fn, void *arg);
