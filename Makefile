@@ -16,6 +16,9 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. \
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcjson -lcrypto)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
+# Fragments may define rules: the first goal stays "all".
+.DEFAULT_GOAL := all
+
 CAPTURE_SRC := $(wildcard capture/*.c capture/cmd/*.c folders/*.c)
 CAPTURE_LIBS :=
 CAPTURE_DEPS :=

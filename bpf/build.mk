@@ -1,6 +1,3 @@
-# (Rules here come before the Makefile's own: keep "all" the default goal.)
-.DEFAULT_GOAL := all
-
 # The Go uprobe engine: goprobe.bpf.c compiled with clang, its libbpf
 # skeleton generated with bpftool, the loader and the DWARF resolver.
 BPF_BUILD := build/bpf

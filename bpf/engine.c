@@ -34,6 +34,32 @@ struct gp_engine {
 	struct gp_stats stats;
 };
 
+/* Effective capability set, from /proc/self/status ("CapEff: hex"). */
+static unsigned long long effective_caps(void)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CapEff:", 7))
+			caps = strtoull(line + 7, NULL, 16);
+	if (f)
+		fclose(f);
+	return caps;
+}
+
+void gp_require_permission(void)
+{
+	enum { CAP_SYS_ADMIN_BIT = 21, CAP_PERFMON_BIT = 38, CAP_BPF_BIT = 39 };
+	unsigned long long caps = effective_caps();
+	unsigned long long bpf = (1ULL << CAP_BPF_BIT) | (1ULL << CAP_PERFMON_BIT);
+
+	if (!(caps & (1ULL << CAP_SYS_ADMIN_BIT)) && (caps & bpf) != bpf)
+		die(EXIT_ENV_MISSING, "eBPF capture needs root, or CAP_BPF and "
+		    "CAP_PERFMON (this process has neither)");
+}
+
 struct gp_engine *gp_open(const char *binary)
 {
 	struct gp_engine *e = xcalloc(1, sizeof(*e));

@@ -15,6 +15,13 @@
 
 struct gp_engine;
 
+/*
+ * Die with EXIT_ENV_MISSING unless this process may load BPF programs and
+ * attach uprobes (CAP_SYS_ADMIN, or CAP_BPF and CAP_PERFMON): callers check
+ * first, before building or resolving anything.
+ */
+void gp_require_permission(void);
+
 struct gp_engine *gp_open(const char *binary);
 void gp_close(struct gp_engine *e);
 struct go_binary *gp_binary(struct gp_engine *e);

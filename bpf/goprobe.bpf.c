@@ -129,7 +129,9 @@ static __always_inline int read_u64(struct cache *c, __u64 addr, __u64 *out)
 	for (int w = 0; w < NWIN; w++) {
 		__u64 off = addr - c->base[w];
 
-		if (c->base[w] && off <= WIN - 8) {
+		if (!c->base[w])
+			break;	/* windows fill in order from 0 */
+		if (off <= WIN - 8) {
 			*out = *(__u64 *)&c->data[w][off & (WIN - 8)];
 			if (!(off & 7))
 				return 0;
@@ -145,6 +147,7 @@ static __always_inline int read_u64(struct cache *c, __u64 addr, __u64 *out)
 			return 0;
 		}
 		c->base[slot] = 0;
+		c->next = slot;	/* keep the filled windows contiguous */
 	}
 	return bpf_probe_read_user(out, 8, (void *)addr);
 }
@@ -189,6 +192,7 @@ static __always_inline void emit(struct regs *ctx, __u32 id,
 		return;
 	for (int w = 0; w < NWIN; w++)
 		c->base[w] = 0;
+	c->next = 0;
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
 		count(GP_STAT_DROPS);

@@ -20,8 +20,9 @@ struct output_options {
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "form", required_argument, NULL, 'F' }, \
 	{ "json", required_argument, NULL, 'J' }
-#define OUTPUT_OPTIONS_HELP \
-	"  -o, --output DIR     write the corpus to DIR (atomically)\n" \
+#define OUTPUT_OPTIONS_HELP(default_dir) \
+	"  -o, --output DIR     write the corpus to DIR, atomically (default:\n" \
+	"                       " default_dir ")\n" \
 	"      --form FORM      window form: event or stream (default: the\n" \
 	"                       system's reference corpus form)\n" \
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"

@@ -12,6 +12,7 @@
 #include "../../bpf/engine.h"
 #include "../../folders/folder.h"
 #include "../command.h"
+#include "../audit.h"
 #include "../corpus.h"
 #include "../die.h"
 #include "../json.h"
@@ -36,8 +37,7 @@ static const char etcd_usage[] =
 	"      --hold-ring      read the ring buffer only after the harness exits\n"
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
 	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
-	OUTPUT_OPTIONS_HELP
-	"                       (default: corpus/etcd)\n"
+	OUTPUT_OPTIONS_HELP("corpus/etcd")
 	"  -h, --help           this text\n";
 
 #define HARNESS_TIMEOUT 120.0
@@ -234,6 +234,7 @@ static void capture_all(const struct etcd_opts *o)
 	struct corpus *c = corpus_begin(dir);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();
 	char *tmp_out = corpus_path(c, ".harness-stdout");
+	char *raw_dir = corpus_path(c, "raw");
 
 	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
 	json_add(m, "system", json_str("etcd"));
@@ -246,7 +247,7 @@ static void capture_all(const struct etcd_opts *o)
 		char *rel = xasprintf("raw/%s.ndjson", names[i]);
 		char *raw = corpus_path(c, rel);
 
-		mkdir_p(corpus_path(c, "raw"));
+		mkdir_p(raw_dir);
 		progress("etcd %s (%s)", names[i], o->via);
 		if (tla)
 			run_traced(bin, scen, raw);
@@ -261,9 +262,11 @@ static void capture_all(const struct etcd_opts *o)
 	unlink(tmp_out);
 	json_add(m, "counts", run_counts(runs));
 	json_add(m, "runs", runs);
+	audit_corpus(c);
 	corpus_commit(c);
 	printf("%s\n", dir);
 	free(tmp_out);
+	free(raw_dir);
 	free(names);
 	free(bin);
 	free(dir);
@@ -337,6 +340,8 @@ int cmd_etcd(int argc, char **argv)
 	}
 	if (!o.scenario || (strcmp(o.via, "ebpf") && strcmp(o.via, "trace")))
 		usage(etcd_usage, 0);
+	if (!strcmp(o.via, "ebpf"))
+		gp_require_permission();
 	capture_all(&o);
 	return 0;
 }

@@ -19,8 +19,7 @@ static const char fold_usage[] =
 	"Window files are SYSTEM/RUN.ndjson, RUN being INPUT's name without\n"
 	"its extension.\n\n"
 	"options:\n"
-	OUTPUT_OPTIONS_HELP
-	"                       (default: corpus/SYSTEM)\n"
+	OUTPUT_OPTIONS_HELP("corpus/SYSTEM")
 	"  -h, --help           this text\n";
 
 int cmd_fold(int argc, char **argv)

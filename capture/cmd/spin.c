@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../audit.h"
 #include "../../folders/folder.h"
 #include "../../scenarios/spin/asterinas.h"
 #include "../../scenarios/spin/driver.h"
@@ -34,8 +35,7 @@ static const char spin_usage[] =
 	"                       (--kernel asterinas), run nothing\n"
 	"      --boot-only      boot the same guest, stop before the scenario,\n"
 	"                       write nothing (the floor bench/spin-capture uses)\n"
-	OUTPUT_OPTIONS_HELP
-	"                       (default: corpus/spin-NAME)\n"
+	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
 	"  -h, --help           this text\n\n"
 	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
 	"(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
@@ -201,6 +201,7 @@ int cmd_spin(int argc, char **argv)
 	json_add(m, "environment", env);
 	json_add(m, "counts", run_counts(runs));
 	json_add(m, "runs", runs);
+	audit_corpus(c);
 	corpus_commit(c);
 	printf("%s\n", dir);
 	spin_scenarios_free(sc, n);
