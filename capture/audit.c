@@ -2,10 +2,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 #include "../folders/folder.h"
 #include "audit.h"
 #include "corpus.h"
 #include "die.h"
+#include "proc.h"
 
 static char *vformat(const char *fmt, va_list ap)
 {
@@ -64,63 +66,154 @@ struct cell {
 	long last_run;      /* index of the last such run */
 };
 
-/* Windows per cell of the domain, and per action outside it. */
-static cJSON *coverage(const struct window_set *ws,
-		       const struct audit_domain *d)
-{
-	struct audit_axes ax = { 0 };
-	struct strbuf row = STRBUF_INIT, col = STRBUF_INIT;
-	cJSON *cov = json_obj(), *covered, *uncovered, *single, *outside;
+/*
+ * One pass over the windows: counts per cell of the domain and per action,
+ * and each run's action sequence as a running sha256 (the sequences are
+ * compared, never kept), so that memory does not grow with the corpus.
+ */
+struct audit_pass {
+	const struct audit_domain *d;
+	struct audit_axes ax;
 	struct cell *cells;
+	cJSON *outside;      /* action -> windows outside the domain */
+	cJSON *by_action;    /* action -> {action, windows, identity} */
+	struct strbuf row, col, data;
+	EVP_MD_CTX *actions, *with_data;   /* the current run's sequences */
+	cJSON *seen_actions, *seen_data;   /* digest -> runs */
+};
+
+static void count_cell(struct audit_pass *p, size_t run,
+		       const struct window *w, int identity)
+{
+	long r = -1, c = -1;
+	struct cell *cl;
+
+	strbuf_reset(&p->row);
+	strbuf_reset(&p->col);
+	if (p->d->classify(w, &p->row, &p->col)) {
+		r = find_label(p->ax.rows, p->ax.nrows, p->row.buf);
+		c = find_label(p->ax.cols, p->ax.ncols, p->col.buf);
+	}
+	if (r < 0 || c < 0) {
+		json_count(p->outside, w->action, 1);
+		return;
+	}
+	cl = &p->cells[r * p->ax.ncols + c];
+	cl->windows++;
+	cl->identity += identity;
+	if (!cl->runs || cl->last_run != (long)run)
+		cl->runs++;
+	cl->last_run = (long)run;
+}
+
+static void count_window(void *ctx, size_t run, const struct window *w)
+{
+	struct audit_pass *p = ctx;
+	int identity = window_is_identity(w);
+	cJSON *o = (cJSON *)json_get(p->by_action, w->action);
+
+	if (!o) {
+		o = json_add(p->by_action, w->action, json_obj());
+		json_add(o, "action", json_str(w->action));
+	}
+	json_count(o, "windows", 1);
+	json_count(o, "identity", identity);
+	if (p->d)
+		count_cell(p, run, w, identity);
+	strbuf_reset(&p->data);
+	json_write(&p->data, w->data, JSON_CANONICAL);
+	EVP_DigestUpdate(p->actions, w->action, strlen(w->action));
+	EVP_DigestUpdate(p->actions, "\n", 1);
+	EVP_DigestUpdate(p->with_data, w->action, strlen(w->action));
+	EVP_DigestUpdate(p->with_data, " ", 1);
+	EVP_DigestUpdate(p->with_data, p->data.buf, p->data.len);
+	EVP_DigestUpdate(p->with_data, "\n", 1);
+}
+
+static void digest_start(EVP_MD_CTX *md)
+{
+	if (!EVP_DigestInit_ex(md, EVP_sha256(), NULL))
+		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+}
+
+/* Count the finished run's sequence in @seen. */
+static void digest_seen(EVP_MD_CTX *md, cJSON *seen)
+{
+	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	char hex[65];
+
+	EVP_DigestFinal_ex(md, d, &n);
+	hex_digest(d, n, hex);
+	json_count(seen, hex, 1);
+}
+
+static void audit_pass(struct audit_pass *p, const struct window_set *ws)
+{
+	p->d = ws->system->audit;
+	if (p->d) {
+		p->d->axes(&p->ax, ws);
+		p->cells = xcalloc(p->ax.nrows * p->ax.ncols + 1,
+				   sizeof(*p->cells));
+	}
+	p->outside = json_obj();
+	p->by_action = json_obj();
+	p->seen_actions = json_obj();
+	p->seen_data = json_obj();
+	p->actions = EVP_MD_CTX_new();
+	p->with_data = EVP_MD_CTX_new();
+	if (!p->actions || !p->with_data)
+		die(EXIT_CAPTURE_FAILED, "out of memory");
+	for (size_t f = 0; f < ws->n; f++) {
+		digest_start(p->actions);
+		digest_start(p->with_data);
+		window_set_walk(ws, f, count_window, p);
+		digest_seen(p->actions, p->seen_actions);
+		digest_seen(p->with_data, p->seen_data);
+	}
+}
+
+static void audit_pass_free(struct audit_pass *p)
+{
+	EVP_MD_CTX_free(p->actions);
+	EVP_MD_CTX_free(p->with_data);
+	cJSON_Delete(p->outside);
+	cJSON_Delete(p->by_action);
+	cJSON_Delete(p->seen_actions);
+	cJSON_Delete(p->seen_data);
+	free(p->cells);
+	strbuf_release(&p->row);
+	strbuf_release(&p->col);
+	strbuf_release(&p->data);
+	axes_free(&p->ax);
+}
+
+/* Windows per cell of the domain, and per action outside it. */
+static cJSON *coverage(const struct window_set *ws, struct audit_pass *p)
+{
+	const struct audit_axes *ax = &p->ax;
+	cJSON *cov = json_obj(), *covered, *uncovered, *single;
 	long ncovered = 0;
 
-	d->axes(&ax, ws);
-	cells = xcalloc(ax.nrows * ax.ncols + 1, sizeof(*cells));
-	outside = json_obj();
-	for (size_t f = 0; f < ws->n; f++) {
-		for (size_t i = 0; i < ws->files[f].n; i++) {
-			const struct window *w = &ws->files[f].w[i];
-			long r, c;
-			struct cell *cl;
-
-			strbuf_reset(&row);
-			strbuf_reset(&col);
-			r = c = -1;
-			if (d->classify(w, &row, &col)) {
-				r = find_label(ax.rows, ax.nrows, row.buf);
-				c = find_label(ax.cols, ax.ncols, col.buf);
-			}
-			if (r < 0 || c < 0) {
-				json_count(outside, w->action, 1);
-				continue;
-			}
-			cl = &cells[r * ax.ncols + c];
-			cl->windows++;
-			cl->identity += window_is_identity(w);
-			if (!cl->runs || cl->last_run != (long)f)
-				cl->runs++;
-			cl->last_run = (long)f;
-		}
-	}
-	json_add(cov, "describes", json_str(d->describes));
+	json_add(cov, "describes", json_str(p->d->describes));
 	cJSON *rows = json_add(cov, "rows", json_arr());
 	cJSON *cols = json_add(cov, "columns", json_arr());
-	for (size_t r = 0; r < ax.nrows; r++)
-		json_add(rows, NULL, json_str(ax.rows[r]));
-	for (size_t c = 0; c < ax.ncols; c++)
-		json_add(cols, NULL, json_str(ax.cols[c]));
-	json_add(cov, "total", json_int((long long)(ax.nrows * ax.ncols)));
+	for (size_t r = 0; r < ax->nrows; r++)
+		json_add(rows, NULL, json_str(ax->rows[r]));
+	for (size_t c = 0; c < ax->ncols; c++)
+		json_add(cols, NULL, json_str(ax->cols[c]));
+	json_add(cov, "total", json_int((long long)(ax->nrows * ax->ncols)));
 	cJSON *ncov = json_add(cov, "covered", json_int(0));
 	covered = json_add(cov, "cells", json_arr());
 	uncovered = json_add(cov, "uncovered", json_arr());
 	single = json_add(cov, "single_run", json_arr());
-	for (size_t r = 0; r < ax.nrows; r++) {
-		for (size_t c = 0; c < ax.ncols; c++) {
-			struct cell *cl = &cells[r * ax.ncols + c];
+	for (size_t r = 0; r < ax->nrows; r++) {
+		for (size_t c = 0; c < ax->ncols; c++) {
+			struct cell *cl = &p->cells[r * ax->ncols + c];
 			cJSON *o = json_obj();
 
-			json_add(o, "pre", json_str(ax.rows[r]));
-			json_add(o, "action", json_str(ax.cols[c]));
+			json_add(o, "pre", json_str(ax->rows[r]));
+			json_add(o, "action", json_str(ax->cols[c]));
 			if (!cl->windows) {
 				json_add(uncovered, NULL, o);
 				continue;
@@ -133,8 +226,8 @@ static cJSON *coverage(const struct window_set *ws,
 			if (cl->runs == 1 && ws->n > 1) {
 				cJSON *s = json_obj();
 
-				json_add(s, "pre", json_str(ax.rows[r]));
-				json_add(s, "action", json_str(ax.cols[c]));
+				json_add(s, "pre", json_str(ax->rows[r]));
+				json_add(s, "action", json_str(ax->cols[c]));
 				json_add(s, "run",
 					 json_str(ws->files[cl->last_run].label));
 				json_add(single, NULL, s);
@@ -142,11 +235,8 @@ static cJSON *coverage(const struct window_set *ws,
 		}
 	}
 	cJSON_SetNumberValue(ncov, ncovered);
-	json_add(cov, "outside", outside);
-	free(cells);
-	strbuf_release(&row);
-	strbuf_release(&col);
-	axes_free(&ax);
+	json_add(cov, "outside", p->outside);
+	p->outside = NULL;
 	return cov;
 }
 
@@ -177,57 +267,17 @@ cJSON *report_values(cJSON *obj)
 	return out;
 }
 
-/* Per action: windows and identity windows, in order of first appearance. */
-static cJSON *per_action(const struct window_set *ws)
-{
-	cJSON *by = json_obj();
-
-	for (size_t f = 0; f < ws->n; f++) {
-		for (size_t i = 0; i < ws->files[f].n; i++) {
-			const struct window *w = &ws->files[f].w[i];
-			cJSON *o = (cJSON *)json_get(by, w->action);
-
-			if (!o) {
-				o = json_add(by, w->action, json_obj());
-				json_add(o, "action", json_str(w->action));
-			}
-			json_count(o, "windows", 1);
-			json_count(o, "identity", window_is_identity(w));
-		}
-	}
-	return report_values(by);
-}
-
 /* Distinct action sequences across runs, without and with their data. */
-static cJSON *schedules(const struct window_set *ws)
+static cJSON *schedules(const struct window_set *ws,
+			const struct audit_pass *p)
 {
-	cJSON *seen_actions = json_obj(), *seen_data = json_obj();
 	cJSON *s = json_obj();
-	struct strbuf a = STRBUF_INIT, d = STRBUF_INIT;
 
-	for (size_t f = 0; f < ws->n; f++) {
-		strbuf_reset(&a);
-		strbuf_reset(&d);
-		for (size_t i = 0; i < ws->files[f].n; i++) {
-			const struct window *w = &ws->files[f].w[i];
-
-			strbuf_addf(&a, "%s\n", w->action);
-			strbuf_addf(&d, "%s ", w->action);
-			json_write(&d, w->data, JSON_CANONICAL);
-			strbuf_addstr(&d, "\n");
-		}
-		json_count(seen_actions, a.buf ? a.buf : "", 1);
-		json_count(seen_data, d.buf ? d.buf : "", 1);
-	}
 	json_add(s, "runs", json_int((long long)ws->n));
 	json_add(s, "distinct_actions",
-		 json_int(cJSON_GetArraySize(seen_actions)));
+		 json_int(cJSON_GetArraySize(p->seen_actions)));
 	json_add(s, "distinct_with_data",
-		 json_int(cJSON_GetArraySize(seen_data)));
-	cJSON_Delete(seen_actions);
-	cJSON_Delete(seen_data);
-	strbuf_release(&a);
-	strbuf_release(&d);
+		 json_int(cJSON_GetArraySize(p->seen_data)));
 	return s;
 }
 
@@ -235,12 +285,16 @@ cJSON *audit_report(const struct window_set *ws)
 {
 	cJSON *rep = json_obj(), *runs, *actions, *a;
 	long long windows = 0, identity = 0, n;
+	struct audit_pass p = { 0 };
 
+	audit_pass(&p, ws);
 	json_add(rep, "system", json_str(ws->system->name));
 	runs = json_add(rep, "runs", json_arr());
 	for (size_t f = 0; f < ws->n; f++)
 		json_add(runs, NULL, json_str(ws->files[f].label));
-	actions = per_action(ws);
+	/* per action, in order of first appearance */
+	actions = report_values(p.by_action);
+	p.by_action = NULL;
 	cJSON_ArrayForEach(a, actions) {
 		json_get_int(a, "windows", &n);
 		windows += n;
@@ -251,9 +305,9 @@ cJSON *audit_report(const struct window_set *ws)
 	json_add(rep, "identity", json_int(identity));
 	json_add(rep, "state_changing", json_int(windows - identity));
 	json_add(rep, "actions", actions);
-	json_add(rep, "schedules", schedules(ws));
-	json_add(rep, "coverage", ws->system->audit ?
-		 coverage(ws, ws->system->audit) : json_null());
+	json_add(rep, "schedules", schedules(ws, &p));
+	json_add(rep, "coverage", p.d ? coverage(ws, &p) : json_null());
+	audit_pass_free(&p);
 	return rep;
 }
 
@@ -362,7 +416,7 @@ void audit_corpus(struct corpus *c)
 {
 	const cJSON *m = corpus_manifest(c), *run;
 	const char *system = json_get_str(m, "system");
-	struct window_set ws = { 0 };
+	struct window_set ws = { .lazy = 1 };
 	struct strbuf text = STRBUF_INIT;
 	cJSON *rep;
 	FILE *f;

@@ -38,7 +38,8 @@ struct audit_domain {
 	const char *describes;
 	/*
 	 * Fill @ax.  @ws lets a domain that is finite only given the run's
-	 * parameters learn them (locksvc's clients).
+	 * parameters learn them (locksvc's clients): walk it with
+	 * window_set_walk(), since its files may be lazy (not in memory).
 	 */
 	void (*axes)(struct audit_axes *ax, const struct window_set *ws);
 	/* Write @w's row and column labels; 0 if it lies outside the domain. */
@@ -63,7 +64,8 @@ cJSON *report_values(cJSON *obj);
 
 /*
  * Write audit.json into corpus @c from the runs its manifest lists: call
- * right before corpus_commit() so the manifest covers it.
+ * right before corpus_commit() so the manifest covers it.  Streams the
+ * window files (memory does not grow with the corpus).
  */
 void audit_corpus(struct corpus *c);
 

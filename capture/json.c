@@ -7,15 +7,30 @@
 #include "die.h"
 #include "json.h"
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+static void grow(struct strbuf *sb, size_t len)
 {
-	if (sb->len + len + 1 > sb->alloc) {
-		sb->alloc = (sb->len + len + 1) * 2;
-		sb->buf = xrealloc(sb->buf, sb->alloc);
-	}
+	sb->alloc = (sb->len + len + 1) * 2;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+}
+
+/* strbuf_add, inlined where the JSON writer adds a few bytes at a time. */
+static inline void put(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->alloc)
+		grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
+}
+
+static inline void put_str(struct strbuf *sb, const char *s)
+{
+	put(sb, s, strlen(s));
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	put(sb, data, len);
 }
 
 void strbuf_addstr(struct strbuf *sb, const char *s)
@@ -77,31 +92,41 @@ static int utf8_decode(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
+/* Bytes a string can hold as they are, in @style. */
+static int plain(unsigned char c, enum json_style style)
+{
+	return c >= 0x20 && c != '"' && c != '\\' &&
+	       (c < 0x80 || style != JSON_PYTHON);
+}
+
 static void write_string(struct strbuf *sb, const char *str,
 			 enum json_style style)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	strbuf_add(sb, "\"", 1);
+	put(sb, "\"", 1);
 	while (*s) {
+		const unsigned char *run = s;
 		uint32_t cp;
 		int n;
 
+		while (plain(*s, style))
+			s++;
+		if (s > run) {
+			put(sb, run, s - run);
+			continue;
+		}
 		switch (*s) {
-		case '"': strbuf_addstr(sb, "\\\""); s++; continue;
-		case '\\': strbuf_addstr(sb, "\\\\"); s++; continue;
-		case '\b': strbuf_addstr(sb, "\\b"); s++; continue;
-		case '\f': strbuf_addstr(sb, "\\f"); s++; continue;
-		case '\n': strbuf_addstr(sb, "\\n"); s++; continue;
-		case '\r': strbuf_addstr(sb, "\\r"); s++; continue;
-		case '\t': strbuf_addstr(sb, "\\t"); s++; continue;
+		case '"': put_str(sb, "\\\""); s++; continue;
+		case '\\': put_str(sb, "\\\\"); s++; continue;
+		case '\b': put_str(sb, "\\b"); s++; continue;
+		case '\f': put_str(sb, "\\f"); s++; continue;
+		case '\n': put_str(sb, "\\n"); s++; continue;
+		case '\r': put_str(sb, "\\r"); s++; continue;
+		case '\t': put_str(sb, "\\t"); s++; continue;
 		}
 		if (*s < 0x20) {
 			strbuf_addf(sb, "\\u%04x", *s++);
-			continue;
-		}
-		if (*s < 0x80 || style != JSON_PYTHON) {
-			strbuf_add(sb, s++, 1);
 			continue;
 		}
 		/* Python's ensure_ascii: \uXXXX, surrogate pairs above the BMP. */
@@ -117,7 +142,7 @@ static void write_string(struct strbuf *sb, const char *str,
 		}
 		s += n;
 	}
-	strbuf_add(sb, "\"", 1);
+	put(sb, "\"", 1);
 }
 
 /* Shortest "%.*e" that reads back as @d: the digits of a round trip. */
@@ -147,7 +172,7 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 	prec = shortest_digits(d, e, sizeof(e));
 	const char *p = e;
 	if (*p == '-') {
-		strbuf_add(sb, "-", 1);
+		put(sb, "-", 1);
 		p++;
 	}
 	for (; *p && *p != 'e'; p++)
@@ -160,35 +185,49 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 	int sci = style == JSON_PYTHON ? (exp < -4 || exp >= 16)
 				       : (exp < -6 || exp >= 21);
 	if (sci) {
-		strbuf_add(sb, digits, 1);
+		put(sb, digits, 1);
 		if (nd > 1) {
-			strbuf_add(sb, ".", 1);
-			strbuf_add(sb, digits + 1, nd - 1);
+			put(sb, ".", 1);
+			put(sb, digits + 1, nd - 1);
 		}
 		if (style == JSON_PYTHON)
 			strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
 		else
 			strbuf_addf(sb, "e%c%d", exp < 0 ? '-' : '+', abs(exp));
 	} else if (exp < 0) {
-		strbuf_addstr(sb, "0.");
+		put_str(sb, "0.");
 		for (int i = -1; i > exp; i--)
-			strbuf_add(sb, "0", 1);
-		strbuf_add(sb, digits, nd);
+			put(sb, "0", 1);
+		put(sb, digits, nd);
 	} else {
 		for (int i = 0; i <= exp || i < nd; i++) {
 			if (i == exp + 1)
-				strbuf_add(sb, ".", 1);
-			strbuf_add(sb, i < nd ? &digits[i] : "0", 1);
+				put(sb, ".", 1);
+			put(sb, i < nd ? &digits[i] : "0", 1);
 		}
 		if (nd <= exp + 1 && style == JSON_PYTHON)
-			strbuf_addstr(sb, ".0");
+			put_str(sb, ".0");
 	}
+}
+
+/* An integer's decimal digits: the common number, too hot for printf. */
+static void write_integer(struct strbuf *sb, long long n)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	unsigned long long u = n < 0 ? -(unsigned long long)n : (unsigned long long)n;
+
+	do
+		*--p = '0' + u % 10;
+	while (u /= 10);
+	if (n < 0)
+		*--p = '-';
+	put(sb, p, digits + sizeof(digits) - p);
 }
 
 static void write_number(struct strbuf *sb, double d, enum json_style style)
 {
 	if (d == floor(d) && fabs(d) < 9007199254740992.0) {
-		strbuf_addf(sb, "%lld", (long long)d);
+		write_integer(sb, (long long)d);
 		return;
 	}
 	write_double(sb, d, style);
@@ -226,28 +265,40 @@ static int member_cmp(const void *a, const void *b)
 	return utf16_cmp(x->string, y->string);
 }
 
+void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
+		       int first, enum json_style style)
+{
+	if (!first)
+		put_str(sb, style == JSON_PYTHON ? ", " : ",");
+	write_string(sb, key, style);
+	put_str(sb, style == JSON_PYTHON ? ": " : ":");
+	json_write(sb, v, style);
+}
+
+/* RFC 8785 sorts the members; the other styles keep their order. */
 static void write_object(struct strbuf *sb, const cJSON *v,
 			 enum json_style style)
 {
-	const char *sep = style == JSON_PYTHON ? ", " : ",";
-	const char *colon = style == JSON_PYTHON ? ": " : ":";
-	int n = cJSON_GetArraySize(v), i = 0;
-	const cJSON **members = xcalloc(n, sizeof(*members));
-	const cJSON *m;
+	const cJSON **members, *m;
+	int n, i = 0;
 
+	put(sb, "{", 1);
+	if (style != JSON_CANONICAL) {
+		cJSON_ArrayForEach(m, v)
+			json_write_member(sb, m->string, m, m == v->child,
+					  style);
+		put(sb, "}", 1);
+		return;
+	}
+	n = cJSON_GetArraySize(v);
+	members = xcalloc(n, sizeof(*members));
 	cJSON_ArrayForEach(m, v)
 		members[i++] = m;
-	if (style == JSON_CANONICAL)
-		qsort(members, n, sizeof(*members), member_cmp);
-	strbuf_add(sb, "{", 1);
-	for (i = 0; i < n; i++) {
-		if (i)
-			strbuf_addstr(sb, sep);
-		write_string(sb, members[i]->string, style);
-		strbuf_addstr(sb, colon);
-		json_write(sb, members[i], style);
-	}
-	strbuf_add(sb, "}", 1);
+	qsort(members, n, sizeof(*members), member_cmp);
+	for (i = 0; i < n; i++)
+		json_write_member(sb, members[i]->string, members[i], !i,
+				  style);
+	put(sb, "}", 1);
 	free(members);
 }
 
@@ -257,22 +308,22 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style)
 	int first = 1;
 
 	switch (v->type & 0xff) {
-	case cJSON_NULL: strbuf_addstr(sb, "null"); return;
-	case cJSON_True: strbuf_addstr(sb, "true"); return;
-	case cJSON_False: strbuf_addstr(sb, "false"); return;
+	case cJSON_NULL: put_str(sb, "null"); return;
+	case cJSON_True: put_str(sb, "true"); return;
+	case cJSON_False: put_str(sb, "false"); return;
 	case cJSON_Number: write_number(sb, v->valuedouble, style); return;
 	case cJSON_String: write_string(sb, v->valuestring, style); return;
-	case cJSON_Raw: strbuf_addstr(sb, v->valuestring); return;
+	case cJSON_Raw: put_str(sb, v->valuestring); return;
 	case cJSON_Object: write_object(sb, v, style); return;
 	case cJSON_Array:
-		strbuf_add(sb, "[", 1);
+		put(sb, "[", 1);
 		cJSON_ArrayForEach(m, v) {
 			if (!first)
-				strbuf_addstr(sb, style == JSON_PYTHON ? ", " : ",");
+				put_str(sb, style == JSON_PYTHON ? ", " : ",");
 			first = 0;
 			json_write(sb, m, style);
 		}
-		strbuf_add(sb, "]", 1);
+		put(sb, "]", 1);
 		return;
 	}
 	die(EXIT_CAPTURE_FAILED, "json_write: unknown cJSON type %d", v->type);
@@ -280,9 +331,9 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style)
 
 static void newline(struct strbuf *sb, int depth)
 {
-	strbuf_add(sb, "\n", 1);
+	put(sb, "\n", 1);
 	for (int i = 0; i < depth; i++)
-		strbuf_add(sb, "  ", 2);
+		put(sb, "  ", 2);
 }
 
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
@@ -294,19 +345,19 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
 		json_write(sb, v, JSON_PYTHON);
 		return;
 	}
-	strbuf_add(sb, obj ? "{" : "[", 1);
+	put(sb, obj ? "{" : "[", 1);
 	cJSON_ArrayForEach(m, v) {
 		newline(sb, depth + 1);
 		if (obj) {
 			write_string(sb, m->string, JSON_PYTHON);
-			strbuf_addstr(sb, ": ");
+			put_str(sb, ": ");
 		}
 		json_write_indented(sb, m, depth + 1);
 		if (m->next)
-			strbuf_add(sb, ",", 1);
+			put(sb, ",", 1);
 	}
 	newline(sb, depth);
-	strbuf_add(sb, obj ? "}" : "]", 1);
+	put(sb, obj ? "}" : "]", 1);
 }
 
 void json_print_line(FILE *f, const cJSON *v, enum json_style style)
@@ -314,7 +365,7 @@ void json_print_line(FILE *f, const cJSON *v, enum json_style style)
 	struct strbuf sb = STRBUF_INIT;
 
 	json_write(&sb, v, style);
-	strbuf_add(&sb, "\n", 1);
+	put(&sb, "\n", 1);
 	fwrite(sb.buf, 1, sb.len, f);
 	strbuf_release(&sb);
 }

@@ -35,6 +35,13 @@ void strbuf_release(struct strbuf *sb);
 
 /* Append @v serialized in @style to @sb. */
 void json_write(struct strbuf *sb, const cJSON *v, enum json_style style);
+/*
+ * One member "key": value of an object being written in @style (preceded
+ * by the separator unless @first): for writers that stream an object
+ * without building it.  The caller keeps RFC 8785's member order.
+ */
+void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
+		       int first, enum json_style style);
 /* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
 /* Write @v and a newline to @f. */

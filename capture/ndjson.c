@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "die.h"
 #include "ndjson.h"
 
@@ -12,24 +13,35 @@ void line_reader_open(struct line_reader *r, const char *path)
 	r->f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!r->f)
 		die_at(EXIT_BAD_INPUT, path, 0, "cannot open: %s", strerror(errno));
+	/* stdio's default 4 KiB means a read(2) per few lines */
+	setvbuf(r->f, NULL, _IOFBF, 1 << 18);
 }
 
-const char *line_reader_next(struct line_reader *r)
+/* The next line into *line (NULL at end of file); -1 on a read error. */
+static int next_line(struct line_reader *r, const char **line)
 {
 	ssize_t n = getline(&r->buf, &r->alloc, r->f);
 
-	if (n < 0) {
-		if (ferror(r->f))
-			die_at(EXIT_BAD_INPUT, r->path, r->line + 1,
-			       "read error: %s", strerror(errno));
-		return NULL;
-	}
+	*line = NULL;
+	if (n < 0)
+		return ferror(r->f) ? -1 : 0;
 	r->line++;
 	r->truncated = !(n > 0 && r->buf[n - 1] == '\n');
 	while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
 		r->buf[--n] = '\0';
 	r->len = n;
-	return r->buf;
+	*line = r->buf;
+	return 0;
+}
+
+const char *line_reader_next(struct line_reader *r)
+{
+	const char *line;
+
+	if (next_line(r, &line))
+		die_at(EXIT_BAD_INPUT, r->path, r->line + 1,
+		       "read error: %s", strerror(errno));
+	return line;
 }
 
 void line_reader_close(struct line_reader *r)
@@ -41,27 +53,178 @@ void line_reader_close(struct line_reader *r)
 	r->buf = NULL;
 }
 
+static int bad_line(struct ndjson_error *e, long line, const char *msg)
+{
+	e->line = line;
+	snprintf(e->msg, sizeof(e->msg), "%s", msg);
+	return -1;
+}
+
+static int parse_next(struct line_reader *r, cJSON **out,
+		      struct ndjson_error *e)
+{
+	const char *line, *end = NULL;
+	cJSON *v;
+
+	*out = NULL;
+	for (;;) {
+		if (next_line(r, &line)) {
+			e->line = r->line + 1;
+			snprintf(e->msg, sizeof(e->msg), "read error: %s",
+				 strerror(errno));
+			return -1;
+		}
+		if (!line)
+			return 0;
+		if (strspn(line, " \t") != r->len)
+			break;
+	}
+	v = cJSON_ParseWithLengthOpts(line, r->len, &end, 0);
+	if (!v || strspn(end, " \t") != strlen(end)) {
+		cJSON_Delete(v);
+		return bad_line(e, r->line, r->truncated ?
+				"truncated JSON line (no newline at end of file)" :
+				"not a JSON value");
+	}
+	if (r->truncated) {
+		cJSON_Delete(v);
+		return bad_line(e, r->line,
+				"truncated last line (no newline at end of file)");
+	}
+	*out = v;
+	return 0;
+}
+
 cJSON *ndjson_next(struct line_reader *r)
 {
-	const char *line;
+	struct ndjson_error e;
+	cJSON *v;
 
-	while ((line = line_reader_next(r))) {
-		if (strspn(line, " \t") == r->len)
-			continue;
-		const char *end = NULL;
-		cJSON *v = cJSON_ParseWithLengthOpts(line, r->len, &end, 0);
-		if (!v || strspn(end, " \t") != strlen(end)) {
-			cJSON_Delete(v);
-			die_at(EXIT_BAD_INPUT, r->path, r->line, "%s",
-			       r->truncated ? "truncated JSON line (no newline at end of file)"
-					    : "not a JSON value");
-		}
-		if (r->truncated) {
-			cJSON_Delete(v);
-			die_at(EXIT_BAD_INPUT, r->path, r->line,
-			       "truncated last line (no newline at end of file)");
-		}
-		return v;
+	if (parse_next(r, &v, &e))
+		die_at(EXIT_BAD_INPUT, r->path, e.line, "%s", e.msg);
+	return v;
+}
+
+/*
+ * Arenas are slabs of one reserved region, so that the free hook tells an
+ * arena node from a heap one by its address alone.  What does not fit in
+ * a slab (or finds no free slab) comes from the heap and is freed as usual.
+ */
+#define SLAB_SIZE ((size_t)1 << 16)
+#define SLABS 4096
+#ifdef __SANITIZE_ADDRESS__
+#define HEAP_ONLY 1
+#else
+#define HEAP_ONLY 0
+#endif
+
+struct json_arena {
+	char *base;     /* NULL: no slab, everything from the heap */
+	size_t used;
+	int slab;
+	int spilled;    /* a node of the last tree came from the heap */
+};
+
+static char *pool;
+static unsigned char slab_taken[SLABS];
+static _Thread_local struct json_arena *parsing;
+
+static void *arena_malloc(size_t n)
+{
+	struct json_arena *a = parsing;
+
+	n = (n + 15) & ~(size_t)15;
+	if (a && a->base && SLAB_SIZE - a->used >= n) {
+		void *p = a->base + a->used;
+
+		a->used += n;
+		return p;
 	}
-	return NULL;
+	if (a)
+		a->spilled = 1;
+	return malloc(n);
+}
+
+static void arena_free(void *p)
+{
+	if (pool && (char *)p >= pool && (char *)p < pool + SLABS * SLAB_SIZE)
+		return;
+	free(p);
+}
+
+static int reserve_pool(void)
+{
+	static cJSON_Hooks hooks = { arena_malloc, arena_free };
+	void *p;
+
+	if (HEAP_ONLY)
+		return -1;
+	if (pool)
+		return 0;
+	p = mmap(NULL, SLABS * SLAB_SIZE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	pool = p;
+	cJSON_InitHooks(&hooks);
+	return 0;
+}
+
+struct json_arena *json_arena_new(void)
+{
+	struct json_arena *a = xcalloc(1, sizeof(*a));
+
+	a->slab = -1;
+	if (reserve_pool())
+		return a;
+	for (int i = 0; i < SLABS; i++) {
+		if (slab_taken[i])
+			continue;
+		slab_taken[i] = 1;
+		a->slab = i;
+		a->base = pool + i * SLAB_SIZE;
+		break;
+	}
+	return a;
+}
+
+void json_arena_free(struct json_arena *a)
+{
+	if (a && a->slab >= 0)
+		slab_taken[a->slab] = 0;
+	free(a);
+}
+
+static void arena_reset(struct json_arena *a)
+{
+	a->used = 0;
+	a->spilled = 0;
+	parsing = a;
+}
+
+cJSON *ndjson_next_in(struct line_reader *r, struct json_arena *a)
+{
+	cJSON *v;
+
+	arena_reset(a);
+	v = ndjson_next(r);
+	parsing = NULL;
+	return v;
+}
+
+int ndjson_try_next_in(struct line_reader *r, struct json_arena *a,
+		       cJSON **v, struct ndjson_error *e)
+{
+	int ret;
+
+	arena_reset(a);
+	ret = parse_next(r, v, e);
+	parsing = NULL;
+	return ret;
+}
+
+void json_arena_delete(struct json_arena *a, cJSON *tree)
+{
+	if (a->spilled || !a->base)
+		cJSON_Delete(tree);
 }

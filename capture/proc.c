@@ -211,7 +211,7 @@ void remove_tree(const char *path)
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static void hex_digest(const unsigned char *md, unsigned n, char hex[65])
+void hex_digest(const unsigned char *md, unsigned n, char hex[65])
 {
 	for (unsigned i = 0; i < n && i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);

@@ -37,5 +37,7 @@ void remove_tree(const char *path);
 /* Hex sha256 of a file (65 bytes incl. NUL into @hex); 0 on success. */
 int sha256_file(const char *path, char hex[65]);
 void sha256_hex(const void *data, size_t len, char hex[65]);
+/* The first 32 bytes of digest @md (@n bytes) in hex, into @hex. */
+void hex_digest(const unsigned char *md, unsigned n, char hex[65]);
 
 #endif

@@ -22,83 +22,155 @@ static const cJSON *member(struct line_reader *r, const cJSON *v,
 	return m;
 }
 
-/* Keep @v alive as long as @wf; returns it. */
-static cJSON *keep(struct window_file *wf, cJSON *v)
-{
-	cJSON_AddItemToArray(wf->owned, v);
-	return v;
-}
+/*
+ * Reads one window file a window at a time.  A stream-form window's
+ * pre-state is the line before's state, so two lines are alive at once:
+ * when streaming, each is parsed into its own arena, in turn; when loading
+ * (@keep), every line is kept in wf->owned.
+ */
+struct window_reader {
+	struct window_file *wf;
+	struct line_reader r;
+	int keep;
+	struct json_arena *arena[2];
+	cJSON *line[2];
+	int turn;
+	int started;        /* the first line (form, seed) was read */
+	const cJSON *pre;   /* stream form: the next window's pre-state */
+};
 
-static void add_window(struct window_file *wf, struct line_reader *r,
-		       const cJSON *v, const cJSON *pre)
+static void reader_open(struct window_reader *wr, struct window_file *wf,
+			int keep)
 {
-	struct window *w;
-	const char *action = json_get_str(v, "action");
-
-	if (!action)
-		die_at(EXIT_BAD_INPUT, r->path, r->line,
-		       "window lacks a string \"action\"");
-	wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
-	w = &wf->w[wf->n++];
-	w->file = wf->path;
-	w->line = r->line;
-	w->action = action;
-	w->data = member(r, v, "data", 1);
-	if (wf->form == FORM_EVENT) {
-		w->pre = member(r, v, "pre_state", 1);
-		w->post = member(r, v, "post_state", 1);
-	} else {
-		w->pre = pre;
-		w->post = member(r, v, "state", 1);
+	memset(wr, 0, sizeof(*wr));
+	wr->wf = wf;
+	wr->keep = keep;
+	line_reader_open(&wr->r, wf->path);
+	if (!keep) {
+		wr->arena[0] = json_arena_new();
+		wr->arena[1] = json_arena_new();
 	}
 }
 
-static void detect_form(struct window_file *wf, struct line_reader *r,
-			const cJSON *first)
+static void reader_close(struct window_reader *wr)
+{
+	for (int i = 0; i < 2 && !wr->keep; i++) {
+		if (wr->line[i])
+			json_arena_delete(wr->arena[i], wr->line[i]);
+		json_arena_free(wr->arena[i]);
+	}
+	line_reader_close(&wr->r);
+}
+
+static cJSON *read_line(struct window_reader *wr)
+{
+	cJSON *v;
+
+	if (wr->keep) {
+		v = ndjson_next(&wr->r);
+		if (v)
+			cJSON_AddItemToArray(wr->wf->owned, v);
+		return v;
+	}
+	wr->turn ^= 1;
+	if (wr->line[wr->turn])
+		json_arena_delete(wr->arena[wr->turn], wr->line[wr->turn]);
+	wr->line[wr->turn] = ndjson_next_in(&wr->r, wr->arena[wr->turn]);
+	return wr->line[wr->turn];
+}
+
+/* The form, from the first line; the seed state if it is stream form. */
+static const cJSON *detect_form(struct window_file *wf, struct line_reader *r,
+				const cJSON *first)
 {
 	if (json_get(first, "pre_state")) {
 		wf->form = FORM_EVENT;
-		return;
+		return NULL;
 	}
 	if (json_get(first, "state") && !json_get(first, "action")) {
 		wf->form = FORM_STREAM;
-		wf->initial = (cJSON *)member(r, first, "state", 1);
-		return;
+		return member(r, first, "state", 1);
 	}
 	die_at(EXIT_BAD_INPUT, r->path, r->line,
 	       "neither an event-form window (pre_state) nor a stream-form "
 	       "seed ({\"state\": ...})");
 }
 
+/* The next window into @w (valid until the next call); 0 at the end. */
+static int next_window(struct window_reader *wr, struct window *w)
+{
+	struct line_reader *r = &wr->r;
+	const cJSON *v;
+
+	while ((v = read_line(wr))) {
+		if (!cJSON_IsObject(v))
+			die_at(EXIT_BAD_INPUT, r->path, r->line,
+			       "not a JSON object");
+		if (!wr->started) {
+			wr->started = 1;
+			wr->pre = detect_form(wr->wf, r, v);
+			if (wr->wf->form == FORM_STREAM) {
+				if (wr->keep)
+					wr->wf->initial = (cJSON *)wr->pre;
+				continue;
+			}
+		}
+		w->action = json_get_str(v, "action");
+		if (!w->action)
+			die_at(EXIT_BAD_INPUT, r->path, r->line,
+			       "window lacks a string \"action\"");
+		w->file = wr->wf->path;
+		w->line = r->line;
+		w->data = member(r, v, "data", 1);
+		if (wr->wf->form == FORM_EVENT) {
+			w->pre = member(r, v, "pre_state", 1);
+			w->post = member(r, v, "post_state", 1);
+		} else {
+			w->pre = wr->pre;
+			w->post = member(r, v, "state", 1);
+		}
+		wr->pre = w->post;
+		return 1;
+	}
+	return 0;
+}
+
 void window_file_load(struct window_file *wf, const char *path,
 		      const char *label)
 {
-	struct line_reader r;
-	const cJSON *pre = NULL;
-	cJSON *v;
+	struct window_reader wr;
+	struct window w;
 
 	memset(wf, 0, sizeof(*wf));
 	wf->path = xstrdup(path);
 	wf->label = xstrdup(label);
 	wf->owned = json_arr();
-	line_reader_open(&r, path);
-	while ((v = ndjson_next(&r))) {
-		keep(wf, v);
-		if (!cJSON_IsObject(v))
-			die_at(EXIT_BAD_INPUT, path, r.line, "not a JSON object");
-		if (!wf->initial && !wf->n) {
-			detect_form(wf, &r, v);
-			if (wf->form == FORM_STREAM) {
-				pre = wf->initial;
-				continue;
-			}
-		}
-		add_window(wf, &r, v, pre);
-		pre = wf->w[wf->n - 1].post;
+	reader_open(&wr, wf, 1);
+	while (next_window(&wr, &w)) {
+		wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
+		wf->w[wf->n++] = w;
 	}
 	if (!wf->initial && wf->n)
 		wf->initial = (cJSON *)wf->w[0].pre;
-	line_reader_close(&r);
+	reader_close(&wr);
+}
+
+void window_set_walk(const struct window_set *ws, size_t file,
+		     window_fn *fn, void *ctx)
+{
+	struct window_file *wf = &ws->files[file];
+	struct window_reader wr;
+	struct window w;
+
+	if (!ws->lazy) {
+		for (size_t i = 0; i < wf->n; i++)
+			fn(ctx, file, &wf->w[i]);
+		return;
+	}
+	reader_open(&wr, wf, 0);
+	while (next_window(&wr, &w))
+		fn(ctx, file, &w);
+	reader_close(&wr);
 }
 
 void window_file_free(struct window_file *wf)
@@ -112,8 +184,17 @@ void window_file_free(struct window_file *wf)
 void window_set_add_file(struct window_set *ws, const char *path,
 			 const char *label)
 {
+	struct window_file *wf;
+
 	ws->files = xrealloc(ws->files, (ws->n + 1) * sizeof(*ws->files));
-	window_file_load(&ws->files[ws->n++], path, label);
+	wf = &ws->files[ws->n++];
+	if (!ws->lazy) {
+		window_file_load(wf, path, label);
+		return;
+	}
+	memset(wf, 0, sizeof(*wf));
+	wf->path = xstrdup(path);
+	wf->label = xstrdup(label);
 }
 
 static void set_system(struct window_set *ws, const struct folder *f,

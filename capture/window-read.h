@@ -32,7 +32,7 @@ struct window_file {
 	enum window_form form;
 	cJSON *initial;     /* pre-state of the first window (stream: the
 			     * seed); NULL for an empty event-form file */
-	struct window *w;
+	struct window *w;   /* NULL and n 0 in a lazy set (window_set) */
 	size_t n;
 	cJSON *owned;       /* array keeping every parsed line alive */
 };
@@ -48,6 +48,11 @@ struct window_set {
 	size_t n;
 	const struct folder *system;  /* NULL until known */
 	char *system_from;            /* what told us the system */
+	/*
+	 * Set before adding files: they are only named (no windows in
+	 * memory) and window_set_walk() streams them from disk.
+	 */
+	int lazy;
 };
 
 /*
@@ -64,6 +69,14 @@ void window_set_add_file(struct window_set *ws, const char *path,
  */
 void window_set_system(struct window_set *ws, const char *name);
 void window_set_free(struct window_set *ws);
+
+/*
+ * Call @fn for every window of file @file of @ws, in order.  The window
+ * and its JSON are valid only during the call when the set is lazy.
+ */
+typedef void window_fn(void *ctx, size_t file, const struct window *w);
+void window_set_walk(const struct window_set *ws, size_t file,
+		     window_fn *fn, void *ctx);
 
 /* Does @post equal @pre? */
 int window_is_identity(const struct window *w);

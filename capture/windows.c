@@ -42,6 +42,8 @@ static struct window_writer *writer(struct corpus *c, const char *rel,
 	w->corpus = c;
 	w->rel = xstrdup(rel);
 	w->f = f;
+	if (f && c)
+		setvbuf(f, NULL, _IOFBF, 1 << 18);
 	w->fmt = fmt;
 	w->state = dup(initial);
 	w->counts = json_obj();
@@ -68,21 +70,41 @@ struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
 	return writer(NULL, "", f, fmt, initial);
 }
 
+/*
+ * The window {"action", "data", "pre_state", "post_state"} (event form) or
+ * {"action", "data", "state"}, written member by member rather than built
+ * and copied; RFC 8785 puts post_state before pre_state.
+ */
+static void emit_window(struct window_writer *w, const char *action,
+			const cJSON *data, const cJSON *post)
+{
+	enum json_style st = w->fmt.style;
+	cJSON name = { .type = cJSON_String, .valuestring = (char *)action };
+	struct strbuf *sb = &w->line;
+
+	if (!w->f)
+		return;
+	strbuf_reset(sb);
+	strbuf_add(sb, "{", 1);
+	json_write_member(sb, "action", &name, 1, st);
+	json_write_member(sb, "data", data, 0, st);
+	if (w->fmt.form == FORM_STREAM) {
+		json_write_member(sb, "state", post, 0, st);
+	} else if (st == JSON_CANONICAL) {
+		json_write_member(sb, "post_state", post, 0, st);
+		json_write_member(sb, "pre_state", w->state, 0, st);
+	} else {
+		json_write_member(sb, "pre_state", w->state, 0, st);
+		json_write_member(sb, "post_state", post, 0, st);
+	}
+	strbuf_add(sb, "}\n", 2);
+	fwrite(sb->buf, 1, sb->len, w->f);
+}
+
 void windows_add(struct window_writer *w, const char *action,
 		 const cJSON *data, const cJSON *post)
 {
-	cJSON *win = json_obj();
-
-	json_add(win, "action", json_str(action));
-	json_add(win, "data", dup(data));
-	if (w->fmt.form == FORM_EVENT) {
-		json_add(win, "pre_state", dup(w->state));
-		json_add(win, "post_state", dup(post));
-	} else {
-		json_add(win, "state", dup(post));
-	}
-	emit(w, win);
-	cJSON_Delete(win);
+	emit_window(w, action, data, post);
 	cJSON_Delete(w->state);
 	w->state = dup(post);
 	json_count(w->counts, action, 1);
@@ -123,6 +145,8 @@ struct event_writer *events_open(struct corpus *c, const char *rel)
 	e->corpus = c;
 	e->rel = xstrdup(rel);
 	e->f = c ? corpus_create(c, rel) : NULL;
+	if (e->f)
+		setvbuf(e->f, NULL, _IOFBF, 1 << 18);
 	return e;
 }
 
@@ -135,6 +159,13 @@ void events_add(struct event_writer *e, const cJSON *event)
 	json_write(&e->line, event, JSON_COMPACT);
 	strbuf_add(&e->line, "\n", 1);
 	fwrite(e->line.buf, 1, e->line.len, e->f);
+}
+
+void events_add_line(struct event_writer *e, const char *line, size_t len)
+{
+	e->n++;
+	if (e->f)
+		fwrite(line, 1, len, e->f);
 }
 
 long events_close(struct event_writer *e)

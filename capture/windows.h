@@ -48,6 +48,8 @@ void windows_close(struct window_writer *w, cJSON *counts);
 struct event_writer;
 struct event_writer *events_open(struct corpus *c, const char *rel);
 void events_add(struct event_writer *e, const cJSON *event);
+/* An event already serialized as events_add() would, newline included. */
+void events_add_line(struct event_writer *e, const char *line, size_t len);
 long events_close(struct event_writer *e);  /* returns the event count */
 
 #endif

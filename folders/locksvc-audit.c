@@ -41,6 +41,17 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void note_clients(void *clients, size_t file, const struct window *w)
+{
+	const cJSON *c;
+
+	(void)file;
+	note_client(clients, json_get(w->data, "client"));
+	note_client(clients, json_get(w->pre, "holder"));
+	cJSON_ArrayForEach(c, json_get(w->pre, "waiters"))
+		note_client(clients, c);
+}
+
 static void locksvc_axes(struct audit_axes *ax, const struct window_set *ws)
 {
 	cJSON *clients = json_obj();
@@ -48,16 +59,8 @@ static void locksvc_axes(struct audit_axes *ax, const struct window_set *ws)
 	long long *ids;
 	size_t n = 0;
 
-	for (size_t f = 0; f < ws->n; f++) {
-		for (size_t i = 0; i < ws->files[f].n; i++) {
-			const struct window *w = &ws->files[f].w[i];
-
-			note_client(clients, json_get(w->data, "client"));
-			note_client(clients, json_get(w->pre, "holder"));
-			cJSON_ArrayForEach(c, json_get(w->pre, "waiters"))
-				note_client(clients, c);
-		}
-	}
+	for (size_t f = 0; f < ws->n; f++)
+		window_set_walk(ws, f, note_clients, clients);
 	ids = xcalloc(cJSON_GetArraySize(clients) + 1, sizeof(*ids));
 	cJSON_ArrayForEach(c, clients)
 		ids[n++] = (long long)c->valuedouble;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* PGo recorder logs: per-file cursors merged by vector clock (see pgo.h). */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
+#include "../capture/ndjson-ahead.h"
 #include "../capture/ndjson.h"
 #include "folder.h"
 #include "pgo.h"
@@ -13,6 +15,11 @@
 struct pgo_file {
 	char *path;
 	struct line_reader r;
+	struct json_arena *first;  /* the first record's, read to identify */
+	struct json_arena *head_arena;
+	const struct strbuf *head_line_out;  /* the head's event line, if made */
+	long *slot;        /* clock entry i named process slot[i] last time */
+	size_t nslots;
 	char *archetype, *self;
 	long self_num;
 	cJSON *head;       /* NULL once the file is exhausted */
@@ -28,10 +35,17 @@ struct pgo_merge {
 	struct pgo_file *files;
 	size_t n;
 	long aborted, committed;
+	struct ndjson_ahead *ahead;  /* reads every file's records after the first */
 	cJSON *current;    /* record of the event last returned */
+	struct json_arena *current_arena;
+	const struct strbuf *current_line_out;
+	struct pgo_file *current_file;
 	char label[128];
 	struct pgo_event ev;
 };
+
+/* Keys the normalized events leave out (the first of each, as deleted). */
+static const char *const dropped_keys[] = { "startTime", "endTime", "isAbort" };
 
 static long number_or_minus_one(const char *s)
 {
@@ -116,7 +130,7 @@ static void identify(struct pgo_file *f)
 }
 
 static long process_index(struct pgo_merge *m, struct pgo_file *f,
-			  const cJSON *who, long count)
+			  const cJSON *who, long count, size_t entry)
 {
 	const char *arch = cJSON_GetArrayItem(who, 0) ?
 		cJSON_GetArrayItem(who, 0)->valuestring : NULL;
@@ -126,6 +140,14 @@ static long process_index(struct pgo_merge *m, struct pgo_file *f,
 	if (!arch || !self)
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "clock entry without [archetype, self]");
+	/* a process writes its clock entries in the same order every time */
+	if (entry < f->nslots) {
+		long j = f->slot[entry];
+
+		if (!strcmp(m->files[j].self, self) &&
+		    !strcmp(m->files[j].archetype, arch))
+			return j;
+	}
 	for (size_t j = 0; j < m->n; j++)
 		if (!strcmp(m->files[j].archetype, arch) &&
 		    !strcmp(m->files[j].self, self))
@@ -153,15 +175,22 @@ static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 	f->head_abort = cJSON_IsTrue(abort);
 	memset(f->clock, 0, m->n * sizeof(*f->clock));
 	f->sum = 0;
+	size_t entry = 0;
 	cJSON_ArrayForEach(e, clock) {
-		const cJSON *count = cJSON_GetArrayItem(e, 1);
+		const cJSON *who = cJSON_IsArray(e) ? e->child : NULL;
+		const cJSON *count = who ? who->next : NULL;
 		long j;
 
 		if (!cJSON_IsNumber(count) || count->valuedouble < 1)
 			die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 			       "clock entry without a positive counter");
-		j = process_index(m, f, cJSON_GetArrayItem(e, 0),
-				  (long)count->valuedouble);
+		j = process_index(m, f, who, (long)count->valuedouble, entry);
+		if (entry < m->n) {
+			f->slot[entry] = j;
+			if (entry >= f->nslots)
+				f->nslots = entry + 1;
+		}
+		entry++;
 		f->clock[j] = (long)count->valuedouble;
 		f->sum += f->clock[j];
 	}
@@ -184,8 +213,8 @@ static void advance(struct pgo_merge *m, struct pgo_file *f)
 
 	f->prev = f->clock;
 	f->clock = t;
-	f->head = ndjson_next(&f->r);
-	f->head_line = f->r.line;
+	f->head = ndjson_ahead_next(m->ahead, f - m->files, &f->head_line,
+				    &f->head_arena, &f->head_line_out);
 	if (f->head)
 		load_clock(m, f);
 }
@@ -279,16 +308,30 @@ static void label_of(struct pgo_merge *m, const cJSON *rec)
 	}
 }
 
+static void drop_current(struct pgo_merge *m)
+{
+	struct pgo_file *f = m->current_file;
+
+	if (!m->current)
+		return;
+	json_arena_delete(m->current_arena, m->current);
+	if (m->current_arena != f->first)
+		ndjson_ahead_release(m->ahead, f - m->files);
+	m->current = NULL;
+}
+
 static const struct pgo_event *merge_next(struct pgo_merge *m)
 {
 	struct pgo_file *f;
 
-	cJSON_Delete(m->current);
-	m->current = NULL;
+	drop_current(m);
 	while ((f = pick(m))) {
 		int aborted = f->head_abort;
 
 		m->current = f->head;
+		m->current_arena = f->head_arena;
+		m->current_line_out = f->head_line_out;
+		m->current_file = f;
 		m->ev = (struct pgo_event){
 			.archetype = f->archetype, .self = f->self,
 			.self_num = f->self_num, .file = f->path,
@@ -300,20 +343,71 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 		if (!aborted)
 			break;
 		m->aborted++;
-		cJSON_Delete(m->current);
-		m->current = NULL;
+		drop_current(m);
 	}
 	if (!f)
 		return NULL;
-	cJSON_DeleteItemFromObjectCaseSensitive(m->current, "startTime");
-	cJSON_DeleteItemFromObjectCaseSensitive(m->current, "endTime");
-	cJSON_DeleteItemFromObjectCaseSensitive(m->current, "isAbort");
+	for (int k = 0; k < 3; k++)
+		cJSON_DeleteItemFromObjectCaseSensitive(m->current,
+							dropped_keys[k]);
 	label_of(m, m->current);
 	m->committed++;
 	return &m->ev;
 }
 
-static struct pgo_merge *merge_open(const char *dir)
+static int all_finite(const cJSON *v)
+{
+	const cJSON *c;
+
+	if (cJSON_IsNumber(v))
+		return isfinite(v->valuedouble);
+	cJSON_ArrayForEach(c, v)
+		if (!all_finite(c))
+			return 0;
+	return 1;
+}
+
+/*
+ * The record's event line, written on the reading thread: serializing is
+ * the biggest cost left on the merging thread.  Aborted sections get none,
+ * and neither does a record with a number json_write() refuses: the merge
+ * writes it itself, and so dies where it always did.
+ */
+static void event_line(const cJSON *rec, struct strbuf *out)
+{
+	int dropped[3] = { 0 }, first = 1;
+	const cJSON *m;
+
+	if (!cJSON_IsObject(rec) || !cJSON_IsFalse(json_get(rec, "isAbort")) ||
+	    !all_finite(rec))
+		return;
+	strbuf_add(out, "{", 1);
+	cJSON_ArrayForEach(m, rec) {
+		int skip = 0;
+
+		for (int k = 0; k < 3 && !skip; k++)
+			if (!dropped[k] && !strcmp(m->string, dropped_keys[k]))
+				skip = dropped[k] = 1;
+		if (skip)
+			continue;
+		json_write_member(out, m->string, m, first, JSON_COMPACT);
+		first = 0;
+	}
+	strbuf_add(out, "}\n", 2);
+}
+
+static void start_reading(struct pgo_merge *m, int write_events)
+{
+	struct line_reader **readers = xcalloc(m->n + 1, sizeof(*readers));
+
+	for (size_t i = 0; i < m->n; i++)
+		readers[i] = &m->files[i].r;
+	m->ahead = ndjson_ahead_start(readers, m->n,
+				      write_events ? event_line : NULL);
+	free(readers);
+}
+
+static struct pgo_merge *merge_open(const char *dir, int write_events)
 {
 	struct pgo_merge *m = xcalloc(1, sizeof(*m));
 	char **paths = list_logs(dir, &m->n);
@@ -325,11 +419,13 @@ static struct pgo_merge *merge_open(const char *dir)
 
 		f->path = paths[i];
 		line_reader_open(&f->r, f->path);
-		f->head = ndjson_next(&f->r);
+		f->first = f->head_arena = json_arena_new();
+		f->head = ndjson_next_in(&f->r, f->first);
 		f->head_line = f->r.line;
 		if (!f->head) {
 			/* an instance that recorded nothing has no events */
 			line_reader_close(&f->r);
+			json_arena_free(f->first);
 			free(f->path);
 			continue;
 		}
@@ -346,26 +442,34 @@ static struct pgo_merge *merge_open(const char *dir)
 	for (size_t i = 0; i < m->n; i++) {
 		m->files[i].clock = xcalloc(m->n, sizeof(long));
 		m->files[i].prev = xcalloc(m->n, sizeof(long));
+		m->files[i].slot = xcalloc(m->n, sizeof(long));
 	}
 	for (size_t i = 0; i < m->n; i++)
 		load_clock(m, &m->files[i]);
+	start_reading(m, write_events);
 	return m;
 }
 
 static void merge_close(struct pgo_merge *m)
 {
+	drop_current(m);
+	for (size_t i = 0; i < m->n; i++)
+		if (m->files[i].head)
+			json_arena_delete(m->files[i].head_arena,
+					  m->files[i].head);
+	ndjson_ahead_stop(m->ahead);
 	for (size_t i = 0; i < m->n; i++) {
 		struct pgo_file *f = &m->files[i];
 
 		line_reader_close(&f->r);
-		cJSON_Delete(f->head);
+		json_arena_free(f->first);
 		free(f->path);
 		free(f->archetype);
 		free(f->self);
 		free(f->clock);
 		free(f->prev);
+		free(f->slot);
 	}
-	cJSON_Delete(m->current);
 	free(m->files);
 	free(m);
 }
@@ -382,12 +486,17 @@ static pgo_step_fn *archetype_step(const struct pgo_system *sys,
 
 void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 {
-	struct pgo_merge *m = merge_open(run->input);
+	struct pgo_merge *m = merge_open(run->input, run->corpus != NULL);
 	const struct pgo_event *e;
 	void *ctx = sys->begin(run);
 
 	while ((e = merge_next(m))) {
-		events_add(run->events, e->record);
+		const struct strbuf *line = m->current_line_out;
+
+		if (line && line->len)
+			events_add_line(run->events, line->buf, line->len);
+		else
+			events_add(run->events, e->record);
 		archetype_step(sys, e)(ctx, run, e);
 	}
 	sys->end(ctx);

@@ -5,9 +5,10 @@
  * A PGo run is a directory with one log per archetype instance
  * (trace-<self>-<n>.log).  Each line is one critical section the instance
  * committed or aborted: {archetypeName, self, clock, csElements, isAbort,
- * startTime, endTime}.  The merge streams: it holds one record per file (the
- * file's head) and emits a head only once every event its clock depends on
- * has been emitted, so the order respects happens-before.  Among ready heads
+ * startTime, endTime}.  The merge streams: it looks at one record per file
+ * (the file's head; a reading thread parses a bounded number of records
+ * ahead, capture/ndjson-ahead.h) and emits a head only once every event its
+ * clock depends on has been emitted, so the order respects happens-before.  Among ready heads
  * the tie-break is the smallest clock sum (a Lamport time), then the
  * process (archetype name, then self, numbers compared as numbers).
  * Timestamps are never looked at.

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+#include <pthread.h>
+#include <stdlib.h>
+#include "die.h"
+#include "ndjson-ahead.h"
+
+/* Records parsed ahead per file: enough to ride out the merge's bursts. */
+#define AHEAD 64
+
+struct ahead_slot {
+	cJSON *v;
+	long line;
+	int bad;
+	struct ndjson_error e;
+	struct json_arena *arena;
+	struct strbuf prepared;
+};
+
+/*
+ * Counters only grow: slots [taken, produced) are ready, [released, taken)
+ * are the consumer's; the reader may fill slot produced % AHEAD while
+ * produced - released < AHEAD.  produced and released are the only state
+ * both threads touch (besides the sleep flags): lock-free, since taking
+ * the lock for every record made the two threads queue on it.
+ */
+struct ahead_file {
+	struct line_reader *r;
+	struct ahead_slot slot[AHEAD];
+	_Atomic unsigned produced, released;
+	unsigned taken;
+	_Atomic int done;   /* end of file or a bad line was produced */
+};
+
+struct ndjson_ahead {
+	struct ahead_file *files;
+	size_t n;
+	ndjson_prepare_fn *prepare;
+	/*
+	 * Sleeping: a wake-up costs more than parsing a record, so the reader
+	 * is woken only once a ring is half empty and the consumer only for
+	 * the file it waits on.  Each sets its flag, then looks again before
+	 * it sleeps; the other moves its counter, then looks at the flag.
+	 */
+	pthread_mutex_t lock;
+	pthread_cond_t more, room;
+	_Atomic int reader_waits;
+	_Atomic long consumer_waits;   /* file index, or -1 */
+	_Atomic int stop;
+	pthread_t thread;
+	int on_fail;       /* stops the thread before exit() tears stdio down */
+};
+
+static unsigned room(struct ahead_file *f)
+{
+	return AHEAD - (f->produced - f->released);
+}
+
+/* A file with a free slot, starting after @from; NULL if none. */
+static struct ahead_file *with_room(struct ndjson_ahead *a, size_t from,
+				    int *pending)
+{
+	*pending = 0;
+	for (size_t k = 0; k < a->n; k++) {
+		struct ahead_file *f = &a->files[(from + k) % a->n];
+
+		if (f->done)
+			continue;
+		*pending = 1;
+		if (room(f))
+			return f;
+	}
+	return NULL;
+}
+
+static void wake(struct ndjson_ahead *a, pthread_cond_t *c)
+{
+	pthread_mutex_lock(&a->lock);
+	pthread_cond_signal(c);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* All rings are full: sleep until one is half empty. */
+static void wait_for_room(struct ndjson_ahead *a, size_t from)
+{
+	int pending;
+
+	pthread_mutex_lock(&a->lock);
+	a->reader_waits = 1;
+	if (!a->stop && !with_room(a, from, &pending) && pending)
+		pthread_cond_wait(&a->room, &a->lock);
+	a->reader_waits = 0;
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void *read_ahead(void *arg)
+{
+	struct ndjson_ahead *a = arg;
+	struct ahead_file *f;
+	struct ahead_slot *s;
+	size_t next = 0;
+	int pending;
+
+	while (!a->stop) {
+		f = with_room(a, next, &pending);
+		if (!f) {
+			if (!pending)
+				break;
+			wait_for_room(a, next);
+			continue;
+		}
+		next = (size_t)(f - a->files) + 1;
+		s = &f->slot[f->produced % AHEAD];
+		s->bad = ndjson_try_next_in(f->r, s->arena, &s->v, &s->e);
+		s->line = f->r->line;
+		strbuf_reset(&s->prepared);
+		if (s->v && a->prepare)
+			a->prepare(s->v, &s->prepared);
+		if (s->bad || !s->v)
+			f->done = 1;
+		f->produced++;
+		if (a->consumer_waits == f - a->files)
+			wake(a, &a->more);
+	}
+	return NULL;
+}
+
+static void stop_thread(void *arg)
+{
+	struct ndjson_ahead *a = arg;
+
+	a->stop = 1;
+	wake(a, &a->room);
+	pthread_join(a->thread, NULL);
+}
+
+struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
+					size_t n, ndjson_prepare_fn *prepare)
+{
+	struct ndjson_ahead *a = xcalloc(1, sizeof(*a));
+
+	a->n = n;
+	a->prepare = prepare;
+	a->consumer_waits = -1;
+	a->files = xcalloc(n + 1, sizeof(*a->files));
+	for (size_t i = 0; i < n; i++) {
+		a->files[i].r = readers[i];
+		for (int k = 0; k < AHEAD; k++)
+			a->files[i].slot[k].arena = json_arena_new();
+	}
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->more, NULL);
+	pthread_cond_init(&a->room, NULL);
+	if (pthread_create(&a->thread, NULL, read_ahead, a))
+		die(EXIT_CAPTURE_FAILED, "cannot start the reading thread");
+	a->on_fail = on_failure(stop_thread, a);
+	return a;
+}
+
+cJSON *ndjson_ahead_next(struct ndjson_ahead *a, size_t i, long *line,
+			 struct json_arena **arena,
+			 const struct strbuf **prepared)
+{
+	struct ahead_file *f = &a->files[i];
+	struct ahead_slot *s;
+
+	while (f->taken == f->produced) {
+		if (f->done)
+			return NULL;
+		pthread_mutex_lock(&a->lock);
+		a->consumer_waits = (long)i;
+		if (f->taken == f->produced && !f->done)
+			pthread_cond_wait(&a->more, &a->lock);
+		a->consumer_waits = -1;
+		pthread_mutex_unlock(&a->lock);
+	}
+	s = &f->slot[f->taken++ % AHEAD];
+	if (s->bad)
+		die_at(EXIT_BAD_INPUT, f->r->path, s->e.line, "%s", s->e.msg);
+	*line = s->line;
+	*arena = s->arena;
+	*prepared = &s->prepared;
+	return s->v;
+}
+
+void ndjson_ahead_release(struct ndjson_ahead *a, size_t i)
+{
+	struct ahead_file *f = &a->files[i];
+
+	f->released++;
+	if (a->reader_waits && room(f) >= AHEAD / 2)
+		wake(a, &a->room);
+}
+
+void ndjson_ahead_stop(struct ndjson_ahead *a)
+{
+	cancel_on_failure(a->on_fail);
+	stop_thread(a);
+	for (size_t i = 0; i < a->n; i++) {
+		struct ahead_file *f = &a->files[i];
+
+		for (unsigned k = f->taken; k != f->produced; k++) {
+			struct ahead_slot *s = &f->slot[k % AHEAD];
+
+			if (s->v)
+				json_arena_delete(s->arena, s->v);
+		}
+		for (int k = 0; k < AHEAD; k++) {
+			json_arena_free(f->slot[k].arena);
+			strbuf_release(&f->slot[k].prepared);
+		}
+	}
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->more);
+	pthread_cond_destroy(&a->room);
+	free(a->files);
+	free(a);
+}

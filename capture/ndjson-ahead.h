@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Read-ahead of several NDJSON files on a thread of their own.
+ *
+ * Parsing is most of the cost of folding a large trace, and a merge of
+ * several files (PGo's one log per process) does the rest on one core.  A
+ * reader thread parses each file's next records, in file order, into a
+ * ring of arenas (ndjson.h); the consumer takes them in file order, in
+ * whatever order of files it likes, and releases each record once its tree
+ * is dead, in file order too.  A bad line is handed over in place of the
+ * record it would have been, so the consumer dies on it (file:line, as
+ * ndjson_next() would) exactly when it reads that far: errors come in the
+ * same order as without the thread.
+ */
+#ifndef CAPTURE_NDJSON_AHEAD_H
+#define CAPTURE_NDJSON_AHEAD_H
+
+#include <stddef.h>
+#include <cJSON.h>
+#include "json.h"
+#include "ndjson.h"
+
+struct ndjson_ahead;
+
+/*
+ * Work done on the reading thread for each record, whose result the
+ * consumer gets with it: e.g. the record serialized.  It must not die nor
+ * keep @v; it may leave @out empty (the consumer then does the work).
+ */
+typedef void ndjson_prepare_fn(const cJSON *v, struct strbuf *out);
+
+/*
+ * Start reading @n open readers ahead; they belong to the thread until
+ * ndjson_ahead_stop().  @prepare may be NULL.
+ */
+struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
+					size_t n, ndjson_prepare_fn *prepare);
+/*
+ * The next record of file @i (NULL at its end) and its line; *arena is the
+ * arena to delete it with (json_arena_delete()), *prepared what @prepare
+ * made of it (valid as long as the record).  Dies on a bad line.
+ */
+cJSON *ndjson_ahead_next(struct ndjson_ahead *a, size_t i, long *line,
+			 struct json_arena **arena,
+			 const struct strbuf **prepared);
+/* The oldest record taken from file @i and not released is dead. */
+void ndjson_ahead_release(struct ndjson_ahead *a, size_t i);
+/* Stop the thread; frees the records not taken. */
+void ndjson_ahead_stop(struct ndjson_ahead *a);
+
+#endif
