@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "die.h"
+#include "json.h"
 #include "ndjson.h"
 
 void line_reader_open(struct line_reader *r, const char *path)
@@ -227,4 +228,15 @@ void json_arena_delete(struct json_arena *a, cJSON *tree)
 {
 	if (a->spilled || !a->base)
 		cJSON_Delete(tree);
+}
+
+long long ndjson_natural(const struct line_reader *r, const cJSON *obj,
+			 const char *key)
+{
+	long long v;
+
+	if (json_get_int(obj, key, &v) || v < 0)
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "event without a natural number \"%s\"", key);
+	return v;
 }

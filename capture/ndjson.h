@@ -72,4 +72,11 @@ int ndjson_try_next_in(struct line_reader *r, struct json_arena *a,
  */
 void json_arena_delete(struct json_arena *a, cJSON *tree);
 
+/*
+ * The natural number at @key of the event @obj, read from @r's current line;
+ * dies with EXIT_BAD_INPUT naming file:line and the key if it is not one.
+ */
+long long ndjson_natural(const struct line_reader *r, const cJSON *obj,
+			 const char *key);
+
 #endif

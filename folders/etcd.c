@@ -113,16 +113,6 @@ static int slice_eq(const struct slice *a, const struct slice *b)
 	       !strcmp(a->vote, b->vote);
 }
 
-static long long need_int(struct etcd_fold *f, const cJSON *o, const char *k)
-{
-	long long v;
-
-	if (json_get_int(o, k, &v) || v < 0)
-		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
-		       "event without a natural number \"%s\"", k);
-	return v;
-}
-
 static void copy_id(struct etcd_fold *f, char *dst, const char *src,
 		    const char *what)
 {
@@ -140,9 +130,9 @@ static void snapshot(struct etcd_fold *f, const cJSON *ev, struct slice *s)
 		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
 		       "event without a state object");
 	s->role = role_name(f, json_get_str(ev, "role"));
-	s->term = need_int(f, st, "term");
-	s->commit = need_int(f, st, "commit");
-	s->log = need_int(f, ev, "log");
+	s->term = ndjson_natural(&f->r, st, "term");
+	s->commit = ndjson_natural(&f->r, st, "commit");
+	s->log = ndjson_natural(&f->r, ev, "log");
 	copy_id(f, s->vote, json_get_str(st, "vote"), "state.vote");
 }
 
@@ -378,15 +368,15 @@ static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
 	copy_id(f, from, json_get_str(msg, "from"), "msg.from");
 	json_add(d, "node", json_str(n->id));
 	json_add(d, "from", json_str(from));
-	json_add(d, "term", json_int(need_int(f, msg, "term")));
+	json_add(d, "term", json_int(ndjson_natural(&f->r, msg, "term")));
 	if (strcmp(action, "HandleHeartbeat")) {
-		json_add(d, "logTerm", json_int(need_int(f, msg, "logTerm")));
-		json_add(d, "index", json_int(need_int(f, msg, "index")));
+		json_add(d, "logTerm", json_int(ndjson_natural(&f->r, msg, "logTerm")));
+		json_add(d, "index", json_int(ndjson_natural(&f->r, msg, "index")));
 	}
 	if (!strcmp(action, "HandleAppendEntries"))
-		json_add(d, "entries", json_int(need_int(f, msg, "entries")));
+		json_add(d, "entries", json_int(ndjson_natural(&f->r, msg, "entries")));
 	if (strcmp(action, "HandleVoteRequest"))
-		json_add(d, "commit", json_int(need_int(f, msg, "commit")));
+		json_add(d, "commit", json_int(ndjson_natural(&f->r, msg, "commit")));
 	return d;
 }
 

@@ -218,16 +218,6 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 			  e->actor);
 }
 
-static long long field_int(struct spin_fold *s, const cJSON *v, const char *key)
-{
-	long long n;
-
-	if (json_get_int(v, key, &n) || n < 0)
-		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
-		       "event lacks a non-negative integer \"%s\"", key);
-	return n;
-}
-
 static struct spin_event parse_event(struct spin_fold *s, const char *text)
 {
 	struct spin_event e = { 0 };
@@ -240,10 +230,10 @@ static struct spin_event parse_event(struct spin_fold *s, const char *text)
 		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
 		       "malformed event (not one JSON object)");
 	}
-	e.seq = field_int(s, v, "seq");
-	e.thread = field_int(s, v, "thread");
-	e.lock = field_int(s, v, "lock");
-	e.actor = field_int(s, v, "actor");
+	e.seq = ndjson_natural(&s->in, v, "seq");
+	e.thread = ndjson_natural(&s->in, v, "thread");
+	e.lock = ndjson_natural(&s->in, v, "lock");
+	e.actor = ndjson_natural(&s->in, v, "actor");
 	action = json_get_str(v, "action");
 	state = json_get_str(v, "state");
 	for (a = 0; action && a < N_SPIN_ACTIONS; a++)

@@ -12,7 +12,6 @@
 #include "../../bpf/engine.h"
 #include "../../folders/folder.h"
 #include "../command.h"
-#include "../audit.h"
 #include "../corpus.h"
 #include "../die.h"
 #include "../json.h"
@@ -231,16 +230,13 @@ static void capture_all(const struct etcd_opts *o)
 	char *bin = o->binary ? xstrdup(o->binary) : build_harness(tla);
 	const struct folder *f = folder_lookup("etcd");
 	char *dir = o->out.dir ? xstrdup(o->out.dir) : xstrdup("corpus/etcd");
-	struct corpus *c = corpus_begin(dir);
+	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();
 	char *tmp_out = corpus_path(c, ".harness-stdout");
 	char *raw_dir = corpus_path(c, "raw");
 
-	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
-	json_add(m, "system", json_str("etcd"));
 	json_add(m, "scenario", json_str(o->scenario));
 	json_add(m, "via", json_str(o->via));
-	json_add(m, "command", command_argv(o->argc, o->argv));
 	add_environment(m, o, bin);
 	for (int i = 0; i < n; i++) {
 		char *scen = xasprintf("%s/scenarios/etcd/%s", capture_home(), names[i]);
@@ -260,11 +256,7 @@ static void capture_all(const struct etcd_opts *o)
 		free(names[i]);
 	}
 	unlink(tmp_out);
-	json_add(m, "counts", run_counts(runs));
-	json_add(m, "runs", runs);
-	audit_corpus(c);
-	corpus_commit(c);
-	printf("%s\n", dir);
+	system_corpus_commit(c, runs, dir);
 	free(tmp_out);
 	free(raw_dir);
 	free(names);

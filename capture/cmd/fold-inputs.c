@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../folders/folder.h"
+#include "../audit.h"
+#include "../command.h"
+#include "../corpus.h"
 #include "../die.h"
 #include "../json.h"
+#include "../options.h"
 #include "fold-inputs.h"
 
 const struct folder *folder_lookup(const char *name)
@@ -57,6 +62,29 @@ cJSON *fold_inputs(const struct folder *f, struct corpus *c, int n,
 		free(names[i]);
 	free(names);
 	return runs;
+}
+
+struct corpus *system_corpus_begin(const char *dir, const struct folder *f,
+				   int argc, char **argv)
+{
+	struct corpus *c = corpus_begin(dir);
+	cJSON *m = corpus_manifest(c);
+
+	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
+	json_add(m, "system", json_str(f->name));
+	json_add(m, "command", command_argv(argc, argv));
+	return c;
+}
+
+void system_corpus_commit(struct corpus *c, cJSON *runs, const char *dir)
+{
+	cJSON *m = corpus_manifest(c);
+
+	json_add(m, "counts", run_counts(runs));
+	json_add(m, "runs", runs);
+	audit_corpus(c);
+	corpus_commit(c);
+	printf("%s\n", dir);
 }
 
 cJSON *run_counts(const cJSON *runs)

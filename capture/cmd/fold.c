@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../folders/folder.h"
-#include "../audit.h"
 #include "../command.h"
 #include "../corpus.h"
 #include "../die.h"
@@ -32,7 +31,7 @@ int cmd_fold(int argc, char **argv)
 	struct output_options out = OUTPUT_OPTIONS_INIT;
 	const struct folder *f;
 	struct corpus *c;
-	cJSON *m, *runs;
+	cJSON *runs;
 	char *dir;
 	int opt;
 
@@ -46,18 +45,10 @@ int cmd_fold(int argc, char **argv)
 		usage(fold_usage, 0);
 	f = folder_lookup(argv[optind]);
 	dir = out.dir ? xstrdup(out.dir) : xasprintf("corpus/%s", f->name);
-	c = corpus_begin(dir);
-	m = corpus_manifest(c);
-	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
-	json_add(m, "system", json_str(f->name));
-	json_add(m, "command", command_argv(argc, argv));
+	c = system_corpus_begin(dir, f, argc, argv);
 	runs = fold_inputs(f, c, argc - optind - 1, argv + optind + 1,
 			   output_format_for(&out, f));
-	json_add(m, "counts", run_counts(runs));
-	json_add(m, "runs", runs);
-	audit_corpus(c);
-	corpus_commit(c);
-	printf("%s\n", dir);
+	system_corpus_commit(c, runs, dir);
 	free(dir);
 	return EXIT_OK;
 }

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../audit.h"
 #include "../../folders/folder.h"
 #include "../../scenarios/spin/asterinas.h"
 #include "../../scenarios/spin/driver.h"
@@ -172,7 +171,7 @@ int cmd_spin(int argc, char **argv)
 		return emit_ktest(d, sc, n);
 	fmt = output_format_for(&a.out, f);
 	dir = a.out.dir ? xstrdup(a.out.dir) : xasprintf("corpus/spin-%s", a.scenario);
-	c = corpus_begin(dir);
+	c = system_corpus_begin(dir, f, argc, argv);
 	scenarios = json_arr();
 	env = json_obj();
 	runs = json_arr();
@@ -193,17 +192,10 @@ int cmd_spin(int argc, char **argv)
 		free(run);
 	}
 	m = corpus_manifest(c);
-	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
-	json_add(m, "system", json_str(f->name));
 	json_add(m, "kernel", json_str(d->name));
 	json_add(m, "scenarios", scenarios);
-	json_add(m, "command", command_argv(argc, argv));
 	json_add(m, "environment", env);
-	json_add(m, "counts", run_counts(runs));
-	json_add(m, "runs", runs);
-	audit_corpus(c);
-	corpus_commit(c);
-	printf("%s\n", dir);
+	system_corpus_commit(c, runs, dir);
 	spin_scenarios_free(sc, n);
 	free(dir);
 	return EXIT_OK;
