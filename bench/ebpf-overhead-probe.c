@@ -1,19 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
  * Driver of bench/ebpf-overhead: run BINARY N under the full `capture etcd`
- * probe set (every site with its field reads, records translated to events
- * that go to /dev/null), and print what the target and the engine measured:
+ * probe set (every site with its field reads), records translated to
+ * events that go to /dev/null, and print what the target and the engine
+ * measured:
  *   <target's ns per call> <records> <drops> <morestack entries skipped>
+ *   <BPF program runs> <BPF program ns> <consumer CPU ns>
+ * The program's runs and time are 0 unless --bpf-stats enables the
+ * kernel's BPF run-time statistics for the run (they cost a clock read per
+ * run, so the timed runs leave them off).  --count-only consumes the
+ * records without translating them (the engine counts them): the probe's
+ * cost without the consumer's, which a busy machine takes from the target.
+ * The consumer's CPU time is this process's, the target's excluded (the
+ * bench subtracts a run with N = 0).
  *
- * Usage: ebpf-overhead-probe BINARY N
+ * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only]
  */
+#include <bpf/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "../capture/cmd/etcd-probes.h"
 #include "../capture/die.h"
 #include "../capture/proc.h"
+
+static void count_only(const struct gp_record *r, void *arg)
+{
+	(void)r;
+	(void)arg;
+}
+
+static unsigned long long cpu_ns(void)
+{
+	struct rusage u;
+
+	getrusage(RUSAGE_SELF, &u);
+	return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000ull +
+	       (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
+}
 
 int main(int argc, char **argv)
 {
@@ -22,25 +48,32 @@ int main(int argc, char **argv)
 	const struct gp_stats *st;
 	struct gp_engine *e;
 	struct etcd_trace *t;
+	const char *opt = argc == 4 ? argv[3] : "";
+	int translate = strcmp(opt, "--count-only") != 0;
 	FILE *devnull;
 	int fd;
 
-	if (argc != 3)
-		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N");
+	if (argc != 3 && argc != 4)
+		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only]");
+	if (!strcmp(opt, "--bpf-stats") && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
+		die(EXIT_ENV_MISSING, "cannot enable BPF statistics");
+	else if (*opt && strcmp(opt, "--bpf-stats") && strcmp(opt, "--count-only"))
+		die(EXIT_USAGE, "ebpf-overhead-probe: unknown option %s", opt);
 	fd = mkstemp(out);
 	devnull = fopen("/dev/null", "w");
 	if (fd < 0 || !devnull)
 		die(EXIT_CAPTURE_FAILED, "cannot create temporary files");
 	e = gp_open(argv[1]);
 	t = etcd_probes(e, devnull);
-	if (gp_run(e, args, out, 600, etcd_record, t))
+	if (gp_run(e, args, out, 600, translate ? etcd_record : count_only, t))
 		die(EXIT_CAPTURE_FAILED, "%s exited with an error", argv[1]);
 	etcd_trace_end(t);
 	st = gp_stats(e);
 	text = read_file(out, NULL);
 	unlink(out);
-	printf("%s %llu %llu %llu\n", text ? strtok(text, "\n") : "?",
-	       st->records, st->drops, st->skipped_morestack);
+	printf("%s %llu %llu %llu %llu %llu %llu\n", text ? strtok(text, "\n") : "?",
+	       st->records, st->drops, st->skipped_morestack, st->prog_runs,
+	       st->prog_ns, cpu_ns());
 	free(text);
 	gp_close(e);
 	fclose(devnull);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "../capture/die.h"
 #include "engine.h"
+#include "readplan.h"
 #include "goprobe.skel.h"
 
 #define GP_MAX_LINKS 512
@@ -24,7 +25,7 @@ struct gp_engine {
 	unsigned long ring_bytes;
 	int hold_ring;
 	unsigned nsites, nfuncs;
-	struct gp_site sites[GP_MAX_SITES];
+	struct gp_plan plans[GP_MAX_SITES];
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
 	unsigned cookie[GP_MAX_LINKS];      /* its site id */
 	unsigned nlinks;
@@ -92,15 +93,18 @@ void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold)
 	e->hold_ring = hold;
 }
 
-static unsigned add_site(struct gp_engine *e, const struct gp_site *s,
-			 unsigned func, unsigned kind)
+static unsigned add_site(struct gp_engine *e, const char *name,
+			 const struct gp_site *s, unsigned func, unsigned kind)
 {
+	struct gp_plan *p;
+
 	if (e->nsites == GP_MAX_SITES)
 		die(EXIT_USAGE, "more than %d probe sites", GP_MAX_SITES);
-	e->sites[e->nsites] = *s;
-	e->sites[e->nsites].func = func;
-	e->sites[e->nsites].kind = kind;
-	e->sites[e->nsites].goid_off = e->goid_off;
+	p = &e->plans[e->nsites];
+	gp_plan_site(s, name, p);
+	p->func = func;
+	p->kind = kind;
+	p->goid_off = e->goid_off;
 	return e->nsites++;
 }
 
@@ -119,12 +123,13 @@ unsigned gp_probe(struct gp_engine *e, const char *name,
 	unsigned func = e->nfuncs++, id;
 
 	go_func(e->bin, name, &f);
-	id = add_site(e, entry, func, f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY);
+	id = add_site(e, name, entry, func,
+		      f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY);
 	add_link(e, f.check ? f.check : f.entry, id);
 	if (exit) {
 		if (!entry->nsaved)
 			die(EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
-		unsigned x = add_site(e, exit, func, GP_SITE_EXIT);
+		unsigned x = add_site(e, name, exit, func, GP_SITE_EXIT);
 
 		for (int i = 0; i < f.nret; i++)
 			add_link(e, f.ret[i], x);
@@ -164,7 +169,7 @@ static void load(struct gp_engine *e)
 		    strerror(-err));
 	for (unsigned i = 0; i < e->nsites; i++)
 		if (bpf_map__update_elem(e->skel->maps.sites, &i, sizeof(i),
-					 &e->sites[i], sizeof(e->sites[i]), BPF_ANY))
+					 &e->plans[i], sizeof(e->plans[i]), BPF_ANY))
 			die(EXIT_CAPTURE_FAILED, "cannot write probe site %u: %s",
 			    i, strerror(errno));
 }
@@ -201,6 +206,8 @@ static _Noreturn void child(int hold, const char *path, char *const argv[],
 
 static void read_stats(struct gp_engine *e)
 {
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
 	__u64 v[GP_NSTATS] = { 0 };
 
 	for (__u32 i = 0; i < GP_NSTATS; i++)
@@ -210,6 +217,12 @@ static void read_stats(struct gp_engine *e)
 	e->stats.unmatched_exits = v[GP_STAT_UNMATCHED_EXITS];
 	e->stats.depth_overflow = v[GP_STAT_DEPTH];
 	e->stats.skipped_morestack = v[GP_STAT_SKIPPED_MORESTACK];
+	e->stats.busy = v[GP_STAT_BUSY];
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(e->skel->progs.goprobe),
+				    &info, &len)) {
+		e->stats.prog_runs = info.run_cnt;
+		e->stats.prog_ns = info.run_time_ns;
+	}
 }
 
 static double now(void)
@@ -249,11 +262,12 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 static void check_losses(struct gp_engine *e)
 {
 	read_stats(e);
-	if (e->stats.drops || e->stats.unmatched_exits || e->stats.depth_overflow)
+	if (e->stats.drops || e->stats.unmatched_exits || e->stats.depth_overflow ||
+	    e->stats.busy)
 		die(EXIT_CAPTURE_FAILED,
-		    "%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved; %llu records received",
+		    "%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved, %llu probes preempted by another; %llu records received",
 		    e->path, e->stats.drops, e->stats.unmatched_exits,
-		    e->stats.depth_overflow, e->stats.records);
+		    e->stats.depth_overflow, e->stats.busy, e->stats.records);
 }
 
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,

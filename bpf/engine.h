@@ -54,10 +54,17 @@ typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	   double timeout_s, gp_record_fn fn, void *arg);
 
-/* Statistics of the last run. */
+/*
+ * Statistics of the last run.  busy counts probes that found their CPU's
+ * scratch buffer taken (a probe preempted by another on the same CPU):
+ * their records are lost, like drops.  prog_runs and prog_ns (the BPF
+ * program's runs and total run time, without the uprobe trap around it)
+ * are counted only while BPF run-time statistics are enabled
+ * (bpf_enable_stats()).
+ */
 struct gp_stats {
 	unsigned long long records, drops, unmatched_exits, depth_overflow,
-			   skipped_morestack;
+			   skipped_morestack, busy, prog_runs, prog_ns;
 };
 const struct gp_stats *gp_stats(struct gp_engine *e);
 

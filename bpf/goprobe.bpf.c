@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One data-driven uprobe program for Go binaries.  Every attached site
- * carries its descriptor index as the BPF cookie; the descriptor (written
- * by the loader from DWARF) says what to read.  Entries at a prologue's
- * stack-check JBE are dropped when the branch will be taken: the function
- * is about to grow its stack and restart, and the restart is the real
- * entry.  Entry arguments are saved per goroutine so that exits (RET sites,
- * never uretprobes: the Go runtime moves stacks) can read through them.
+ * carries its plan's index as the BPF cookie; the plan (compiled by the
+ * loader from DWARF offsets, readplan.c) says which blocks of user memory
+ * to read, each in one bpf_probe_read_user (a call costs ~90 ns here
+ * whatever its size), and where each value is in them.  Entries at a
+ * prologue's stack-check JBE are dropped when the branch will be taken:
+ * the function is about to grow its stack and restart, and the restart is
+ * the real entry.  Entry arguments are saved per goroutine so that exits
+ * (RET sites, never uretprobes: the Go runtime moves stacks) can read
+ * through them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -27,7 +30,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, GP_MAX_SITES);
 	__type(key, __u32);
-	__type(value, struct gp_site);
+	__type(value, struct gp_plan);
 } sites SEC(".maps");
 
 struct {
@@ -36,6 +39,32 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
+
+/*
+ * Where a probe reads its blocks before taking the values out of them:
+ * per CPU, so that it stays in the cache (reading into the ring buffer
+ * directly cost ~100 ns more per record).  What changes from block to
+ * block lives here, where the verifier does not track values: on the BPF
+ * stack it would follow every combination of nil blocks.  A uprobe
+ * program may be preempted, so @busy detects a second probe on the CPU.
+ */
+#define NWIN 4
+
+struct scratch {
+	__u32 busy;
+	__u32 nil_mask;         /* bit i: block i is nil */
+	__u64 win_addr[NWIN];   /* windows read at lone fields */
+	__u16 win_doff[NWIN];
+	__u32 win_next;
+	__u8 data[GP_DATA_BYTES + 8];   /* + a value read at the very end */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratches SEC(".maps");
 
 struct frame_key {
 	__u64 goid;
@@ -95,137 +124,181 @@ static __always_inline __u64 reg(struct regs *g, unsigned int r)
 	return r < GP_NREGS ? g->r[r] : 0;
 }
 
-static __always_inline __u64 goid_of(struct regs *g, struct gp_site *s)
+static __always_inline __u64 goid_of(struct regs *g, struct gp_plan *p)
 {
 	__u64 goid = 0;
 
-	bpf_probe_read_user(&goid, sizeof(goid), (void *)(g->r[GP_R14] + s->goid_off));
+	bpf_probe_read_user(&goid, sizeof(goid), (void *)(g->r[GP_R14] + p->goid_off));
 	return goid;
 }
 
 /*
- * User memory read through a few 128-byte windows, refilled per record: a
- * probe's reads cluster in a few structs (the receiver, a message), and
- * one bulk read costs about what one 8-byte read does.
+ * Read @len bytes at @addr into the scratch data at @doff.  The two bounds are
+ * what the verifier can check: a small read may start anywhere below
+ * GP_DATA_BYTES - GP_SMALL, a large one below GP_DATA_BYTES - GP_MAX_BLOCK
+ * (the loader places blocks so).
  */
-#define WIN 128
-#define NWIN 4
-
-struct cache {
-	__u64 base[NWIN];
-	__u32 next;
-	__u8 data[NWIN][WIN];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct cache);
-} caches SEC(".maps");
-
-static __always_inline int read_u64(struct cache *c, __u64 addr, __u64 *out)
+static __always_inline long read_into(struct scratch *sc, __u32 doff, __u32 len,
+				      __u64 addr)
 {
-	for (int w = 0; w < NWIN; w++) {
-		__u64 off = addr - c->base[w];
-
-		if (!c->base[w])
-			break;	/* windows fill in order from 0 */
-		if (off <= WIN - 8) {
-			*out = *(__u64 *)&c->data[w][off & (WIN - 8)];
-			if (!(off & 7))
-				return 0;
-			break;	/* unaligned: read it directly */
-		}
+	if (len <= GP_SMALL) {
+		if (!len || doff > GP_DATA_BYTES - GP_SMALL)
+			return -1;
+		return bpf_probe_read_user(sc->data + doff, len, (void *)addr);
 	}
-	if (!(addr & 7)) {
-		__u32 slot = c->next++ & (NWIN - 1);
+	if (len > GP_MAX_BLOCK || doff > GP_DATA_BYTES - GP_MAX_BLOCK)
+		return -1;
+	return bpf_probe_read_user(sc->data + doff, len, (void *)addr);
+}
 
-		if (!bpf_probe_read_user(c->data[slot], WIN, (void *)addr)) {
-			c->base[slot] = addr;
-			*out = *(__u64 *)c->data[slot];
+/*
+ * A lone field (a proto2 *uint64 and the like): fields allocated together
+ * sit next to each other, so read GP_SMALL bytes at the first one and copy
+ * the next ones out of them instead of reading each.
+ */
+static __always_inline long read_lone(struct scratch *sc, __u32 doff, __u32 len,
+				      __u64 addr)
+{
+	if (len > 8 || doff > GP_DATA_BYTES - 8)
+		return -1;
+	for (int i = 0; i < NWIN; i++) {
+		__u64 d = addr - sc->win_addr[i];
+
+		if (!sc->win_addr[i])
+			break;
+		if (d <= GP_SMALL - len) {
+			__u64 src = sc->win_doff[i] + d;
+
+			if (src > GP_DATA_BYTES - 8)
+				break;
+			*(__u64 *)(sc->data + doff) = *(__u64 *)(sc->data + src);
 			return 0;
 		}
-		c->base[slot] = 0;
-		c->next = slot;	/* keep the filled windows contiguous */
 	}
-	return bpf_probe_read_user(out, 8, (void *)addr);
+	if (!read_into(sc, doff, GP_SMALL, addr)) {
+		__u32 i = sc->win_next++ & (NWIN - 1);
+
+		sc->win_addr[i] = addr;
+		sc->win_doff[i] = (__u16)doff;
+		return 0;
+	}
+	/* The window ran into unmapped memory: read exactly. */
+	return read_into(sc, doff, len, addr);
 }
 
-/* Follow one read's path; returns 0 and sets *out, or 1 on a NULL hop. */
-static __always_inline int follow(struct cache *c, struct gp_read *rd,
-				  __u64 start, __u64 *out)
+/* Where block @b starts: 0 and *base set, or 1 if it is nil. */
+static __always_inline int block_base(struct scratch *sc, struct gp_block *b,
+				      struct regs *g, struct saved_args *saved,
+				      __u64 *base)
 {
-	__u64 addr = start + rd->off[0];
-	__u64 v = 0;
+	__u32 ptr = b->ptr;
 
-	for (int h = 1; h < GP_MAX_HOPS; h++) {
-		if (h >= rd->nhops)
-			break;
-		__u64 p = 0;
-
-		if (read_u64(c, addr, &p) || !p)
-			return 1;
-		addr = p + rd->off[h];
+	switch (b->base) {
+	case GP_BASE_REG:
+		*base = reg(g, b->reg);
+		return 0;
+	case GP_BASE_SAVED:
+		*base = saved ? saved->arg[b->reg & (GP_SAVED_ARGS - 1)] : 0;
+		return 0;
+	case GP_BASE_SP:
+		*base = g->sp;
+		return 0;
 	}
-	__u32 n = rd->size & 7;
-
-	if (n) {	/* 1, 2 or 4 bytes: may end the object, read exactly */
-		if (bpf_probe_read_user(&v, n, (void *)addr))
-			return 1;
-	} else if (read_u64(c, addr, &v)) {
+	if ((sc->nil_mask & (1u << (b->reg & 31))) || ptr > GP_DATA_BYTES - 8)
 		return 1;
-	}
-	*out = v;
-	return 0;
+	*base = *(__u64 *)(sc->data + ptr);
+	return !*base;
 }
 
-static __always_inline void emit(struct regs *ctx, __u32 id,
-				 struct gp_site *s, __u64 goid,
+/* Run the site's blocks, marking nil ones. */
+static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p,
+					struct regs *g, struct saved_args *saved)
+{
+	sc->nil_mask = 0;
+	sc->win_next = 0;
+	for (int i = 0; i < NWIN; i++)
+		sc->win_addr[i] = 0;
+	for (int i = 0; i < GP_MAX_BLOCKS; i++) {
+		if (i >= p->nblocks)
+			break;
+		struct gp_block *b = &p->blocks[i];
+		__u32 doff = b->doff;
+		__u64 base = 0;
+		long err;
+
+		if (block_base(sc, b, g, saved, &base)) {
+			sc->nil_mask |= 1u << i;
+			continue;
+		}
+		if (b->flags & GP_BLOCK_VALUE) {
+			if (doff <= GP_DATA_BYTES - 8)
+				*(__u64 *)(sc->data + doff) = base;
+			continue;
+		}
+		if (b->flags & GP_BLOCK_WINDOW)
+			err = read_lone(sc, doff, b->len, base + b->off);
+		else
+			err = read_into(sc, doff, b->len, base + b->off);
+		if (err)
+			sc->nil_mask |= 1u << i;
+	}
+}
+
+/* Each read's value, out of the blocks. */
+static __always_inline void take_values(struct gp_record *r, struct scratch *sc,
+					struct gp_plan *p)
+{
+	__u32 nil = 0;
+
+	for (int i = 0; i < GP_MAX_READS; i++)
+		r->val[i] = 0;
+	for (int i = 0; i < GP_MAX_READS; i++) {
+		if (i >= p->nreads)
+			break;
+		struct gp_value *v = &p->vals[i];
+		__u32 doff = v->doff, keep = 64 - 8 * (v->size & 15);
+
+		if ((sc->nil_mask & (1u << (v->block & 31))) || doff > GP_DATA_BYTES)
+			nil |= 1u << i;
+		else
+			r->val[i] = *(__u64 *)(sc->data + doff) << keep >> keep;
+	}
+	r->nil_mask = nil;
+}
+
+static __always_inline void emit(struct regs *g, __u32 id,
+				 struct gp_plan *p, __u64 goid,
 				 struct saved_args *saved)
 {
 	__u32 zero = 0;
-	struct cache *c = bpf_map_lookup_elem(&caches, &zero);
+	struct scratch *sc = bpf_map_lookup_elem(&scratches, &zero);
 	struct gp_record *r;
 
-	if (!c)
+	if (!sc)
 		return;
-	for (int w = 0; w < NWIN; w++)
-		c->base[w] = 0;
-	c->next = 0;
+	if (sc->busy) {
+		count(GP_STAT_BUSY);
+		return;
+	}
+	sc->busy = 1;
+	read_blocks(sc, p, g, saved);
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(GP_STAT_DROPS);
-		return;
-	}
-	r->site = id;
-	r->nil_mask = 0;
-	r->goid = goid;
-	for (int i = 0; i < GP_MAX_READS; i++) {
-		r->val[i] = 0;
-		if (i >= s->nreads)
-			continue;
-		struct gp_read *rd = &s->reads[i];
-		__u64 start = 0;
+	if (r) {
+		r->site = id;
+		r->goid = goid;
+		take_values(r, sc, p);
+		__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
+			      wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 
-		if (rd->src == GP_SRC_REG)
-			start = reg(ctx, rd->reg);
-		else if (rd->src == GP_SRC_STACK)
-			bpf_probe_read_user(&start, 8, (void *)(ctx->sp + rd->stack_off));
-		else if (saved)
-			start = saved->arg[rd->reg & (GP_SAVED_ARGS - 1)];
-		if (rd->nhops == 0)
-			r->val[i] = start;
-		else if (follow(c, rd, start, &r->val[i]))
-			r->nil_mask |= 1u << i;
+		bpf_ringbuf_submit(r, flags);
+	} else {
+		count(GP_STAT_DROPS);
 	}
-	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
-		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-	bpf_ringbuf_submit(r, flags);
+	sc->busy = 0;
 }
 
 static __always_inline void entry(struct regs *ctx, __u32 id,
-				  struct gp_site *s, __u64 goid)
+				  struct gp_plan *s, __u64 goid)
 {
 	if (!s->nsaved) {
 		emit(ctx, id, s, goid, 0);
@@ -250,7 +323,7 @@ static __always_inline void entry(struct regs *ctx, __u32 id,
 }
 
 static __always_inline void leave(struct regs *ctx, __u32 id,
-				  struct gp_site *s, __u64 goid)
+				  struct gp_plan *s, __u64 goid)
 {
 	struct frame_key dk = { .goid = goid, .func = s->func };
 	__u32 *dp = bpf_map_lookup_elem(&depths, &dk);
@@ -276,7 +349,7 @@ SEC("uprobe")
 int goprobe(struct pt_regs *ctx)
 {
 	__u32 id = bpf_get_attach_cookie(ctx);
-	struct gp_site *s = bpf_map_lookup_elem(&sites, &id);
+	struct gp_plan *s = bpf_map_lookup_elem(&sites, &id);
 
 	if (!s)
 		return 0;
@@ -288,7 +361,8 @@ int goprobe(struct pt_regs *ctx)
 	struct regs g;
 
 	copy_regs(&g, ctx);
-	__u64 goid = goid_of(&g, s);
+	/* The goroutine pairs entries with exits; elsewhere it is not read. */
+	__u64 goid = s->kind == GP_SITE_EXIT || s->nsaved ? goid_of(&g, s) : 0;
 
 	if (s->kind == GP_SITE_EXIT)
 		leave(&g, id, s, goid);

@@ -10,6 +10,13 @@
  * for each further hop, addr = *(u64 *)addr + off[i] (a NULL pointer stops
  * the read and sets its bit in the record's nil mask); finally @size bytes
  * are read at addr.  nhops == 0 takes the start value itself.
+ *
+ * The BPF program does not follow reads one by one: a user-memory read
+ * costs about as much per call whatever its size (~90 ns on the nested VM
+ * this was measured on), so the loader (readplan.c) compiles a site's
+ * reads into a plan of blocks, one bulk read per struct span, each
+ * struct read once.  The program reads the blocks into a per-CPU scratch
+ * buffer and takes each read's value from there into the record.
  */
 #ifndef GOPROBE_H
 #define GOPROBE_H
@@ -18,6 +25,10 @@
 #define GP_MAX_HOPS 7
 #define GP_MAX_SITES 256
 #define GP_SAVED_ARGS 4
+#define GP_MAX_BLOCKS 32
+#define GP_DATA_BYTES 1024	/* bytes of a site's blocks */
+#define GP_MAX_BLOCK 512	/* bytes of one bulk read */
+#define GP_SMALL 32		/* a small block: the window of a lone field */
 
 enum gp_src { GP_SRC_REG, GP_SRC_STACK, GP_SRC_SAVED };
 
@@ -46,19 +57,66 @@ struct gp_site {
 	unsigned int nreads;
 	unsigned int nsaved;    /* entry: argument registers to save */
 	unsigned char saved[GP_SAVED_ARGS]; /* enum gp_reg of each saved arg */
-	long long goid_off;     /* offset of goid in runtime.g */
 	struct gp_read reads[GP_MAX_READS];
 };
 
+/* Where a block's address starts from. */
+enum gp_base { GP_BASE_REG, GP_BASE_SAVED, GP_BASE_SP, GP_BASE_BLOCK };
+
+enum gp_block_flags {
+	GP_BLOCK_VALUE = 1,	/* store the base value itself, read nothing */
+	GP_BLOCK_WINDOW = 2,	/* a lone field: read GP_SMALL bytes and let
+				 * later lone fields inside them copy instead */
+};
+
+/*
+ * One bulk read: @len bytes at base + @off into the scratch data at
+ * @doff.  The base is a register, a saved argument, SP, or the pointer at
+ * data offset @ptr that an earlier block (@reg) read; a NULL pointer or a
+ * failed read marks the block (and every block reading through it) nil.
+ */
+struct gp_block {
+	unsigned char base;     /* enum gp_base */
+	unsigned char reg;      /* register, saved argument or parent block */
+	unsigned char flags;    /* enum gp_block_flags */
+	unsigned char pad;
+	unsigned short ptr;
+	unsigned short doff;
+	unsigned short len;
+	unsigned short pad2;
+	int off;
+};
+
+/* Where a read's value is in the blocks. */
+struct gp_value {
+	unsigned char block;    /* nil when this block is */
+	unsigned char size;
+	unsigned short doff;
+};
+
+/* What the BPF program runs for a site (the "sites" map). */
+struct gp_plan {
+	unsigned int func;
+	unsigned int kind;
+	unsigned int nsaved;
+	unsigned int nblocks;
+	unsigned int nreads;
+	unsigned char saved[GP_SAVED_ARGS];
+	long long goid_off;     /* offset of goid in runtime.g */
+	struct gp_block blocks[GP_MAX_BLOCKS];
+	struct gp_value vals[GP_MAX_READS];
+};
+
+/* A ring-buffer record: one value per read of the site. */
 struct gp_record {
 	unsigned int site;
 	unsigned int nil_mask;  /* bit i: read i met a NULL pointer */
-	unsigned long long goid;
+	unsigned long long goid; /* 0 at entries that save no arguments */
 	unsigned long long val[GP_MAX_READS];
 };
 
 /* Counters in the "stats" array. */
 enum gp_stat { GP_STAT_DROPS, GP_STAT_UNMATCHED_EXITS, GP_STAT_DEPTH,
-	       GP_STAT_SKIPPED_MORESTACK, GP_NSTATS };
+	       GP_STAT_SKIPPED_MORESTACK, GP_STAT_BUSY, GP_NSTATS };
 
 #endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compiling a site's reads into bulk reads: see readplan.h.
+ *
+ * The reads form a tree: a root is a register, a saved argument or SP,
+ * and every pointer a read goes through is a node under the node it is
+ * read from.  Each node's loads (its children's pointers and the values
+ * read at it) become the blocks of that node, one per span of at most
+ * GP_MAX_BLOCK bytes.  Blocks run in node order, so a block's pointer is
+ * always read before the block reads through it.
+ */
+#include <string.h>
+#include "../capture/die.h"
+#include "readplan.h"
+
+#define MAX_NODES (GP_MAX_READS * (GP_MAX_HOPS + 1))
+
+struct node {
+	int parent;             /* -1: a root */
+	int ptr_item;           /* the load of this node's pointer */
+	unsigned char base, reg;
+	int value_read;         /* a root whose value itself is read: 1 */
+	int has_child;
+};
+
+/* One load from a node: a child's pointer or a read's value. */
+struct item {
+	int node, off, len;
+	int block;
+};
+
+struct planner {
+	const char *what;
+	struct node node[MAX_NODES];
+	struct item item[MAX_NODES];
+	int nnodes, nitems;
+	int lo[GP_MAX_BLOCKS];          /* node offset of each block's start */
+	int value_block[MAX_NODES];     /* a root's VALUE block */
+	int final[GP_MAX_READS];        /* each read's item, -1: its root value */
+	int root[GP_MAX_READS];
+	struct gp_plan *plan;
+};
+
+static int root_of(struct planner *p, unsigned base, unsigned reg)
+{
+	for (int i = 0; i < p->nnodes; i++)
+		if (p->node[i].parent < 0 && p->node[i].base == base &&
+		    p->node[i].reg == reg)
+			return i;
+	p->node[p->nnodes] = (struct node){ .parent = -1, .ptr_item = -1,
+					    .base = (unsigned char)base,
+					    .reg = (unsigned char)reg };
+	return p->nnodes++;
+}
+
+static int add_item(struct planner *p, int node, int off, int len)
+{
+	p->item[p->nitems] = (struct item){ .node = node, .off = off, .len = len };
+	return p->nitems++;
+}
+
+/* The node of the pointer at @parent + @off. */
+static int child_of(struct planner *p, int parent, int off)
+{
+	for (int i = 0; i < p->nnodes; i++)
+		if (p->node[i].parent == parent &&
+		    p->item[p->node[i].ptr_item].off == off)
+			return i;
+	p->node[parent].has_child = 1;
+	p->node[p->nnodes] = (struct node){ .parent = parent,
+		.ptr_item = add_item(p, parent, off, 8) };
+	return p->nnodes++;
+}
+
+/* A read as a root and a path: a stack slot is one more hop from SP. */
+static void add_read(struct planner *p, int i, const struct gp_read *rd)
+{
+	int path[GP_MAX_HOPS + 1], n = 0, node;
+
+	if (rd->nhops > GP_MAX_HOPS || (rd->size != 1 && rd->size != 2 &&
+	    rd->size != 4 && rd->size != 8) || rd->src > GP_SRC_SAVED ||
+	    (rd->src == GP_SRC_REG && rd->reg >= GP_NREGS) ||
+	    (rd->src == GP_SRC_SAVED && rd->reg >= GP_SAVED_ARGS))
+		die(EXIT_USAGE, "%s: read %d is malformed", p->what, i);
+	if (rd->src == GP_SRC_STACK) {
+		path[n++] = rd->stack_off;
+		node = root_of(p, GP_BASE_SP, 0);
+	} else {
+		node = root_of(p, rd->src == GP_SRC_REG ? GP_BASE_REG : GP_BASE_SAVED,
+			       rd->reg);
+	}
+	for (int h = 0; h < rd->nhops; h++)
+		path[n++] = rd->off[h];
+	p->root[i] = node;
+	p->final[i] = -1;
+	if (n == 0) {
+		p->node[node].value_read = 1;
+		return;
+	}
+	for (int h = 0; h < n - 1; h++)
+		node = child_of(p, node, path[h]);
+	p->final[i] = add_item(p, node, path[n - 1], rd->size);
+}
+
+static int new_block(struct planner *p, unsigned flags)
+{
+	struct gp_plan *pl = p->plan;
+
+	if (pl->nblocks == GP_MAX_BLOCKS)
+		die(EXIT_USAGE, "%s: the reads need more than %d bulk reads",
+		    p->what, GP_MAX_BLOCKS);
+	memset(&pl->blocks[pl->nblocks], 0, sizeof(pl->blocks[0]));
+	pl->blocks[pl->nblocks].flags = (unsigned char)flags;
+	return (int)pl->nblocks++;
+}
+
+/* Group @node's loads, in offset order, into blocks of GP_MAX_BLOCK bytes. */
+static void node_blocks(struct planner *p, int node)
+{
+	int order[MAX_NODES], n = 0, b = -1, first = -1;
+
+	if (p->node[node].value_read) {
+		p->value_block[node] = new_block(p, GP_BLOCK_VALUE);
+		p->plan->blocks[p->value_block[node]].len = 8;
+	}
+	for (int i = 0; i < p->nitems; i++) {
+		int j = n;
+
+		if (p->item[i].node != node)
+			continue;
+		n++;
+		while (j > 0 && p->item[order[j - 1]].off > p->item[i].off) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	for (int k = 0; k < n; k++) {
+		struct item *it = &p->item[order[k]];
+
+		if (b < 0 || it->off + it->len - p->lo[b] > GP_MAX_BLOCK) {
+			b = new_block(p, 0);
+			p->lo[b] = it->off;
+			if (first < 0)
+				first = b;
+		}
+		struct gp_block *blk = &p->plan->blocks[b];
+
+		if (it->off + it->len - p->lo[b] > blk->len)
+			blk->len = (unsigned short)(it->off + it->len - p->lo[b]);
+		it->block = b;
+	}
+	/* A lone field behind its own pointer: read a window at it. */
+	if (first >= 0 && first == b && p->node[node].parent >= 0 &&
+	    !p->node[node].has_child && p->plan->blocks[b].len <= 8)
+		p->plan->blocks[b].flags = GP_BLOCK_WINDOW;
+}
+
+static unsigned area(const struct gp_block *b)
+{
+	if (b->flags & GP_BLOCK_WINDOW)
+		return GP_SMALL;
+	return (b->len + 7u) & ~7u;
+}
+
+/*
+ * Record offsets: large blocks first, since the program can prove a read
+ * of up to GP_MAX_BLOCK bytes in bounds only below GP_DATA_BYTES -
+ * GP_MAX_BLOCK, one of up to GP_SMALL bytes below GP_DATA_BYTES - GP_SMALL.
+ */
+static void place(struct planner *p)
+{
+	struct gp_plan *pl = p->plan;
+	unsigned at = 0;
+
+	for (int small = 0; small < 2; small++)
+		for (unsigned i = 0; i < pl->nblocks; i++) {
+			struct gp_block *b = &pl->blocks[i];
+			unsigned limit = small ? GP_DATA_BYTES - GP_SMALL :
+					 GP_DATA_BYTES - GP_MAX_BLOCK;
+
+			if ((area(b) <= GP_SMALL) != small)
+				continue;
+			if (at > limit || at + area(b) > GP_DATA_BYTES)
+				die(EXIT_USAGE, "%s: the reads need more than %d record bytes",
+				    p->what, GP_DATA_BYTES);
+			b->doff = (unsigned short)at;
+			at += area(b);
+		}
+}
+
+/* Data offset of item @i in its block. */
+static unsigned doff_of(struct planner *p, int i)
+{
+	const struct item *it = &p->item[i];
+
+	return p->plan->blocks[it->block].doff +
+	       (unsigned)(it->off - p->lo[it->block]);
+}
+
+/* Where each block starts from, once every block has its record offset. */
+static void bases(struct planner *p)
+{
+	for (unsigned i = 0; i < p->plan->nblocks; i++) {
+		struct gp_block *b = &p->plan->blocks[i];
+		int node = -1;
+
+		for (int j = 0; j < p->nitems && node < 0; j++)
+			if (p->item[j].block == (int)i)
+				node = p->item[j].node;
+		for (int j = 0; j < p->nnodes && node < 0; j++)
+			if (p->node[j].value_read && p->value_block[j] == (int)i)
+				node = j;
+		const struct node *nd = &p->node[node];
+
+		if (!(b->flags & GP_BLOCK_VALUE))
+			b->off = p->lo[i];
+		if (nd->parent < 0) {
+			b->base = nd->base;
+			b->reg = nd->reg;
+		} else {
+			b->base = GP_BASE_BLOCK;
+			b->reg = (unsigned char)p->item[nd->ptr_item].block;
+			b->ptr = (unsigned short)doff_of(p, nd->ptr_item);
+		}
+	}
+}
+
+void gp_plan_site(const struct gp_site *s, const char *what,
+		  struct gp_plan *plan)
+{
+	static struct planner p;
+
+	if (s->nreads > GP_MAX_READS)
+		die(EXIT_USAGE, "%s: more than %d reads", what, GP_MAX_READS);
+	memset(&p, 0, sizeof(p));
+	memset(plan, 0, sizeof(*plan));
+	p.what = what;
+	p.plan = plan;
+	for (unsigned i = 0; i < s->nreads; i++)
+		add_read(&p, (int)i, &s->reads[i]);
+	for (int n = 0; n < p.nnodes; n++)
+		node_blocks(&p, n);
+	place(&p);
+	bases(&p);
+	plan->nsaved = s->nsaved;
+	memcpy(plan->saved, s->saved, sizeof(plan->saved));
+	plan->nreads = s->nreads;
+	for (unsigned i = 0; i < s->nreads; i++) {
+		struct gp_value *v = &plan->vals[i];
+		int it = p.final[i];
+		int b = it < 0 ? p.value_block[p.root[i]] : p.item[it].block;
+
+		v->block = (unsigned char)b;
+		v->size = it < 0 ? 8 : (unsigned char)p.item[it].len;
+		v->doff = (unsigned short)(it < 0 ? plan->blocks[b].doff : doff_of(&p, it));
+	}
+}
