@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -189,16 +190,24 @@ static void attach(struct gp_engine *e, pid_t pid)
 }
 
 /* Child: wait until the parent has attached, then become the target. */
-static _Noreturn void child(int hold, const char *path, char *const argv[],
-			    const char *out_path)
+/*
+ * The target, held on @hold until the probes are attached.  It dies with
+ * capture (PR_SET_PDEATHSIG), and closes its copy of the pipe's write end so
+ * that a capture that fails before releasing it leaves no target waiting.
+ */
+static _Noreturn void child(const int hold[2], const char *path,
+			    char *const argv[], const char *out_path)
 {
 	char c;
 	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+		_exit(127);
+	close(hold[1]);
 	if (out < 0 || dup2(out, 1) < 0)
 		_exit(127);
-	if (read(hold, &c, 1) != 1)
+	if (read(hold[0], &c, 1) != 1)
 		_exit(127);
 	execv(path, argv);
 	_exit(127);
@@ -270,11 +279,24 @@ static void check_losses(struct gp_engine *e)
 		    e->stats.depth_overflow, e->stats.busy, e->stats.records);
 }
 
+/* The target's process group, killed if capture dies while it runs. */
+static pid_t target;
+
+static void kill_target(void *arg)
+{
+	pid_t pid = *(pid_t *)arg;
+
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	   double timeout_s, gp_record_fn fn, void *arg)
 {
 	struct ring_buffer *rb;
-	int hold[2], status;
+	int hold[2], status, cleanup;
 	pid_t pid;
 
 	if (e->skel)
@@ -293,13 +315,17 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	if (pid < 0)
 		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
 	if (pid == 0)
-		child(hold[0], e->path, argv, out_path);
+		child(hold, e->path, argv, out_path);
+	setpgid(pid, pid);
+	target = pid;
+	cleanup = on_failure(kill_target, &target);
 	close(hold[0]);
 	attach(e, pid);
 	if (write(hold[1], "g", 1) != 1)
 		die(EXIT_CAPTURE_FAILED, "cannot release %s: %s", e->path, strerror(errno));
 	close(hold[1]);
 	status = follow_child(e, rb, pid, timeout_s);
+	cancel_on_failure(cleanup);
 	ring_buffer__free(rb);
 	check_losses(e);
 	if (WIFSIGNALED(status))
