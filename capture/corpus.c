@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -14,15 +16,59 @@ struct corpus {
 	char *dest;
 	char *tmp;
 	int cleanup;
+	char **made;      /* parent directories we created, deepest first */
+	size_t nmade;
+	int made_cleanup;
 	cJSON *manifest;
 };
 
-static void remove_tmp(void *arg)
+/* Only ever empty directories we made: rmdir removes nothing else. */
+static void remove_made(void *arg)
 {
-	remove_tree(arg);
+	struct corpus *c = arg;
+
+	for (size_t i = 0; i < c->nmade; i++)
+		rmdir(c->made[i]);
 }
 
-static int is_corpus(const char *dir)
+/* Errors that mean the output path itself is wrong, not the run. */
+static int bad_output_path(int err)
+{
+	return err == ENOENT || err == ENOTDIR || err == EACCES ||
+	       err == EPERM || err == EROFS;
+}
+
+/*
+ * Create the missing parents of @dest, remembering them so that a failed
+ * run removes them again.
+ */
+static char *parent_of(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *parent = xstrdup(dirname(copy));
+
+	free(copy);
+	return parent;
+}
+
+static void make_parents(struct corpus *c)
+{
+	char *p;
+
+	for (p = parent_of(c->dest); !file_exists(p); p = parent_of(p)) {
+		c->made = xrealloc(c->made, (c->nmade + 1) * sizeof(*c->made));
+		c->made[c->nmade++] = p;
+	}
+	free(p);
+	c->made_cleanup = on_failure(remove_made, c);
+	for (size_t i = c->nmade; i-- > 0;)
+		if (mkdir(c->made[i], 0755) && errno != EEXIST)
+			die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
+			    "output %s: cannot create the directory %s: %s",
+			    c->dest, c->made[i], strerror(errno));
+}
+
+int corpus_exists(const char *dir)
 {
 	char *m = xasprintf("%s/MANIFEST.json", dir);
 	int yes = file_exists(m);
@@ -34,22 +80,22 @@ static int is_corpus(const char *dir)
 struct corpus *corpus_begin(const char *dest)
 {
 	struct corpus *c = xcalloc(1, sizeof(*c));
-	char *parent = xstrdup(dest);
 	size_t n = strlen(dest);
 
 	while (n > 1 && dest[n - 1] == '/')
 		n--;
 	c->dest = xstrdup(dest);
 	c->dest[n] = '\0';
-	if (file_exists(c->dest) && !is_corpus(c->dest))
+	if (file_exists(c->dest) && !corpus_exists(c->dest))
 		die(EXIT_USAGE, "%s exists and is not a corpus (no MANIFEST.json): "
 		    "not replacing it", c->dest);
-	mkdir_p(dirname(parent));
-	free(parent);
+	make_parents(c);
 	c->tmp = xasprintf("%s.tmp-XXXXXX", c->dest);
 	if (!mkdtemp(c->tmp))
-		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", c->tmp, strerror(errno));
-	c->cleanup = on_failure(remove_tmp, c->tmp);
+		die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
+		    "output %s: cannot create %s: %s", c->dest, c->tmp,
+		    strerror(errno));
+	c->cleanup = remove_on_failure(c->tmp);
 	c->manifest = json_obj();
 	return c;
 }
@@ -155,10 +201,36 @@ static cJSON *file_digests(struct corpus *c)
 	return files;
 }
 
+/*
+ * Swap the new corpus with the old one in one step, so that DEST always
+ * names a whole corpus, then remove the old one (now at the temporary
+ * name).  Only a file system without RENAME_EXCHANGE takes two renames.
+ */
+static void replace(struct corpus *c)
+{
+	char *old;
+
+	if (!renameat2(AT_FDCWD, c->tmp, AT_FDCWD, c->dest, RENAME_EXCHANGE)) {
+		remove_tree(c->tmp);
+		return;
+	}
+	if (errno != EINVAL && errno != ENOSYS)
+		die(EXIT_CAPTURE_FAILED, "cannot exchange %s and %s: %s", c->tmp,
+		    c->dest, strerror(errno));
+	old = xasprintf("%s.old-XXXXXX", c->dest);
+	if (!mkdtemp(old) || rename(c->dest, old))
+		die(EXIT_CAPTURE_FAILED, "cannot move old %s aside: %s",
+		    c->dest, strerror(errno));
+	if (rename(c->tmp, c->dest))
+		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", c->tmp,
+		    c->dest, strerror(errno));
+	remove_tree(old);
+	free(old);
+}
+
 void corpus_commit(struct corpus *c)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *old = NULL;
 	FILE *f;
 
 	json_add(c->manifest, "files", file_digests(c));
@@ -170,20 +242,16 @@ void corpus_commit(struct corpus *c)
 	strbuf_release(&text);
 
 	/* Replace an existing corpus only now, when the new one is whole. */
-	if (file_exists(c->dest)) {
-		old = xasprintf("%s.old-XXXXXX", c->dest);
-		if (!mkdtemp(old) || rename(c->dest, old))
-			die(EXIT_CAPTURE_FAILED, "cannot move old %s aside: %s",
-			    c->dest, strerror(errno));
-	}
-	if (rename(c->tmp, c->dest))
+	if (file_exists(c->dest))
+		replace(c);
+	else if (rename(c->tmp, c->dest))
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", c->tmp,
 		    c->dest, strerror(errno));
 	cancel_on_failure(c->cleanup);
-	if (old) {
-		remove_tree(old);
-		free(old);
-	}
+	cancel_on_failure(c->made_cleanup);
+	for (size_t i = 0; i < c->nmade; i++)
+		free(c->made[i]);
+	free(c->made);
 	cJSON_Delete(c->manifest);
 	free(c->tmp);
 	free(c->dest);

@@ -6,7 +6,8 @@
  * (DEST.tmp-XXXXXX) and renamed into place by corpus_commit(), which first
  * writes MANIFEST.json with the sha256 of every file.  If the process dies
  * before that, the temporary directory is removed: a failed run leaves
- * nothing behind.  An existing DEST is replaced only at commit time.
+ * nothing behind.  An existing DEST is replaced only at commit time, in
+ * one step (RENAME_EXCHANGE): DEST always names a whole corpus.
  */
 #ifndef CAPTURE_CORPUS_H
 #define CAPTURE_CORPUS_H
@@ -16,7 +17,14 @@
 
 struct corpus;
 
-/* Start a corpus that will become @dest. */
+/* Does @dir hold a corpus (a MANIFEST.json)? */
+int corpus_exists(const char *dir);
+
+/*
+ * Start a corpus that will become @dest.  Missing parent directories are
+ * created, and removed again if the run fails; a @dest whose directory
+ * cannot be made or written is a usage error (EXIT_USAGE).
+ */
 struct corpus *corpus_begin(const char *dest);
 
 /* Path of @rel inside the temporary directory (caller frees). */

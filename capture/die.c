@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "die.h"
 
 #define MAX_CLEANUPS 16
@@ -12,12 +15,20 @@ static struct {
 	void *arg;
 } cleanups[MAX_CLEANUPS];
 
+/*
+ * The signal thread runs the cleanups while the other threads go on, so
+ * the table is locked; recursive because a cleanup may itself die().
+ */
+static pthread_mutex_t cleanup_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
 int on_failure(void (*fn)(void *arg), void *arg)
 {
+	pthread_mutex_lock(&cleanup_lock);
 	for (int i = 0; i < MAX_CLEANUPS; i++) {
 		if (!cleanups[i].fn) {
-			cleanups[i].fn = fn;
 			cleanups[i].arg = arg;
+			cleanups[i].fn = fn;
+			pthread_mutex_unlock(&cleanup_lock);
 			return i;
 		}
 	}
@@ -26,12 +37,19 @@ int on_failure(void (*fn)(void *arg), void *arg)
 
 void cancel_on_failure(int handle)
 {
+	pthread_mutex_lock(&cleanup_lock);
 	cleanups[handle].fn = NULL;
+	pthread_mutex_unlock(&cleanup_lock);
 }
 
-/* Run cleanups newest first; each runs at most once even if it dies. */
+/*
+ * Run cleanups newest first; each runs at most once even if it dies.  The
+ * lock is kept until the process ends: whichever of die() and a signal
+ * comes second waits, and exits with the first one's status.
+ */
 static void run_cleanups(void)
 {
+	pthread_mutex_lock(&cleanup_lock);
 	for (int i = MAX_CLEANUPS - 1; i >= 0; i--) {
 		void (*fn)(void *) = cleanups[i].fn;
 
@@ -39,6 +57,62 @@ static void run_cleanups(void)
 		if (fn)
 			fn(cleanups[i].arg);
 	}
+}
+
+static sigset_t exit_signals;
+
+/* A child starts with the signals as they were before we blocked them. */
+static void unblock_in_child(void)
+{
+	pthread_sigmask(SIG_UNBLOCK, &exit_signals, NULL);
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
+
+/*
+ * Cleanups call malloc, nftw and mutexes, none of which a signal handler
+ * may: a thread waits for the signals instead, runs the cleanups in an
+ * ordinary context, then ends the process by the same signal (the shell
+ * sees 128 + its number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+ */
+static void *signal_thread(void *arg)
+{
+	int sig;
+
+	(void)arg;
+	if (sigwait(&exit_signals, &sig))
+		return NULL;
+	fflush(stdout);
+	fprintf(stderr, "capture: %s: stopping, removing what this run left\n",
+		signal_name(sig));
+	run_cleanups();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	pthread_sigmask(SIG_UNBLOCK, &exit_signals, NULL);
+	_exit(128 + sig);
+}
+
+void cleanup_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	pthread_t t;
+
+	sigemptyset(&exit_signals);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+
+		/* An ignored signal (nohup, a shell's background job) stays so. */
+		if (!sigaction(sigs[i], NULL, &sa) && sa.sa_handler != SIG_IGN)
+			sigaddset(&exit_signals, sigs[i]);
+	}
+	if (pthread_sigmask(SIG_BLOCK, &exit_signals, NULL) ||
+	    pthread_atfork(NULL, NULL, unblock_in_child) ||
+	    pthread_create(&t, NULL, signal_thread, NULL))
+		die(EXIT_CAPTURE_FAILED, "cannot set up the signal thread");
+	pthread_detach(t);
 }
 
 static _Noreturn void vdie(enum exit_code code, const char *file, long line,

@@ -43,6 +43,13 @@ void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int on_failure(void (*fn)(void *arg), void *arg);
 void cancel_on_failure(int handle);
 
+/*
+ * Call first thing in main(), before any thread or child exists: on
+ * SIGINT, SIGTERM or SIGHUP run the cleanups, then end by that signal
+ * (exit status 130, 143, 129 in a shell).  Children start unblocked.
+ */
+void cleanup_on_signals(void);
+
 /* Allocation that cannot fail (dies with EXIT_CAPTURE_FAILED). */
 void *xmalloc(unsigned long n);
 void *xcalloc(unsigned long n, unsigned long size);

@@ -73,9 +73,14 @@ void strbuf_release(struct strbuf *sb)
 	sb->len = sb->alloc = 0;
 }
 
-/* Decode one UTF-8 sequence at @s; returns its length, 0 if invalid. */
+/*
+ * Decode one UTF-8 sequence at @s; returns its length, 0 if invalid
+ * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+ */
 static int utf8_decode(const unsigned char *s, uint32_t *cp)
 {
+	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+
 	if (s[0] < 0x80) {
 		*cp = s[0];
 		return 1;
@@ -89,7 +94,51 @@ static int utf8_decode(const unsigned char *s, uint32_t *cp)
 			return 0;
 		*cp = (*cp << 6) | (s[i] & 0x3f);
 	}
+	if (*cp < least[n] || *cp > 0x10ffff ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
 	return n;
+}
+
+static int utf8_valid(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t cp;
+	int n;
+
+	for (;;) {
+		while (*s && *s < 0x80)
+			s++;
+		if (!*s)
+			return 1;
+		n = utf8_decode(s, &cp);
+		if (!n)
+			return 0;
+		s += n;
+	}
+}
+
+const char *json_check_record(const cJSON *v)
+{
+	const cJSON *m;
+	const char *why;
+
+	if (v->string && !utf8_valid(v->string))
+		return "invalid UTF-8 in a JSON key";
+	switch (v->type & 0xff) {
+	case cJSON_Number:
+		return isfinite(v->valuedouble) ? NULL :
+		       "a JSON number out of range (not finite)";
+	case cJSON_String:
+		return utf8_valid(v->valuestring) ? NULL :
+		       "invalid UTF-8 in a JSON string";
+	case cJSON_Array:
+	case cJSON_Object:
+		cJSON_ArrayForEach(m, v)
+			if ((why = json_check_record(m)))
+				return why;
+	}
+	return NULL;
 }
 
 /* Bytes a string can hold as they are, in @style. */
@@ -435,7 +484,10 @@ int json_get_int(const cJSON *obj, const char *key, long long *out)
 {
 	const cJSON *v = json_get(obj, key);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble))
+	/* outside [-2^63, 2^63) the conversion is undefined */
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+	    v->valuedouble >= 9223372036854775808.0 ||
+	    v->valuedouble < -9223372036854775808.0)
 		return -1;
 	*out = (long long)v->valuedouble;
 	return 0;

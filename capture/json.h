@@ -47,6 +47,14 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
 /* Write @v and a newline to @f. */
 void json_print_line(FILE *f, const cJSON *v, enum json_style style);
 
+/*
+ * What in @v the writer would refuse -- invalid UTF-8 in a string or key
+ * (RFC 3629), a number that is not finite (1e999) -- or NULL if nothing:
+ * readers check each record they parse, so that such input dies naming
+ * its file and line rather than later in the writer.
+ */
+const char *json_check_record(const cJSON *v);
+
 /* Parse a style name ("python", "compact", "canonical"); -1 if unknown. */
 int json_style_parse(const char *name);
 

@@ -30,6 +30,7 @@ static void print_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	cleanup_on_signals();
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;

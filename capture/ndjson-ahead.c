@@ -21,14 +21,26 @@ struct ahead_slot {
  * are the consumer's; the reader may fill slot produced % AHEAD while
  * produced - released < AHEAD.  produced and released are the only state
  * both threads touch (besides the sleep flags): lock-free, since taking
- * the lock for every record made the two threads queue on it.
+ * the lock for every record made the two threads queue on it.  Moving
+ * produced publishes the slot's contents, moving released hands the slot
+ * back: each is the last thing its thread does with the slot, and the
+ * other thread reads the counter before it touches the slot.  The end of
+ * a file is a slot too (no record, or a bad line), so the consumer learns
+ * of it in file order, after every record before it; each side keeps its
+ * own flag for "that slot went by".
+ *
+ * Every access to these atomics is sequentially consistent (the plain
+ * operators): besides publishing, each is half of a store-then-load pair
+ * with a sleep flag (see struct ndjson_ahead), which release/acquire alone
+ * would let both threads get wrong at once, each then sleeping forever.
  */
 struct ahead_file {
 	struct line_reader *r;
 	struct ahead_slot slot[AHEAD];
 	_Atomic unsigned produced, released;
 	unsigned taken;
-	_Atomic int done;   /* end of file or a bad line was produced */
+	int read_all;       /* reader: the end (or a bad line) is produced */
+	int took_end;       /* consumer: it took that slot */
 };
 
 struct ndjson_ahead {
@@ -63,7 +75,7 @@ static struct ahead_file *with_room(struct ndjson_ahead *a, size_t from,
 	for (size_t k = 0; k < a->n; k++) {
 		struct ahead_file *f = &a->files[(from + k) % a->n];
 
-		if (f->done)
+		if (f->read_all)
 			continue;
 		*pending = 1;
 		if (room(f))
@@ -115,8 +127,7 @@ static void *read_ahead(void *arg)
 		strbuf_reset(&s->prepared);
 		if (s->v && a->prepare)
 			a->prepare(s->v, &s->prepared);
-		if (s->bad || !s->v)
-			f->done = 1;
+		f->read_all = s->bad || !s->v;
 		f->produced++;
 		if (a->consumer_waits == f - a->files)
 			wake(a, &a->more);
@@ -163,17 +174,18 @@ cJSON *ndjson_ahead_next(struct ndjson_ahead *a, size_t i, long *line,
 	struct ahead_file *f = &a->files[i];
 	struct ahead_slot *s;
 
+	if (f->took_end)
+		return NULL;
 	while (f->taken == f->produced) {
-		if (f->done)
-			return NULL;
 		pthread_mutex_lock(&a->lock);
 		a->consumer_waits = (long)i;
-		if (f->taken == f->produced && !f->done)
+		if (f->taken == f->produced)
 			pthread_cond_wait(&a->more, &a->lock);
 		a->consumer_waits = -1;
 		pthread_mutex_unlock(&a->lock);
 	}
 	s = &f->slot[f->taken++ % AHEAD];
+	f->took_end = !s->v;
 	if (s->bad)
 		die_at(EXIT_BAD_INPUT, f->r->path, s->e.line, "%s", s->e.msg);
 	*line = s->line;

@@ -64,7 +64,7 @@ static int bad_line(struct ndjson_error *e, long line, const char *msg)
 static int parse_next(struct line_reader *r, cJSON **out,
 		      struct ndjson_error *e)
 {
-	const char *line, *end = NULL;
+	const char *line, *end = NULL, *why;
 	cJSON *v;
 
 	*out = NULL;
@@ -91,6 +91,10 @@ static int parse_next(struct line_reader *r, cJSON **out,
 		cJSON_Delete(v);
 		return bad_line(e, r->line,
 				"truncated last line (no newline at end of file)");
+	}
+	if ((why = json_check_record(v))) {
+		cJSON_Delete(v);
+		return bad_line(e, r->line, why);
 	}
 	*out = v;
 	return 0;

@@ -31,8 +31,9 @@ void line_reader_close(struct line_reader *r);
 
 /*
  * Next non-empty line parsed as JSON, or NULL at end of file.  A line that
- * is not JSON, or a truncated last line, dies with file:line.  The caller
- * owns the result (cJSON_Delete).
+ * is not JSON, holds what the writer refuses (json_check_record()), or is
+ * a truncated last line dies with file:line.  The caller owns the result
+ * (cJSON_Delete).
  */
 cJSON *ndjson_next(struct line_reader *r);
 

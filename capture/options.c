@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,10 +8,24 @@
 #include "json.h"
 #include "options.h"
 
+/*
+ * Where each -o/--output argument getopt handed us lies in argv: in its
+ * own element (-o DIR, --out DIR) or inside the option's (-oDIR,
+ * --outp=DIR).  command_argv() drops exactly those elements, whatever
+ * spelling or abbreviation getopt accepted.
+ */
+#define MAX_OUTPUT_ARGS 8
+static const char *output_args[MAX_OUTPUT_ARGS];
+static int n_output_args;
+
 int output_option(int opt, const char *arg, struct output_options *o)
 {
 	switch (opt) {
 	case 'o':
+		if (n_output_args == MAX_OUTPUT_ARGS)
+			die(EXIT_USAGE, "-o/--output: given more than %d times",
+			    MAX_OUTPUT_ARGS);
+		output_args[n_output_args++] = arg;
 		o->dir = arg;
 		return 1;
 	case 'F':
@@ -46,20 +61,43 @@ void usage(const char *text, int help)
 	exit(help ? EXIT_OK : EXIT_USAGE);
 }
 
+/* 1 if @arg is an output option's own element, 2 if it is inside @arg. */
+static int output_arg_in(const char *arg)
+{
+	uintptr_t start = (uintptr_t)arg, end = start + strlen(arg);
+
+	for (int i = 0; i < n_output_args; i++) {
+		uintptr_t at = (uintptr_t)output_args[i];
+
+		if (at == start)
+			return 1;
+		if (at > start && at <= end)
+			return 2;
+	}
+	return 0;
+}
+
 cJSON *command_argv(int argc, char **argv)
 {
 	cJSON *a = json_arr();
+	int dropped = 0;
 
 	json_add(a, NULL, json_str("capture"));
 	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+		if (output_arg_in(argv[i]) == 2) {
+			dropped++;
+			continue;
+		}
+		if (i + 1 < argc && output_arg_in(argv[i + 1]) == 1) {
+			dropped++;
 			i++;
 			continue;
 		}
-		if (!strncmp(argv[i], "--output=", 9) ||
-		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
-			continue;
 		json_add(a, NULL, json_str(argv[i]));
 	}
+	/* verify reruns this command: it must not name the output. */
+	if (dropped != n_output_args)
+		die(EXIT_CAPTURE_FAILED, "cannot tell the output option apart "
+		    "in the command line");
 	return a;
 }

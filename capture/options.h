@@ -35,7 +35,7 @@ struct output_format output_format_for(const struct output_options *o,
 /* Print @usage to stdout (--help) and exit 0, or to stderr and exit 2. */
 _Noreturn void usage(const char *text, int help);
 
-/* The command line (argv) without -o/--output, for manifests. */
+/* The command line (argv) without any -o/--output, for manifests. */
 struct cJSON *command_argv(int argc, char **argv);
 
 #endif

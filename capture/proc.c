@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -13,6 +14,9 @@
 #include <openssl/evp.h>
 #include "die.h"
 #include "proc.h"
+
+/* How long a timed-out child has between SIGTERM and SIGKILL. */
+#define STOP_GRACE_S 5
 
 static void redirect(const char *path, int fd)
 {
@@ -33,26 +37,55 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Dying, we take the child's process group (QEMU, go, docker) with us. */
+static void kill_group(void *pid)
+{
+	kill(-(pid_t)(long)pid, SIGKILL);
+}
+
+/* Exec @argv in a child that dies with us, even by SIGKILL. */
+static _Noreturn void child(const char *const argv[], const char *out_path,
+			    const char *err_path, pid_t parent)
+{
+	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	redirect(out_path, 1);
+	redirect(err_path, 2);
+	execvp(argv[0], (char *const *)argv);
+	_exit(127);
+}
+
+/* SIGTERM first, so a capture rerun by verify removes its temporaries. */
+static void stop_group(pid_t pid, int *status)
+{
+	double deadline = now() + STOP_GRACE_S;
+	pid_t w;
+
+	kill(-pid, SIGTERM);
+	while ((w = waitpid(pid, status, WNOHANG)) == 0 && now() < deadline)
+		usleep(10000);
+	kill(-pid, SIGKILL);
+	if (w != pid)
+		waitpid(pid, status, 0);
+}
+
 struct proc_result proc_run(const char *const argv[], const char *out_path,
 			    const char *err_path, double timeout_s)
 {
 	struct proc_result r = { 0 };
 	double deadline = now() + timeout_s;
-	int status;
-	pid_t pid;
+	pid_t parent = getpid(), pid;
+	int status, cleanup;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
-	if (!pid) {
-		setpgid(0, 0);
-		redirect(out_path, 1);
-		redirect(err_path, 2);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
+	if (!pid)
+		child(argv, out_path, err_path, parent);
 	setpgid(pid, pid);
+	cleanup = on_failure(kill_group, (void *)(long)pid);
 	for (;;) {
 		pid_t w = waitpid(pid, &status, timeout_s > 0 ? WNOHANG : 0);
 
@@ -61,14 +94,15 @@ struct proc_result proc_run(const char *const argv[], const char *out_path,
 		if (w < 0 && errno != EINTR)
 			die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
 		if (timeout_s > 0 && now() > deadline) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			stop_group(pid, &status);
+			cancel_on_failure(cleanup);
 			r.timed_out = 1;
 			return r;
 		}
 		if (timeout_s > 0)
 			usleep(10000);
 	}
+	cancel_on_failure(cleanup);
 	r.exited = WIFEXITED(status);
 	r.status = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
 	return r;
@@ -151,11 +185,6 @@ int copy_file(const char *src, const char *dst)
 	return 0;
 }
 
-static void unlink_tmp(void *path)
-{
-	unlink(path);
-}
-
 void write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
@@ -164,7 +193,7 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));
-	cleanup = on_failure(unlink_tmp, tmp);
+	cleanup = remove_on_failure(tmp);
 	close(fd);
 	write_file(tmp, data, len);
 	if (chmod(tmp, 0644) || rename(tmp, path))
@@ -209,6 +238,16 @@ static int remove_entry(const char *path, const struct stat *st, int type,
 void remove_tree(const char *path)
 {
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void remove_path(void *path)
+{
+	remove_tree(path);
+}
+
+int remove_on_failure(const char *path)
+{
+	return on_failure(remove_path, (void *)path);
 }
 
 void hex_digest(const unsigned char *md, unsigned n, char hex[65])

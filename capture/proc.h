@@ -34,6 +34,8 @@ void write_file_atomic(const char *path, const void *data, size_t len);
 int file_exists(const char *path);
 void mkdir_p(const char *path);
 void remove_tree(const char *path);
+/* remove_tree(@path) if the process dies: a handle for cancel_on_failure(). */
+int remove_on_failure(const char *path);
 /* Hex sha256 of a file (65 bytes incl. NUL into @hex); 0 on success. */
 int sha256_file(const char *path, char hex[65]);
 void sha256_hex(const void *data, size_t len, char hex[65]);

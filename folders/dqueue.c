@@ -94,15 +94,15 @@ static void producer_step(void *ctx, struct fold_run *run,
 	long c, v;
 
 	if (!strcmp(e->label, "AProducer.p1")) {
-		c = pgo_int(e, pgo_value(e, "read", "net", e->self),
-			    "request read");
+		c = pgo_id(e, pgo_value(e, "read", "net", e->self),
+			   "request read");
 		grow(q, c);
 		if (!q->asked[c])
 			die_at(EXIT_CHECK_FAILED, e->file, e->line,
 			       "producer takes a request of consumer %ld, "
 			       "which did not ask", c);
 	} else if (!strcmp(e->label, "AProducer.p2")) {
-		c = pgo_int(e, pgo_index(e, "write", "net"), "recipient");
+		c = pgo_id(e, pgo_index(e, "write", "net"), "recipient");
 		v = pgo_int(e, pgo_value(e, "write", "net", NULL), "value");
 		grow(q, c);
 		if (!q->asked[c] || q->inflight[c] >= 0)
@@ -123,7 +123,7 @@ static void consumer_step(void *ctx, struct fold_run *run,
 			  const struct pgo_event *e)
 {
 	struct dqueue *q = ctx;
-	long c = pgo_int(e, e->self, "consumer id"), v;
+	long c = pgo_id(e, e->self, "consumer id"), v;
 
 	grow(q, c);
 	if (!strcmp(e->label, "AConsumer.c1")) {

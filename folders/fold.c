@@ -160,6 +160,10 @@ void fold_input(const struct folder *f, struct corpus *c, const char *name,
 	if (!run.windows)
 		die_at(EXIT_CHECK_FAILED, input, 0, "no %s run found", f->name);
 	windows_close(run.windows, run.counts);
+	/* a run that shows no step is no ground truth, whatever it parsed */
+	if (!run.counts->child)
+		die_at(EXIT_CHECK_FAILED, input, 0,
+		       "no windows: the run shows no %s action", f->name);
 	nevents = events_close(run.events);
 	free(rel);
 	digest = digest_finish(&d);

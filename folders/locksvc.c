@@ -94,7 +94,7 @@ static void server_step(void *ctx, struct fold_run *run,
 	if (strcmp(e->label, "AServer.serverRespond") || !msg ||
 	    strcmp(msg, GRANT_MSG))
 		return;
-	c = pgo_int(e, to, "grant recipient");
+	c = pgo_id(e, to, "grant recipient");
 	if (!waits(s, c))
 		die_at(EXIT_CHECK_FAILED, e->file, e->line,
 		       "server grants the lock to client %ld, which is not "
@@ -113,10 +113,15 @@ static void critical_section(struct locksvc *s, struct fold_run *run,
 {
 	const char *got = pgo_value(e, "read", "network", e->self);
 
-	if (!got || strcmp(got, GRANT_MSG))
+	if (!got)
 		die_at(EXIT_CHECK_FAILED, e->file, e->line,
 		       "critical section of client %ld did not read a grant "
-		       "(network[%ld] = %s) in its step", c, c, GRANT_MSG);
+		       "in its step (it read no network[%ld])", c, c);
+	if (strcmp(got, GRANT_MSG))
+		die_at(EXIT_CHECK_FAILED, e->file, e->line,
+		       "critical section of client %ld did not read a grant "
+		       "in its step (network[%ld] = %s, a grant is %s)", c, c,
+		       got, GRANT_MSG);
 	if (s->holder != c)
 		die_at(EXIT_CHECK_FAILED, e->file, e->line,
 		       "critical section of client %ld is not preceded by the "
@@ -128,7 +133,7 @@ static void client_step(void *ctx, struct fold_run *run,
 			const struct pgo_event *e)
 {
 	struct locksvc *s = ctx;
-	long c = pgo_int(e, e->self, "client id");
+	long c = pgo_id(e, e->self, "client id");
 
 	if (!strcmp(e->label, "AClient.acquireLock")) {
 		if (waits(s, c) || s->holder == c)

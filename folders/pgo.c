@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* PGo recorder logs: per-file cursors merged by vector clock (see pgo.h). */
 #include <dirent.h>
-#include <math.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
@@ -54,8 +54,9 @@ static long number_or_minus_one(const char *s)
 
 	if (!*s)
 		return -1;
+	errno = 0;
 	v = strtol(s, &end, 10);
-	return *end || v < 0 ? -1 : v;
+	return *end || v < 0 || errno ? -1 : v;
 }
 
 /* Process order: archetype name, then self (numerically when both are). */
@@ -181,7 +182,9 @@ static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 		const cJSON *count = who ? who->next : NULL;
 		long j;
 
-		if (!cJSON_IsNumber(count) || count->valuedouble < 1)
+		/* up to 2^53: exact in a double, and a long holds it */
+		if (!cJSON_IsNumber(count) || count->valuedouble < 1 ||
+		    count->valuedouble >= 9007199254740992.0)
 			die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 			       "clock entry without a positive counter");
 		j = process_index(m, f, who, (long)count->valuedouble, entry);
@@ -355,31 +358,17 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 	return &m->ev;
 }
 
-static int all_finite(const cJSON *v)
-{
-	const cJSON *c;
-
-	if (cJSON_IsNumber(v))
-		return isfinite(v->valuedouble);
-	cJSON_ArrayForEach(c, v)
-		if (!all_finite(c))
-			return 0;
-	return 1;
-}
-
 /*
  * The record's event line, written on the reading thread: serializing is
- * the biggest cost left on the merging thread.  Aborted sections get none,
- * and neither does a record with a number json_write() refuses: the merge
- * writes it itself, and so dies where it always did.
+ * the biggest cost left on the merging thread.  Aborted sections get none.
+ * The reader refused anything json_write() would (json_check_record()).
  */
 static void event_line(const cJSON *rec, struct strbuf *out)
 {
 	int dropped[3] = { 0 }, first = 1;
 	const cJSON *m;
 
-	if (!cJSON_IsObject(rec) || !cJSON_IsFalse(json_get(rec, "isAbort")) ||
-	    !all_finite(rec))
+	if (!cJSON_IsObject(rec) || !cJSON_IsFalse(json_get(rec, "isAbort")))
 		return;
 	strbuf_add(out, "{", 1);
 	cJSON_ArrayForEach(m, rec) {
@@ -500,6 +489,10 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 		archetype_step(sys, e)(ctx, run, e);
 	}
 	sys->end(ctx);
+	if (!m->committed)
+		die_at(EXIT_CHECK_FAILED, run->input, 0,
+		       "no committed records: the trace files hold no "
+		       "committed critical section");
 	json_add(run->info, "processes", json_int((long long)m->n));
 	json_add(run->info, "committed_sections", json_int(m->committed));
 	json_add(run->info, "aborted_sections_dropped", json_int(m->aborted));
@@ -549,5 +542,16 @@ long pgo_int(const struct pgo_event *e, const char *value, const char *what)
 		die_at(EXIT_BAD_INPUT, e->file, e->line,
 		       "%s of %s %s is %s, not a natural number", what,
 		       e->archetype, e->self, value ? value : "missing");
+	return v;
+}
+
+long pgo_id(const struct pgo_event *e, const char *value, const char *what)
+{
+	long v = pgo_int(e, value, what);
+
+	if (v > PGO_MAX_ID)
+		die_at(EXIT_BAD_INPUT, e->file, e->line,
+		       "%s of %s %s is %ld, above %d (ids index arrays)", what,
+		       e->archetype, e->self, v, PGO_MAX_ID);
 	return v;
 }

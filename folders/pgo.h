@@ -75,4 +75,12 @@ const char *pgo_index(const struct pgo_event *e, const char *tag,
 /* A TLA+ integer value ("3") as a number; dies naming @e if it is not. */
 long pgo_int(const struct pgo_event *e, const char *value, const char *what);
 
+/*
+ * pgo_int() of a process id (a client, a recipient): the systems index
+ * arrays with it, so one above PGO_MAX_ID is refused as bad input rather
+ * than allocated for.
+ */
+#define PGO_MAX_ID 4096
+long pgo_id(const struct pgo_event *e, const char *value, const char *what);
+
 #endif

@@ -221,7 +221,7 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 static struct spin_event parse_event(struct spin_fold *s, const char *text)
 {
 	struct spin_event e = { 0 };
-	const char *end = NULL, *action, *state;
+	const char *end = NULL, *action, *state, *why;
 	cJSON *v = cJSON_ParseWithOpts(text, &end, 0);
 	int a;
 
@@ -229,6 +229,10 @@ static struct spin_event parse_event(struct spin_fold *s, const char *text)
 		cJSON_Delete(v);
 		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
 		       "malformed event (not one JSON object)");
+	}
+	if ((why = json_check_record(v))) {
+		cJSON_Delete(v);
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line, "%s", why);
 	}
 	e.seq = ndjson_natural(&s->in, v, "seq");
 	e.thread = ndjson_natural(&s->in, v, "thread");

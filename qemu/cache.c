@@ -73,20 +73,21 @@ static char *temp_file(const char *what)
 char *command_output(int code, const char *const argv[])
 {
 	char *out = temp_file("out"), *err = temp_file("err");
+	int cleanup[2] = { remove_on_failure(out), remove_on_failure(err) };
 	struct proc_result r = proc_run(argv, out, err, 60);
 	char *text;
 
 	if (!r.exited || r.status) {
 		char *why = read_file(err, NULL);
 
-		remove(out);
-		remove(err);
 		die(code, "'%s' failed: %s", argv[0],
 		    why && *why ? strtok(why, "\n") : "no message");
 	}
 	text = read_file(out, NULL);
 	remove(out);
 	remove(err);
+	cancel_on_failure(cleanup[0]);
+	cancel_on_failure(cleanup[1]);
 	if (!text)
 		die(EXIT_CAPTURE_FAILED, "cannot read the output of %s", argv[0]);
 	text[strcspn(text, "\n")] = '\0';

@@ -48,9 +48,12 @@ static void build(const char *init, const struct guest_file *files, size_t n,
 		"find . | LC_ALL=C sort | "
 		"cpio -o -H newc -R 0:0 --reproducible --quiet | gzip -9n",
 		"sh", dir, NULL };
+	int dir_cleanup, tmp_cleanup;
 
 	progress("building initramfs");
 	remove_tree(dir);
+	dir_cleanup = remove_on_failure(dir);
+	tmp_cleanup = remove_on_failure(tmp);
 	make_dir(dir, "");
 	make_dir(dir, "bin");
 	make_dir(dir, "dev");
@@ -64,7 +67,9 @@ static void build(const char *init, const struct guest_file *files, size_t n,
 	}
 	proc_must(EXIT_ENV_MISSING, argv, tmp);
 	cache_commit(tmp, out);
+	cancel_on_failure(tmp_cleanup);
 	remove_tree(dir);
+	cancel_on_failure(dir_cleanup);
 	free(tmp);
 	free(dir);
 }

@@ -66,17 +66,19 @@ static void download(struct guest_kernel *k, const char *deb)
 	struct proc_result r;
 	char *got, *name = strrchr(deb, '/') + 1;
 
+	int cleanup;
+
 	progress("downloading %s %s", k->package, k->version);
+	cleanup = remove_on_failure(dir);
 	mkdir_p(dir);
 	r = proc_run(argv, log, log, 600);
 	got = xasprintf("%s/%s", dir, name);
-	if (!r.exited || r.status || !file_exists(got)) {
-		remove_tree(dir);
+	if (!r.exited || r.status || !file_exists(got))
 		die(EXIT_ENV_MISSING, "cannot download %s (log: %s): " DEPS_HINT,
 		    spec, log);
-	}
 	cache_commit(got, deb);
 	remove_tree(dir);
+	cancel_on_failure(cleanup);
 	free(got);
 	free(log);
 	free(spec);
@@ -94,11 +96,13 @@ static void deb_sha256(const char *deb, char hex[65])
 		hex[64] = '\0';
 	} else {
 		char *tmp = cache_tmp_name(side);
+		int cleanup = remove_on_failure(tmp);
 
 		if (sha256_file(deb, hex))
 			die(EXIT_ENV_MISSING, "cannot read %s", deb);
 		write_file(tmp, hex, 64);
 		cache_commit(tmp, side);
+		cancel_on_failure(cleanup);
 		free(tmp);
 	}
 	free(text);
@@ -121,6 +125,8 @@ static void unpack_vmlinux(const struct guest_kernel *k, const char *deb)
 		"sh", deb, member, NULL };
 	const char *unxz[] = { "xz", "-dc", "--single-stream", xz, NULL };
 	static const char magic[] = "\xfd" "7zXZ";
+	int cleanup[3] = { remove_on_failure(bz), remove_on_failure(xz),
+			   remove_on_failure(out) };
 	size_t len;
 	char *img, *at;
 
@@ -139,6 +145,8 @@ static void unpack_vmlinux(const struct guest_kernel *k, const char *deb)
 	cache_commit(out, k->vmlinux);
 	remove(bz);
 	remove(xz);
+	for (int i = 0; i < 3; i++)
+		cancel_on_failure(cleanup[i]);
 	free(img);
 	free(member);
 	free(out);

@@ -65,12 +65,16 @@ char *guest_module_build(const struct guest_kernel *k, const char *name,
 	dir = guest_cache_path("modules/%s-%s_%s-%s", name, k->abi, k->version, key);
 	ko = xasprintf("%s/%s.ko", dir, name);
 	if (!file_exists(ko)) {
+		int cleanup;
+
 		tmp = cache_tmp_name(dir);
+		cleanup = remove_on_failure(tmp);
 		build(k, name, files, tmp);
 		/* A concurrent capture may have put the same build there. */
 		if (rename(tmp, dir) && !file_exists(ko))
 			die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", tmp, dir);
 		remove_tree(tmp);
+		cancel_on_failure(cleanup);
 		free(tmp);
 	}
 	if (sha256_file(ko, sha))

@@ -43,3 +43,12 @@ expect_exit() {
 same_bytes() {
 	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1" "$(diff "$2" "$3" | head -n 5)"; fi
 }
+
+# nothing_left NAME DIR: a failed run left no DIR and no DIR.tmp-*.
+nothing_left() {
+	if [ -e "$2" ] || compgen -G "$2.tmp-*" >/dev/null; then
+		not_ok "$1" "$(ls -d "$2"*)"
+	else
+		ok "$1"
+	fi
+}

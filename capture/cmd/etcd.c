@@ -184,16 +184,20 @@ static cJSON *go_version(void)
 {
 	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
 	char tmp[] = "/tmp/capture-goversion-XXXXXX";
-	int fd = mkstemp(tmp);
+	int fd = mkstemp(tmp), cleanup;
 	char *text;
 	cJSON *v;
 
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "mkstemp: cannot create a temporary file");
 	close(fd);
+	cleanup = remove_on_failure(tmp);
 	proc_must(EXIT_ENV_MISSING, argv, tmp);
 	text = read_file(tmp, NULL);
 	unlink(tmp);
+	cancel_on_failure(cleanup);
+	if (!text)
+		die(EXIT_CAPTURE_FAILED, "cannot read the output of go env");
 	text[strcspn(text, "\n")] = 0;
 	v = json_str(text);
 	free(text);

@@ -124,13 +124,15 @@ static int boot_only(const struct spin_driver *d, const struct spin_scenario *sc
 {
 	char path[] = "/tmp/capture-boot-only-XXXXXX";
 	cJSON *env = json_obj();
-	int fd = mkstemp(path);
+	int fd = mkstemp(path), cleanup;
 
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
 	close(fd);
+	cleanup = remove_on_failure(path);
 	d->run(sc, opt, path, env);
 	remove(path);
+	cancel_on_failure(cleanup);
 	cJSON_Delete(env);
 	return EXIT_OK;
 }

@@ -4,17 +4,19 @@
  * temporary corpus and compare every file byte for byte.
  *
  * Three kinds of difference, reported apart: the corpus no longer matches
- * its own manifest (a file edited after it was written, a sha256 edited in
- * the manifest); the rerun's output differs; the environment the manifest
+ * its own manifest (a file edited or added after it was written, a sha256
+ * edited in the manifest); the rerun's output differs; the environment the manifest
  * records (kernel package, binaries, inputs) differs.  The last alone does
  * not fail verification: it is what explains an output difference.
  */
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../command.h"
+#include "../corpus.h"
 #include "../die.h"
 #include "../json.h"
 #include "../options.h"
@@ -24,9 +26,11 @@ static const char verify_usage[] =
 	"usage: capture verify [options] CORPUS\n\n"
 	"Rerun the capture or fold recorded in CORPUS/MANIFEST.json (from the\n"
 	"current directory: relative inputs resolve as they did when it was\n"
-	"made) and compare every file byte for byte.  Exit 0: identical (an\n"
-	"environment difference alone is reported, not failed); 7: the output\n"
-	"or the corpus itself differs; 8: the command could not be rerun.\n\n"
+	"made) and compare every file byte for byte.  The rerun writes only in\n"
+	"a temporary directory.  Exit 0: identical (an environment difference\n"
+	"alone is reported, not failed); 7: the output or the corpus itself\n"
+	"differs (a file changed, missing or not in the manifest); 8: the\n"
+	"command could not be rerun (or wrote no corpus, or names an output).\n\n"
 	"options:\n"
 	"      --timeout SECS   give the rerun at most this long (default 3600)\n"
 	"  -h, --help           this text\n";
@@ -46,11 +50,37 @@ static cJSON *load_manifest(const char *dir)
 	return m;
 }
 
-/* The corpus against its own manifest: every listed file has its sha256. */
+/* nftw has no user pointer: the walk reports into these. */
+static const cJSON *walk_files;
+static size_t walk_skip;
+static int walk_unlisted;
+
+static int unlisted(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	const char *rel = path + walk_skip;
+
+	(void)st; (void)ftw;
+	if (type == FTW_D || type == FTW_DP || !strcmp(rel, "MANIFEST.json") ||
+	    json_get(walk_files, rel))
+		return 0;
+	printf("  altered: %s is in the corpus but not in MANIFEST.json\n", rel);
+	walk_unlisted = 1;
+	return 0;
+}
+
+/* The corpus against its own manifest: every file listed, with its sha256. */
 static int check_digests(const char *dir, const cJSON *m)
 {
 	const cJSON *f;
 	int bad = 0;
+
+	walk_files = json_get(m, "files");
+	walk_skip = strlen(dir) + 1;
+	walk_unlisted = 0;
+	if (nftw(dir, unlisted, 16, FTW_PHYS))
+		die(EXIT_BAD_INPUT, "%s: cannot list the corpus", dir);
+	bad = walk_unlisted;
 
 	cJSON_ArrayForEach(f, json_get(m, "files")) {
 		char *path = xasprintf("%s/%s", dir, f->string);
@@ -187,9 +217,19 @@ static char *self_exe(void)
 	return xstrdup(exe);
 }
 
-static void remove_tmp(void *dir)
+/*
+ * Could getopt read @arg as an output option (-o, -oDIR, --output and any
+ * abbreviation, with or without =DIR)?  Such a command would write over
+ * something other than verify's temporary directory.
+ */
+static int names_output(const char *arg)
 {
-	remove_tree(dir);
+	size_t n = strcspn(arg, "=");
+
+	if (!strncmp(arg, "-o", 2))
+		return 1;
+	return n > 2 && !strncmp(arg, "--", 2) && !strncmp(arg + 2, "output", n - 2) &&
+	       n - 2 <= strlen("output");
 }
 
 /* Rerun the manifest's command into @out; dies with EXIT_RERUN_FAILED. */
@@ -207,6 +247,11 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 			n = 0;
 	if (n < 2)
 		die(EXIT_RERUN_FAILED, "MANIFEST.json records no command to rerun");
+	for (int i = 2; i < n; i++)
+		if (names_output(cJSON_GetArrayItem(cmd, i)->valuestring))
+			die(EXIT_RERUN_FAILED, "not rerunning: the recorded command "
+			    "names an output (%s), which the rerun would overwrite",
+			    cJSON_GetArrayItem(cmd, i)->valuestring);
 	argv[k++] = self_exe();
 	argv[k++] = cJSON_GetArrayItem(cmd, 1)->valuestring;
 	argv[k++] = "-o";
@@ -227,6 +272,9 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 		    "corpus was made)", argv[1], r.exited ? "exited with" :
 		    "was killed by signal", r.status);
 	}
+	if (!corpus_exists(out))
+		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' wrote no "
+		    "corpus", argv[1]);
 	free((char *)argv[0]);
 	free(argv);
 	free(errs);
@@ -259,7 +307,7 @@ int cmd_verify(int argc, char **argv)
 			getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmp))
 		die(EXIT_RERUN_FAILED, "cannot create %s", tmp);
-	cleanup = on_failure(remove_tmp, tmp);
+	cleanup = remove_on_failure(tmp);
 	out = xasprintf("%s/corpus", tmp);
 	printf("verify %s\n", argv[optind]);
 	altered = check_digests(argv[optind], old);

@@ -66,8 +66,9 @@ PY
 
 # Corrupted copies: exit code, the offending line, nothing written.
 refused() { # CODE NAME PATTERN
+	rm -rf "$TMP/badout" "$TMP"/badout.tmp-*   # each check on its own
 	expect_exit "$1" "$2" "$3" "$CAPTURE" fold etcd "$TMP/bad.ndjson" -o "$TMP/badout"
-	[ ! -e "$TMP/badout" ] && ok "$2: nothing written" || not_ok "$2: nothing written" "corpus left behind"
+	nothing_left "$2: nothing written" "$TMP/badout"
 }
 # edit N JQ: apply JQ to the event of line N of the example.
 edit() {
@@ -99,3 +100,16 @@ refused 3 "a truncated JSON line" "bad.ndjson:301:"
 
 edit 10 '.event.role = "StateBoss"'
 refused 3 "an unknown role" "bad.ndjson:10: unknown role StateBoss"
+
+# Input the window writer would refuse dies in the reader, at its line:
+# invalid UTF-8 in a string the events keep, a number beyond a double.
+edit 10 '.'
+sed -i '10s/"vote":"0"/"vote":"\xff"/' "$TMP/bad.ndjson"
+refused 3 "invalid UTF-8 in a string" "bad.ndjson:10: invalid UTF-8 in a JSON string"
+edit 10 '.event.unused = 1'
+sed -i '10s/"unused":1/"unused":1e999/' "$TMP/bad.ndjson"
+refused 3 "a number that is not finite" "bad.ndjson:10: a JSON number out of range"
+
+# A run that shows no step (one node's InitState) is no ground truth.
+head -n 1 "$trace" >"$TMP/bad.ndjson"
+refused 4 "a run without a window" "bad.ndjson: no windows: "

@@ -86,10 +86,10 @@ PY
 # Corrupted copies of a real run.  Each: exit code, file:line, no corpus.
 src=${locksvc_runs[0]%/}
 corrupt() { rm -rf "$TMP/bad"; cp -r "$src" "$TMP/bad"; }
-refused() { # CODE NAME PATTERN
-	expect_exit "$1" "$2" "$3" "$CAPTURE" fold locksvc "$TMP/bad" -o "$TMP/badout"
-	[ ! -e "$TMP/badout" ] && ok "$2: nothing written" ||
-		not_ok "$2: nothing written" "$(ls -R "$TMP/badout" | head -n 5)"
+refused() { # CODE NAME PATTERN [DIR]
+	rm -rf "$TMP/badout" "$TMP"/badout.tmp-*   # each check on its own
+	expect_exit "$1" "$2" "$3" "$CAPTURE" fold locksvc "${4:-$TMP/bad}" -o "$TMP/badout"
+	nothing_left "$2: nothing written" "$TMP/badout"
 }
 server() { echo "$TMP"/bad/trace-0-*.log; }
 
@@ -143,3 +143,46 @@ refused 4 "event missing from a process file" 'depends on event [0-9]+ of AClien
 
 mkdir "$TMP/notrun" && echo hello >"$TMP/notrun/README"
 expect_exit 3 "a directory without trace files" 'notrun: no trace-\*\.log files' "$CAPTURE" check locksvc "$TMP/notrun"
+
+corrupt   # a critical section that read something else than a grant
+python3 - "$TMP"/bad/trace-1-*.log <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for i, l in enumerate(lines):
+    r = json.loads(l)
+    if any(e["tag"] == "write" and e["name"]["name"] == ".pc" and e.get("oldValue") == '"AClient.criticalSection"' for e in r["csElements"]):
+        for e in r["csElements"]:
+            if e["tag"] == "read" and e["name"]["name"] == "network":
+                e["value"] = "2"
+        lines[i] = json.dumps(r, separators=(",", ":"))
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+line=$(grep -n 'AClient.criticalSection\\"","tag":"write' "$TMP"/bad/trace-1-*.log | cut -d: -f1)
+refused 4 "critical section that read another message" \
+	"trace-1-[0-9]+\\.log:$line: critical section of client 1 did not read a grant in its step \\(network\\[1\\] = 2, a grant is 3\\)"
+
+# Input the window writer would refuse dies in the reader, at its line:
+# on the first record of a file (read to identify the process) and on
+# the records read ahead.
+corrupt
+f=$(echo "$TMP"/bad/trace-1-*.log)
+sed -i '1s/"tag":"read"/"tag":"read","note":"\xff"/' "$f"
+refused 3 "invalid UTF-8 in a first record" 'trace-1-[0-9]+\.log:1: invalid UTF-8 in a JSON string'
+corrupt
+sed -i '3s/"tag":"read"/"tag":"read","note":"\xc0\xaf"/' "$(server)"
+refused 3 "an overlong UTF-8 form in a record read ahead" 'trace-0-[0-9]+\.log:3: invalid UTF-8 in a JSON string'
+corrupt
+sed -i '5s/"isAbort":false/"isAbort":false,"note":1e999/' "$(server)"
+refused 3 "a number that is not finite" 'trace-0-[0-9]+\.log:5: a JSON number out of range'
+
+# Client ids index arrays: a huge one is bad input, not an allocation.
+corrupt
+f=$(echo "$TMP"/bad/trace-5-*.log)
+sed -i 's/"5"/"9000000000000"/g' "$f"
+sed -i 's/\["AClient","5"\]/["AClient","9000000000000"]/g' "$TMP"/bad/trace-*.log
+mv "$f" "$TMP/bad/trace-9000000000000-${f##*-}"
+refused 3 "a client id too large" 'trace-9000000000000-[0-9]+\.log:[0-9]+: client id of AClient 9000000000000 is 9000000000000, above 4096'
+
+# A run whose processes committed nothing has no ground truth to give.
+mkdir "$TMP/norecords" && : >"$TMP/norecords/trace-0-1.log"
+refused 4 "a run without a committed record" 'norecords: no committed records' "$TMP/norecords"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The deterministic JSON writer against what Python and RFC 8785 write. */
+/*
+ * The deterministic JSON writer against what Python and RFC 8785 write, and
+ * the check readers make that a record is something it can write.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "capture/json.h"
@@ -28,6 +31,64 @@ static void expect(const char *name, const char *input, enum json_style style,
 	cJSON_Delete(v);
 }
 
+/* json_check_record() on @input: NULL (@want NULL) or the problem. */
+static void refuses(const char *name, const char *input, const char *want)
+{
+	cJSON *v = cJSON_Parse(input);
+	const char *got;
+
+	if (!v) {
+		printf("not ok - %s: test input does not parse\n", name);
+		failed++;
+		return;
+	}
+	got = json_check_record(v);
+	if (want ? !got || !strstr(got, want) : !!got) {
+		printf("not ok - %s: got %s, want %s\n", name,
+		       got ? got : "accepted", want ? want : "accepted");
+		failed++;
+	} else {
+		printf("ok - %s\n", name);
+	}
+	cJSON_Delete(v);
+}
+
+static void check_records(void)
+{
+	refuses("accepts ASCII, escapes, UTF-8 of every length",
+		"{\"a\":[\"x\\u0001\",\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"],"
+		"\"\xc3\xb6\":{\"n\":1e308}}", NULL);
+	refuses("invalid byte in a string", "{\"a\":[1,{\"b\":\"x\xffy\"}]}",
+		"invalid UTF-8 in a JSON string");
+	refuses("invalid byte in a key", "{\"a\xfe\":1}",
+		"invalid UTF-8 in a JSON key");
+	refuses("overlong form", "[\"\xc0\xaf\"]", "invalid UTF-8");
+	refuses("overlong 3-byte form", "[\"\xe0\x80\xaf\"]", "invalid UTF-8");
+	refuses("encoded surrogate", "[\"\xed\xa0\x80\"]", "invalid UTF-8");
+	refuses("above U+10FFFF", "[\"\xf4\x90\x80\x80\"]", "invalid UTF-8");
+	refuses("sequence cut short", "[\"\xe2\x82\"]", "invalid UTF-8");
+	refuses("lone continuation byte", "\"a\x80\"", "invalid UTF-8");
+	refuses("number beyond a double", "{\"a\":{\"b\":[0,1e999]}}",
+		"not finite");
+	refuses("negative number beyond a double", "[-1e999]", "not finite");
+}
+
+/* Integers a long long cannot hold are not integers to json_get_int(). */
+static void check_int_range(void)
+{
+	cJSON *v = cJSON_Parse("{\"big\":1e300,\"neg\":-9223372036854775808,"
+			       "\"edge\":9223372036854775808}");
+	long long n = 0;
+	int ok = v && json_get_int(v, "big", &n) == -1 &&
+		 json_get_int(v, "edge", &n) == -1 &&
+		 !json_get_int(v, "neg", &n) && n == (-9223372036854775807LL - 1);
+
+	printf("%s - json_get_int refuses what a long long cannot hold\n",
+	       ok ? "ok" : "not ok");
+	failed += !ok;
+	cJSON_Delete(v);
+}
+
 int main(void)
 {
 	/* Expected strings are what json.dumps() prints for the same input. */
@@ -49,5 +110,7 @@ int main(void)
 	       JSON_CANONICAL, "[1e+21,1e-7,0.000001,333333333.3333333]");
 	expect("compact keeps declared order", "{\"z\":{\"y\":1},\"a\":\"s\"}",
 	       JSON_COMPACT, "{\"z\":{\"y\":1},\"a\":\"s\"}");
+	check_records();
+	check_int_range();
 	return failed != 0;
 }
