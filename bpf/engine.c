@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/proc.h"
 #include "engine.h"
 #include "readplan.h"
 #include "goprobe.skel.h"
@@ -234,19 +235,11 @@ static void read_stats(struct gp_engine *e)
 	}
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /* Consume records until the child exits (or the timeout kills it). */
 static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 			double timeout_s)
 {
-	double end = now() + timeout_s;
+	double end = monotonic_seconds() + timeout_s;
 	int status;
 
 	for (;;) {
@@ -257,7 +250,7 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 			die(EXIT_CAPTURE_FAILED, "ring buffer: %s", strerror(-err));
 		if (w == pid)
 			break;
-		if (timeout_s > 0 && now() > end) {
+		if (timeout_s > 0 && monotonic_seconds() > end) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			die(EXIT_CAPTURE_FAILED, "%s: timed out after %.0f s",

@@ -136,20 +136,6 @@ void corpus_close(struct corpus *c, FILE *f, const char *rel)
 		die(EXIT_CAPTURE_FAILED, "write error on %s", rel);
 }
 
-void corpus_copy(struct corpus *c, const char *src, const char *rel)
-{
-	size_t len;
-	char *data = read_file(src, &len);
-	FILE *f;
-
-	if (!data)
-		die(EXIT_BAD_INPUT, "cannot read %s: %s", src, strerror(errno));
-	f = corpus_create(c, rel);
-	fwrite(data, 1, len, f);
-	corpus_close(c, f, rel);
-	free(data);
-}
-
 cJSON *corpus_manifest(struct corpus *c)
 {
 	return c->manifest;

@@ -37,8 +37,6 @@ const char *corpus_rel(struct corpus *c, const char *path);
 FILE *corpus_create(struct corpus *c, const char *rel);
 /* Close a file from corpus_create(); dies on a write error. */
 void corpus_close(struct corpus *c, FILE *f, const char *rel);
-/* Copy the file @src into the corpus as @rel. */
-void corpus_copy(struct corpus *c, const char *src, const char *rel);
 
 /*
  * The manifest under construction: an object whose keys the caller fills

@@ -147,17 +147,6 @@ void die_at(enum exit_code code, const char *file, long line,
 	vdie(code, file, line, fmt, ap);
 }
 
-void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("capture: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
 void progress(const char *fmt, ...)
 {
 	va_list ap;

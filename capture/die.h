@@ -30,9 +30,6 @@ _Noreturn void die_at(enum exit_code code, const char *file, long line,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Print "capture: warning: <message>" and go on. */
-void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* Progress for long steps, on stderr ("capture: booting guest (tcg)"). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

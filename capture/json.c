@@ -409,16 +409,6 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
 	put(sb, obj ? "}" : "]", 1);
 }
 
-void json_print_line(FILE *f, const cJSON *v, enum json_style style)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	json_write(&sb, v, style);
-	put(&sb, "\n", 1);
-	fwrite(sb.buf, 1, sb.len, f);
-	strbuf_release(&sb);
-}
-
 int json_style_parse(const char *name)
 {
 	if (!strcmp(name, "python"))

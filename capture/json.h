@@ -44,8 +44,6 @@ void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
 		       int first, enum json_style style);
 /* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
-/* Write @v and a newline to @f. */
-void json_print_line(FILE *f, const cJSON *v, enum json_style style);
 
 /*
  * What in @v the writer would refuse -- invalid UTF-8 in a string or key

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -29,7 +30,7 @@ static void redirect(const char *path, int fd)
 		_exit(127);
 }
 
-static double now(void)
+double monotonic_seconds(void)
 {
 	struct timespec ts;
 
@@ -59,11 +60,11 @@ static _Noreturn void child(const char *const argv[], const char *out_path,
 /* SIGTERM first, so a capture rerun by verify removes its temporaries. */
 static void stop_group(pid_t pid, int *status)
 {
-	double deadline = now() + STOP_GRACE_S;
+	double deadline = monotonic_seconds() + STOP_GRACE_S;
 	pid_t w;
 
 	kill(-pid, SIGTERM);
-	while ((w = waitpid(pid, status, WNOHANG)) == 0 && now() < deadline)
+	while ((w = waitpid(pid, status, WNOHANG)) == 0 && monotonic_seconds() < deadline)
 		usleep(10000);
 	kill(-pid, SIGKILL);
 	if (w != pid)
@@ -74,7 +75,7 @@ struct proc_result proc_run(const char *const argv[], const char *out_path,
 			    const char *err_path, double timeout_s)
 {
 	struct proc_result r = { 0 };
-	double deadline = now() + timeout_s;
+	double deadline = monotonic_seconds() + timeout_s;
 	pid_t parent = getpid(), pid;
 	int status, cleanup;
 
@@ -93,7 +94,7 @@ struct proc_result proc_run(const char *const argv[], const char *out_path,
 			break;
 		if (w < 0 && errno != EINTR)
 			die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
-		if (timeout_s > 0 && now() > deadline) {
+		if (timeout_s > 0 && monotonic_seconds() > deadline) {
 			stop_group(pid, &status);
 			cancel_on_failure(cleanup);
 			r.timed_out = 1;
@@ -291,4 +292,45 @@ int sha256_file(const char *path, char hex[65])
 	fclose(f);
 	hex_digest(md, n, hex);
 	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **list_dir(const char *dir, int (*keep)(const char *name), size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	names = xcalloc(1, sizeof(*names));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || (keep && !keep(de->d_name)))
+			continue;
+		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), name_cmp);
+	return names;
+}
+
+void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
 }

@@ -42,4 +42,16 @@ void sha256_hex(const void *data, size_t len, char hex[65]);
 /* The first 32 bytes of digest @md (@n bytes) in hex, into @hex. */
 void hex_digest(const unsigned char *md, unsigned n, char hex[65]);
 
+/* Seconds on the monotonic clock: for timeouts, never for output. */
+double monotonic_seconds(void);
+
+/*
+ * Names in @dir that do not start with '.' and that @keep (if not NULL)
+ * accepts, sorted by strcmp (the same order on every machine); *@n gets
+ * their number.  NULL (only) if @dir cannot be opened.
+ */
+char **list_dir(const char *dir, int (*keep)(const char *name), size_t *n);
+void free_names(char **names, size_t n);
+int has_suffix(const char *s, const char *suffix);
+
 #endif

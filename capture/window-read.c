@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -238,41 +237,28 @@ static void add_corpus(struct window_set *ws, const char *dir)
 	free(mpath);
 }
 
-static int name_cmp(const void *a, const void *b)
+static int is_window_file(const char *name)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return has_suffix(name, ".ndjson");
 }
 
 static void add_dir(struct window_set *ws, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, len;
+	size_t n;
+	char **names = list_dir(dir, is_window_file, &n);
 
-	if (!d)
+	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0, "cannot open directory");
-	while ((de = readdir(d))) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] == '.' || len < 7 ||
-		    strcmp(de->d_name + len - 7, ".ndjson"))
-			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
 	if (!n)
 		die_at(EXIT_BAD_INPUT, dir, 0, "no MANIFEST.json and no *.ndjson "
 		       "window files");
-	qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
 		window_set_add_file(ws, path, path);
 		free(path);
-		free(names[i]);
 	}
-	free(names);
+	free_names(names, n);
 }
 
 void window_set_add(struct window_set *ws, const char *arg)

@@ -110,11 +110,6 @@ void windows_add(struct window_writer *w, const char *action,
 	json_count(w->counts, action, 1);
 }
 
-const cJSON *windows_state(const struct window_writer *w)
-{
-	return w->state;
-}
-
 void windows_close(struct window_writer *w, cJSON *counts)
 {
 	const cJSON *c;

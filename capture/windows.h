@@ -39,8 +39,6 @@ struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
 /* One step.  @data and @post are copied (caller keeps ownership). */
 void windows_add(struct window_writer *w, const char *action,
 		 const cJSON *data, const cJSON *post);
-/* State after the last step (the next window's pre-state). */
-const cJSON *windows_state(const struct window_writer *w);
 /* Close; merges per-action counts into @counts (object action -> n). */
 void windows_close(struct window_writer *w, cJSON *counts);
 

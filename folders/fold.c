@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* Running a folder over one input: the part every system shares. */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +20,6 @@ void fold_run_windows(struct fold_run *run, const struct folder *f,
 		die(EXIT_CAPTURE_FAILED, "folder %s opened windows twice", f->name);
 	run->windows = windows_open(run->corpus, rel, run->fmt, initial);
 	free(rel);
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
@@ -58,10 +52,8 @@ static void add_file(struct input_digest *d, const char *name, char *path)
 static void list_input(struct input_digest *d, const char *input)
 {
 	struct stat st;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
-	DIR *dir;
+	char **names;
+	size_t n;
 
 	if (stat(input, &st))
 		die_at(EXIT_BAD_INPUT, input, 0, "no such file or directory");
@@ -70,23 +62,12 @@ static void list_input(struct input_digest *d, const char *input)
 		return;
 	}
 	d->dir = 1;
-	dir = opendir(input);
-	if (!dir)
+	names = list_dir(input, NULL, &n);
+	if (!names)
 		die_at(EXIT_BAD_INPUT, input, 0, "cannot open directory");
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
-			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(dir);
-	if (n)
-		qsort(names, n, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		add_file(d, names[i], xasprintf("%s/%s", input, names[i]));
-		free(names[i]);
-	}
-	free(names);
+	free_names(names, n);
 }
 
 static void *hash_files(void *arg)

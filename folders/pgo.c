@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* PGo recorder logs: per-file cursors merged by vector clock (see pgo.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include "../capture/json.h"
 #include "../capture/ndjson-ahead.h"
 #include "../capture/ndjson.h"
+#include "../capture/proc.h"
 #include "folder.h"
 #include "pgo.h"
 
@@ -71,35 +71,28 @@ static int process_cmp(const struct pgo_file *a, const struct pgo_file *b)
 	return strcmp(a->self, b->self);
 }
 
-static int name_cmp(const void *a, const void *b)
+/* trace-*.log files of @dir, sorted by name. */
+static int is_trace_log(const char *name)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return !strncmp(name, "trace-", 6) && strlen(name) >= 10 &&
+	       has_suffix(name, ".log");
 }
 
-/* trace-*.log files of @dir, sorted by name. */
 static char **list_logs(const char *dir, size_t *n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t len;
+	char **names = list_dir(dir, is_trace_log, n);
 
-	if (!d)
+	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0,
 		       "not a directory of PGo trace-*.log files");
-	*n = 0;
-	while ((de = readdir(d))) {
-		len = strlen(de->d_name);
-		if (strncmp(de->d_name, "trace-", 6) || len < 10 ||
-		    strcmp(de->d_name + len - 4, ".log"))
-			continue;
-		names = xrealloc(names, (*n + 1) * sizeof(*names));
-		names[(*n)++] = xasprintf("%s/%s", dir, de->d_name);
-	}
-	closedir(d);
 	if (!*n)
 		die_at(EXIT_BAD_INPUT, dir, 0, "no trace-*.log files");
-	qsort(names, *n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < *n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+
+		free(names[i]);
+		names[i] = path;
+	}
 	return names;
 }
 

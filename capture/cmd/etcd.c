@@ -5,7 +5,6 @@
  * with upstream's with_tla trace hook (--via trace), write its with_tla
  * event stream as raw/NN-name.ndjson and fold it with the etcd folder.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,38 +75,29 @@ static char *build_harness(int tla)
 	return bin;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Scenario files NN-name under scenarios/etcd/ matching @want (or all). */
 static char **find_scenarios(const char *want, int *n)
 {
 	char *dir = xasprintf("%s/scenarios/etcd", capture_home());
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
+	size_t all;
+	char **names = list_dir(dir, is_scenario_file, &all);
 
-	*n = 0;
-	if (!d)
+	if (!names)
 		die(EXIT_ENV_MISSING, "%s: cannot open the scenario directory", dir);
-	while ((de = readdir(d))) {
-		const char *s = de->d_name;
+	*n = 0;
+	for (size_t i = 0; i < all; i++) {
+		const char *name;
 
-		if (strlen(s) < 4 || s[0] < '0' || s[0] > '9' || s[1] < '0' ||
-		    s[1] > '9' || s[2] != '-')
-			continue;
-		if (strcmp(want, "all") && strcmp(want, s) && strcmp(want, s + 3))
-			continue;
-		names = xrealloc(names, (*n + 1) * sizeof(*names));
-		names[(*n)++] = xstrdup(s);
+		scenario_file_name(names[i], &name);
+		if (!strcmp(want, "all") || !strcmp(want, names[i]) ||
+		    !strcmp(want, name))
+			names[(*n)++] = names[i];
+		else
+			free(names[i]);
 	}
-	closedir(d);
 	free(dir);
 	if (!*n)
 		die(EXIT_USAGE, "no etcd scenario '%s' (see capture list)", want);
-	qsort(names, *n, sizeof(*names), name_cmp);
 	return names;
 }
 

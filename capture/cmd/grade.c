@@ -23,6 +23,7 @@
 #include "../audit.h"
 #include "../command.h"
 #include "../die.h"
+#include "../proc.h"
 #include "../json.h"
 #include "../options.h"
 #include "../window-read.h"
@@ -112,14 +113,6 @@ static _Noreturn void crashed(struct grader *g, const struct window *w)
 	       "the grader '%s' %s before answering this window", g->cmd, how);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void send_window(struct grader *g, const struct window *w)
 {
 	cJSON *v = json_obj();
@@ -156,7 +149,7 @@ static int read_until(struct grader *g, int (*done)(const struct strbuf *),
 
 	while (!done(&g->pending)) {
 		struct pollfd p = { .fd = g->out, .events = POLLIN };
-		int ms = (int)((deadline - now()) * 1000);
+		int ms = (int)((deadline - monotonic_seconds()) * 1000);
 		ssize_t n;
 
 		if (ms <= 0 || !poll(&p, 1, ms)) {
@@ -194,7 +187,7 @@ static char *read_verdict(struct grader *g, const struct window *w)
 {
 	char *nl, *line;
 
-	if (!read_until(g, has_line, now() + g->timeout, w))
+	if (!read_until(g, has_line, monotonic_seconds() + g->timeout, w))
 		crashed(g, w);
 	nl = memchr(g->pending.buf, '\n', g->pending.len);
 	line = xmalloc(nl - g->pending.buf + 1);
@@ -240,7 +233,7 @@ static void finish(struct grader *g)
 
 	close(g->in);
 	g->in = -1;
-	read_until(g, never, now() + g->timeout, NULL);
+	read_until(g, never, monotonic_seconds() + g->timeout, NULL);
 	if (g->pending.len)
 		die(EXIT_BAD_INPUT, "the grader '%s' wrote more lines than there "
 		    "were windows", g->cmd);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* capture list: the systems, their actions and their scenarios. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,49 +7,33 @@
 #include "../command.h"
 #include "../die.h"
 #include "../options.h"
+#include "../proc.h"
 
 static const char list_usage[] =
 	"usage: capture list\n\n"
 	"List the systems capture folds, their target actions, and the scenario\n"
 	"files found under scenarios/SYSTEM/.\n";
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Scenario files are named NN-name; list them in that order. */
 static void list_scenarios(const char *system)
 {
 	char *dir = xasprintf("%s/scenarios/%s", capture_home(), system);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
+	size_t n;
+	char **names = list_dir(dir, is_scenario_file, &n);
 
 	free(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		const char *dash = strchr(de->d_name, '-');
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9' || !dash ||
-		    strchr(de->d_name, '.'))
-			continue;
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
 	if (n)
 		printf("  scenarios:");
 	for (size_t i = 0; i < n; i++) {
-		printf(" %s", strchr(names[i], '-') + 1);
-		free(names[i]);
+		const char *name;
+
+		scenario_file_name(names[i], &name);
+		printf(" %s", name);
 	}
 	if (n)
 		printf("\n");
-	free(names);
+	if (names)
+		free_names(names, n);
 }
 
 int cmd_list(int argc, char **argv)

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Spin scenario files: parsing and selection (see steps.h). */
-#include <ctype.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../capture/command.h"
 #include "../../capture/die.h"
+#include "../../capture/proc.h"
 #include "../../capture/ndjson.h"
 #include "steps.h"
 
@@ -18,28 +17,6 @@ static const char *const op_names[] = {
 const char *spin_op_name(enum spin_op op)
 {
 	return op_names[op];
-}
-
-/*
- * "NN-NAME": digits, a dash, then a name that is safe on a kernel command
- * line and in a file name.  Returns NN, or -1 if @base is not of that form.
- */
-static int parse_file_name(const char *base, const char **name)
-{
-	const char *p = base;
-	int index = 0;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	while (isdigit((unsigned char)*p) && index < 10000)
-		index = index * 10 + (*p++ - '0');
-	if (*p++ != '-' || !*p)
-		return -1;
-	*name = p;
-	for (; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
-			return -1;
-	return index;
 }
 
 static int parse_op(const char *word, enum spin_op *op)
@@ -86,7 +63,7 @@ void spin_scenario_load(const char *path, struct spin_scenario *s)
 	size_t alloc = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->index = parse_file_name(base, &name);
+	s->index = scenario_file_name(base, &name);
 	if (s->index < 0)
 		die_at(EXIT_BAD_INPUT, path, 0,
 		       "scenario file names are NN-NAME (NAME of letters, digits, - and _)");
@@ -124,24 +101,20 @@ char *spin_scenario_run_name(const struct spin_scenario *s)
 	return xstrdup(base ? base + 1 : s->path);
 }
 
-/* Scenario files of @dir ("NN-NAME", regular names only), sorted. */
+/* Scenario files of @dir (paths), in NN-NAME order. */
 static size_t list_files(const char *dir, char ***out)
 {
-	struct dirent **ents;
-	const char *name;
-	size_t n = 0;
-	int got = scandir(dir, &ents, NULL, alphasort);
+	size_t n;
 
-	if (got < 0)
+	*out = list_dir(dir, is_scenario_file, &n);
+	if (!*out)
 		die(EXIT_ENV_MISSING, "cannot read the scenario directory %s", dir);
-	*out = xcalloc(got + 1, sizeof(**out));
-	for (int i = 0; i < got; i++) {
-		if (ents[i]->d_type != DT_DIR &&
-		    parse_file_name(ents[i]->d_name, &name) >= 0)
-			(*out)[n++] = xasprintf("%s/%s", dir, ents[i]->d_name);
-		free(ents[i]);
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, (*out)[i]);
+
+		free((*out)[i]);
+		(*out)[i] = path;
 	}
-	free(ents);
 	return n;
 }
 
@@ -153,7 +126,7 @@ static _Noreturn void unknown(const char *which, char **files, size_t n)
 		const char *name = "";
 		char *more;
 
-		parse_file_name(strrchr(files[i], '/') + 1, &name);
+		scenario_file_name(strrchr(files[i], '/') + 1, &name);
 		more = xasprintf("%s%s%s", known, i ? ", " : "", name);
 		free(known);
 		known = more;
@@ -179,7 +152,7 @@ size_t spin_scenarios_select(const char *which, struct spin_scenario **out)
 	for (size_t i = 0; i < n; i++) {
 		const char *name = "";
 
-		parse_file_name(strrchr(files[i], '/') + 1, &name);
+		scenario_file_name(strrchr(files[i], '/') + 1, &name);
 		if (!strcmp(which, "all") || !strcmp(which, name))
 			spin_scenario_load(files[i], &(*out)[got++]);
 	}
