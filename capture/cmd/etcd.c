@@ -217,6 +217,24 @@ static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin
 	}
 }
 
+/*
+ * The scenarios together must exercise every target action: a capture that
+ * misses one (a probe that never fired, a scenario file emptied) is no
+ * corpus of this system.  Single scenarios may lack some (election has no
+ * proposal).
+ */
+static void require_every_action(const struct folder *f, const cJSON *runs)
+{
+	cJSON *counts = run_counts(runs);
+
+	for (int i = 0; f->actions[i]; i++)
+		if (!json_get(counts, f->actions[i]))
+			die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
+			    "every target action must have at least one",
+			    f->actions[i]);
+	cJSON_Delete(counts);
+}
+
 static void capture_all(const struct etcd_opts *o)
 {
 	int tla = !strcmp(o->via, "trace"), n;
@@ -250,6 +268,8 @@ static void capture_all(const struct etcd_opts *o)
 		free(names[i]);
 	}
 	unlink(tmp_out);
+	if (!strcmp(o->scenario, "all"))
+		require_every_action(f, runs);
 	system_corpus_commit(c, runs, dir);
 	free(tmp_out);
 	free(raw_dir);

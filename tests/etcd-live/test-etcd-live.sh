@@ -81,6 +81,14 @@ printf 'campaign 1\ndeliver 2<-2\n' >"$TMP/bad-scenario"
 expect_exit 3 "harness names a bad scenario line" 'bad-scenario:2: expected T<-F' \
 	"$HARNESS" "$TMP/bad-scenario"
 
+# "all" over scenarios that never propose: a target action without a window.
+mkdir -p "$TMP/home/scenarios/etcd"
+cp "$ROOT/scenarios/etcd/01-election" "$ROOT/scenarios/etcd/go.mod" "$TMP/home/scenarios/etcd/"
+expect_exit 4 "all scenarios must give every target action" 'no ClientProposal window' \
+	env CAPTURE_HOME="$TMP/home" $CAPTURE etcd --scenario all --binary "$HARNESS" -o "$TMP/x4"
+[ ! -e "$TMP/x4" ] && ok "a capture missing an action leaves nothing" ||
+	not_ok "a capture missing an action leaves nothing" "$(ls "$TMP")"
+
 NOBODY=$(mktemp -d /tmp/capture-nobody-XXXXXX)
 chmod 777 "$NOBODY"
 expect_exit 5 "no BPF permission is an environment error" 'needs root' \
