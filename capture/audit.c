@@ -67,6 +67,27 @@ struct cell {
 };
 
 /*
+ * A cell as classify() named it, counted before the axes are known: the
+ * domain may learn them in the same pass (audit_domain.learn).  Rows and
+ * columns are indices into the labels seen so far.
+ */
+struct seen_cell {
+	size_t row, col;
+	struct cell cell;
+};
+
+/*
+ * Windows of one action in one seen cell (row NONE: classify() put them
+ * outside the domain), with the first one's place in the pass: the ones
+ * whose cell the axes lack go outside too, in order of first window.
+ */
+#define NONE ((size_t)-1)
+struct seen_use {
+	size_t row, col, action;
+	long first, windows;
+};
+
+/*
  * One pass over the windows: counts per cell of the domain and per action,
  * and each run's action sequence as a running sha256 (the sequences are
  * compared, never kept), so that memory does not grow with the corpus.
@@ -75,6 +96,15 @@ struct audit_pass {
 	const struct audit_domain *d;
 	struct audit_axes ax;
 	struct cell *cells;
+	struct audit_axes seen;   /* distinct row and column labels seen */
+	char **actions_seen;
+	size_t nactions_seen;
+	struct seen_cell *seen_cells;
+	size_t nseen_cells;
+	struct seen_use *uses;
+	size_t nuses;
+	long windows;
+	cJSON *learned;
 	cJSON *outside;      /* action -> windows outside the domain */
 	cJSON *by_action;    /* action -> {action, windows, identity} */
 	struct strbuf row, col, data;
@@ -82,23 +112,69 @@ struct audit_pass {
 	cJSON *seen_actions, *seen_data;   /* digest -> runs */
 };
 
+/* Index of @s in @labels, added if new. */
+static size_t label_index(char ***labels, size_t *n, const char *s)
+{
+	long i = find_label(*labels, *n, s);
+
+	if (i >= 0)
+		return (size_t)i;
+	add_label(labels, n, xstrdup(s));
+	return *n - 1;
+}
+
+static void count_use(struct audit_pass *p, size_t row, size_t col,
+		      const char *action)
+{
+	size_t a = label_index(&p->actions_seen, &p->nactions_seen, action);
+	struct seen_use *u;
+
+	for (size_t i = 0; i < p->nuses; i++) {
+		u = &p->uses[i];
+		if (u->row == row && u->col == col && u->action == a) {
+			u->windows++;
+			return;
+		}
+	}
+	p->uses = xrealloc(p->uses, (p->nuses + 1) * sizeof(*p->uses));
+	p->uses[p->nuses++] = (struct seen_use){
+		.row = row, .col = col, .action = a,
+		.first = p->windows, .windows = 1,
+	};
+}
+
+static struct cell *seen_cell(struct audit_pass *p, size_t row, size_t col)
+{
+	struct seen_cell *sc;
+
+	for (size_t i = 0; i < p->nseen_cells; i++)
+		if (p->seen_cells[i].row == row && p->seen_cells[i].col == col)
+			return &p->seen_cells[i].cell;
+	p->seen_cells = xrealloc(p->seen_cells, (p->nseen_cells + 1) *
+				 sizeof(*p->seen_cells));
+	sc = &p->seen_cells[p->nseen_cells++];
+	*sc = (struct seen_cell){ .row = row, .col = col };
+	return &sc->cell;
+}
+
 static void count_cell(struct audit_pass *p, size_t run,
 		       const struct window *w, int identity)
 {
-	long r = -1, c = -1;
+	size_t r = NONE, c = NONE;
 	struct cell *cl;
 
+	if (p->d->learn)
+		p->d->learn(p->learned, w);
 	strbuf_reset(&p->row);
 	strbuf_reset(&p->col);
 	if (p->d->classify(w, &p->row, &p->col)) {
-		r = find_label(p->ax.rows, p->ax.nrows, p->row.buf);
-		c = find_label(p->ax.cols, p->ax.ncols, p->col.buf);
+		r = label_index(&p->seen.rows, &p->seen.nrows, p->row.buf);
+		c = label_index(&p->seen.cols, &p->seen.ncols, p->col.buf);
 	}
-	if (r < 0 || c < 0) {
-		json_count(p->outside, w->action, 1);
+	count_use(p, r, c, w->action);
+	if (r == NONE)
 		return;
-	}
-	cl = &p->cells[r * p->ax.ncols + c];
+	cl = seen_cell(p, r, c);
 	cl->windows++;
 	cl->identity += identity;
 	if (!cl->runs || cl->last_run != (long)run)
@@ -120,6 +196,7 @@ static void count_window(void *ctx, size_t run, const struct window *w)
 	json_count(o, "identity", identity);
 	if (p->d)
 		count_cell(p, run, w, identity);
+	p->windows++;
 	strbuf_reset(&p->data);
 	json_write(&p->data, w->data, JSON_CANONICAL);
 	EVP_DigestUpdate(p->actions, w->action, strlen(w->action));
@@ -128,6 +205,47 @@ static void count_window(void *ctx, size_t run, const struct window *w)
 	EVP_DigestUpdate(p->with_data, " ", 1);
 	EVP_DigestUpdate(p->with_data, p->data.buf, p->data.len);
 	EVP_DigestUpdate(p->with_data, "\n", 1);
+}
+
+/* Is seen row @r, column @c a cell of the axes?  Its index, or -1. */
+static long axes_cell(const struct audit_pass *p, size_t r, size_t c)
+{
+	long ar, ac;
+
+	if (r == NONE)
+		return -1;
+	ar = find_label(p->ax.rows, p->ax.nrows, p->seen.rows[r]);
+	ac = find_label(p->ax.cols, p->ax.ncols, p->seen.cols[c]);
+	return ar < 0 || ac < 0 ? -1 : ar * (long)p->ax.ncols + ac;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct seen_use *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* The axes, now that every window was seen: place the cells counted. */
+static void place_cells(struct audit_pass *p)
+{
+	p->d->axes(&p->ax, p->learned);
+	p->cells = xcalloc(p->ax.nrows * p->ax.ncols + 1, sizeof(*p->cells));
+	for (size_t i = 0; i < p->nseen_cells; i++) {
+		const struct seen_cell *sc = &p->seen_cells[i];
+		long k = axes_cell(p, sc->row, sc->col);
+
+		if (k >= 0)
+			p->cells[k] = sc->cell;
+	}
+	qsort(p->uses, p->nuses, sizeof(*p->uses), by_first);
+	for (size_t i = 0; i < p->nuses; i++) {
+		const struct seen_use *u = &p->uses[i];
+
+		if (axes_cell(p, u->row, u->col) < 0)
+			json_count(p->outside, p->actions_seen[u->action],
+				   u->windows);
+	}
 }
 
 static void digest_start(EVP_MD_CTX *md)
@@ -151,11 +269,7 @@ static void digest_seen(EVP_MD_CTX *md, cJSON *seen)
 static void audit_pass(struct audit_pass *p, const struct window_set *ws)
 {
 	p->d = ws->system->audit;
-	if (p->d) {
-		p->d->axes(&p->ax, ws);
-		p->cells = xcalloc(p->ax.nrows * p->ax.ncols + 1,
-				   sizeof(*p->cells));
-	}
+	p->learned = json_obj();
 	p->outside = json_obj();
 	p->by_action = json_obj();
 	p->seen_actions = json_obj();
@@ -171,21 +285,30 @@ static void audit_pass(struct audit_pass *p, const struct window_set *ws)
 		digest_seen(p->actions, p->seen_actions);
 		digest_seen(p->with_data, p->seen_data);
 	}
+	if (p->d)
+		place_cells(p);
 }
 
 static void audit_pass_free(struct audit_pass *p)
 {
 	EVP_MD_CTX_free(p->actions);
 	EVP_MD_CTX_free(p->with_data);
+	cJSON_Delete(p->learned);
 	cJSON_Delete(p->outside);
 	cJSON_Delete(p->by_action);
 	cJSON_Delete(p->seen_actions);
 	cJSON_Delete(p->seen_data);
 	free(p->cells);
+	free(p->seen_cells);
+	free(p->uses);
+	for (size_t i = 0; i < p->nactions_seen; i++)
+		free(p->actions_seen[i]);
+	free(p->actions_seen);
 	strbuf_release(&p->row);
 	strbuf_release(&p->col);
 	strbuf_release(&p->data);
 	axes_free(&p->ax);
+	axes_free(&p->seen);
 }
 
 /* Windows per cell of the domain, and per action outside it. */

@@ -37,11 +37,13 @@ struct audit_domain {
 	/* One sentence on what a cell is (exhaustive, or classes and why). */
 	const char *describes;
 	/*
-	 * Fill @ax.  @ws lets a domain that is finite only given the run's
-	 * parameters learn them (locksvc's clients): walk it with
-	 * window_set_walk(), since its files may be lazy (not in memory).
+	 * Optional, for a domain finite only given the run's parameters
+	 * (locksvc's clients): called for every window during the audit's
+	 * one pass over the windows, to note them in @learned (an object).
 	 */
-	void (*axes)(struct audit_axes *ax, const struct window_set *ws);
+	void (*learn)(cJSON *learned, const struct window *w);
+	/* Fill @ax, after that pass; @learned is what learn() noted. */
+	void (*axes)(struct audit_axes *ax, const cJSON *learned);
 	/* Write @w's row and column labels; 0 if it lies outside the domain. */
 	int (*classify)(const struct window *w, struct strbuf *row,
 			struct strbuf *col);

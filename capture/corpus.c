@@ -6,11 +6,25 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <openssl/evp.h>
 #include "corpus.h"
 #include "die.h"
 #include "json.h"
 #include "proc.h"
+
+/*
+ * The sha256 of a file written through corpus_create(), taken as it was
+ * written: re-reading every output at commit cost as much as writing it.
+ * The file's identity as it was closed (inode, size, mtime) tells whether
+ * it is still what was hashed; if not, commit hashes it from disk.
+ */
+struct written {
+	char *path;
+	char hex[65];
+	struct stat st;
+};
 
 struct corpus {
 	char *dest;
@@ -20,6 +34,16 @@ struct corpus {
 	size_t nmade;
 	int made_cleanup;
 	cJSON *manifest;
+	struct written *written;
+	size_t nwritten;
+};
+
+/* A file being written and hashed (the cookie of its FILE). */
+struct hashing_file {
+	struct corpus *c;
+	char *path;
+	int fd;
+	EVP_MD_CTX *md;
 };
 
 /* Only ever empty directories we made: rmdir removes nothing else. */
@@ -114,18 +138,77 @@ const char *corpus_rel(struct corpus *c, const char *path)
 	return path + n + 1;
 }
 
+static ssize_t hashing_write(void *cookie, const char *buf, size_t len)
+{
+	struct hashing_file *h = cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(h->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return done ? (ssize_t)done : -1;
+		EVP_DigestUpdate(h->md, buf + done, (size_t)n);
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static void remember(struct corpus *c, struct hashing_file *h)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	struct written *w;
+
+	c->written = xrealloc(c->written, (c->nwritten + 1) * sizeof(*w));
+	w = &c->written[c->nwritten];
+	if (fstat(h->fd, &w->st) || !EVP_DigestFinal_ex(h->md, md, &n))
+		return;   /* not remembered: commit hashes it from disk */
+	hex_digest(md, n, w->hex);
+	w->path = h->path;
+	h->path = NULL;
+	c->nwritten++;
+}
+
+static int hashing_close(void *cookie)
+{
+	struct hashing_file *h = cookie;
+	int err;
+
+	remember(h->c, h);
+	err = close(h->fd);
+	EVP_MD_CTX_free(h->md);
+	free(h->path);
+	free(h);
+	return err;
+}
+
 FILE *corpus_create(struct corpus *c, const char *rel)
 {
-	char *path = corpus_path(c, rel);
-	char *dir = xstrdup(path);
+	static const cookie_io_functions_t io = {
+		.write = hashing_write, .close = hashing_close,
+	};
+	struct hashing_file *h = xcalloc(1, sizeof(*h));
+	char *dir;
 	FILE *f;
 
+	h->c = c;
+	h->path = corpus_path(c, rel);
+	dir = xstrdup(h->path);
 	mkdir_p(dirname(dir));
 	free(dir);
-	f = fopen(path, "w");
+	h->fd = open(h->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (h->fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", h->path,
+		    strerror(errno));
+	h->md = EVP_MD_CTX_new();
+	if (!h->md || !EVP_DigestInit_ex(h->md, EVP_sha256(), NULL))
+		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+	f = fopencookie(h, "w", io);
 	if (!f)
-		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", path, strerror(errno));
-	free(path);
+		die(EXIT_CAPTURE_FAILED, "out of memory");
 	return f;
 }
 
@@ -164,6 +247,26 @@ static int path_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The digest taken while @path was written, if it is unchanged since. */
+static const char *written_digest(struct corpus *c, const char *path)
+{
+	struct stat st;
+
+	for (size_t i = c->nwritten; i-- > 0;) {
+		const struct stat *w = &c->written[i].st;
+
+		if (strcmp(c->written[i].path, path))
+			continue;
+		if (stat(path, &st) || st.st_ino != w->st_ino ||
+		    st.st_dev != w->st_dev || st.st_size != w->st_size ||
+		    st.st_mtim.tv_sec != w->st_mtim.tv_sec ||
+		    st.st_mtim.tv_nsec != w->st_mtim.tv_nsec)
+			return NULL;
+		return c->written[i].hex;
+	}
+	return NULL;
+}
+
 static cJSON *file_digests(struct corpus *c)
 {
 	cJSON *files = json_obj();
@@ -174,11 +277,12 @@ static cJSON *file_digests(struct corpus *c)
 		die(EXIT_CAPTURE_FAILED, "cannot list %s", c->tmp);
 	qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
 	for (size_t i = 0; i < walk_n; i++) {
+		const char *known = written_digest(c, walk_paths[i]);
 		char hex[65];
 
-		if (sha256_file(walk_paths[i], hex))
+		if (!known && sha256_file(walk_paths[i], hex))
 			die(EXIT_CAPTURE_FAILED, "cannot read %s", walk_paths[i]);
-		json_add(files, walk_paths[i] + skip, json_str(hex));
+		json_add(files, walk_paths[i] + skip, json_str(known ? known : hex));
 		free(walk_paths[i]);
 	}
 	free(walk_paths);
@@ -238,6 +342,9 @@ void corpus_commit(struct corpus *c)
 	for (size_t i = 0; i < c->nmade; i++)
 		free(c->made[i]);
 	free(c->made);
+	for (size_t i = 0; i < c->nwritten; i++)
+		free(c->written[i].path);
+	free(c->written);
 	cJSON_Delete(c->manifest);
 	free(c->tmp);
 	free(c->dest);

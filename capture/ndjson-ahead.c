@@ -6,6 +6,14 @@
 
 /* Records parsed ahead per file: enough to ride out the merge's bursts. */
 #define AHEAD 64
+/*
+ * The reader runs @prepare only for a record with this many records of its
+ * file ahead of the consumer: then the consumer is busy and the reader has
+ * time to spare.  When the reader is the bottleneck (parsing costs more
+ * than merging) the rings run low and the consumer, which would otherwise
+ * wait, does that work itself.  The output is the same either way.
+ */
+#define PREPARE_FROM 16
 
 struct ahead_slot {
 	cJSON *v;
@@ -49,9 +57,10 @@ struct ndjson_ahead {
 	ndjson_prepare_fn *prepare;
 	/*
 	 * Sleeping: a wake-up costs more than parsing a record, so the reader
-	 * is woken only once a ring is half empty and the consumer only for
-	 * the file it waits on.  Each sets its flag, then looks again before
-	 * it sleeps; the other moves its counter, then looks at the flag.
+	 * is woken only once a ring is half empty and the consumer only once
+	 * the file it waits on has half a ring ready (or ended).  Each sets
+	 * its flag, then looks again before it sleeps; the other moves its
+	 * counter, then looks at the flag.
 	 */
 	pthread_mutex_t lock;
 	pthread_cond_t more, room;
@@ -125,11 +134,12 @@ static void *read_ahead(void *arg)
 		s->bad = ndjson_try_next_in(f->r, s->arena, &s->v, &s->e);
 		s->line = f->r->line;
 		strbuf_reset(&s->prepared);
-		if (s->v && a->prepare)
+		if (s->v && a->prepare && AHEAD - room(f) >= PREPARE_FROM)
 			a->prepare(s->v, &s->prepared);
 		f->read_all = s->bad || !s->v;
 		f->produced++;
-		if (a->consumer_waits == f - a->files)
+		if (a->consumer_waits == f - a->files &&
+		    (f->read_all || AHEAD - room(f) >= AHEAD / 2))
 			wake(a, &a->more);
 	}
 	return NULL;

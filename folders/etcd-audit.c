@@ -53,9 +53,9 @@ static void add_cols(struct audit_axes *ax, const struct etcd_class *c,
 		audit_add_col(ax, "%s%s%s, new term", c->action, sep, result);
 }
 
-static void etcd_axes(struct audit_axes *ax, const struct window_set *ws)
+static void etcd_axes(struct audit_axes *ax, const cJSON *learned)
 {
-	(void)ws;
+	(void)learned;
 	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
 		audit_add_row(ax, "%s", roles[r]);
 	for (size_t i = 0; i < N_CLASSES; i++) {

@@ -41,26 +41,22 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void note_clients(void *clients, size_t file, const struct window *w)
+static void note_clients(cJSON *clients, const struct window *w)
 {
 	const cJSON *c;
 
-	(void)file;
 	note_client(clients, json_get(w->data, "client"));
 	note_client(clients, json_get(w->pre, "holder"));
 	cJSON_ArrayForEach(c, json_get(w->pre, "waiters"))
 		note_client(clients, c);
 }
 
-static void locksvc_axes(struct audit_axes *ax, const struct window_set *ws)
+static void locksvc_axes(struct audit_axes *ax, const cJSON *clients)
 {
-	cJSON *clients = json_obj();
 	const cJSON *c;
 	long long *ids;
 	size_t n = 0;
 
-	for (size_t f = 0; f < ws->n; f++)
-		window_set_walk(ws, f, note_clients, clients);
 	ids = xcalloc(cJSON_GetArraySize(clients) + 1, sizeof(*ids));
 	cJSON_ArrayForEach(c, clients)
 		ids[n++] = (long long)c->valuedouble;
@@ -73,7 +69,6 @@ static void locksvc_axes(struct audit_axes *ax, const struct window_set *ws)
 			audit_add_col(ax, "%s(%lld)", folder_locksvc.actions[a],
 				      ids[i]);
 	free(ids);
-	cJSON_Delete(clients);
 }
 
 static int locksvc_classify(const struct window *w, struct strbuf *row,
@@ -107,6 +102,7 @@ const struct audit_domain locksvc_audit = {
 	.describes = "finite given the clients seen: pre-state relative to "
 		     "the client acted for (holder, it waits, others wait) x "
 		     "action x client",
+	.learn = note_clients,
 	.axes = locksvc_axes,
 	.classify = locksvc_classify,
 };

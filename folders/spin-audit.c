@@ -16,9 +16,9 @@
 
 static const char *const call_types[] = { "lock", "try" };
 
-static void spin_axes(struct audit_axes *ax, const struct window_set *ws)
+static void spin_axes(struct audit_axes *ax, const cJSON *learned)
 {
-	(void)ws;
+	(void)learned;
 	audit_add_row(ax, "free");
 	for (int t = 0; t < THREADS; t++)
 		audit_add_row(ax, "held by %d", t);

@@ -1,6 +1,6 @@
 # Folding large PGo runs streams: the optimized build (parse arenas, a
 # reading thread, event lines serialized on that thread, the input hashed
-# on another) writes the same bytes as the sanitizer build (heap only) and
+# on another, outputs hashed as they are written) writes the same bytes as the sanitizer build (heap only) and
 # as the straightforward Python fold, its peak RSS does not grow with the
 # input, and a bad line deep in a file read ahead is still reported at its
 # file:line with nothing written.
@@ -33,6 +33,13 @@ fi
 	diff -r "$TMP/fast-large" "$TMP/asan-large" >"$TMP/diff" &&
 	ok "optimized and sanitizer builds write identical corpora" ||
 	not_ok "optimized and sanitizer builds write identical corpora" "$(head -n 5 "$TMP/diff")"
+
+# The manifest's digests are taken while the files are written: they must
+# be the sha256 of what is on disk.
+(cd "$TMP/fast-large" && jq -r '.files | to_entries[] | "\(.value)  \(.key)"' \
+	MANIFEST.json | sha256sum -c --quiet) >"$TMP/sums" 2>&1 &&
+	ok "manifest digests taken while writing match the files" ||
+	not_ok "manifest digests taken while writing match the files" "$(head -n 3 "$TMP/sums")"
 
 python3 "$ROOT/bench/fold_locksvc.py" "$TMP/small" "$TMP/py-small" &&
 	cmp -s "$TMP/fast-small/locksvc/small.ndjson" "$TMP/py-small/locksvc/small.ndjson" &&
