@@ -197,12 +197,15 @@ FILE *corpus_create(struct corpus *c, const char *rel)
 	h->c = c;
 	h->path = corpus_path(c, rel);
 	dir = xstrdup(h->path);
+	/* Not while a signal's cleanups walk the temporary directory. */
+	cleanups_hold();
 	mkdir_p(dirname(dir));
 	free(dir);
 	h->fd = open(h->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (h->fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", h->path,
 		    strerror(errno));
+	cleanups_release();
 	h->md = EVP_MD_CTX_new();
 	if (!h->md || !EVP_DigestInit_ex(h->md, EVP_sha256(), NULL))
 		die(EXIT_CAPTURE_FAILED, "sha256 failed");
@@ -331,7 +334,11 @@ void corpus_commit(struct corpus *c)
 	corpus_close(c, f, "MANIFEST.json");
 	strbuf_release(&text);
 
-	/* Replace an existing corpus only now, when the new one is whole. */
+	/*
+	 * Replace an existing corpus only now, when the new one is whole, and
+	 * not while a signal's cleanups are removing the temporary directory.
+	 */
+	cleanups_hold();
 	if (file_exists(c->dest))
 		replace(c);
 	else if (rename(c->tmp, c->dest))
@@ -339,6 +346,7 @@ void corpus_commit(struct corpus *c)
 		    c->dest, strerror(errno));
 	cancel_on_failure(c->cleanup);
 	cancel_on_failure(c->made_cleanup);
+	cleanups_release();
 	for (size_t i = 0; i < c->nmade; i++)
 		free(c->made[i]);
 	free(c->made);

@@ -42,6 +42,16 @@ void cancel_on_failure(int handle)
 	pthread_mutex_unlock(&cleanup_lock);
 }
 
+void cleanups_hold(void)
+{
+	pthread_mutex_lock(&cleanup_lock);
+}
+
+void cleanups_release(void)
+{
+	pthread_mutex_unlock(&cleanup_lock);
+}
+
 /*
  * Run cleanups newest first; each runs at most once even if it dies.  The
  * lock is kept until the process ends: whichever of die() and a signal

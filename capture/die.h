@@ -41,6 +41,15 @@ int on_failure(void (*fn)(void *arg), void *arg);
 void cancel_on_failure(int handle);
 
 /*
+ * Keep the cleanups from running while a step they must not interleave with
+ * runs (moving a corpus into place, creating a file in it): a signal's
+ * cleanups wait for cleanups_release(); once they have started, this blocks
+ * until the process ends.  Nests; a die() in between still cleans up.
+ */
+void cleanups_hold(void);
+void cleanups_release(void);
+
+/*
  * Call first thing in main(), before any thread or child exists: on
  * SIGINT, SIGTERM or SIGHUP run the cleanups, then end by that signal
  * (exit status 130, 143, 129 in a shell).  Children start unblocked.

@@ -39,9 +39,11 @@ double monotonic_seconds(void)
 }
 
 /* Dying, we take the child's process group (QEMU, go, docker) with us. */
+/* Kill and reap, so that no child still works in what later cleanups remove. */
 static void kill_group(void *pid)
 {
 	kill(-(pid_t)(long)pid, SIGKILL);
+	waitpid((pid_t)(long)pid, NULL, 0);
 }
 
 /* Exec @argv in a child that dies with us, even by SIGKILL. */
