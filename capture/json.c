@@ -409,6 +409,15 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
 	put(sb, obj ? "}" : "]", 1);
 }
 
+void json_print_indented(FILE *f, const cJSON *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	json_write_indented(&sb, v, 0);
+	fprintf(f, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
 int json_style_parse(const char *name)
 {
 	if (!strcmp(name, "python"))

@@ -44,6 +44,8 @@ void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
 		       int first, enum json_style style);
 /* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
+/* @v indented as above, and a newline, to @f (reports on stdout). */
+void json_print_indented(FILE *f, const cJSON *v);
 
 /*
  * What in @v the writer would refuse -- invalid UTF-8 in a string or key

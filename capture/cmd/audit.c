@@ -63,15 +63,10 @@ int cmd_audit(int argc, char **argv)
 		write_file_atomic(svg, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
-	if (as_json) {
-		struct strbuf sb = STRBUF_INIT;
-
-		json_write_indented(&sb, rep, 0);
-		printf("%s\n", sb.buf);
-		strbuf_release(&sb);
-	} else {
+	if (as_json)
+		json_print_indented(stdout, rep);
+	else
 		audit_print_text(stdout, rep);
-	}
 	cJSON_Delete(rep);
 	window_set_free(&ws);
 	return EXIT_OK;

@@ -407,15 +407,10 @@ int cmd_grade(int argc, char **argv)
 	window_set_system(&ws, system);
 	card = grade(&g, &ws);
 	failed = report_n(json_get(card, "all"), "failed") > 0;
-	if (as_json) {
-		struct strbuf sb = STRBUF_INIT;
-
-		json_write_indented(&sb, card, 0);
-		printf("%s\n", sb.buf);
-		strbuf_release(&sb);
-	} else {
+	if (as_json)
+		json_print_indented(stdout, card);
+	else
 		print_card(stdout, card);
-	}
 	cJSON_Delete(card);
 	window_set_free(&ws);
 	return failed ? EXIT_CHECK_FAILED : EXIT_OK;
