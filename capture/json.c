@@ -77,7 +77,7 @@ void strbuf_release(struct strbuf *sb)
  * Decode one UTF-8 sequence at @s; returns its length, 0 if invalid
  * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
  */
-static int utf8_decode(const unsigned char *s, uint32_t *cp)
+int utf8_decode(const unsigned char *s, uint32_t *cp)
 {
 	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
 
@@ -148,18 +148,18 @@ static int plain(unsigned char c, enum json_style style)
 	       (c < 0x80 || style != JSON_PYTHON);
 }
 
-static void write_string(struct strbuf *sb, const char *str,
-			 enum json_style style)
+void json_write_string(struct strbuf *sb, const char *str, size_t len,
+		       enum json_style style)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 
 	put(sb, "\"", 1);
-	while (*s) {
+	while (s < end) {
 		const unsigned char *run = s;
 		uint32_t cp;
 		int n;
 
-		while (plain(*s, style))
+		while (s < end && plain(*s, style))
 			s++;
 		if (s > run) {
 			put(sb, run, s - run);
@@ -273,7 +273,7 @@ static void write_integer(struct strbuf *sb, long long n)
 	put(sb, p, digits + sizeof(digits) - p);
 }
 
-static void write_number(struct strbuf *sb, double d, enum json_style style)
+void json_write_number(struct strbuf *sb, double d, enum json_style style)
 {
 	if (d == floor(d) && fabs(d) < 9007199254740992.0) {
 		write_integer(sb, (long long)d);
@@ -319,7 +319,7 @@ void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
 {
 	if (!first)
 		put_str(sb, style == JSON_PYTHON ? ", " : ",");
-	write_string(sb, key, style);
+	json_write_string(sb, key, strlen(key), style);
 	put_str(sb, style == JSON_PYTHON ? ": " : ":");
 	json_write(sb, v, style);
 }
@@ -360,8 +360,10 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style)
 	case cJSON_NULL: put_str(sb, "null"); return;
 	case cJSON_True: put_str(sb, "true"); return;
 	case cJSON_False: put_str(sb, "false"); return;
-	case cJSON_Number: write_number(sb, v->valuedouble, style); return;
-	case cJSON_String: write_string(sb, v->valuestring, style); return;
+	case cJSON_Number: json_write_number(sb, v->valuedouble, style); return;
+	case cJSON_String:
+		json_write_string(sb, v->valuestring, strlen(v->valuestring), style);
+		return;
 	case cJSON_Raw: put_str(sb, v->valuestring); return;
 	case cJSON_Object: write_object(sb, v, style); return;
 	case cJSON_Array:
@@ -398,7 +400,8 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
 	cJSON_ArrayForEach(m, v) {
 		newline(sb, depth + 1);
 		if (obj) {
-			write_string(sb, m->string, JSON_PYTHON);
+			json_write_string(sb, m->string, strlen(m->string),
+					  JSON_PYTHON);
 			put_str(sb, ": ");
 		}
 		json_write_indented(sb, m, depth + 1);

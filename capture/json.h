@@ -15,6 +15,7 @@
 #ifndef CAPTURE_JSON_H
 #define CAPTURE_JSON_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <cJSON.h>
 
@@ -43,6 +44,10 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style);
 void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
 		       int first, enum json_style style);
 /* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
+/* A string of @len bytes (valid UTF-8), a number: as json_write() does. */
+void json_write_string(struct strbuf *sb, const char *s, size_t len,
+		       enum json_style style);
+void json_write_number(struct strbuf *sb, double d, enum json_style style);
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
 /* @v indented as above, and a newline, to @f (reports on stdout). */
 void json_print_indented(FILE *f, const cJSON *v);
@@ -54,6 +59,12 @@ void json_print_indented(FILE *f, const cJSON *v);
  * its file and line rather than later in the writer.
  */
 const char *json_check_record(const cJSON *v);
+
+/*
+ * Decode one UTF-8 sequence at @s (read up to a byte that cannot continue
+ * it, so a NUL stops it); returns its length, 0 if invalid (RFC 3629).
+ */
+int utf8_decode(const unsigned char *s, uint32_t *cp);
 
 /* Parse a style name ("python", "compact", "canonical"); -1 if unknown. */
 int json_style_parse(const char *name);

@@ -4,7 +4,7 @@
 #include "die.h"
 #include "ndjson-ahead.h"
 
-/* Records parsed ahead per file: enough to ride out the merge's bursts. */
+/* Records read ahead per file: enough to ride out the merge's bursts. */
 #define AHEAD 64
 /*
  * The reader runs @prepare only for a record with this many records of its
@@ -16,11 +16,11 @@
 #define PREPARE_FROM 16
 
 struct ahead_slot {
-	cJSON *v;
+	int got;                /* 1: a record, 0: the end, -1: a bad line */
 	long line;
-	int bad;
 	struct ndjson_error e;
-	struct json_arena *arena;
+	struct strbuf text;     /* the line, which the tokens point into */
+	struct json_tokens t;
 	struct strbuf prepared;
 };
 
@@ -131,12 +131,12 @@ static void *read_ahead(void *arg)
 		}
 		next = (size_t)(f - a->files) + 1;
 		s = &f->slot[f->produced % AHEAD];
-		s->bad = ndjson_try_next_in(f->r, s->arena, &s->v, &s->e);
+		s->got = ndjson_try_next_tokens(f->r, &s->text, &s->t, &s->e);
 		s->line = f->r->line;
 		strbuf_reset(&s->prepared);
-		if (s->v && a->prepare && AHEAD - room(f) >= PREPARE_FROM)
-			a->prepare(s->v, &s->prepared);
-		f->read_all = s->bad || !s->v;
+		if (s->got > 0 && a->prepare && AHEAD - room(f) >= PREPARE_FROM)
+			a->prepare(&s->t, &s->prepared);
+		f->read_all = s->got <= 0;
 		f->produced++;
 		if (a->consumer_waits == f - a->files &&
 		    (f->read_all || AHEAD - room(f) >= AHEAD / 2))
@@ -163,11 +163,8 @@ struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 	a->prepare = prepare;
 	a->consumer_waits = -1;
 	a->files = xcalloc(n + 1, sizeof(*a->files));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		a->files[i].r = readers[i];
-		for (int k = 0; k < AHEAD; k++)
-			a->files[i].slot[k].arena = json_arena_new();
-	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->more, NULL);
 	pthread_cond_init(&a->room, NULL);
@@ -177,9 +174,8 @@ struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 	return a;
 }
 
-cJSON *ndjson_ahead_next(struct ndjson_ahead *a, size_t i, long *line,
-			 struct json_arena **arena,
-			 const struct strbuf **prepared)
+struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
+				      long *line, const struct strbuf **prepared)
 {
 	struct ahead_file *f = &a->files[i];
 	struct ahead_slot *s;
@@ -195,13 +191,12 @@ cJSON *ndjson_ahead_next(struct ndjson_ahead *a, size_t i, long *line,
 		pthread_mutex_unlock(&a->lock);
 	}
 	s = &f->slot[f->taken++ % AHEAD];
-	f->took_end = !s->v;
-	if (s->bad)
+	f->took_end = s->got <= 0;
+	if (s->got < 0)
 		die_at(EXIT_BAD_INPUT, f->r->path, s->e.line, "%s", s->e.msg);
 	*line = s->line;
-	*arena = s->arena;
 	*prepared = &s->prepared;
-	return s->v;
+	return s->got ? &s->t : NULL;
 }
 
 void ndjson_ahead_release(struct ndjson_ahead *a, size_t i)
@@ -220,14 +215,9 @@ void ndjson_ahead_stop(struct ndjson_ahead *a)
 	for (size_t i = 0; i < a->n; i++) {
 		struct ahead_file *f = &a->files[i];
 
-		for (unsigned k = f->taken; k != f->produced; k++) {
-			struct ahead_slot *s = &f->slot[k % AHEAD];
-
-			if (s->v)
-				json_arena_delete(s->arena, s->v);
-		}
 		for (int k = 0; k < AHEAD; k++) {
-			json_arena_free(f->slot[k].arena);
+			strbuf_release(&f->slot[k].text);
+			json_tokens_release(&f->slot[k].t);
 			strbuf_release(&f->slot[k].prepared);
 		}
 	}

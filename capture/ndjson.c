@@ -61,6 +61,43 @@ static int bad_line(struct ndjson_error *e, long line, const char *msg)
 	return -1;
 }
 
+/*
+ * The next line that is not blank into *line (NULL at end of file), -1 on
+ * a read error.
+ */
+static int next_record_line(struct line_reader *r, const char **line,
+			    struct ndjson_error *e)
+{
+	for (;;) {
+		if (next_line(r, line)) {
+			e->line = r->line + 1;
+			snprintf(e->msg, sizeof(e->msg), "read error: %s",
+				 strerror(errno));
+			return -1;
+		}
+		if (!*line || strspn(*line, " \t") != r->len)
+			return 0;
+	}
+}
+
+/*
+ * A line that is not JSON (@why at byte @at, if known): it may be a last
+ * line cut short.
+ */
+static int not_json(struct ndjson_error *e, const struct line_reader *r,
+		    const char *why, size_t at)
+{
+	e->line = r->line;
+	if (r->truncated)
+		snprintf(e->msg, sizeof(e->msg),
+			 "truncated JSON line (no newline at end of file)");
+	else if (why)
+		snprintf(e->msg, sizeof(e->msg), "%s (byte %zu)", why, at + 1);
+	else
+		snprintf(e->msg, sizeof(e->msg), "not a JSON value");
+	return -1;
+}
+
 static int parse_next(struct line_reader *r, cJSON **out,
 		      struct ndjson_error *e)
 {
@@ -68,24 +105,14 @@ static int parse_next(struct line_reader *r, cJSON **out,
 	cJSON *v;
 
 	*out = NULL;
-	for (;;) {
-		if (next_line(r, &line)) {
-			e->line = r->line + 1;
-			snprintf(e->msg, sizeof(e->msg), "read error: %s",
-				 strerror(errno));
-			return -1;
-		}
-		if (!line)
-			return 0;
-		if (strspn(line, " \t") != r->len)
-			break;
-	}
+	if (next_record_line(r, &line, e))
+		return -1;
+	if (!line)
+		return 0;
 	v = cJSON_ParseWithLengthOpts(line, r->len, &end, 0);
 	if (!v || strspn(end, " \t") != strlen(end)) {
 		cJSON_Delete(v);
-		return bad_line(e, r->line, r->truncated ?
-				"truncated JSON line (no newline at end of file)" :
-				"not a JSON value");
+		return not_json(e, r, NULL, 0);
 	}
 	if (r->truncated) {
 		cJSON_Delete(v);
@@ -217,21 +244,31 @@ cJSON *ndjson_next_in(struct line_reader *r, struct json_arena *a)
 	return v;
 }
 
-int ndjson_try_next_in(struct line_reader *r, struct json_arena *a,
-		       cJSON **v, struct ndjson_error *e)
-{
-	int ret;
-
-	arena_reset(a);
-	ret = parse_next(r, v, e);
-	parsing = NULL;
-	return ret;
-}
-
 void json_arena_delete(struct json_arena *a, cJSON *tree)
 {
 	if (a->spilled || !a->base)
 		cJSON_Delete(tree);
+}
+
+int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
+			   struct json_tokens *t, struct ndjson_error *e)
+{
+	const char *line, *why;
+	size_t at;
+
+	if (next_record_line(r, &line, e))
+		return -1;
+	if (!line)
+		return 0;
+	strbuf_reset(text);
+	strbuf_add(text, line, r->len + 1);	/* its NUL too */
+	why = json_tokenize(t, text->buf, r->len, &at);
+	if (why)
+		return not_json(e, r, why, at);
+	if (r->truncated)
+		return bad_line(e, r->line,
+				"truncated last line (no newline at end of file)");
+	return 1;
 }
 
 long long ndjson_natural(const struct line_reader *r, const cJSON *obj,

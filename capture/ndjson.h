@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <cJSON.h>
+#include "json-tokens.h"
 
 struct line_reader {
 	const char *path;
@@ -41,12 +42,12 @@ cJSON *ndjson_next(struct line_reader *r);
  * A parse arena: the nodes of a tree parsed into it come from one slab,
  * and go all at once when the arena is reused.  Parsing and freeing a
  * record node by node through malloc is most of the cost of reading a
- * large trace; a reader that holds a bounded number of records (one per
- * arena) gets the same trees without it.  cJSON_Delete() on an arena tree
+ * large corpus; a reader that holds a bounded number of records (one per
+ * arena, window-read.h) gets the same trees without it.  cJSON_Delete() on an arena tree
  * is allowed and frees only what did not fit in the slab.  Under
  * AddressSanitizer arenas hand out heap memory, so that a tree used after
  * its arena was reused is still caught.  Arenas are made and freed on one
- * thread; parsing into one may happen on another (ndjson-ahead.h).
+ * thread (their bookkeeping takes no lock).
  */
 struct json_arena;
 struct json_arena *json_arena_new(void);
@@ -56,22 +57,25 @@ void json_arena_free(struct json_arena *a);
  * (deleted or never to be used again).
  */
 cJSON *ndjson_next_in(struct line_reader *r, struct json_arena *a);
-/* What ndjson_try_next_in() found wrong, for die_at(..., r->path, line). */
-struct ndjson_error {
-	long line;
-	char msg[160];
-};
-/*
- * ndjson_next_in() that reports instead of dying, for a reader thread:
- * returns 0 with *v the value (NULL at end of file), or -1 with @e set.
- */
-int ndjson_try_next_in(struct line_reader *r, struct json_arena *a,
-		       cJSON **v, struct ndjson_error *e);
 /*
  * Delete @tree, the last one parsed into @a: walks it only if some node did
  * not fit in the slab (always under AddressSanitizer).
  */
 void json_arena_delete(struct json_arena *a, cJSON *tree);
+
+/* What ndjson_try_next_tokens() found wrong, for die_at(..., r->path, line). */
+struct ndjson_error {
+	long line;
+	char msg[160];
+};
+/*
+ * The next non-empty line as JSON tokens (json-tokens.h), read into @text,
+ * which the tokens point into, and reporting instead of dying, for a
+ * reader thread: 1 with a record, 0 at end of file, -1 with @e set (what
+ * ndjson_next() would die of).
+ */
+int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
+			   struct json_tokens *t, struct ndjson_error *e);
 
 /*
  * The natural number at @key of the event @obj, read from @r's current line;

@@ -15,14 +15,14 @@
 struct pgo_file {
 	char *path;
 	struct line_reader r;
-	struct json_arena *first;  /* the first record's, read to identify */
-	struct json_arena *head_arena;
+	struct strbuf first_text;  /* the first record, read to identify */
+	struct json_tokens first;
 	const struct strbuf *head_line_out;  /* the head's event line, if made */
 	long *slot;        /* clock entry i named process slot[i] last time */
 	size_t nslots;
 	char *archetype, *self;
 	long self_num;
-	cJSON *head;       /* NULL once the file is exhausted */
+	struct json_tokens *head;  /* NULL once the file is exhausted */
 	long head_line;
 	int head_abort;
 	long *clock;       /* head's clock, dense over the run's processes */
@@ -36,11 +36,11 @@ struct pgo_merge {
 	size_t n;
 	long aborted, committed;
 	struct ndjson_ahead *ahead;  /* reads every file's records after the first */
-	cJSON *current;    /* record of the event last returned */
-	struct json_arena *current_arena;
+	struct json_tokens *current;  /* record of the event last returned */
 	const struct strbuf *current_line_out;
 	struct pgo_file *current_file;
 	char label[128];
+	struct strbuf line;  /* an event line the reader did not make */
 	struct pgo_event ev;
 };
 
@@ -96,10 +96,10 @@ static char **list_logs(const char *dir, size_t *n)
 	return names;
 }
 
-static const char *record_str(struct pgo_file *f, const cJSON *rec,
+static const char *record_str(struct pgo_file *f, struct json_tokens *rec,
 			      const char *key)
 {
-	const char *s = json_get_str(rec, key);
+	const char *s = json_string(rec, json_member(rec, 0, key));
 
 	if (!s)
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
@@ -123,71 +123,74 @@ static void identify(struct pgo_file *f)
 		       f->archetype, f->self);
 }
 
-static long process_index(struct pgo_merge *m, struct pgo_file *f,
-			  const cJSON *who, long count, size_t entry)
+static int is_process(struct json_tokens *t, int arch, int self,
+		      const struct pgo_file *p)
 {
-	const char *arch = cJSON_GetArrayItem(who, 0) ?
-		cJSON_GetArrayItem(who, 0)->valuestring : NULL;
-	const char *self = cJSON_GetArrayItem(who, 1) ?
-		cJSON_GetArrayItem(who, 1)->valuestring : NULL;
+	return json_string_is(t, self, p->self) &&
+	       json_string_is(t, arch, p->archetype);
+}
 
-	if (!arch || !self)
+/* The file of clock entry @entry, [archetype, self] in @who. */
+static long process_index(struct pgo_merge *m, struct pgo_file *f,
+			  int who, long count, size_t entry)
+{
+	struct json_tokens *t = f->head;
+	int arch = json_element(t, who, 0), self = json_element(t, who, 1);
+
+	if (json_length(t, who) != 2 || !json_string(t, arch) ||
+	    !json_string(t, self))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "clock entry without [archetype, self]");
 	/* a process writes its clock entries in the same order every time */
-	if (entry < f->nslots) {
-		long j = f->slot[entry];
-
-		if (!strcmp(m->files[j].self, self) &&
-		    !strcmp(m->files[j].archetype, arch))
-			return j;
-	}
+	if (entry < f->nslots && is_process(t, arch, self, &m->files[f->slot[entry]]))
+		return f->slot[entry];
 	for (size_t j = 0; j < m->n; j++)
-		if (!strcmp(m->files[j].archetype, arch) &&
-		    !strcmp(m->files[j].self, self))
+		if (is_process(t, arch, self, &m->files[j]))
 			return (long)j;
 	die_at(EXIT_CHECK_FAILED, f->path, f->head_line,
 	       "depends on event %ld of %s %s, but the run has no trace file "
-	       "for %s %s", count, arch, self, arch, self);
+	       "for %s %s", count, json_string(t, arch), json_string(t, self),
+	       json_string(t, arch), json_string(t, self));
 }
 
 /* Parse the head's clock and check it against the record before it. */
 static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 {
-	const cJSON *clock = json_get(f->head, "clock"), *e;
-	const cJSON *abort = json_get(f->head, "isAbort");
+	struct json_tokens *t = f->head;
+	int clock = json_member(t, 0, "clock");
+	int abort = json_member(t, 0, "isAbort");
 	long own = f - m->files;
+	size_t entry = 0;
 
-	if (!cJSON_IsArray(clock) || !cJSON_IsBool(abort))
+	if (!json_is(t, clock, JT_ARRAY) ||
+	    !(json_is(t, abort, JT_TRUE) || json_is(t, abort, JT_FALSE)))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "PGo record without clock array or isAbort");
-	if (strcmp(record_str(f, f->head, "archetypeName"), f->archetype) ||
-	    strcmp(record_str(f, f->head, "self"), f->self))
+	if (!json_string_is(t, json_member(t, 0, "archetypeName"), f->archetype) ||
+	    !json_string_is(t, json_member(t, 0, "self"), f->self))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "record of another process than %s %s",
 		       f->archetype, f->self);
-	f->head_abort = cJSON_IsTrue(abort);
+	f->head_abort = json_is(t, abort, JT_TRUE);
 	memset(f->clock, 0, m->n * sizeof(*f->clock));
 	f->sum = 0;
-	size_t entry = 0;
-	cJSON_ArrayForEach(e, clock) {
-		const cJSON *who = cJSON_IsArray(e) ? e->child : NULL;
-		const cJSON *count = who ? who->next : NULL;
+	json_for_each_element(t, e, clock) {
+		int count = json_element(t, e, 1);
+		long long n;
 		long j;
 
 		/* up to 2^53: exact in a double, and a long holds it */
-		if (!cJSON_IsNumber(count) || count->valuedouble < 1 ||
-		    count->valuedouble >= 9007199254740992.0)
+		if (json_length(t, e) != 2 || json_integer(t, count, &n) || n < 1)
 			die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 			       "clock entry without a positive counter");
-		j = process_index(m, f, who, (long)count->valuedouble, entry);
+		j = process_index(m, f, json_element(t, e, 0), (long)n, entry);
 		if (entry < m->n) {
 			f->slot[entry] = j;
 			if (entry >= f->nslots)
 				f->nslots = entry + 1;
 		}
 		entry++;
-		f->clock[j] = (long)count->valuedouble;
+		f->clock[j] = (long)n;
 		f->sum += f->clock[j];
 	}
 	if (f->clock[own] != f->prev[own] + 1)
@@ -210,7 +213,7 @@ static void advance(struct pgo_merge *m, struct pgo_file *f)
 	f->prev = f->clock;
 	f->clock = t;
 	f->head = ndjson_ahead_next(m->ahead, f - m->files, &f->head_line,
-				    &f->head_arena, &f->head_line_out);
+				    &f->head_line_out);
 	if (f->head)
 		load_clock(m, f);
 }
@@ -280,19 +283,32 @@ static struct pgo_file *pick(const struct pgo_merge *m)
 	return best;
 }
 
-static void label_of(struct pgo_merge *m, const cJSON *rec)
+/* Element @e of csElements is a @tag of variable @name. */
+static int element_is(struct json_tokens *t, int e, const char *tag,
+		      const char *name)
 {
-	const cJSON *e;
+	return json_string_is(t, json_member(t, e, "tag"), tag) &&
+	       json_string_is(t, json_member(t, json_member(t, e, "name"), "name"),
+			      name);
+}
+
+static int cs_elements(struct json_tokens *t)
+{
+	int cs = json_member(t, 0, "csElements");
+
+	return json_is(t, cs, JT_ARRAY) ? cs : -1;
+}
+
+static void label_of(struct pgo_merge *m, struct json_tokens *rec)
+{
+	int cs = cs_elements(rec);
 
 	m->label[0] = '\0';
-	cJSON_ArrayForEach(e, json_get(rec, "csElements")) {
-		const char *tag = json_get_str(e, "tag");
-		const char *name = json_get_str(json_get(e, "name"), "name");
-		const char *old = json_get_str(e, "oldValue");
+	json_for_each_element(rec, e, cs) {
+		const char *old = json_string(rec, json_member(rec, e, "oldValue"));
 		size_t len;
 
-		if (!tag || !name || !old || strcmp(tag, "write") ||
-		    strcmp(name, ".pc"))
+		if (!old || !element_is(rec, e, "write", ".pc"))
 			continue;
 		len = strlen(old);
 		if (len >= 2 && old[0] == '"' && old[len - 1] == '"' &&
@@ -310,8 +326,7 @@ static void drop_current(struct pgo_merge *m)
 
 	if (!m->current)
 		return;
-	json_arena_delete(m->current_arena, m->current);
-	if (m->current_arena != f->first)
+	if (m->current != &f->first)
 		ndjson_ahead_release(m->ahead, f - m->files);
 	m->current = NULL;
 }
@@ -325,7 +340,6 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 		int aborted = f->head_abort;
 
 		m->current = f->head;
-		m->current_arena = f->head_arena;
 		m->current_line_out = f->head_line_out;
 		m->current_file = f;
 		m->ev = (struct pgo_event){
@@ -343,36 +357,37 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 	}
 	if (!f)
 		return NULL;
-	for (int k = 0; k < 3; k++)
-		cJSON_DeleteItemFromObjectCaseSensitive(m->current,
-							dropped_keys[k]);
 	label_of(m, m->current);
 	m->committed++;
 	return &m->ev;
 }
 
 /*
- * The record's event line, written on the reading thread: serializing is
- * the biggest cost left on the merging thread.  Aborted sections get none.
- * The reader refused anything json_write() would (json_check_record()).
+ * The record's event line (timestamps and isAbort left out), written on
+ * the reading thread when it has time to spare.  Aborted sections get
+ * none.
  */
-static void event_line(const cJSON *rec, struct strbuf *out)
+static void event_line(struct json_tokens *rec, struct strbuf *out)
 {
 	int dropped[3] = { 0 }, first = 1;
-	const cJSON *m;
 
-	if (!cJSON_IsObject(rec) || !cJSON_IsFalse(json_get(rec, "isAbort")))
+	if (!json_is(rec, 0, JT_OBJECT) ||
+	    !json_is(rec, json_member(rec, 0, "isAbort"), JT_FALSE))
 		return;
 	strbuf_add(out, "{", 1);
-	cJSON_ArrayForEach(m, rec) {
+	for (unsigned j = 1; j < rec->tok[0].next; j = rec->tok[j + 1].next) {
 		int skip = 0;
 
 		for (int k = 0; k < 3 && !skip; k++)
-			if (!dropped[k] && !strcmp(m->string, dropped_keys[k]))
+			if (!dropped[k] && json_string_is(rec, (int)j, dropped_keys[k]))
 				skip = dropped[k] = 1;
 		if (skip)
 			continue;
-		json_write_member(out, m->string, m, first, JSON_COMPACT);
+		if (!first)
+			strbuf_add(out, ",", 1);
+		json_tokens_write(out, rec, (int)j);
+		strbuf_add(out, ":", 1);
+		json_tokens_write(out, rec, (int)j + 1);
 		first = 0;
 	}
 	strbuf_add(out, "}\n", 2);
@@ -389,6 +404,24 @@ static void start_reading(struct pgo_merge *m, int write_events)
 	free(readers);
 }
 
+/* The file's first record, read on this thread to know the process. */
+static void read_first(struct pgo_file *f)
+{
+	struct ndjson_error e;
+	int got = ndjson_try_next_tokens(&f->r, &f->first_text, &f->first, &e);
+
+	if (got < 0)
+		die_at(EXIT_BAD_INPUT, f->path, e.line, "%s", e.msg);
+	f->head = got ? &f->first : NULL;
+	f->head_line = f->r.line;
+}
+
+static void release_first(struct pgo_file *f)
+{
+	strbuf_release(&f->first_text);
+	json_tokens_release(&f->first);
+}
+
 static struct pgo_merge *merge_open(const char *dir, int write_events)
 {
 	struct pgo_merge *m = xcalloc(1, sizeof(*m));
@@ -401,13 +434,11 @@ static struct pgo_merge *merge_open(const char *dir, int write_events)
 
 		f->path = paths[i];
 		line_reader_open(&f->r, f->path);
-		f->first = f->head_arena = json_arena_new();
-		f->head = ndjson_next_in(&f->r, f->first);
-		f->head_line = f->r.line;
+		read_first(f);
 		if (!f->head) {
 			/* an instance that recorded nothing has no events */
 			line_reader_close(&f->r);
-			json_arena_free(f->first);
+			release_first(f);
 			free(f->path);
 			continue;
 		}
@@ -435,16 +466,12 @@ static struct pgo_merge *merge_open(const char *dir, int write_events)
 static void merge_close(struct pgo_merge *m)
 {
 	drop_current(m);
-	for (size_t i = 0; i < m->n; i++)
-		if (m->files[i].head)
-			json_arena_delete(m->files[i].head_arena,
-					  m->files[i].head);
 	ndjson_ahead_stop(m->ahead);
 	for (size_t i = 0; i < m->n; i++) {
 		struct pgo_file *f = &m->files[i];
 
 		line_reader_close(&f->r);
-		json_arena_free(f->first);
+		release_first(f);
 		free(f->path);
 		free(f->archetype);
 		free(f->self);
@@ -453,6 +480,7 @@ static void merge_close(struct pgo_merge *m)
 		free(f->slot);
 	}
 	free(m->files);
+	strbuf_release(&m->line);
 	free(m);
 }
 
@@ -475,10 +503,14 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 	while ((e = merge_next(m))) {
 		const struct strbuf *line = m->current_line_out;
 
-		if (line && line->len)
-			events_add_line(run->events, line->buf, line->len);
-		else
-			events_add(run->events, e->record);
+		if (!line || !line->len) {
+			/* the reader had no time for it; nothing to make if not written */
+			strbuf_reset(&m->line);
+			if (run->corpus)
+				event_line(e->record, &m->line);
+			line = &m->line;
+		}
+		events_add_line(run->events, line->buf, line->len);
 		archetype_step(sys, e)(ctx, run, e);
 	}
 	sys->end(ctx);
@@ -492,39 +524,37 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 	merge_close(m);
 }
 
-static const cJSON *element(const struct pgo_event *e, const char *tag,
-			    const char *name, const char *index)
+/* The first csElements entry that is a @tag of @name (at @index if given). */
+static int element(const struct pgo_event *e, const char *tag,
+		   const char *name, const char *index)
 {
-	const cJSON *el;
+	struct json_tokens *t = e->record;
 
-	cJSON_ArrayForEach(el, json_get(e->record, "csElements")) {
-		const cJSON *idx = cJSON_GetArrayItem(json_get(el, "indices"), 0);
-		const char *t = json_get_str(el, "tag");
-		const char *n = json_get_str(json_get(el, "name"), "name");
-
-		if (!t || !n || strcmp(t, tag) || strcmp(n, name))
+	json_for_each_element(t, el, cs_elements(t)) {
+		if (!element_is(t, el, tag, name))
 			continue;
-		if (index && (!cJSON_IsString(idx) ||
-			      strcmp(idx->valuestring, index)))
+		if (index && !json_string_is(t, json_element(t,
+				json_member(t, el, "indices"), 0), index))
 			continue;
 		return el;
 	}
-	return NULL;
+	return -1;
 }
 
 const char *pgo_value(const struct pgo_event *e, const char *tag,
 		      const char *name, const char *index)
 {
-	return json_get_str(element(e, tag, name, index), "value");
+	return json_string(e->record,
+			   json_member(e->record, element(e, tag, name, index), "value"));
 }
 
 const char *pgo_index(const struct pgo_event *e, const char *tag,
 		      const char *name)
 {
-	const cJSON *idx = cJSON_GetArrayItem(
-		json_get(element(e, tag, name, NULL), "indices"), 0);
+	struct json_tokens *t = e->record;
 
-	return cJSON_IsString(idx) ? idx->valuestring : NULL;
+	return json_string(t, json_element(t, json_member(t,
+				element(e, tag, name, NULL), "indices"), 0));
 }
 
 long pgo_int(const struct pgo_event *e, const char *value, const char *what)

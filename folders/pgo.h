@@ -22,7 +22,7 @@
 #ifndef CAPTURE_PGO_H
 #define CAPTURE_PGO_H
 
-#include <cJSON.h>
+#include "../capture/json-tokens.h"
 
 struct fold_run;
 
@@ -35,7 +35,7 @@ struct pgo_event {
 	long line;
 	const char *label;      /* the label the step executed: the old value
 				 * of its ".pc" write, unquoted ("" if none) */
-	cJSON *record;          /* the recorder's line, timestamps removed */
+	struct json_tokens *record;  /* the recorder's line */
 };
 
 typedef void pgo_step_fn(void *ctx, struct fold_run *run,

@@ -59,15 +59,13 @@ static char *records(const char *name, int n)
 static long long take(struct ndjson_ahead *a, size_t i)
 {
 	const struct strbuf *prepared;
-	struct json_arena *arena;
 	long long n = -2;
 	long line;
-	cJSON *v = ndjson_ahead_next(a, i, &line, &arena, &prepared);
+	struct json_tokens *t = ndjson_ahead_next(a, i, &line, &prepared);
 
-	if (!v)
+	if (!t)
 		return -1;
-	json_get_int(v, "n", &n);
-	json_arena_delete(arena, v);
+	json_integer(t, json_member(t, 0, "n"), &n);
 	ndjson_ahead_release(a, i);
 	return n;
 }

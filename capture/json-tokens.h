@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON text as tokens: a strict RFC 8259 tokenizer.
+ *
+ * Folding a large recorded trace is mostly reading JSON, and cJSON builds
+ * a tree of heap nodes and copies every string (~220 MB/s on the machines
+ * this was measured on, parsing alone).  json_tokenize() checks one value
+ * and describes it as an array of tokens in document order that point
+ * into the text, which stays the caller's, unchanged, and must outlive
+ * the tokens.  Strings are decoded only when asked for.
+ *
+ * What it refuses, cJSON's parse plus json_check_record() refuse too,
+ * and more: the grammar is RFC 8259's to the letter (no leading zeros, no
+ * raw control characters in strings), strings must be valid UTF-8 and
+ * \u escapes pair their surrogates, numbers must be finite as doubles,
+ * and values nest at most JSON_TOKENS_DEPTH deep (cJSON's limit).
+ *
+ * Token i's subtree ends before tok[i].next; an object's members are its
+ * key (a string token) then its value, one member after the other.
+ * json_tokens_write() writes a value byte for byte as json_write(...,
+ * JSON_COMPACT) writes cJSON's parse of the same text: mostly by copying
+ * the text, which a recorder usually writes that way already.
+ */
+#ifndef CAPTURE_JSON_TOKENS_H
+#define CAPTURE_JSON_TOKENS_H
+
+#include <stddef.h>
+#include "json.h"
+
+#define JSON_TOKENS_DEPTH 1000
+
+enum json_token_type { JT_NULL, JT_FALSE, JT_TRUE, JT_NUMBER, JT_STRING,
+		       JT_ARRAY, JT_OBJECT };
+
+struct json_token {
+	unsigned char type;     /* enum json_token_type */
+	unsigned char escaped;  /* a string with escapes in its text */
+	unsigned char as_is;    /* written as its text (a string, a number) */
+	unsigned int start;     /* text offset (a string's: after its quote) */
+	unsigned int len;       /* text bytes (a string's: between the quotes) */
+	unsigned int next;      /* index of the first token after the subtree */
+};
+
+struct json_tokens {
+	const char *text;
+	struct json_token *tok;
+	unsigned int n, alloc;
+	int spaced;             /* whitespace between tokens */
+	struct strbuf scratch;  /* a string decoded to be written */
+	struct json_strings *strings;  /* what json_string() returned */
+};
+
+/*
+ * Tokenize @text[0, len), which holds one JSON value with whitespace
+ * around it and must be followed by a NUL (text[len] == '\0').  Returns
+ * NULL, or what is wrong with it (*@at: the byte offset where).  @t keeps
+ * its allocations from call to call.
+ */
+const char *json_tokenize(struct json_tokens *t, const char *text, size_t len,
+			  size_t *at);
+void json_tokens_release(struct json_tokens *t);
+
+/* The value of the first member @key of object @obj; -1 if none. */
+int json_member(const struct json_tokens *t, int obj, const char *key);
+/* Element @k of array @arr; -1 if none. */
+int json_element(const struct json_tokens *t, int arr, unsigned int k);
+/* Number of elements (members) of array (object) @i; 0 for a scalar. */
+unsigned int json_length(const struct json_tokens *t, int i);
+/*
+ * String @i, decoded and NUL-terminated (valid until the next
+ * json_tokenize() on @t); NULL if @i is not a string.
+ */
+const char *json_string(struct json_tokens *t, int i);
+/* Whether @i is a string equal to @s (all of it: a \u0000 counts). */
+int json_string_is(const struct json_tokens *t, int i, const char *s);
+/* Number @i as an integer of magnitude below 2^53: 0 and *v, else -1. */
+int json_integer(const struct json_tokens *t, int i, long long *v);
+/* Whether token @i is there and of @type. */
+static inline int json_is(const struct json_tokens *t, int i,
+			  enum json_token_type type)
+{
+	return i >= 0 && (unsigned)i < t->n && t->tok[i].type == type;
+}
+
+/* Each element @e (an int) of @arr, if @arr is an array token. */
+#define json_for_each_element(t, e, arr)				\
+	for (int e = json_is(t, arr, JT_ARRAY) ? (arr) + 1 : 0;		\
+	     json_is(t, arr, JT_ARRAY) && e < (int)(t)->tok[arr].next;	\
+	     e = (int)(t)->tok[e].next)
+
+/* Write value @i as json_write(JSON_COMPACT) writes it. */
+void json_tokens_write(struct strbuf *sb, struct json_tokens *t, int i);
+
+#endif
