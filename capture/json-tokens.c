@@ -384,7 +384,7 @@ static int after_value(struct scan *s, unsigned *stack, int *depth)
 static int value(struct scan *s)
 {
 	unsigned stack[JSON_TOKENS_DEPTH];
-	int depth = 0, done;
+	int depth = 0, done = 0;
 
 	do {
 		skip_ws(s);

@@ -18,8 +18,9 @@
  * Token i's subtree ends before tok[i].next; an object's members are its
  * key (a string token) then its value, one member after the other.
  * json_tokens_write() writes a value byte for byte as json_write(...,
- * JSON_COMPACT) writes cJSON's parse of the same text: mostly by copying
- * the text, which a recorder usually writes that way already.
+ * JSON_COMPACT) writes cJSON's parse of the same text (but for a \u0000,
+ * which it keeps where cJSON ends the string): mostly by copying the
+ * text, which a recorder usually writes that way already.
  */
 #ifndef CAPTURE_JSON_TOKENS_H
 #define CAPTURE_JSON_TOKENS_H

@@ -11,6 +11,11 @@
 #include "folder.h"
 #include "pgo.h"
 
+/* A csElements entry: its tokens a folder asks for (-1: none). */
+struct pgo_element {
+	int tag, name, index, value, old;
+};
+
 /* One archetype instance: its log and the record at its head. */
 struct pgo_file {
 	char *path;
@@ -40,6 +45,8 @@ struct pgo_merge {
 	const struct strbuf *current_line_out;
 	struct pgo_file *current_file;
 	char label[128];
+	struct pgo_element *el;  /* the record's csElements */
+	size_t nel, el_alloc;
 	struct strbuf line;  /* an event line the reader did not make */
 	struct pgo_event ev;
 };
@@ -283,32 +290,48 @@ static struct pgo_file *pick(const struct pgo_merge *m)
 	return best;
 }
 
-/* Element @e of csElements is a @tag of variable @name. */
-static int element_is(struct json_tokens *t, int e, const char *tag,
-		      const char *name)
-{
-	return json_string_is(t, json_member(t, e, "tag"), tag) &&
-	       json_string_is(t, json_member(t, json_member(t, e, "name"), "name"),
-			      name);
-}
-
-static int cs_elements(struct json_tokens *t)
+/*
+ * The record's csElements, indexed in one pass over their members: the
+ * folders look them up several times per record.
+ */
+static void index_elements(struct pgo_merge *m, struct json_tokens *t)
 {
 	int cs = json_member(t, 0, "csElements");
 
-	return json_is(t, cs, JT_ARRAY) ? cs : -1;
+	m->nel = 0;
+	json_for_each_element(t, e, cs) {
+		struct pgo_element *el;
+
+		if (m->nel == m->el_alloc) {
+			m->el_alloc = m->el_alloc ? 2 * m->el_alloc : 16;
+			m->el = xrealloc(m->el, m->el_alloc * sizeof(*m->el));
+		}
+		el = &m->el[m->nel++];
+		*el = (struct pgo_element){ .tag = json_member(t, e, "tag"),
+			.name = json_member(t, json_member(t, e, "name"), "name"),
+			.index = json_element(t, json_member(t, e, "indices"), 0),
+			.value = json_member(t, e, "value"),
+			.old = json_member(t, e, "oldValue") };
+	}
+	m->ev.elements = m->el;
+	m->ev.nelements = m->nel;
+}
+
+/* Element @el is a @tag of variable @name. */
+static int element_is(struct json_tokens *t, const struct pgo_element *el,
+		      const char *tag, const char *name)
+{
+	return json_string_is(t, el->tag, tag) && json_string_is(t, el->name, name);
 }
 
 static void label_of(struct pgo_merge *m, struct json_tokens *rec)
 {
-	int cs = cs_elements(rec);
-
 	m->label[0] = '\0';
-	json_for_each_element(rec, e, cs) {
-		const char *old = json_string(rec, json_member(rec, e, "oldValue"));
+	for (size_t i = 0; i < m->nel; i++) {
+		const char *old = json_string(rec, m->el[i].old);
 		size_t len;
 
-		if (!old || !element_is(rec, e, "write", ".pc"))
+		if (!old || !element_is(rec, &m->el[i], "write", ".pc"))
 			continue;
 		len = strlen(old);
 		if (len >= 2 && old[0] == '"' && old[len - 1] == '"' &&
@@ -357,6 +380,7 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 	}
 	if (!f)
 		return NULL;
+	index_elements(m, m->current);
 	label_of(m, m->current);
 	m->committed++;
 	return &m->ev;
@@ -480,6 +504,7 @@ static void merge_close(struct pgo_merge *m)
 		free(f->slot);
 	}
 	free(m->files);
+	free(m->el);
 	strbuf_release(&m->line);
 	free(m);
 }
@@ -525,36 +550,34 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 }
 
 /* The first csElements entry that is a @tag of @name (at @index if given). */
-static int element(const struct pgo_event *e, const char *tag,
-		   const char *name, const char *index)
+static const struct pgo_element *element(const struct pgo_event *e,
+					 const char *tag, const char *name,
+					 const char *index)
 {
-	struct json_tokens *t = e->record;
+	for (size_t i = 0; i < e->nelements; i++) {
+		const struct pgo_element *el = &e->elements[i];
 
-	json_for_each_element(t, el, cs_elements(t)) {
-		if (!element_is(t, el, tag, name))
-			continue;
-		if (index && !json_string_is(t, json_element(t,
-				json_member(t, el, "indices"), 0), index))
-			continue;
-		return el;
+		if (element_is(e->record, el, tag, name) &&
+		    (!index || json_string_is(e->record, el->index, index)))
+			return el;
 	}
-	return -1;
+	return NULL;
 }
 
 const char *pgo_value(const struct pgo_event *e, const char *tag,
 		      const char *name, const char *index)
 {
-	return json_string(e->record,
-			   json_member(e->record, element(e, tag, name, index), "value"));
+	const struct pgo_element *el = element(e, tag, name, index);
+
+	return el ? json_string(e->record, el->value) : NULL;
 }
 
 const char *pgo_index(const struct pgo_event *e, const char *tag,
 		      const char *name)
 {
-	struct json_tokens *t = e->record;
+	const struct pgo_element *el = element(e, tag, name, NULL);
 
-	return json_string(t, json_element(t, json_member(t,
-				element(e, tag, name, NULL), "indices"), 0));
+	return el ? json_string(e->record, el->index) : NULL;
 }
 
 long pgo_int(const struct pgo_event *e, const char *value, const char *what)

@@ -26,6 +26,8 @@
 
 struct fold_run;
 
+struct pgo_element;
+
 /* A committed critical section, in merged order. */
 struct pgo_event {
 	const char *archetype;  /* "AClient" */
@@ -36,6 +38,8 @@ struct pgo_event {
 	const char *label;      /* the label the step executed: the old value
 				 * of its ".pc" write, unquoted ("" if none) */
 	struct json_tokens *record;  /* the recorder's line */
+	const struct pgo_element *elements;  /* its csElements, indexed */
+	size_t nelements;
 };
 
 typedef void pgo_step_fn(void *ctx, struct fold_run *run,
