@@ -27,6 +27,7 @@ struct pgo_file {
 	size_t nslots;
 	char *archetype, *self;
 	long self_num;
+	int rank;          /* place in process order (process_cmp) */
 	struct json_tokens *head;  /* NULL once the file is exhausted */
 	long head_line;
 	int head_abort;
@@ -144,8 +145,8 @@ static long process_index(struct pgo_merge *m, struct pgo_file *f,
 	struct json_tokens *t = f->head;
 	int arch = json_element(t, who, 0), self = json_element(t, who, 1);
 
-	if (json_length(t, who) != 2 || !json_string(t, arch) ||
-	    !json_string(t, self))
+	if (json_length(t, who) != 2 || !json_is(t, arch, JT_STRING) ||
+	    !json_is(t, self, JT_STRING))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "clock entry without [archetype, self]");
 	/* a process writes its clock entries in the same order every time */
@@ -282,12 +283,31 @@ static struct pgo_file *pick(const struct pgo_merge *m)
 		if (!ready(m, f))
 			continue;
 		if (!best || f->sum < best->sum ||
-		    (f->sum == best->sum && process_cmp(f, best) < 0))
+		    (f->sum == best->sum && f->rank < best->rank))
 			best = f;
 	}
 	if (pending && !best)
 		stuck(m);
 	return best;
+}
+
+/* The members of csElements entry @e a folder asks for (the first of each). */
+static void element_members(struct json_tokens *t, int e,
+			    struct pgo_element *el)
+{
+	static const char *const keys[] = { "tag", "name", "indices", "value",
+					    "oldValue" };
+	int *slot[] = { &el->tag, &el->name, &el->index, &el->value, &el->old };
+
+	for (int j = e + 1; j < (int)t->tok[e].next; j = (int)t->tok[j + 1].next)
+		for (int k = 0; k < 5; k++) {
+			if (*slot[k] >= 0 || !json_string_is(t, j, keys[k]))
+				continue;
+			*slot[k] = j + 1;
+			break;
+		}
+	el->name = json_member(t, el->name, "name");
+	el->index = json_element(t, el->index, 0);
 }
 
 /*
@@ -307,11 +327,9 @@ static void index_elements(struct pgo_merge *m, struct json_tokens *t)
 			m->el = xrealloc(m->el, m->el_alloc * sizeof(*m->el));
 		}
 		el = &m->el[m->nel++];
-		*el = (struct pgo_element){ .tag = json_member(t, e, "tag"),
-			.name = json_member(t, json_member(t, e, "name"), "name"),
-			.index = json_element(t, json_member(t, e, "indices"), 0),
-			.value = json_member(t, e, "value"),
-			.old = json_member(t, e, "oldValue") };
+		*el = (struct pgo_element){ -1, -1, -1, -1, -1 };
+		if (json_is(t, e, JT_OBJECT))
+			element_members(t, e, el);
 	}
 	m->ev.elements = m->el;
 	m->ev.nelements = m->nel;
@@ -476,6 +494,9 @@ static struct pgo_merge *merge_open(const char *dir, int write_events)
 	}
 	free(paths);
 	m->n = kept;
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = 0; j < m->n; j++)
+			m->files[i].rank += process_cmp(&m->files[j], &m->files[i]) < 0;
 	for (size_t i = 0; i < m->n; i++) {
 		m->files[i].clock = xcalloc(m->n, sizeof(long));
 		m->files[i].prev = xcalloc(m->n, sizeof(long));
