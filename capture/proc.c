@@ -270,30 +270,36 @@ void sha256_hex(const void *data, size_t len, char hex[65])
 	hex_digest(md, n, hex);
 }
 
-int sha256_file(const char *path, char hex[65])
+int sha256_file_unless(const char *path, char hex[65],
+		       const atomic_int *stop)
 {
 	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
 	size_t got;
 	FILE *f = fopen(path, "rb");
 	EVP_MD_CTX *ctx;
+	int failed;
 
 	if (!f)
 		return -1;
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
 		die(EXIT_CAPTURE_FAILED, "sha256 failed");
-	while ((got = fread(buf, 1, sizeof(buf), f)))
+	while ((!stop || !*stop) && (got = fread(buf, 1, sizeof(buf), f)))
 		EVP_DigestUpdate(ctx, buf, got);
 	EVP_DigestFinal_ex(ctx, md, &n);
 	EVP_MD_CTX_free(ctx);
-	if (ferror(f)) {
-		fclose(f);
-		return -1;
-	}
+	failed = ferror(f) || (stop && *stop);
 	fclose(f);
+	if (failed)
+		return -1;
 	hex_digest(md, n, hex);
 	return 0;
+}
+
+int sha256_file(const char *path, char hex[65])
+{
+	return sha256_file_unless(path, hex, NULL);
 }
 
 static int name_cmp(const void *a, const void *b)

@@ -3,6 +3,7 @@
 #ifndef CAPTURE_PROC_H
 #define CAPTURE_PROC_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 struct proc_result {
@@ -38,6 +39,8 @@ void remove_tree(const char *path);
 int remove_on_failure(const char *path);
 /* Hex sha256 of a file (65 bytes incl. NUL into @hex); 0 on success. */
 int sha256_file(const char *path, char hex[65]);
+/* The same on a thread: gives up (-1) as soon as *@stop is set. */
+int sha256_file_unless(const char *path, char hex[65], const atomic_int *stop);
 void sha256_hex(const void *data, size_t len, char hex[65]);
 /* The first 32 bytes of digest @md (@n bytes) in hex, into @hex. */
 void hex_digest(const unsigned char *md, unsigned n, char hex[65]);

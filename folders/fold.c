@@ -34,6 +34,7 @@ struct input_digest {
 	size_t n;
 	char (*hex)[65];
 	long failed;       /* index of a file that could not be read, or -1 */
+	atomic_int stop;   /* the fold failed: give up */
 	pthread_t thread;
 	int on_fail;       /* joins the thread before exit() tears stdio down */
 };
@@ -74,16 +75,18 @@ static void *hash_files(void *arg)
 {
 	struct input_digest *d = arg;
 
-	for (size_t i = 0; i < d->n && d->failed < 0; i++)
-		if (sha256_file(d->paths[i], d->hex[i]))
+	for (size_t i = 0; i < d->n && d->failed < 0 && !d->stop; i++)
+		if (sha256_file_unless(d->paths[i], d->hex[i], &d->stop))
 			d->failed = (long)i;
 	return NULL;
 }
 
-static void join_hashing(void *arg)
+/* The fold failed: the hashes are of no use, stop before exit(). */
+static void stop_hashing(void *arg)
 {
 	struct input_digest *d = arg;
 
+	d->stop = 1;
 	pthread_join(d->thread, NULL);
 }
 
@@ -95,7 +98,7 @@ static void digest_start(struct input_digest *d, const char *input)
 	d->hex = xcalloc(d->n + 1, sizeof(*d->hex));
 	if (pthread_create(&d->thread, NULL, hash_files, d))
 		die(EXIT_CAPTURE_FAILED, "cannot start the hashing thread");
-	d->on_fail = on_failure(join_hashing, d);
+	d->on_fail = on_failure(stop_hashing, d);
 }
 
 /* Wait for the hashes: a string for a file, {name: sha256} for a directory. */
@@ -104,7 +107,7 @@ static cJSON *digest_finish(struct input_digest *d)
 	cJSON *files = d->dir ? json_obj() : NULL;
 
 	cancel_on_failure(d->on_fail);
-	join_hashing(d);
+	pthread_join(d->thread, NULL);
 	if (d->failed >= 0)
 		die_at(EXIT_BAD_INPUT, d->paths[d->failed], 0, "cannot read");
 	if (!d->dir)
