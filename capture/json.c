@@ -324,7 +324,7 @@ void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
 	json_write(sb, v, style);
 }
 
-/* RFC 8785 sorts the members; the other styles keep their order. */
+/* RFC 8785 sorts the members (of two or more); other styles keep them. */
 static void write_object(struct strbuf *sb, const cJSON *v,
 			 enum json_style style)
 {
@@ -332,7 +332,7 @@ static void write_object(struct strbuf *sb, const cJSON *v,
 	int n, i = 0;
 
 	put(sb, "{", 1);
-	if (style != JSON_CANONICAL) {
+	if (style != JSON_CANONICAL || !v->child || !v->child->next) {
 		cJSON_ArrayForEach(m, v)
 			json_write_member(sb, m->string, m, m == v->child,
 					  style);

@@ -23,15 +23,19 @@ static const char *const waiting[] = {
 	"", ", others wait", ", self waits", ", self and others wait",
 };
 
+/* Every window names its clients again: look them up by value first. */
 static void note_client(cJSON *clients, const cJSON *v)
 {
+	const cJSON *c;
 	char key[32];
 
 	if (!cJSON_IsNumber(v))
 		return;
+	cJSON_ArrayForEach(c, clients)
+		if ((long long)c->valuedouble == (long long)v->valuedouble)
+			return;
 	snprintf(key, sizeof(key), "%lld", (long long)v->valuedouble);
-	if (!json_get(clients, key))
-		json_add(clients, key, json_int((long long)v->valuedouble));
+	json_add(clients, key, json_int((long long)v->valuedouble));
 }
 
 static int by_value(const void *a, const void *b)
@@ -93,7 +97,8 @@ static int locksvc_classify(const struct window *w, struct strbuf *row,
 		else
 			others = 1;
 	}
-	strbuf_addf(row, "%s%s", holders[h], waiting[self * 2 + others]);
+	strbuf_addstr(row, holders[h]);
+	strbuf_addstr(row, waiting[self * 2 + others]);
 	strbuf_addf(col, "%s(%lld)", w->action, client);
 	return 1;
 }
