@@ -14,6 +14,8 @@
  * wait, does that work itself.  The output is the same either way.
  */
 #define PREPARE_FROM 16
+/* Bytes of buffers a slot keeps for the next record (see shrink()). */
+#define SLOT_KEEP (1 << 20)
 
 struct ahead_slot {
 	int got;                /* 1: a record, 0: the end, -1: a bad line */
@@ -113,6 +115,18 @@ static void wait_for_room(struct ndjson_ahead *a, size_t from)
 	pthread_mutex_unlock(&a->lock);
 }
 
+/*
+ * A slot keeps its buffers from record to record, but not those a rare
+ * long line made: 64 slots per file each holding one would add up.
+ */
+static void shrink(struct ahead_slot *s)
+{
+	if (s->text.alloc > SLOT_KEEP)
+		strbuf_release(&s->text);
+	if (s->t.alloc * sizeof(*s->t.tok) > SLOT_KEEP)
+		json_tokens_release(&s->t);
+}
+
 static void *read_ahead(void *arg)
 {
 	struct ndjson_ahead *a = arg;
@@ -131,6 +145,7 @@ static void *read_ahead(void *arg)
 		}
 		next = (size_t)(f - a->files) + 1;
 		s = &f->slot[f->produced % AHEAD];
+		shrink(s);
 		s->got = ndjson_try_next_tokens(f->r, &s->text, &s->t, &s->e);
 		s->line = f->r->line;
 		strbuf_reset(&s->prepared);

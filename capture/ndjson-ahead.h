@@ -7,10 +7,10 @@
  * reader thread tokenizes each file's next records, in file order, into a
  * ring of slots (ndjson.h, json-tokens.h); the consumer takes them in file
  * order, in whatever order of files it likes, and releases each record
- * once it is done with it, in file order too.  A bad line is handed over in place of the
- * record it would have been, so the consumer dies on it (file:line, as
- * ndjson_next() would) exactly when it reads that far: errors come in the
- * same order as without the thread.
+ * once it is done with it, in file order too.  A bad line is handed over
+ * in place of the record it would have been, so the consumer dies on it
+ * (file:line) exactly when it reads that far: errors come in the same
+ * order as without the thread.
  */
 #ifndef CAPTURE_NDJSON_AHEAD_H
 #define CAPTURE_NDJSON_AHEAD_H

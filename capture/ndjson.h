@@ -70,9 +70,9 @@ struct ndjson_error {
 };
 /*
  * The next non-empty line as JSON tokens (json-tokens.h), read into @text,
- * which the tokens point into, and reporting instead of dying, for a
- * reader thread: 1 with a record, 0 at end of file, -1 with @e set (what
- * ndjson_next() would die of).
+ * which the tokens point into, reporting instead of dying, for a reader
+ * thread: 1 with a record, 0 at end of file, -1 with @e set (a read error,
+ * a truncated last line, or what the tokenizer refuses, at which byte).
  */
 int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
 			   struct json_tokens *t, struct ndjson_error *e);

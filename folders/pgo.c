@@ -67,14 +67,20 @@ static long number_or_minus_one(const char *s)
 	return *end || v < 0 || errno ? -1 : v;
 }
 
-/* Process order: archetype name, then self (numerically when both are). */
+/*
+ * Process order: archetype name, then self: numbers first, in numeric
+ * order, then the others in byte order (a total order, so that ranking the
+ * processes once gives the tie-break of comparing them pairwise).
+ */
 static int process_cmp(const struct pgo_file *a, const struct pgo_file *b)
 {
 	int c = strcmp(a->archetype, b->archetype);
 
 	if (c)
 		return c;
-	if (a->self_num >= 0 && b->self_num >= 0 && a->self_num != b->self_num)
+	if ((a->self_num >= 0) != (b->self_num >= 0))
+		return a->self_num >= 0 ? -1 : 1;
+	if (a->self_num >= 0 && a->self_num != b->self_num)
 		return a->self_num < b->self_num ? -1 : 1;
 	return strcmp(a->self, b->self);
 }
@@ -104,14 +110,19 @@ static char **list_logs(const char *dir, size_t *n)
 	return names;
 }
 
+/* A process name: a string, and one a C string can hold. */
 static const char *record_str(struct pgo_file *f, struct json_tokens *rec,
 			      const char *key)
 {
-	const char *s = json_string(rec, json_member(rec, 0, key));
+	int i = json_member(rec, 0, key);
+	const char *s = json_string(rec, i);
 
 	if (!s)
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "PGo record without string \"%s\"", key);
+	if (!json_string_is(rec, i, s))
+		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
+		       "PGo record whose \"%s\" holds a NUL character", key);
 	return s;
 }
 
@@ -190,7 +201,7 @@ static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 		/* up to 2^53: exact in a double, and a long holds it */
 		if (json_length(t, e) != 2 || json_integer(t, count, &n) || n < 1)
 			die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-			       "clock entry without a positive counter");
+			       "clock entry without a positive integer counter");
 		j = process_index(m, f, json_element(t, e, 0), (long)n, entry);
 		if (entry < m->n) {
 			f->slot[entry] = j;

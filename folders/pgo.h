@@ -10,7 +10,8 @@
  * ahead, capture/ndjson-ahead.h) and emits a head only once every event its
  * clock depends on has been emitted, so the order respects happens-before.  Among ready heads
  * the tie-break is the smallest clock sum (a Lamport time), then the
- * process (archetype name, then self, numbers compared as numbers).
+ * process (archetype name, then self: numbers first, in numeric order,
+ * then the others in byte order).
  * Timestamps are never looked at.
  *
  * Checks while merging (each names file:line): within a file the own clock

@@ -186,3 +186,18 @@ refused 3 "a client id too large" 'trace-9000000000000-[0-9]+\.log:[0-9]+: clien
 # A run whose processes committed nothing has no ground truth to give.
 mkdir "$TMP/norecords" && : >"$TMP/norecords/trace-0-1.log"
 refused 4 "a run without a committed record" 'norecords: no committed records' "$TMP/norecords"
+
+# Concurrent heads go in process order: numeric selfs first, in numeric
+# order, then the others in byte order ("9" < "10" < "1a"): the first one
+# folded is the first to die here.
+mkdir "$TMP/order"
+for s in 9 10 1a; do
+	printf '{"archetypeName":"AClient","clock":[[["AClient","%s"],1]],"csElements":[{"indices":[],"name":{"name":".pc","prefix":"","self":"%s"},"oldValue":"\\"AClient.bogus\\"","tag":"write","value":"\\"x\\""}],"isAbort":false,"self":"%s"}\n' \
+		"$s" "$s" "$s" >"$TMP/order/trace-$s-1.log"
+done
+refused 3 "concurrent heads in process order" 'trace-9-1\.log:1: ' "$TMP/order"
+
+# A process name must be one a C string holds.
+corrupt
+sed -i '1s/"isAbort":false,"self":"0"/"isAbort":false,"self":"0\\u0000"/' "$(server)"
+refused 3 "a process name with a NUL character" 'trace-0-[0-9]+\.log:1: PGo record whose "self" holds a NUL character'
