@@ -99,21 +99,44 @@ static inline void skip_ws(struct scan *s)
 		s->t->spaced = 1;
 }
 
-static int hex4(struct scan *s, uint32_t *v)
+/* JSON's two-character escapes, and the characters they stand for. */
+static const char short_escapes[] = "\"\\/bfnrt";
+static const char short_escaped[] = "\"\\/\b\f\n\r\t";
+
+/* The 4 hex digits at @p as a number; -1 if they are not. */
+static long hex_value(const char *p)
 {
-	*v = 0;
-	if (s->end - s->p < 4)
-		return fail(s, "truncated \\u escape");
+	long v = 0;
+
 	for (int i = 0; i < 4; i++) {
-		char c = *s->p++;
+		char c = p[i];
 		int d = c >= '0' && c <= '9' ? c - '0' :
 			c >= 'a' && c <= 'f' ? c - 'a' + 10 :
 			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 
 		if (d < 0)
-			return fail(s, "invalid \\u escape");
-		*v = *v << 4 | (uint32_t)d;
+			return -1;
+		v = v << 4 | d;
 	}
+	return v;
+}
+
+static uint32_t join_surrogates(uint32_t hi, uint32_t lo)
+{
+	return 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
+}
+
+static int hex4(struct scan *s, uint32_t *v)
+{
+	long h;
+
+	if (s->end - s->p < 4)
+		return fail(s, "truncated \\u escape");
+	h = hex_value(s->p);
+	if (h < 0)
+		return fail(s, "invalid \\u escape");
+	s->p += 4;
+	*v = (uint32_t)h;
 	return 0;
 }
 
@@ -155,7 +178,7 @@ static int unicode_escape(struct scan *s, uint32_t *cp)
 		return -1;
 	if (lo < 0xdc00 || lo > 0xdfff)
 		return fail(s, "lone high surrogate in a \\u escape");
-	*cp = 0x10000 + ((*cp - 0xd800) << 10) + (lo - 0xdc00);
+	*cp = join_surrogates(*cp, lo);
 	return 0;
 }
 
@@ -179,13 +202,12 @@ static int written_so(const char *esc, uint32_t cp, size_t n)
 /* One escape (s->p at the backslash): the character it stands for. */
 static int escape(struct scan *s, uint32_t *cp, int *as_is)
 {
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *esc = s->p++;
-	const char *e = s->p < s->end ? strchr(from, *s->p) : NULL;
+	const char *e = s->p < s->end ? strchr(short_escapes, *s->p) : NULL;
 
 	if (e && *e) {
 		s->p++;
-		*cp = (unsigned char)to[e - from];
+		*cp = (unsigned char)short_escaped[e - short_escapes];
 	} else if (s->p < s->end && *s->p == 'u') {
 		s->p++;
 		if (unicode_escape(s, cp))
@@ -474,13 +496,12 @@ void json_tokens_release(struct json_tokens *t)
 static void decode(struct strbuf *sb, const struct json_tokens *t,
 		   const struct json_token *k)
 {
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *p = t->text + k->start, *end = p + k->len;
 
 	while (p < end) {
 		const char *run = p;
 		char utf8[4];
-		uint32_t cp, lo;
+		uint32_t cp;
 
 		while (p < end && *p != '\\')
 			p++;
@@ -488,16 +509,15 @@ static void decode(struct strbuf *sb, const struct json_tokens *t,
 		if (p == end)
 			break;
 		if (p[1] != 'u') {
-			strbuf_add(sb, &to[strchr(from, p[1]) - from], 1);
+			strbuf_add(sb, &short_escaped[strchr(short_escapes, p[1]) -
+						      short_escapes], 1);
 			p += 2;
 			continue;
 		}
-		cp = (uint32_t)strtoul((char[5]){ p[2], p[3], p[4], p[5], 0 }, NULL, 16);
+		cp = (uint32_t)hex_value(p + 2);
 		p += 6;
 		if (cp >= 0xd800 && cp <= 0xdbff) {
-			lo = (uint32_t)strtoul((char[5]){ p[2], p[3], p[4], p[5], 0 },
-					       NULL, 16);
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			cp = join_surrogates(cp, (uint32_t)hex_value(p + 2));
 			p += 6;
 		}
 		strbuf_add(sb, utf8, (size_t)(put_utf8(utf8, cp) - utf8));

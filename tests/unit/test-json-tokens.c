@@ -607,23 +607,12 @@ static void random_value(struct strbuf *sb, int depth)
 	case 1: strbuf_addstr(sb, below(2) ? "true" : "false"); return;
 	case 2: case 3: random_number(sb); return;
 	case 4: case 5: random_string(sb); return;
-	case 6: case 7:
-		strbuf_add(sb, "[", 1);
-		ws(sb);
-		for (n = below(6); n; n--) {
-			random_value(sb, depth + 1);
-			ws(sb);
-			if (n > 1) {
-				strbuf_add(sb, ",", 1);
-				ws(sb);
-			}
-		}
-		strbuf_add(sb, "]", 1);
-		return;
-	default:
-		strbuf_add(sb, "{", 1);
-		ws(sb);
-		for (n = below(6); n; n--) {
+	}
+	/* a container: 6, 7 an array, 8 an object */
+	strbuf_add(sb, kind == 8 ? "{" : "[", 1);
+	ws(sb);
+	for (n = below(6); n; n--) {
+		if (kind == 8) {
 			if (below(3))
 				random_string(sb);
 			else
@@ -631,16 +620,15 @@ static void random_value(struct strbuf *sb, int depth)
 			ws(sb);
 			strbuf_add(sb, ":", 1);
 			ws(sb);
-			random_value(sb, depth + 1);
-			ws(sb);
-			if (n > 1) {
-				strbuf_add(sb, ",", 1);
-				ws(sb);
-			}
 		}
-		strbuf_add(sb, "}", 1);
-		return;
+		random_value(sb, depth + 1);
+		ws(sb);
+		if (n > 1) {
+			strbuf_add(sb, ",", 1);
+			ws(sb);
+		}
 	}
+	strbuf_add(sb, kind == 8 ? "}" : "]", 1);
 }
 
 #define RANDOM_VALUES 3000
