@@ -110,6 +110,9 @@ struct audit_pass {
 	struct strbuf row, col, data;
 	EVP_MD_CTX *actions, *with_data;   /* the current run's sequences */
 	cJSON *seen_actions, *seen_data;   /* digest -> runs */
+	char **runs;         /* labels of the runs fed, in order */
+	size_t nruns;
+	const char *system;
 };
 
 /* Index of @s in @labels, added if new. */
@@ -182,9 +185,10 @@ static void count_cell(struct audit_pass *p, size_t run,
 	cl->last_run = (long)run;
 }
 
-static void count_window(void *ctx, size_t run, const struct window *w)
+void audit_pass_window(void *ctx, const struct window *w)
 {
 	struct audit_pass *p = ctx;
+	size_t run = p->nruns - 1;
 	int identity = window_is_identity(w);
 	cJSON *o = (cJSON *)json_get(p->by_action, w->action);
 
@@ -194,7 +198,7 @@ static void count_window(void *ctx, size_t run, const struct window *w)
 	}
 	json_count(o, "windows", 1);
 	json_count(o, "identity", identity);
-	if (p->d)
+	if (p->d && p->nruns)
 		count_cell(p, run, w, identity);
 	p->windows++;
 	strbuf_reset(&p->data);
@@ -266,9 +270,12 @@ static void digest_seen(EVP_MD_CTX *md, cJSON *seen)
 	json_count(seen, hex, 1);
 }
 
-static void audit_pass(struct audit_pass *p, const struct window_set *ws)
+struct audit_pass *audit_pass_begin(const struct folder *system)
 {
-	p->d = ws->system->audit;
+	struct audit_pass *p = xcalloc(1, sizeof(*p));
+
+	p->system = system->name;
+	p->d = system->audit;
 	p->learned = json_obj();
 	p->outside = json_obj();
 	p->by_action = json_obj();
@@ -278,15 +285,24 @@ static void audit_pass(struct audit_pass *p, const struct window_set *ws)
 	p->with_data = EVP_MD_CTX_new();
 	if (!p->actions || !p->with_data)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
-	for (size_t f = 0; f < ws->n; f++) {
-		digest_start(p->actions);
-		digest_start(p->with_data);
-		window_set_walk(ws, f, count_window, p);
-		digest_seen(p->actions, p->seen_actions);
-		digest_seen(p->with_data, p->seen_data);
-	}
-	if (p->d)
-		place_cells(p);
+	return p;
+}
+
+/* The run fed last is over: count its sequences. */
+static void end_run(struct audit_pass *p)
+{
+	if (!p->nruns)
+		return;
+	digest_seen(p->actions, p->seen_actions);
+	digest_seen(p->with_data, p->seen_data);
+}
+
+void audit_pass_run(struct audit_pass *p, const char *label)
+{
+	end_run(p);
+	add_label(&p->runs, &p->nruns, xstrdup(label));
+	digest_start(p->actions);
+	digest_start(p->with_data);
 }
 
 static void audit_pass_free(struct audit_pass *p)
@@ -304,15 +320,19 @@ static void audit_pass_free(struct audit_pass *p)
 	for (size_t i = 0; i < p->nactions_seen; i++)
 		free(p->actions_seen[i]);
 	free(p->actions_seen);
+	for (size_t i = 0; i < p->nruns; i++)
+		free(p->runs[i]);
+	free(p->runs);
 	strbuf_release(&p->row);
 	strbuf_release(&p->col);
 	strbuf_release(&p->data);
 	axes_free(&p->ax);
 	axes_free(&p->seen);
+	free(p);
 }
 
 /* Windows per cell of the domain, and per action outside it. */
-static cJSON *coverage(const struct window_set *ws, struct audit_pass *p)
+static cJSON *coverage(struct audit_pass *p)
 {
 	const struct audit_axes *ax = &p->ax;
 	cJSON *cov = json_obj(), *covered, *uncovered, *single;
@@ -346,13 +366,13 @@ static cJSON *coverage(const struct window_set *ws, struct audit_pass *p)
 			json_add(o, "identity", json_int(cl->identity));
 			json_add(o, "runs", json_int(cl->runs));
 			json_add(covered, NULL, o);
-			if (cl->runs == 1 && ws->n > 1) {
+			if (cl->runs == 1 && p->nruns > 1) {
 				cJSON *s = json_obj();
 
 				json_add(s, "pre", json_str(ax->rows[r]));
 				json_add(s, "action", json_str(ax->cols[c]));
 				json_add(s, "run",
-					 json_str(ws->files[cl->last_run].label));
+					 json_str(p->runs[cl->last_run]));
 				json_add(single, NULL, s);
 			}
 		}
@@ -391,12 +411,11 @@ cJSON *report_values(cJSON *obj)
 }
 
 /* Distinct action sequences across runs, without and with their data. */
-static cJSON *schedules(const struct window_set *ws,
-			const struct audit_pass *p)
+static cJSON *schedules(const struct audit_pass *p)
 {
 	cJSON *s = json_obj();
 
-	json_add(s, "runs", json_int((long long)ws->n));
+	json_add(s, "runs", json_int((long long)p->nruns));
 	json_add(s, "distinct_actions",
 		 json_int(cJSON_GetArraySize(p->seen_actions)));
 	json_add(s, "distinct_with_data",
@@ -404,20 +423,21 @@ static cJSON *schedules(const struct window_set *ws,
 	return s;
 }
 
-cJSON *audit_report(const struct window_set *ws)
+cJSON *audit_pass_report(struct audit_pass *p)
 {
 	cJSON *rep = json_obj(), *runs, *actions, *a;
 	long long windows = 0, identity = 0, n;
-	struct audit_pass p = { 0 };
 
-	audit_pass(&p, ws);
-	json_add(rep, "system", json_str(ws->system->name));
+	end_run(p);
+	if (p->d)
+		place_cells(p);
+	json_add(rep, "system", json_str(p->system));
 	runs = json_add(rep, "runs", json_arr());
-	for (size_t f = 0; f < ws->n; f++)
-		json_add(runs, NULL, json_str(ws->files[f].label));
+	for (size_t f = 0; f < p->nruns; f++)
+		json_add(runs, NULL, json_str(p->runs[f]));
 	/* per action, in order of first appearance */
-	actions = report_values(p.by_action);
-	p.by_action = NULL;
+	actions = report_values(p->by_action);
+	p->by_action = NULL;
 	cJSON_ArrayForEach(a, actions) {
 		json_get_int(a, "windows", &n);
 		windows += n;
@@ -428,10 +448,27 @@ cJSON *audit_report(const struct window_set *ws)
 	json_add(rep, "identity", json_int(identity));
 	json_add(rep, "state_changing", json_int(windows - identity));
 	json_add(rep, "actions", actions);
-	json_add(rep, "schedules", schedules(ws, &p));
-	json_add(rep, "coverage", p.d ? coverage(ws, &p) : json_null());
-	audit_pass_free(&p);
+	json_add(rep, "schedules", schedules(p));
+	json_add(rep, "coverage", p->d ? coverage(p) : json_null());
+	audit_pass_free(p);
 	return rep;
+}
+
+static void walk_window(void *ctx, size_t file, const struct window *w)
+{
+	(void)file;
+	audit_pass_window(ctx, w);
+}
+
+cJSON *audit_report(const struct window_set *ws)
+{
+	struct audit_pass *p = audit_pass_begin(ws->system);
+
+	for (size_t f = 0; f < ws->n; f++) {
+		audit_pass_run(p, ws->files[f].label);
+		window_set_walk(ws, f, walk_window, p);
+	}
+	return audit_pass_report(p);
 }
 
 static int widest(const cJSON *arr, const char *key, int least)
@@ -537,27 +574,14 @@ void audit_print_text(FILE *f, const cJSON *rep)
 
 void audit_corpus(struct corpus *c)
 {
-	const cJSON *m = corpus_manifest(c), *run;
-	const char *system = json_get_str(m, "system");
-	struct window_set ws = { .lazy = 1 };
 	struct strbuf text = STRBUF_INIT;
 	cJSON *rep;
 	FILE *f;
 
-	ws.system = system ? folder_find(system) : NULL;
-	if (!ws.system)
-		die(EXIT_CAPTURE_FAILED, "audit.json: the manifest names no "
-		    "known system");
-	cJSON_ArrayForEach(run, json_get(m, "runs")) {
-		char *rel = xasprintf("%s/%s.ndjson", system,
-				      json_get_str(run, "name"));
-		char *path = corpus_path(c, rel);
-
-		window_set_add_file(&ws, path, rel);
-		free(path);
-		free(rel);
-	}
-	rep = audit_report(&ws);
+	if (!corpus_audit(c))
+		die(EXIT_CAPTURE_FAILED, "audit.json: no audit was fed");
+	rep = audit_pass_report(corpus_audit(c));
+	corpus_set_audit(c, NULL);
 	json_write_indented(&text, rep, 0);
 	strbuf_addstr(&text, "\n");
 	f = corpus_create(c, "audit.json");
@@ -565,6 +589,4 @@ void audit_corpus(struct corpus *c)
 	corpus_close(c, f, "audit.json");
 	strbuf_release(&text);
 	cJSON_Delete(rep);
-	ws.system = NULL;
-	window_set_free(&ws);
 }

@@ -20,6 +20,7 @@
 #include "window-read.h"
 
 struct corpus;
+struct folder;
 
 /* Row and column labels of a domain, in display order. */
 struct audit_axes {
@@ -49,6 +50,21 @@ struct audit_domain {
 			struct strbuf *col);
 };
 
+/*
+ * The audit's one pass, fed window by window and run after run: memory
+ * does not grow with the windows.  audit_report() feeds it from window
+ * files; a fold feeds it each window as it writes it (corpus_audit()), so
+ * that nothing is read back.
+ */
+struct audit_pass;
+struct audit_pass *audit_pass_begin(const struct folder *system);
+/* The windows fed from now on are those of run @label. */
+void audit_pass_run(struct audit_pass *p, const char *label);
+/* Count one window of the current run (@p is the audit_pass). */
+void audit_pass_window(void *p, const struct window *w);
+/* The report (caller frees); frees @p. */
+cJSON *audit_pass_report(struct audit_pass *p);
+
 /* Audit @ws (system settled); returns the report (caller frees). */
 cJSON *audit_report(const struct window_set *ws);
 /* The report as the text table. */
@@ -65,9 +81,9 @@ const char *report_rate(char buf[64], long long k, long long n);
 cJSON *report_values(cJSON *obj);
 
 /*
- * Write audit.json into corpus @c from the runs its manifest lists: call
- * right before corpus_commit() so the manifest covers it.  Streams the
- * window files (memory does not grow with the corpus).
+ * Write audit.json into corpus @c from the audit its windows fed as they
+ * were written (corpus_audit()): call right before corpus_commit() so the
+ * manifest covers it.
  */
 void audit_corpus(struct corpus *c);
 

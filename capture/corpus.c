@@ -36,6 +36,7 @@ struct corpus {
 	cJSON *manifest;
 	struct written *written;
 	size_t nwritten;
+	struct audit_pass *audit;
 };
 
 /* A file being written and hashed (the cookie of its FILE). */
@@ -225,6 +226,16 @@ void corpus_close(struct corpus *c, FILE *f, const char *rel)
 cJSON *corpus_manifest(struct corpus *c)
 {
 	return c->manifest;
+}
+
+void corpus_set_audit(struct corpus *c, struct audit_pass *a)
+{
+	c->audit = a;
+}
+
+struct audit_pass *corpus_audit(const struct corpus *c)
+{
+	return c->audit;
 }
 
 /* nftw has no user pointer: collect into these while walking. */

@@ -16,6 +16,7 @@
 #include <cJSON.h>
 
 struct corpus;
+struct audit_pass;
 
 /* Does @dir hold a corpus (a MANIFEST.json)? */
 int corpus_exists(const char *dir);
@@ -44,6 +45,13 @@ void corpus_close(struct corpus *c, FILE *f, const char *rel);
  * corpus_commit() adds "files": {rel: sha256} for every file, sorted by path.
  */
 cJSON *corpus_manifest(struct corpus *c);
+
+/*
+ * The audit the corpus's window files feed as they are written (audit.h;
+ * NULL: none).  The corpus only keeps it: audit_corpus() uses it up.
+ */
+void corpus_set_audit(struct corpus *c, struct audit_pass *a);
+struct audit_pass *corpus_audit(const struct corpus *c);
 
 /* Write MANIFEST.json, rename into place, free @c. */
 void corpus_commit(struct corpus *c);

@@ -18,14 +18,6 @@
 
 struct folder;
 
-/* One window as read; the JSON values belong to its window_file. */
-struct window {
-	const char *file;   /* path of the window file */
-	long line;          /* its 1-based line */
-	const char *action;
-	const cJSON *data, *pre, *post;
-};
-
 struct window_file {
 	char *path;         /* as opened */
 	char *label;        /* how reports name it (run) */

@@ -12,6 +12,9 @@ struct window_writer {
 	cJSON *state;       /* current state: the next window's pre-state */
 	cJSON *counts;      /* action -> windows */
 	struct strbuf line;
+	long n;             /* windows added */
+	window_observer *observe;
+	void *observer;
 };
 
 static void emit(struct window_writer *w, const cJSON *v)
@@ -101,10 +104,27 @@ static void emit_window(struct window_writer *w, const char *action,
 	fwrite(sb->buf, 1, sb->len, w->f);
 }
 
+void windows_observe(struct window_writer *w, window_observer *fn, void *ctx)
+{
+	w->observe = fn;
+	w->observer = ctx;
+}
+
 void windows_add(struct window_writer *w, const char *action,
 		 const cJSON *data, const cJSON *post)
 {
 	emit_window(w, action, data, post);
+	w->n++;
+	if (w->observe) {
+		/* the line it is on in the file: a stream starts with its seed */
+		struct window seen = {
+			.file = w->rel, .line = w->n + (w->fmt.form == FORM_STREAM),
+			.action = action, .data = data, .pre = w->state,
+			.post = post,
+		};
+
+		w->observe(w->observer, &seen);
+	}
 	cJSON_Delete(w->state);
 	w->state = dup(post);
 	json_count(w->counts, action, 1);

@@ -27,6 +27,17 @@ struct output_format {
 	enum json_style style;
 };
 
+/*
+ * One window, as read back (window-read.h) or as written; its JSON values
+ * belong to whoever hands it over.
+ */
+struct window {
+	const char *file;   /* path of the window file */
+	long line;          /* its 1-based line */
+	const char *action;
+	const cJSON *data, *pre, *post;
+};
+
 struct window_writer;
 
 /* @c may be NULL (write nothing).  @initial is copied. */
@@ -39,6 +50,9 @@ struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
 /* One step.  @data and @post are copied (caller keeps ownership). */
 void windows_add(struct window_writer *w, const char *action,
 		 const cJSON *data, const cJSON *post);
+/* Hand each window added from now on to @fn as well (e.g. an audit). */
+typedef void window_observer(void *ctx, const struct window *w);
+void windows_observe(struct window_writer *w, window_observer *fn, void *ctx);
 /* Close; merges per-action counts into @counts (object action -> n). */
 void windows_close(struct window_writer *w, cJSON *counts);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../capture/audit.h"
 #include "../capture/corpus.h"
 #include "../capture/die.h"
 #include "../capture/json.h"
@@ -15,10 +16,16 @@ void fold_run_windows(struct fold_run *run, const struct folder *f,
 		      const cJSON *initial)
 {
 	char *rel = xasprintf("%s/%s.ndjson", f->name, run->name);
+	struct audit_pass *audit;
 
 	if (run->windows)
 		die(EXIT_CAPTURE_FAILED, "folder %s opened windows twice", f->name);
 	run->windows = windows_open(run->corpus, rel, run->fmt, initial);
+	audit = run->corpus ? corpus_audit(run->corpus) : NULL;
+	if (audit) {
+		audit_pass_run(audit, rel);
+		windows_observe(run->windows, audit_pass_window, audit);
+	}
 	free(rel);
 }
 

@@ -73,6 +73,7 @@ struct corpus *system_corpus_begin(const char *dir, const struct folder *f,
 	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
 	json_add(m, "system", json_str(f->name));
 	json_add(m, "command", command_argv(argc, argv));
+	corpus_set_audit(c, audit_pass_begin(f));
 	return c;
 }
 
