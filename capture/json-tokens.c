@@ -524,24 +524,6 @@ static void decode(struct strbuf *sb, const struct json_tokens *t,
 	}
 }
 
-/* Key lookups are most of what a folder does with a record. */
-int json_member(const struct json_tokens *t, int obj, const char *key)
-{
-	size_t n = strlen(key);
-
-	if (!json_is(t, obj, JT_OBJECT))
-		return -1;
-	for (unsigned j = (unsigned)obj + 1; j < t->tok[obj].next;
-	     j = t->tok[j + 1].next) {
-		const struct json_token *k = &t->tok[j];
-
-		if (k->escaped ? json_string_is(t, (int)j, key) :
-		    k->len == n && !memcmp(t->text + k->start, key, n))
-			return (int)j + 1;
-	}
-	return -1;
-}
-
 int json_element(const struct json_tokens *t, int arr, unsigned k)
 {
 	if (!json_is(t, arr, JT_ARRAY))
@@ -607,16 +589,12 @@ const char *json_string(struct json_tokens *t, int i)
 	return out;
 }
 
-int json_string_is(const struct json_tokens *t, int i, const char *s)
+int json_escaped_string_is(const struct json_tokens *t, int i, const char *s,
+			   size_t n)
 {
-	size_t n = strlen(s);
 	struct strbuf sb = STRBUF_INIT;
 	int same;
 
-	if (!json_is(t, i, JT_STRING))
-		return 0;
-	if (!t->tok[i].escaped)
-		return t->tok[i].len == n && !memcmp(t->text + t->tok[i].start, s, n);
 	decode(&sb, t, &t->tok[i]);
 	same = sb.len == n && !memcmp(sb.buf, s, n);
 	strbuf_release(&sb);

@@ -26,6 +26,7 @@
 #define CAPTURE_JSON_TOKENS_H
 
 #include <stddef.h>
+#include <string.h>
 #include "json.h"
 
 #define JSON_TOKENS_DEPTH 1000
@@ -61,8 +62,54 @@ const char *json_tokenize(struct json_tokens *t, const char *text, size_t len,
 			  size_t *at);
 void json_tokens_release(struct json_tokens *t);
 
+/* Whether token @i is there and of @type. */
+static inline int json_is(const struct json_tokens *t, int i,
+			  enum json_token_type type)
+{
+	return i >= 0 && (unsigned)i < t->n && t->tok[i].type == type;
+}
+
+/*
+ * Whether @i is a string equal to @s[0, @n) (all of it: a \u0000 counts).
+ * Inline: a folder compares keys and names by the million, and with a
+ * literal @s the compiler knows its length.
+ */
+int json_escaped_string_is(const struct json_tokens *t, int i, const char *s,
+			   size_t n);
+static inline int json_string_is_n(const struct json_tokens *t, int i,
+				   const char *s, size_t n)
+{
+	const struct json_token *k;
+
+	if (!json_is(t, i, JT_STRING))
+		return 0;
+	k = &t->tok[i];
+	if (k->escaped)
+		return json_escaped_string_is(t, i, s, n);
+	return k->len == n && !memcmp(t->text + k->start, s, n);
+}
+
+/* Whether @i is a string equal to @s. */
+static inline int json_string_is(const struct json_tokens *t, int i,
+				 const char *s)
+{
+	return json_string_is_n(t, i, s, strlen(s));
+}
+
 /* The value of the first member @key of object @obj; -1 if none. */
-int json_member(const struct json_tokens *t, int obj, const char *key);
+static inline int json_member(const struct json_tokens *t, int obj,
+			      const char *key)
+{
+	size_t n = strlen(key);
+
+	if (!json_is(t, obj, JT_OBJECT))
+		return -1;
+	for (unsigned j = (unsigned)obj + 1; j < t->tok[obj].next;
+	     j = t->tok[j + 1].next)
+		if (json_string_is_n(t, (int)j, key, n))
+			return (int)j + 1;
+	return -1;
+}
 /* Element @k of array @arr; -1 if none. */
 int json_element(const struct json_tokens *t, int arr, unsigned int k);
 /* Number of elements (members) of array (object) @i; 0 for a scalar. */
@@ -72,15 +119,19 @@ unsigned int json_length(const struct json_tokens *t, int i);
  * json_tokenize() on @t); NULL if @i is not a string.
  */
 const char *json_string(struct json_tokens *t, int i);
-/* Whether @i is a string equal to @s (all of it: a \u0000 counts). */
-int json_string_is(const struct json_tokens *t, int i, const char *s);
 /* Number @i as an integer of magnitude below 2^53: 0 and *v, else -1. */
 int json_integer(const struct json_tokens *t, int i, long long *v);
-/* Whether token @i is there and of @type. */
-static inline int json_is(const struct json_tokens *t, int i,
-			  enum json_token_type type)
+
+/* Whether @arr is an array of exactly two elements: *@a and *@b. */
+static inline int json_pair(const struct json_tokens *t, int arr, int *a,
+			    int *b)
 {
-	return i >= 0 && (unsigned)i < t->n && t->tok[i].type == type;
+	if (!json_is(t, arr, JT_ARRAY) || t->tok[arr].next == (unsigned)arr + 1)
+		return 0;
+	*a = arr + 1;
+	*b = (int)t->tok[*a].next;
+	return t->tok[arr].next > (unsigned)*b &&
+	       t->tok[*b].next == t->tok[arr].next;
 }
 
 /* Each element @e (an int) of @arr, if @arr is an array token. */

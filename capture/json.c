@@ -260,7 +260,7 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 }
 
 /* An integer's decimal digits: the common number, too hot for printf. */
-static void write_integer(struct strbuf *sb, long long n)
+void strbuf_add_int(struct strbuf *sb, long long n)
 {
 	char digits[24], *p = digits + sizeof(digits);
 	unsigned long long u = n < 0 ? -(unsigned long long)n : (unsigned long long)n;
@@ -276,7 +276,7 @@ static void write_integer(struct strbuf *sb, long long n)
 void json_write_number(struct strbuf *sb, double d, enum json_style style)
 {
 	if (d == floor(d) && fabs(d) < 9007199254740992.0) {
-		write_integer(sb, (long long)d);
+		strbuf_add_int(sb, (long long)d);
 		return;
 	}
 	write_double(sb, d, style);
@@ -445,6 +445,7 @@ cJSON *json_int(long long n) { return made(cJSON_CreateNumber((double)n)); }
 cJSON *json_str(const char *s) { return made(cJSON_CreateString(s)); }
 cJSON *json_bool(int b) { return made(cJSON_CreateBool(b)); }
 cJSON *json_null(void) { return made(cJSON_CreateNull()); }
+cJSON *json_dup(const cJSON *v) { return made(cJSON_Duplicate(v, 1)); }
 
 cJSON *json_add(cJSON *obj, const char *key, cJSON *v)
 {

@@ -31,6 +31,8 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* @n in decimal (what printf's %lld writes, for a fraction of its cost) */
+void strbuf_add_int(struct strbuf *sb, long long n);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 
@@ -77,6 +79,7 @@ cJSON *json_int(long long n);
 cJSON *json_str(const char *s);
 cJSON *json_bool(int b);
 cJSON *json_null(void);
+cJSON *json_dup(const cJSON *v);  /* a deep copy */
 
 /* Add @n to the number at @key of @counts (created at 0). */
 void json_count(cJSON *counts, const char *key, long long n);

@@ -27,15 +27,6 @@ static void emit(struct window_writer *w, const cJSON *v)
 	fwrite(w->line.buf, 1, w->line.len, w->f);
 }
 
-static cJSON *dup(const cJSON *v)
-{
-	cJSON *d = cJSON_Duplicate(v, 1);
-
-	if (!d)
-		die(EXIT_CAPTURE_FAILED, "out of memory");
-	return d;
-}
-
 static struct window_writer *writer(struct corpus *c, const char *rel,
 				    FILE *f, struct output_format fmt,
 				    const cJSON *initial)
@@ -48,12 +39,12 @@ static struct window_writer *writer(struct corpus *c, const char *rel,
 	if (f && c)
 		setvbuf(f, NULL, _IOFBF, 1 << 18);
 	w->fmt = fmt;
-	w->state = dup(initial);
+	w->state = json_dup(initial);
 	w->counts = json_obj();
 	if (fmt.form == FORM_STREAM) {
 		cJSON *seed = json_obj();
 
-		json_add(seed, "state", dup(initial));
+		json_add(seed, "state", json_dup(initial));
 		emit(w, seed);
 		cJSON_Delete(seed);
 	}
@@ -110,8 +101,8 @@ void windows_observe(struct window_writer *w, window_observer *fn, void *ctx)
 	w->observer = ctx;
 }
 
-void windows_add(struct window_writer *w, const char *action,
-		 const cJSON *data, const cJSON *post)
+void windows_add(struct window_writer *w, const char *action, cJSON *data,
+		 cJSON *post)
 {
 	emit_window(w, action, data, post);
 	w->n++;
@@ -126,7 +117,8 @@ void windows_add(struct window_writer *w, const char *action,
 		w->observe(w->observer, &seen);
 	}
 	cJSON_Delete(w->state);
-	w->state = dup(post);
+	cJSON_Delete(data);
+	w->state = post;
 	json_count(w->counts, action, 1);
 }
 

@@ -47,9 +47,13 @@ struct window_writer *windows_open(struct corpus *c, const char *rel,
 /* The same onto @f, which windows_close() leaves open (capture convert). */
 struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
 					const cJSON *initial);
-/* One step.  @data and @post are copied (caller keeps ownership). */
-void windows_add(struct window_writer *w, const char *action,
-		 const cJSON *data, const cJSON *post);
+/*
+ * One step.  @data and @post become the writer's (@post is the next
+ * window's pre-state): a folder builds them for the window and no copy is
+ * made.
+ */
+void windows_add(struct window_writer *w, const char *action, cJSON *data,
+		 cJSON *post);
 /* Hand each window added from now on to @fn as well (e.g. an audit). */
 typedef void window_observer(void *ctx, const struct window *w);
 void windows_observe(struct window_writer *w, window_observer *fn, void *ctx);

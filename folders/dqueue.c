@@ -83,8 +83,6 @@ static void window(struct fold_run *run, const struct dqueue *q,
 	if (value >= 0)
 		json_add(data, "value", json_int(value));
 	windows_add(run->windows, action, data, st);
-	cJSON_Delete(data);
-	cJSON_Delete(st);
 }
 
 static void producer_step(void *ctx, struct fold_run *run,

@@ -238,8 +238,6 @@ static void emit(struct etcd_fold *f, struct node *n, const char *action,
 	}
 	st = state_json(f);
 	windows_add(f->run->windows, action, data, st);
-	cJSON_Delete(st);
-	cJSON_Delete(data);
 }
 
 static void forget_sent(struct node *n)

@@ -62,8 +62,6 @@ static void window(struct fold_run *run, const struct locksvc *s,
 
 	json_add(data, "client", json_int(client));
 	windows_add(run->windows, action, data, st);
-	cJSON_Delete(data);
-	cJSON_Delete(st);
 }
 
 static int waits(const struct locksvc *s, long c)

@@ -16,6 +16,18 @@ struct pgo_element {
 	int tag, name, index, value, old;
 };
 
+/* A key, and its length: members are matched by the million. */
+struct key {
+	const char *s;
+	size_t n;
+};
+#define KEY(s) { s, sizeof(s) - 1 }
+
+/* The record's members the merge reads (the first of each; -1: none). */
+struct pgo_members {
+	int archetype, self, clock, abort, cs;
+};
+
 /* One archetype instance: its log and the record at its head. */
 struct pgo_file {
 	char *path;
@@ -26,9 +38,11 @@ struct pgo_file {
 	long *slot;        /* clock entry i named process slot[i] last time */
 	size_t nslots;
 	char *archetype, *self;
+	size_t archetype_len, self_len;
 	long self_num;
 	int rank;          /* place in process order (process_cmp) */
 	struct json_tokens *head;  /* NULL once the file is exhausted */
+	struct pgo_members head_members;
 	long head_line;
 	int head_abort;
 	long *clock;       /* head's clock, dense over the run's processes */
@@ -53,7 +67,26 @@ struct pgo_merge {
 };
 
 /* Keys the normalized events leave out (the first of each, as deleted). */
-static const char *const dropped_keys[] = { "startTime", "endTime", "isAbort" };
+static const struct key dropped_keys[] = {
+	KEY("startTime"), KEY("endTime"), KEY("isAbort"),
+};
+
+/*
+ * In one pass over object @obj's members, the value of the first member
+ * named keys[k] into *slot[k] (left as it is when there is none).
+ */
+static void find_members(struct json_tokens *t, int obj,
+			 const struct key *keys, int *const *slot, int n)
+{
+	for (int j = obj + 1; j < (int)t->tok[obj].next; j = (int)t->tok[j + 1].next)
+		for (int k = 0; k < n; k++) {
+			if (*slot[k] >= 0 ||
+			    !json_string_is_n(t, j, keys[k].s, keys[k].n))
+				continue;
+			*slot[k] = j + 1;
+			break;
+		}
+}
 
 static long number_or_minus_one(const char *s)
 {
@@ -134,8 +167,9 @@ static void identify(struct pgo_file *f)
 
 	f->archetype = xstrdup(record_str(f, f->head, "archetypeName"));
 	f->self = xstrdup(record_str(f, f->head, "self"));
+	f->archetype_len = strlen(f->archetype);
+	f->self_len = len = strlen(f->self);
 	f->self_num = number_or_minus_one(f->self);
-	len = strlen(f->self);
 	if (strncmp(base + 6, f->self, len) || base[6 + len] != '-')
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "record of %s %s in a file named for another process",
@@ -145,8 +179,8 @@ static void identify(struct pgo_file *f)
 static int is_process(struct json_tokens *t, int arch, int self,
 		      const struct pgo_file *p)
 {
-	return json_string_is(t, self, p->self) &&
-	       json_string_is(t, arch, p->archetype);
+	return json_string_is_n(t, self, p->self, p->self_len) &&
+	       json_string_is_n(t, arch, p->archetype, p->archetype_len);
 }
 
 /* The file of clock entry @entry, [archetype, self] in @who. */
@@ -154,9 +188,9 @@ static long process_index(struct pgo_merge *m, struct pgo_file *f,
 			  int who, long count, size_t entry)
 {
 	struct json_tokens *t = f->head;
-	int arch = json_element(t, who, 0), self = json_element(t, who, 1);
+	int arch, self;
 
-	if (json_length(t, who) != 2 || !json_is(t, arch, JT_STRING) ||
+	if (!json_pair(t, who, &arch, &self) || !json_is(t, arch, JT_STRING) ||
 	    !json_is(t, self, JT_STRING))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "clock entry without [archetype, self]");
@@ -172,12 +206,28 @@ static long process_index(struct pgo_merge *m, struct pgo_file *f,
 	       json_string(t, arch), json_string(t, self));
 }
 
+/* The members of record @t the merge reads. */
+static struct pgo_members record_members(struct json_tokens *t)
+{
+	static const struct key keys[] = {
+		KEY("archetypeName"), KEY("self"), KEY("clock"),
+		KEY("isAbort"), KEY("csElements"),
+	};
+	struct pgo_members rm = { -1, -1, -1, -1, -1 };
+	int *const slot[] = { &rm.archetype, &rm.self, &rm.clock, &rm.abort,
+			      &rm.cs };
+
+	if (json_is(t, 0, JT_OBJECT))
+		find_members(t, 0, keys, slot, 5);
+	return rm;
+}
+
 /* Parse the head's clock and check it against the record before it. */
 static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 {
 	struct json_tokens *t = f->head;
-	int clock = json_member(t, 0, "clock");
-	int abort = json_member(t, 0, "isAbort");
+	struct pgo_members rm = record_members(t);
+	int clock = rm.clock, abort = rm.abort;
 	long own = f - m->files;
 	size_t entry = 0;
 
@@ -185,8 +235,8 @@ static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 	    !(json_is(t, abort, JT_TRUE) || json_is(t, abort, JT_FALSE)))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "PGo record without clock array or isAbort");
-	if (!json_string_is(t, json_member(t, 0, "archetypeName"), f->archetype) ||
-	    !json_string_is(t, json_member(t, 0, "self"), f->self))
+	f->head_members = rm;
+	if (!is_process(t, rm.archetype, rm.self, f))
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "record of another process than %s %s",
 		       f->archetype, f->self);
@@ -194,15 +244,16 @@ static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 	memset(f->clock, 0, m->n * sizeof(*f->clock));
 	f->sum = 0;
 	json_for_each_element(t, e, clock) {
-		int count = json_element(t, e, 1);
+		int who, count;
 		long long n;
 		long j;
 
 		/* up to 2^53: exact in a double, and a long holds it */
-		if (json_length(t, e) != 2 || json_integer(t, count, &n) || n < 1)
+		if (!json_pair(t, e, &who, &count) || json_integer(t, count, &n) ||
+		    n < 1)
 			die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 			       "clock entry without a positive integer counter");
-		j = process_index(m, f, json_element(t, e, 0), (long)n, entry);
+		j = process_index(m, f, who, (long)n, entry);
 		if (entry < m->n) {
 			f->slot[entry] = j;
 			if (entry >= f->nslots)
@@ -306,17 +357,14 @@ static struct pgo_file *pick(const struct pgo_merge *m)
 static void element_members(struct json_tokens *t, int e,
 			    struct pgo_element *el)
 {
-	static const char *const keys[] = { "tag", "name", "indices", "value",
-					    "oldValue" };
-	int *slot[] = { &el->tag, &el->name, &el->index, &el->value, &el->old };
+	static const struct key keys[] = {
+		KEY("tag"), KEY("name"), KEY("indices"), KEY("value"),
+		KEY("oldValue"),
+	};
+	int *const slot[] = { &el->tag, &el->name, &el->index, &el->value,
+			      &el->old };
 
-	for (int j = e + 1; j < (int)t->tok[e].next; j = (int)t->tok[j + 1].next)
-		for (int k = 0; k < 5; k++) {
-			if (*slot[k] >= 0 || !json_string_is(t, j, keys[k]))
-				continue;
-			*slot[k] = j + 1;
-			break;
-		}
+	find_members(t, e, keys, slot, 5);
 	el->name = json_member(t, el->name, "name");
 	el->index = json_element(t, el->index, 0);
 }
@@ -325,10 +373,8 @@ static void element_members(struct json_tokens *t, int e,
  * The record's csElements, indexed in one pass over their members: the
  * folders look them up several times per record.
  */
-static void index_elements(struct pgo_merge *m, struct json_tokens *t)
+static void index_elements(struct pgo_merge *m, struct json_tokens *t, int cs)
 {
-	int cs = json_member(t, 0, "csElements");
-
 	m->nel = 0;
 	json_for_each_element(t, e, cs) {
 		struct pgo_element *el;
@@ -386,11 +432,13 @@ static void drop_current(struct pgo_merge *m)
 static const struct pgo_event *merge_next(struct pgo_merge *m)
 {
 	struct pgo_file *f;
+	int cs = -1;
 
 	drop_current(m);
 	while ((f = pick(m))) {
 		int aborted = f->head_abort;
 
+		cs = f->head_members.cs;
 		m->current = f->head;
 		m->current_line_out = f->head_line_out;
 		m->current_file = f;
@@ -409,7 +457,7 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 	}
 	if (!f)
 		return NULL;
-	index_elements(m, m->current);
+	index_elements(m, m->current, cs);
 	label_of(m, m->current);
 	m->committed++;
 	return &m->ev;
@@ -432,7 +480,9 @@ static void event_line(struct json_tokens *rec, struct strbuf *out)
 		int skip = 0;
 
 		for (int k = 0; k < 3 && !skip; k++)
-			if (!dropped[k] && json_string_is(rec, (int)j, dropped_keys[k]))
+			if (!dropped[k] &&
+			    json_string_is_n(rec, (int)j, dropped_keys[k].s,
+					     dropped_keys[k].n))
 				skip = dropped[k] = 1;
 		if (skip)
 			continue;

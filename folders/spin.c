@@ -108,8 +108,6 @@ static void window_acquire(struct spin_fold *s, long long actor,
 	json_add(data, "thread", json_int(actor));
 	json_add(data, "callType", json_str(call_type));
 	windows_add(s->run->windows, "AcquireLock", data, post);
-	cJSON_Delete(data);
-	cJSON_Delete(post);
 }
 
 static void window_release(struct spin_fold *s, long long actor)
@@ -118,8 +116,6 @@ static void window_release(struct spin_fold *s, long long actor)
 
 	json_add(data, "thread", json_int(actor));
 	windows_add(s->run->windows, "ReleaseLock", data, post);
-	cJSON_Delete(data);
-	cJSON_Delete(post);
 }
 
 /* A try that failed: legal only on a held lock; the state does not change. */

@@ -75,8 +75,9 @@ static void convert(const struct window_file *wf, struct output_format fmt,
 	if (wf->initial) {
 		w = windows_open_file(f, fmt, wf->initial);
 		for (size_t i = 0; i < wf->n; i++)
-			windows_add(w, wf->w[i].action, wf->w[i].data,
-				    wf->w[i].post);
+			windows_add(w, wf->w[i].action,
+				    json_dup(wf->w[i].data),
+				    json_dup(wf->w[i].post));
 		windows_close(w, counts);
 	}
 	if (ferror(f) | fclose(f))

@@ -120,9 +120,9 @@ static void send_window(struct grader *g, const struct window *w)
 	size_t off = 0;
 
 	json_add(v, "action", json_str(w->action));
-	json_add(v, "data", cJSON_Duplicate(w->data, 1));
-	json_add(v, "pre_state", cJSON_Duplicate(w->pre, 1));
-	json_add(v, "post_state", cJSON_Duplicate(w->post, 1));
+	json_add(v, "data", json_dup(w->data));
+	json_add(v, "pre_state", json_dup(w->pre));
+	json_add(v, "post_state", json_dup(w->post));
 	json_write(&sb, v, JSON_COMPACT);
 	strbuf_add(&sb, "\n", 1);
 	while (off < sb.len) {

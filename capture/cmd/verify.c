@@ -141,7 +141,7 @@ static int compare_outputs(const char *dir, const cJSON *old, const char *out,
 			   const cJSON *new)
 {
 	const cJSON *f;
-	cJSON *a = cJSON_Duplicate(old, 1), *b = cJSON_Duplicate(new, 1);
+	cJSON *a = json_dup(old), *b = json_dup(new);
 	int differs = 0, same = 0;
 
 	cJSON_ArrayForEach(f, json_get(old, "files")) {

@@ -210,12 +210,28 @@ static const char *same(struct json_tokens *t, int i, const cJSON *v)
 		}
 		if (e)
 			return "json_for_each_element: too few";
+		{
+			int a = -1, b = -1;
+			int two = json_pair(t, i, &a, &b);
+
+			if (two != (cJSON_GetArraySize(v) == 2))
+				return "json_pair: not exactly the 2-element arrays";
+			if (two && (a != json_element(t, i, 0) ||
+				    b != json_element(t, i, 1)))
+				return "json_pair: not elements 0 and 1";
+		}
 		return NULL;
 	case cJSON_Object:
 		if (k->type != JT_OBJECT)
 			return "not an object";
 		json_for_each_element(t, x, i)
 			return "json_for_each_element on an object";
+		{
+			int a, b;
+
+			if (json_pair(t, i, &a, &b))
+				return "json_pair on an object";
+		}
 		if (json_length(t, i) != (unsigned)cJSON_GetArraySize(v))
 			return "object length differs";
 		j = i + 1;
