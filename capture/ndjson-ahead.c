@@ -7,7 +7,7 @@
 /* Records read ahead per file: enough to ride out the merge's bursts. */
 #define AHEAD 64
 /*
- * The reader runs @prepare only for a record with this many records of its
+ * The reader runs prepare() only for a record with this many records of its
  * file ahead of the consumer: then the consumer is busy and the reader has
  * time to spare.  When the reader is the bottleneck (parsing costs more
  * than merging) the rings run low and the consumer, which would otherwise
@@ -23,7 +23,8 @@ struct ahead_slot {
 	struct ndjson_error e;
 	struct strbuf text;     /* the line, which the tokens point into */
 	struct json_tokens t;
-	struct strbuf prepared;
+	int prepared;           /* state holds what prepare() made of it */
+	void *state;
 };
 
 /*
@@ -56,7 +57,7 @@ struct ahead_file {
 struct ndjson_ahead {
 	struct ahead_file *files;
 	size_t n;
-	ndjson_prepare_fn *prepare;
+	struct ndjson_preparer p;   /* p.prepare NULL: none */
 	/*
 	 * Sleeping: a wake-up costs more than parsing a record, so the reader
 	 * is woken only once a ring is half empty and the consumer only once
@@ -148,9 +149,11 @@ static void *read_ahead(void *arg)
 		shrink(s);
 		s->got = ndjson_try_next_tokens(f->r, &s->text, &s->t, &s->e);
 		s->line = f->r->line;
-		strbuf_reset(&s->prepared);
-		if (s->got > 0 && a->prepare && AHEAD - room(f) >= PREPARE_FROM)
-			a->prepare(&s->t, &s->prepared);
+		s->prepared = s->got > 0 && a->p.prepare &&
+			      AHEAD - room(f) >= PREPARE_FROM;
+		if (s->prepared)
+			a->p.prepare(a->p.ctx, (size_t)(f - a->files), &s->t,
+				     s->state);
 		f->read_all = s->got <= 0;
 		f->produced++;
 		if (a->consumer_waits == f - a->files &&
@@ -170,16 +173,20 @@ static void stop_thread(void *arg)
 }
 
 struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
-					size_t n, ndjson_prepare_fn *prepare)
+					size_t n, const struct ndjson_preparer *p)
 {
 	struct ndjson_ahead *a = xcalloc(1, sizeof(*a));
 
 	a->n = n;
-	a->prepare = prepare;
+	if (p)
+		a->p = *p;
 	a->consumer_waits = -1;
 	a->files = xcalloc(n + 1, sizeof(*a->files));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		a->files[i].r = readers[i];
+		for (int k = 0; k < AHEAD && a->p.prepare; k++)
+			a->files[i].slot[k].state = xcalloc(1, a->p.size);
+	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->more, NULL);
 	pthread_cond_init(&a->room, NULL);
@@ -190,7 +197,7 @@ struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 }
 
 struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
-				      long *line, const struct strbuf **prepared)
+				      long *line, void **prepared)
 {
 	struct ahead_file *f = &a->files[i];
 	struct ahead_slot *s;
@@ -210,7 +217,7 @@ struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
 	if (s->got < 0)
 		die_at(EXIT_BAD_INPUT, f->r->path, s->e.line, "%s", s->e.msg);
 	*line = s->line;
-	*prepared = &s->prepared;
+	*prepared = s->prepared ? s->state : NULL;
 	return s->got ? &s->t : NULL;
 }
 
@@ -233,7 +240,9 @@ void ndjson_ahead_stop(struct ndjson_ahead *a)
 		for (int k = 0; k < AHEAD; k++) {
 			strbuf_release(&f->slot[k].text);
 			json_tokens_release(&f->slot[k].t);
-			strbuf_release(&f->slot[k].prepared);
+			if (f->slot[k].state && a->p.release)
+				a->p.release(f->slot[k].state);
+			free(f->slot[k].state);
 		}
 	}
 	pthread_mutex_destroy(&a->lock);

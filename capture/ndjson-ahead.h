@@ -23,25 +23,35 @@
 struct ndjson_ahead;
 
 /*
- * Work done on the reading thread for each record, whose result the
- * consumer gets with it: e.g. the record serialized.  It must not die nor
- * keep @v; it may leave @out empty (the consumer then does the work).
+ * Work done on the reading thread for a record, whose result the consumer
+ * gets with it (e.g. the record serialized, or what it says digested):
+ * done there, the record is still in that core's cache.  Each slot has a
+ * state of @size bytes (zeroed at first) that prepare() fills record
+ * after record, reusing what it allocated, and release() frees at the
+ * end.  prepare() must not die nor keep @t; @file is the record's file.
  */
-typedef void ndjson_prepare_fn(struct json_tokens *t, struct strbuf *out);
+struct ndjson_preparer {
+	void (*prepare)(void *ctx, size_t file, struct json_tokens *t,
+			void *state);
+	void (*release)(void *state);
+	void *ctx;
+	size_t size;
+};
 
 /*
  * Start reading @n open readers ahead; they belong to the thread until
- * ndjson_ahead_stop().  @prepare may be NULL.
+ * ndjson_ahead_stop().  @p may be NULL (nothing prepared).
  */
 struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
-					size_t n, ndjson_prepare_fn *prepare);
+					size_t n, const struct ndjson_preparer *p);
 /*
  * The next record of file @i (NULL at its end) and its line; *prepared is
- * what @prepare made of it.  Both are valid until the record is released.
- * Dies on a bad line.
+ * its state from prepare(), or NULL when the reader left that to the
+ * consumer (see PREPARE_FROM).  Both are valid until the record is
+ * released.  Dies on a bad line.
  */
 struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
-				      long *line, const struct strbuf **prepared);
+				      long *line, void **prepared);
 /* The oldest record taken from file @i and not released is dead. */
 void ndjson_ahead_release(struct ndjson_ahead *a, size_t i);
 /* Stop the thread; frees the records not taken. */

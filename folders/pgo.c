@@ -9,24 +9,7 @@
 #include "../capture/ndjson.h"
 #include "../capture/proc.h"
 #include "folder.h"
-#include "pgo.h"
-
-/* A csElements entry: its tokens a folder asks for (-1: none). */
-struct pgo_element {
-	int tag, name, index, value, old;
-};
-
-/* A key, and its length: members are matched by the million. */
-struct key {
-	const char *s;
-	size_t n;
-};
-#define KEY(s) { s, sizeof(s) - 1 }
-
-/* The record's members the merge reads (the first of each; -1: none). */
-struct pgo_members {
-	int archetype, self, clock, abort, cs;
-};
+#include "pgo-record.h"
 
 /* One archetype instance: its log and the record at its head. */
 struct pgo_file {
@@ -34,15 +17,14 @@ struct pgo_file {
 	struct line_reader r;
 	struct strbuf first_text;  /* the first record, read to identify */
 	struct json_tokens first;
-	const struct strbuf *head_line_out;  /* the head's event line, if made */
-	long *slot;        /* clock entry i named process slot[i] last time */
-	size_t nslots;
 	char *archetype, *self;
-	size_t archetype_len, self_len;
 	long self_num;
 	int rank;          /* place in process order (process_cmp) */
 	struct json_tokens *head;  /* NULL once the file is exhausted */
-	struct pgo_members head_members;
+	struct pgo_record *head_rec;  /* the head's digest */
+	struct pgo_record own[2];  /* digests the merge made (in turns: the
+				    * head's and the current event's) */
+	int own_next;
 	long head_line;
 	int head_abort;
 	long *clock;       /* head's clock, dense over the run's processes */
@@ -53,40 +35,17 @@ struct pgo_file {
 
 struct pgo_merge {
 	struct pgo_file *files;
+	struct pgo_process *procs;  /* the files' processes, in file order */
 	size_t n;
 	long aborted, committed;
 	struct ndjson_ahead *ahead;  /* reads every file's records after the first */
+	struct pgo_reading reading;  /* digests this thread makes */
+	struct pgo_reading reader_reading;  /* the reading thread's */
 	struct json_tokens *current;  /* record of the event last returned */
-	const struct strbuf *current_line_out;
+	struct pgo_record *current_rec;
 	struct pgo_file *current_file;
-	char label[128];
-	struct pgo_element *el;  /* the record's csElements */
-	size_t nel, el_alloc;
-	struct strbuf line;  /* an event line the reader did not make */
 	struct pgo_event ev;
 };
-
-/* Keys the normalized events leave out (the first of each, as deleted). */
-static const struct key dropped_keys[] = {
-	KEY("startTime"), KEY("endTime"), KEY("isAbort"),
-};
-
-/*
- * In one pass over object @obj's members, the value of the first member
- * named keys[k] into *slot[k] (left as it is when there is none).
- */
-static void find_members(struct json_tokens *t, int obj,
-			 const struct key *keys, int *const *slot, int n)
-{
-	for (int j = obj + 1; j < (int)t->tok[obj].next; j = (int)t->tok[j + 1].next)
-		for (int k = 0; k < n; k++) {
-			if (*slot[k] >= 0 ||
-			    !json_string_is_n(t, j, keys[k].s, keys[k].n))
-				continue;
-			*slot[k] = j + 1;
-			break;
-		}
-}
 
 static long number_or_minus_one(const char *s)
 {
@@ -167,102 +126,39 @@ static void identify(struct pgo_file *f)
 
 	f->archetype = xstrdup(record_str(f, f->head, "archetypeName"));
 	f->self = xstrdup(record_str(f, f->head, "self"));
-	f->archetype_len = strlen(f->archetype);
-	f->self_len = len = strlen(f->self);
 	f->self_num = number_or_minus_one(f->self);
+	len = strlen(f->self);
 	if (strncmp(base + 6, f->self, len) || base[6 + len] != '-')
 		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
 		       "record of %s %s in a file named for another process",
 		       f->archetype, f->self);
 }
 
-static int is_process(struct json_tokens *t, int arch, int self,
-		      const struct pgo_file *p)
+/* A digest of the head made on this thread: the reader had no time for it. */
+static struct pgo_record *digest_here(struct pgo_merge *m, struct pgo_file *f)
 {
-	return json_string_is_n(t, self, p->self, p->self_len) &&
-	       json_string_is_n(t, arch, p->archetype, p->archetype_len);
+	struct pgo_record *rec = &f->own[f->own_next];
+
+	f->own_next ^= 1;
+	pgo_record_digest(&m->reading, (size_t)(f - m->files), f->head, rec);
+	return rec;
 }
 
-/* The file of clock entry @entry, [archetype, self] in @who. */
-static long process_index(struct pgo_merge *m, struct pgo_file *f,
-			  int who, long count, size_t entry)
+/*
+ * The head's digest: die on what is wrong with the record, and check its
+ * clock against the record before it.
+ */
+static void load_head(struct pgo_merge *m, struct pgo_file *f,
+		      struct pgo_record *rec)
 {
-	struct json_tokens *t = f->head;
-	int arch, self;
-
-	if (!json_pair(t, who, &arch, &self) || !json_is(t, arch, JT_STRING) ||
-	    !json_is(t, self, JT_STRING))
-		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-		       "clock entry without [archetype, self]");
-	/* a process writes its clock entries in the same order every time */
-	if (entry < f->nslots && is_process(t, arch, self, &m->files[f->slot[entry]]))
-		return f->slot[entry];
-	for (size_t j = 0; j < m->n; j++)
-		if (is_process(t, arch, self, &m->files[j]))
-			return (long)j;
-	die_at(EXIT_CHECK_FAILED, f->path, f->head_line,
-	       "depends on event %ld of %s %s, but the run has no trace file "
-	       "for %s %s", count, json_string(t, arch), json_string(t, self),
-	       json_string(t, arch), json_string(t, self));
-}
-
-/* The members of record @t the merge reads. */
-static struct pgo_members record_members(struct json_tokens *t)
-{
-	static const struct key keys[] = {
-		KEY("archetypeName"), KEY("self"), KEY("clock"),
-		KEY("isAbort"), KEY("csElements"),
-	};
-	struct pgo_members rm = { -1, -1, -1, -1, -1 };
-	int *const slot[] = { &rm.archetype, &rm.self, &rm.clock, &rm.abort,
-			      &rm.cs };
-
-	if (json_is(t, 0, JT_OBJECT))
-		find_members(t, 0, keys, slot, 5);
-	return rm;
-}
-
-/* Parse the head's clock and check it against the record before it. */
-static void load_clock(struct pgo_merge *m, struct pgo_file *f)
-{
-	struct json_tokens *t = f->head;
-	struct pgo_members rm = record_members(t);
-	int clock = rm.clock, abort = rm.abort;
 	long own = f - m->files;
-	size_t entry = 0;
 
-	if (!json_is(t, clock, JT_ARRAY) ||
-	    !(json_is(t, abort, JT_TRUE) || json_is(t, abort, JT_FALSE)))
-		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-		       "PGo record without clock array or isAbort");
-	f->head_members = rm;
-	if (!is_process(t, rm.archetype, rm.self, f))
-		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-		       "record of another process than %s %s",
-		       f->archetype, f->self);
-	f->head_abort = json_is(t, abort, JT_TRUE);
-	memset(f->clock, 0, m->n * sizeof(*f->clock));
-	f->sum = 0;
-	json_for_each_element(t, e, clock) {
-		int who, count;
-		long long n;
-		long j;
-
-		/* up to 2^53: exact in a double, and a long holds it */
-		if (!json_pair(t, e, &who, &count) || json_integer(t, count, &n) ||
-		    n < 1)
-			die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-			       "clock entry without a positive integer counter");
-		j = process_index(m, f, who, (long)n, entry);
-		if (entry < m->n) {
-			f->slot[entry] = j;
-			if (entry >= f->nslots)
-				f->nslots = entry + 1;
-		}
-		entry++;
-		f->clock[j] = (long)n;
-		f->sum += f->clock[j];
-	}
+	if (rec->exit)
+		die_at(rec->exit, f->path, f->head_line, "%s", rec->why);
+	f->head_rec = rec;
+	f->head_abort = rec->abort;
+	memcpy(f->clock, rec->clock, m->n * sizeof(*f->clock));
+	f->sum = rec->sum;
 	if (f->clock[own] != f->prev[own] + 1)
 		die_at(EXIT_CHECK_FAILED, f->path, f->head_line,
 		       "own clock of %s %s goes from %ld to %ld (must tick by "
@@ -279,13 +175,13 @@ static void load_clock(struct pgo_merge *m, struct pgo_file *f)
 static void advance(struct pgo_merge *m, struct pgo_file *f)
 {
 	long *t = f->prev;
+	void *rec;
 
 	f->prev = f->clock;
 	f->clock = t;
-	f->head = ndjson_ahead_next(m->ahead, f - m->files, &f->head_line,
-				    &f->head_line_out);
+	f->head = ndjson_ahead_next(m->ahead, f - m->files, &f->head_line, &rec);
 	if (f->head)
-		load_clock(m, f);
+		load_head(m, f, rec ? rec : digest_here(m, f));
 }
 
 static int ready(const struct pgo_merge *m, const struct pgo_file *f)
@@ -353,71 +249,6 @@ static struct pgo_file *pick(const struct pgo_merge *m)
 	return best;
 }
 
-/* The members of csElements entry @e a folder asks for (the first of each). */
-static void element_members(struct json_tokens *t, int e,
-			    struct pgo_element *el)
-{
-	static const struct key keys[] = {
-		KEY("tag"), KEY("name"), KEY("indices"), KEY("value"),
-		KEY("oldValue"),
-	};
-	int *const slot[] = { &el->tag, &el->name, &el->index, &el->value,
-			      &el->old };
-
-	find_members(t, e, keys, slot, 5);
-	el->name = json_member(t, el->name, "name");
-	el->index = json_element(t, el->index, 0);
-}
-
-/*
- * The record's csElements, indexed in one pass over their members: the
- * folders look them up several times per record.
- */
-static void index_elements(struct pgo_merge *m, struct json_tokens *t, int cs)
-{
-	m->nel = 0;
-	json_for_each_element(t, e, cs) {
-		struct pgo_element *el;
-
-		if (m->nel == m->el_alloc) {
-			m->el_alloc = m->el_alloc ? 2 * m->el_alloc : 16;
-			m->el = xrealloc(m->el, m->el_alloc * sizeof(*m->el));
-		}
-		el = &m->el[m->nel++];
-		*el = (struct pgo_element){ -1, -1, -1, -1, -1 };
-		if (json_is(t, e, JT_OBJECT))
-			element_members(t, e, el);
-	}
-	m->ev.elements = m->el;
-	m->ev.nelements = m->nel;
-}
-
-/* Element @el is a @tag of variable @name. */
-static int element_is(struct json_tokens *t, const struct pgo_element *el,
-		      const char *tag, const char *name)
-{
-	return json_string_is(t, el->tag, tag) && json_string_is(t, el->name, name);
-}
-
-static void label_of(struct pgo_merge *m, struct json_tokens *rec)
-{
-	m->label[0] = '\0';
-	for (size_t i = 0; i < m->nel; i++) {
-		const char *old = json_string(rec, m->el[i].old);
-		size_t len;
-
-		if (!old || !element_is(rec, &m->el[i], "write", ".pc"))
-			continue;
-		len = strlen(old);
-		if (len >= 2 && old[0] == '"' && old[len - 1] == '"' &&
-		    len - 2 < sizeof(m->label)) {
-			memcpy(m->label, old + 1, len - 2);
-			m->label[len - 2] = '\0';
-		}
-		return;
-	}
-}
-
 static void drop_current(struct pgo_merge *m)
 {
 	struct pgo_file *f = m->current_file;
@@ -432,21 +263,21 @@ static void drop_current(struct pgo_merge *m)
 static const struct pgo_event *merge_next(struct pgo_merge *m)
 {
 	struct pgo_file *f;
-	int cs = -1;
 
 	drop_current(m);
 	while ((f = pick(m))) {
+		struct pgo_record *rec = f->head_rec;
 		int aborted = f->head_abort;
 
-		cs = f->head_members.cs;
 		m->current = f->head;
-		m->current_line_out = f->head_line_out;
+		m->current_rec = rec;
 		m->current_file = f;
 		m->ev = (struct pgo_event){
 			.archetype = f->archetype, .self = f->self,
 			.self_num = f->self_num, .file = f->path,
 			.line = f->head_line, .record = m->current,
-			.label = m->label,
+			.label = rec->label, .elements = rec->el,
+			.nelements = rec->nel,
 		};
 		f->emitted++;
 		advance(m, f);
@@ -457,53 +288,23 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 	}
 	if (!f)
 		return NULL;
-	index_elements(m, m->current, cs);
-	label_of(m, m->current);
 	m->committed++;
 	return &m->ev;
 }
 
-/*
- * The record's event line (timestamps and isAbort left out), written on
- * the reading thread when it has time to spare.  Aborted sections get
- * none.
- */
-static void event_line(struct json_tokens *rec, struct strbuf *out)
-{
-	int dropped[3] = { 0 }, first = 1;
-
-	if (!json_is(rec, 0, JT_OBJECT) ||
-	    !json_is(rec, json_member(rec, 0, "isAbort"), JT_FALSE))
-		return;
-	strbuf_add(out, "{", 1);
-	for (unsigned j = 1; j < rec->tok[0].next; j = rec->tok[j + 1].next) {
-		int skip = 0;
-
-		for (int k = 0; k < 3 && !skip; k++)
-			if (!dropped[k] &&
-			    json_string_is_n(rec, (int)j, dropped_keys[k].s,
-					     dropped_keys[k].n))
-				skip = dropped[k] = 1;
-		if (skip)
-			continue;
-		if (!first)
-			strbuf_add(out, ",", 1);
-		json_tokens_write(out, rec, (int)j);
-		strbuf_add(out, ":", 1);
-		json_tokens_write(out, rec, (int)j + 1);
-		first = 0;
-	}
-	strbuf_add(out, "}\n", 2);
-}
-
+/* Read every file after its first record on a thread that digests them. */
 static void start_reading(struct pgo_merge *m, int write_events)
 {
 	struct line_reader **readers = xcalloc(m->n + 1, sizeof(*readers));
+	const struct ndjson_preparer digest = {
+		.prepare = pgo_record_prepare, .release = pgo_record_free,
+		.ctx = &m->reader_reading, .size = sizeof(struct pgo_record),
+	};
 
 	for (size_t i = 0; i < m->n; i++)
 		readers[i] = &m->files[i].r;
-	m->ahead = ndjson_ahead_start(readers, m->n,
-				      write_events ? event_line : NULL);
+	pgo_reading_init(&m->reader_reading, m->procs, m->n, write_events);
+	m->ahead = ndjson_ahead_start(readers, m->n, &digest);
 	free(readers);
 }
 
@@ -523,6 +324,25 @@ static void release_first(struct pgo_file *f)
 {
 	strbuf_release(&f->first_text);
 	json_tokens_release(&f->first);
+}
+
+/* The run's processes, in file order, and their places in process order. */
+static void name_processes(struct pgo_merge *m)
+{
+	m->procs = xcalloc(m->n + 1, sizeof(*m->procs));
+	for (size_t i = 0; i < m->n; i++) {
+		struct pgo_file *f = &m->files[i];
+
+		m->procs[i] = (struct pgo_process){
+			.archetype = f->archetype, .self = f->self,
+			.archetype_len = strlen(f->archetype),
+			.self_len = strlen(f->self),
+		};
+		for (size_t j = 0; j < m->n; j++)
+			f->rank += process_cmp(&m->files[j], f) < 0;
+		f->clock = xcalloc(m->n, sizeof(long));
+		f->prev = xcalloc(m->n, sizeof(long));
+	}
 }
 
 static struct pgo_merge *merge_open(const char *dir, int write_events)
@@ -555,16 +375,10 @@ static struct pgo_merge *merge_open(const char *dir, int write_events)
 	}
 	free(paths);
 	m->n = kept;
+	name_processes(m);
+	pgo_reading_init(&m->reading, m->procs, m->n, write_events);
 	for (size_t i = 0; i < m->n; i++)
-		for (size_t j = 0; j < m->n; j++)
-			m->files[i].rank += process_cmp(&m->files[j], &m->files[i]) < 0;
-	for (size_t i = 0; i < m->n; i++) {
-		m->files[i].clock = xcalloc(m->n, sizeof(long));
-		m->files[i].prev = xcalloc(m->n, sizeof(long));
-		m->files[i].slot = xcalloc(m->n, sizeof(long));
-	}
-	for (size_t i = 0; i < m->n; i++)
-		load_clock(m, &m->files[i]);
+		load_head(m, &m->files[i], digest_here(m, &m->files[i]));
 	start_reading(m, write_events);
 	return m;
 }
@@ -578,16 +392,18 @@ static void merge_close(struct pgo_merge *m)
 
 		line_reader_close(&f->r);
 		release_first(f);
+		pgo_record_release(&f->own[0]);
+		pgo_record_release(&f->own[1]);
 		free(f->path);
 		free(f->archetype);
 		free(f->self);
 		free(f->clock);
 		free(f->prev);
-		free(f->slot);
 	}
+	pgo_reading_release(&m->reading);
+	pgo_reading_release(&m->reader_reading);
+	free(m->procs);
 	free(m->files);
-	free(m->el);
-	strbuf_release(&m->line);
 	free(m);
 }
 
@@ -608,15 +424,8 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 	void *ctx = sys->begin(run);
 
 	while ((e = merge_next(m))) {
-		const struct strbuf *line = m->current_line_out;
+		const struct strbuf *line = &m->current_rec->line;
 
-		if (!line || !line->len) {
-			/* the reader had no time for it; nothing to make if not written */
-			strbuf_reset(&m->line);
-			if (run->corpus)
-				event_line(e->record, &m->line);
-			line = &m->line;
-		}
 		events_add_line(run->events, line->buf, line->len);
 		archetype_step(sys, e)(ctx, run, e);
 	}
@@ -629,37 +438,6 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 	json_add(run->info, "committed_sections", json_int(m->committed));
 	json_add(run->info, "aborted_sections_dropped", json_int(m->aborted));
 	merge_close(m);
-}
-
-/* The first csElements entry that is a @tag of @name (at @index if given). */
-static const struct pgo_element *element(const struct pgo_event *e,
-					 const char *tag, const char *name,
-					 const char *index)
-{
-	for (size_t i = 0; i < e->nelements; i++) {
-		const struct pgo_element *el = &e->elements[i];
-
-		if (element_is(e->record, el, tag, name) &&
-		    (!index || json_string_is(e->record, el->index, index)))
-			return el;
-	}
-	return NULL;
-}
-
-const char *pgo_value(const struct pgo_event *e, const char *tag,
-		      const char *name, const char *index)
-{
-	const struct pgo_element *el = element(e, tag, name, index);
-
-	return el ? json_string(e->record, el->value) : NULL;
-}
-
-const char *pgo_index(const struct pgo_event *e, const char *tag,
-		      const char *name)
-{
-	const struct pgo_element *el = element(e, tag, name, NULL);
-
-	return el ? json_string(e->record, el->index) : NULL;
 }
 
 long pgo_int(const struct pgo_event *e, const char *value, const char *what)

@@ -58,7 +58,7 @@ static char *records(const char *name, int n)
 /* Take @a's next record of file @i: its "n", -1 at the end. */
 static long long take(struct ndjson_ahead *a, size_t i)
 {
-	const struct strbuf *prepared;
+	void *prepared;
 	long long n = -2;
 	long line;
 	struct json_tokens *t = ndjson_ahead_next(a, i, &line, &prepared);
@@ -110,6 +110,91 @@ static void every_record_then_the_end(void)
 	}
 	check("every record in order, then the end for good", ok,
 	      "a record lost, repeated or out of order");
+}
+
+/* What prepare() keeps of a record: its file and its "n". */
+struct seen {
+	size_t file;
+	long long n;
+	char *buf;        /* allocated by prepare(), freed by release() */
+};
+
+static int releases;
+
+static void remember(void *ctx, size_t file, struct json_tokens *t, void *state)
+{
+	struct seen *s = state;
+
+	(void)ctx;
+	s->file = file;
+	s->n = -1;
+	json_integer(t, json_member(t, 0, "n"), &s->n);
+	if (!s->buf)
+		s->buf = xstrdup("kept from record to record");
+}
+
+static void forget(void *state)
+{
+	struct seen *s = state;
+
+	releases++;
+	free(s->buf);
+}
+
+/*
+ * A preparer's state reaches the consumer with its own record (or NULL
+ * when the consumer ran ahead and must do the work), and release() frees
+ * every slot's at the end.
+ */
+static void prepared_states_go_with_their_records(void)
+{
+	const struct ndjson_preparer p = {
+		.prepare = remember, .release = forget,
+		.size = sizeof(struct seen),
+	};
+	struct line_reader r[2], *rs[2];
+	struct ndjson_ahead *a;
+	int ok = 1, prepared = 0;
+
+	for (int i = 0; i < 2; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "p%d", i);
+		line_reader_open(&r[i], records(name, 500));
+		rs[i] = &r[i];
+	}
+	a = ndjson_ahead_start(rs, 2, &p);
+	for (long long n = 0; n < 500; n++) {
+		for (size_t i = 0; i < 2; i++) {
+			void *state;
+			long line;
+			long long got = -2;
+			struct json_tokens *t = ndjson_ahead_next(a, i, &line, &state);
+			struct seen *s = state;
+
+			json_integer(t, json_member(t, 0, "n"), &got);
+			ok &= got == n;
+			if (s) {
+				prepared++;
+				ok &= s->file == i && s->n == n && s->buf;
+			}
+			ndjson_ahead_release(a, i);
+		}
+		/* let the reader get ahead now and then */
+		if (n % 100 == 0)
+			usleep(20000);
+	}
+	ndjson_ahead_stop(a);
+	for (int i = 0; i < 2; i++) {
+		line_reader_close(&r[i]);
+		free((char *)r[i].path);
+	}
+	check("a prepared state goes with its record", ok && prepared,
+	      prepared ? "a state with another record's data" :
+	      "no record was prepared");
+	/* that it frees them all, LeakSanitizer checks (make asan) */
+	check("release() is called for the slots' states", releases >= 2,
+	      "never called");
 }
 
 /* Child: read @path to its bad last line; exits 0 only if it got a NULL. */
@@ -169,6 +254,7 @@ int main(void)
 		return 1;
 	}
 	every_record_then_the_end();
+	prepared_states_go_with_their_records();
 	bad_last_line_dies();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
