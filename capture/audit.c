@@ -88,6 +88,17 @@ struct seen_use {
 };
 
 /*
+ * A run's action sequence as a running sha256.  Windows are short: the
+ * text is gathered and hashed a block at a time, since an EVP call per
+ * window cost more than the hashing.
+ */
+struct sequence {
+	EVP_MD_CTX *md;
+	struct strbuf text;
+};
+#define SEQUENCE_BLOCK (1 << 16)
+
+/*
  * One pass over the windows: counts per cell of the domain and per action,
  * and each run's action sequence as a running sha256 (the sequences are
  * compared, never kept), so that memory does not grow with the corpus.
@@ -107,8 +118,8 @@ struct audit_pass {
 	cJSON *learned;
 	cJSON *outside;      /* action -> windows outside the domain */
 	cJSON *by_action;    /* action -> {action, windows, identity} */
-	struct strbuf row, col, data;
-	EVP_MD_CTX *actions, *with_data;   /* the current run's sequences */
+	struct strbuf row, col;
+	struct sequence actions, with_data;   /* the current run's */
 	cJSON *seen_actions, *seen_data;   /* digest -> runs */
 	char **runs;         /* labels of the runs fed, in order */
 	size_t nruns;
@@ -185,6 +196,16 @@ static void count_cell(struct audit_pass *p, size_t run,
 	cl->last_run = (long)run;
 }
 
+/* Hash the text gathered, once there is at least @least of it. */
+static void sequence_hash(struct sequence *s, size_t least)
+{
+	if (s->text.len < least || !s->text.len)
+		return;
+	if (!EVP_DigestUpdate(s->md, s->text.buf, s->text.len))
+		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+	strbuf_reset(&s->text);
+}
+
 void audit_pass_window(void *ctx, const struct window *w)
 {
 	struct audit_pass *p = ctx;
@@ -192,23 +213,26 @@ void audit_pass_window(void *ctx, const struct window *w)
 	int identity = window_is_identity(w);
 	cJSON *o = (cJSON *)json_get(p->by_action, w->action);
 
+	if (!p->nruns)
+		die(EXIT_CAPTURE_FAILED, "audit: a window before its run");
+
 	if (!o) {
 		o = json_add(p->by_action, w->action, json_obj());
 		json_add(o, "action", json_str(w->action));
 	}
 	json_count(o, "windows", 1);
 	json_count(o, "identity", identity);
-	if (p->d && p->nruns)
+	if (p->d)
 		count_cell(p, run, w, identity);
 	p->windows++;
-	strbuf_reset(&p->data);
-	json_write(&p->data, w->data, JSON_CANONICAL);
-	EVP_DigestUpdate(p->actions, w->action, strlen(w->action));
-	EVP_DigestUpdate(p->actions, "\n", 1);
-	EVP_DigestUpdate(p->with_data, w->action, strlen(w->action));
-	EVP_DigestUpdate(p->with_data, " ", 1);
-	EVP_DigestUpdate(p->with_data, p->data.buf, p->data.len);
-	EVP_DigestUpdate(p->with_data, "\n", 1);
+	strbuf_addstr(&p->actions.text, w->action);
+	strbuf_add(&p->actions.text, "\n", 1);
+	strbuf_addstr(&p->with_data.text, w->action);
+	strbuf_add(&p->with_data.text, " ", 1);
+	json_write(&p->with_data.text, w->data, JSON_CANONICAL);
+	strbuf_add(&p->with_data.text, "\n", 1);
+	sequence_hash(&p->actions, SEQUENCE_BLOCK);
+	sequence_hash(&p->with_data, SEQUENCE_BLOCK);
 }
 
 /* Is seen row @r, column @c a cell of the axes?  Its index, or -1. */
@@ -252,20 +276,24 @@ static void place_cells(struct audit_pass *p)
 	}
 }
 
-static void digest_start(EVP_MD_CTX *md)
+static void sequence_start(struct sequence *s)
 {
-	if (!EVP_DigestInit_ex(md, EVP_sha256(), NULL))
+	if (!s->md)
+		s->md = EVP_MD_CTX_new();
+	if (!s->md || !EVP_DigestInit_ex(s->md, EVP_sha256(), NULL))
 		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+	strbuf_reset(&s->text);
 }
 
 /* Count the finished run's sequence in @seen. */
-static void digest_seen(EVP_MD_CTX *md, cJSON *seen)
+static void sequence_seen(struct sequence *s, cJSON *seen)
 {
 	unsigned char d[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
 	char hex[65];
 
-	EVP_DigestFinal_ex(md, d, &n);
+	sequence_hash(s, 0);
+	EVP_DigestFinal_ex(s->md, d, &n);
 	hex_digest(d, n, hex);
 	json_count(seen, hex, 1);
 }
@@ -281,10 +309,6 @@ struct audit_pass *audit_pass_begin(const struct folder *system)
 	p->by_action = json_obj();
 	p->seen_actions = json_obj();
 	p->seen_data = json_obj();
-	p->actions = EVP_MD_CTX_new();
-	p->with_data = EVP_MD_CTX_new();
-	if (!p->actions || !p->with_data)
-		die(EXIT_CAPTURE_FAILED, "out of memory");
 	return p;
 }
 
@@ -293,22 +317,24 @@ static void end_run(struct audit_pass *p)
 {
 	if (!p->nruns)
 		return;
-	digest_seen(p->actions, p->seen_actions);
-	digest_seen(p->with_data, p->seen_data);
+	sequence_seen(&p->actions, p->seen_actions);
+	sequence_seen(&p->with_data, p->seen_data);
 }
 
 void audit_pass_run(struct audit_pass *p, const char *label)
 {
 	end_run(p);
 	add_label(&p->runs, &p->nruns, xstrdup(label));
-	digest_start(p->actions);
-	digest_start(p->with_data);
+	sequence_start(&p->actions);
+	sequence_start(&p->with_data);
 }
 
 static void audit_pass_free(struct audit_pass *p)
 {
-	EVP_MD_CTX_free(p->actions);
-	EVP_MD_CTX_free(p->with_data);
+	EVP_MD_CTX_free(p->actions.md);
+	EVP_MD_CTX_free(p->with_data.md);
+	strbuf_release(&p->actions.text);
+	strbuf_release(&p->with_data.text);
 	cJSON_Delete(p->learned);
 	cJSON_Delete(p->outside);
 	cJSON_Delete(p->by_action);
@@ -325,7 +351,6 @@ static void audit_pass_free(struct audit_pass *p)
 	free(p->runs);
 	strbuf_release(&p->row);
 	strbuf_release(&p->col);
-	strbuf_release(&p->data);
 	axes_free(&p->ax);
 	axes_free(&p->seen);
 	free(p);
