@@ -260,9 +260,18 @@ int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
 		return -1;
 	if (!line)
 		return 0;
-	strbuf_reset(text);
-	strbuf_add(text, line, r->len + 1);	/* its NUL too */
-	why = json_tokenize(t, text->buf, r->len, &at);
+	/*
+	 * The line becomes @text's and @text's buffer the reader's, for its
+	 * next line: the tokens point into a buffer no read overwrites, and
+	 * the line is not copied to get there.
+	 */
+	char *buf = text->buf;
+	size_t alloc = text->alloc;
+
+	*text = (struct strbuf){ .buf = r->buf, .len = r->len, .alloc = r->alloc };
+	r->buf = buf;
+	r->alloc = alloc;
+	why = json_tokenize(t, line, r->len, &at);
 	if (why)
 		return not_json(e, r, why, at);
 	if (r->truncated)

@@ -69,8 +69,9 @@ struct ndjson_error {
 	char msg[160];
 };
 /*
- * The next non-empty line as JSON tokens (json-tokens.h), read into @text,
- * which the tokens point into, reporting instead of dying, for a reader
+ * The next non-empty line as JSON tokens (json-tokens.h), in @text, which
+ * the tokens point into (@text and @r trade buffers: the line is not
+ * copied; @text must own its buffer), reporting instead of dying, for a reader
  * thread: 1 with a record, 0 at end of file, -1 with @e set (a read error,
  * a truncated last line, or what the tokenizer refuses, at which byte).
  */
