@@ -13,6 +13,7 @@
 #include "die.h"
 #include "json.h"
 #include "proc.h"
+#include "write-behind.h"
 
 /*
  * The sha256 of a file written through corpus_create(), taken as it was
@@ -37,6 +38,7 @@ struct corpus {
 	struct written *written;
 	size_t nwritten;
 	struct audit_pass *audit;
+	struct write_behind *behind;  /* writes and hashes the files' bytes */
 };
 
 /* A file being written and hashed (the cookie of its FILE). */
@@ -45,6 +47,7 @@ struct hashing_file {
 	char *path;
 	int fd;
 	EVP_MD_CTX *md;
+	struct write_behind_file *out;
 };
 
 /* Only ever empty directories we made: rmdir removes nothing else. */
@@ -139,22 +142,13 @@ const char *corpus_rel(struct corpus *c, const char *path)
 	return path + n + 1;
 }
 
+/* A write error comes back when the file is closed (write-behind.h). */
 static ssize_t hashing_write(void *cookie, const char *buf, size_t len)
 {
 	struct hashing_file *h = cookie;
-	size_t done = 0;
 
-	while (done < len) {
-		ssize_t n = write(h->fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return done ? (ssize_t)done : -1;
-		EVP_DigestUpdate(h->md, buf + done, (size_t)n);
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
+	write_behind_queue(h->out, buf, len);
+	return (ssize_t)len;
 }
 
 static void remember(struct corpus *c, struct hashing_file *h)
@@ -176,8 +170,16 @@ static void remember(struct corpus *c, struct hashing_file *h)
 static int hashing_close(void *cookie)
 {
 	struct hashing_file *h = cookie;
-	int err;
+	int err = write_behind_close(h->out);
 
+	if (err) {
+		close(h->fd);
+		EVP_MD_CTX_free(h->md);
+		free(h->path);
+		free(h);
+		errno = err;
+		return -1;
+	}
 	remember(h->c, h);
 	err = close(h->fd);
 	EVP_MD_CTX_free(h->md);
@@ -210,6 +212,9 @@ FILE *corpus_create(struct corpus *c, const char *rel)
 	h->md = EVP_MD_CTX_new();
 	if (!h->md || !EVP_DigestInit_ex(h->md, EVP_sha256(), NULL))
 		die(EXIT_CAPTURE_FAILED, "sha256 failed");
+	if (!c->behind)
+		c->behind = write_behind_start();
+	h->out = write_behind_open(c->behind, h->fd, h->md);
 	f = fopencookie(h, "w", io);
 	if (!f)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
@@ -218,9 +223,13 @@ FILE *corpus_create(struct corpus *c, const char *rel)
 
 void corpus_close(struct corpus *c, FILE *f, const char *rel)
 {
+	int failed = ferror(f);
+
 	(void)c;
-	if (ferror(f) | fclose(f))
-		die(EXIT_CAPTURE_FAILED, "write error on %s", rel);
+	errno = 0;
+	if (fclose(f) || failed)
+		die(EXIT_CAPTURE_FAILED, "write error on %s%s%s", rel,
+		    errno ? ": " : "", errno ? strerror(errno) : "");
 }
 
 cJSON *corpus_manifest(struct corpus *c)
@@ -344,6 +353,7 @@ void corpus_commit(struct corpus *c)
 	fputc('\n', f);
 	corpus_close(c, f, "MANIFEST.json");
 	strbuf_release(&text);
+	write_behind_stop(c->behind);
 
 	/*
 	 * Replace an existing corpus only now, when the new one is whole, and

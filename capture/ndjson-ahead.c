@@ -192,6 +192,7 @@ struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 	pthread_cond_init(&a->room, NULL);
 	if (pthread_create(&a->thread, NULL, read_ahead, a))
 		die(EXIT_CAPTURE_FAILED, "cannot start the reading thread");
+	pthread_setname_np(a->thread, "capture-read");
 	a->on_fail = on_failure(stop_thread, a);
 	return a;
 }

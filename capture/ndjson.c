@@ -14,8 +14,14 @@ void line_reader_open(struct line_reader *r, const char *path)
 	r->f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!r->f)
 		die_at(EXIT_BAD_INPUT, path, 0, "cannot open: %s", strerror(errno));
-	/* stdio's default 4 KiB means a read(2) per few lines */
-	setvbuf(r->f, NULL, _IOFBF, 1 << 18);
+	/*
+	 * stdio's default 4 KiB means a read(2) per few lines; setvbuf()
+	 * ignores a size without a buffer.  Not stdin's: it outlives us.
+	 */
+	if (r->f != stdin) {
+		r->iobuf = xmalloc(LINE_READER_BUFFER);
+		setvbuf(r->f, r->iobuf, _IOFBF, LINE_READER_BUFFER);
+	}
 }
 
 /* The next line into *line (NULL at end of file); -1 on a read error. */
@@ -49,6 +55,8 @@ void line_reader_close(struct line_reader *r)
 {
 	if (r->f && r->f != stdin)
 		fclose(r->f);
+	free(r->iobuf);
+	r->iobuf = NULL;
 	free(r->buf);
 	r->f = NULL;
 	r->buf = NULL;

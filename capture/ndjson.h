@@ -22,7 +22,9 @@ struct line_reader {
 	size_t len;
 	size_t alloc;
 	int truncated;   /* the line last returned had no '\n' */
+	char *iobuf;     /* stdio's buffer for f */
 };
+#define LINE_READER_BUFFER (1 << 18)
 
 /* Open @path ("-" is stdin); dies with EXIT_BAD_INPUT if it cannot. */
 void line_reader_open(struct line_reader *r, const char *path);

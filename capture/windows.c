@@ -36,8 +36,6 @@ static struct window_writer *writer(struct corpus *c, const char *rel,
 	w->corpus = c;
 	w->rel = xstrdup(rel);
 	w->f = f;
-	if (f && c)
-		setvbuf(f, NULL, _IOFBF, 1 << 18);
 	w->fmt = fmt;
 	w->state = json_dup(initial);
 	w->counts = json_obj();
@@ -152,8 +150,6 @@ struct event_writer *events_open(struct corpus *c, const char *rel)
 	e->corpus = c;
 	e->rel = xstrdup(rel);
 	e->f = c ? corpus_create(c, rel) : NULL;
-	if (e->f)
-		setvbuf(e->f, NULL, _IOFBF, 1 << 18);
 	return e;
 }
 

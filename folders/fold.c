@@ -105,6 +105,7 @@ static void digest_start(struct input_digest *d, const char *input)
 	d->hex = xcalloc(d->n + 1, sizeof(*d->hex));
 	if (pthread_create(&d->thread, NULL, hash_files, d))
 		die(EXIT_CAPTURE_FAILED, "cannot start the hashing thread");
+	pthread_setname_np(d->thread, "capture-hash");
 	d->on_fail = on_failure(stop_hashing, d);
 }
 

@@ -110,3 +110,19 @@ if [ "$(id -u)" != 0 ]; then
 	expect_exit 2 "-o under a read-only directory" "output $TMP/ro/x: cannot create" \
 		"$CAPTURE" fold spin "$log" -o "$TMP/ro/x"
 fi
+
+# A full disk: the write error names the file and the reason (the bytes
+# are written on a thread of their own: the error comes back at close),
+# and nothing is left.  Needs root for a small tmpfs; CI is root.
+full=$TMP/full
+mkdir -p "$full"
+if mount -t tmpfs -o size=256k tmpfs "$full" 2>"$TMP/.mount"; then
+	expect_exit 6 "a full disk is a write error naming the file" \
+		'write error on events/.*: No space left on device' \
+		"$CAPTURE" fold locksvc "$REF"/pgo-traces/locksvc/* -o "$full/out"
+	nothing_left "a full disk leaves nothing" "$full/out"
+	umount "$full"
+else
+	not_ok "a full disk is a write error naming the file" \
+		"cannot mount a 256 KB tmpfs (needs root): $(cat "$TMP/.mount")"
+fi
