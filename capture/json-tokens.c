@@ -1226,28 +1226,56 @@ static unsigned write_token(struct strbuf *sb, struct json_tokens *t,
 /*
  * Without whitespace between tokens, the text is the output but for the
  * strings and numbers json_write() writes otherwise: copy the runs between
- * those, rewrite those.
+ * those, rewrite those.  Tokens [@first, @end), whose text ends at @to.
  */
-void json_tokens_write(struct strbuf *sb, struct json_tokens *t, int i)
+static void write_span(struct strbuf *sb, struct json_tokens *t,
+		       unsigned first, unsigned end, unsigned to)
 {
-	const struct json_token *k;
-	unsigned from;
+	unsigned from = text_start(&t->tok[first]);
 
-	if (i < 0 || (unsigned)i >= t->n)
-		return;
-	if (t->spaced) {
-		write_token(sb, t, (unsigned)i);
-		return;
-	}
-	from = text_start(&t->tok[i]);
-	for (unsigned j = (unsigned)i; j < t->tok[i].next; j++) {
-		k = &t->tok[j];
+	for (unsigned j = first; j < end; j++) {
+		const struct json_token *k = &t->tok[j];
+
 		if ((k->type != JT_STRING && k->type != JT_NUMBER) || k->as_is)
 			continue;
 		strbuf_add(sb, t->text + from, text_start(k) - from);
 		write_rewritten(sb, t, k);
 		from = text_end(k);
 	}
-	k = &t->tok[i];
-	strbuf_add(sb, t->text + from, text_end(k) - from);
+	strbuf_add(sb, t->text + from, to - from);
+}
+
+void json_tokens_write(struct strbuf *sb, struct json_tokens *t, int i)
+{
+	if (i < 0 || (unsigned)i >= t->n)
+		return;
+	if (t->spaced)
+		write_token(sb, t, (unsigned)i);
+	else
+		write_span(sb, t, (unsigned)i, t->tok[i].next,
+			   text_end(&t->tok[i]));
+}
+
+void json_tokens_write_members(struct strbuf *sb, struct json_tokens *t,
+			       int from, int to)
+{
+	unsigned last = 0;
+
+	for (unsigned j = (unsigned)from; j < (unsigned)to; j = t->tok[j + 1].next)
+		last = j + 1;
+	if (!last)
+		return;
+	if (!t->spaced) {
+		/* the members are one run of the text, commas and all */
+		write_span(sb, t, (unsigned)from, t->tok[last].next,
+			   text_end(&t->tok[last]));
+		return;
+	}
+	for (unsigned j = (unsigned)from; j < (unsigned)to; j = t->tok[j + 1].next) {
+		if (j != (unsigned)from)
+			strbuf_add(sb, ",", 1);
+		write_token(sb, t, j);
+		strbuf_add(sb, ":", 1);
+		write_token(sb, t, j + 1);
+	}
 }

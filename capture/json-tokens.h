@@ -142,5 +142,12 @@ static inline int json_pair(const struct json_tokens *t, int arr, int *a,
 
 /* Write value @i as json_write(JSON_COMPACT) writes it. */
 void json_tokens_write(struct strbuf *sb, struct json_tokens *t, int i);
+/*
+ * Write the members of an object from key token @from up to key token @to
+ * (or the object's end: its tok[].next) as json_write(JSON_COMPACT)
+ * writes them inside it: "k":v,"k":v.
+ */
+void json_tokens_write_members(struct strbuf *sb, struct json_tokens *t,
+			       int from, int to);
 
 #endif

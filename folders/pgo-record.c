@@ -193,29 +193,46 @@ static void label_of(struct json_tokens *t, struct pgo_record *rec)
 	}
 }
 
-/* The record's event line: timestamps and isAbort left out. */
+/* Key @j is one the event line leaves out (the first of its name). */
+static int dropped(struct json_tokens *t, unsigned j, int seen[3])
+{
+	for (int k = 0; k < 3; k++)
+		if (!seen[k] && json_string_is_n(t, (int)j, dropped_keys[k].s,
+						 dropped_keys[k].n))
+			return seen[k] = 1;
+	return 0;
+}
+
+/* Write the members from key *@run up to key @to, if any; none pending. */
+static void write_run(struct strbuf *out, struct json_tokens *t, int *run,
+		      unsigned to, int *first)
+{
+	if (*run < 0)
+		return;
+	if (!*first)
+		strbuf_add(out, ",", 1);
+	json_tokens_write_members(out, t, *run, (int)to);
+	*first = 0;
+	*run = -1;
+}
+
+/*
+ * The record's event line: timestamps and isAbort left out, the members
+ * between them written as runs of the text.
+ */
 static void event_line(struct json_tokens *t, struct strbuf *out)
 {
-	int dropped[3] = { 0 }, first = 1;
+	int seen[3] = { 0 }, first = 1, run = -1;
+	unsigned end = t->tok[0].next;
 
 	strbuf_add(out, "{", 1);
-	for (unsigned j = 1; j < t->tok[0].next; j = t->tok[j + 1].next) {
-		int skip = 0;
-
-		for (int k = 0; k < 3 && !skip; k++)
-			if (!dropped[k] &&
-			    json_string_is_n(t, (int)j, dropped_keys[k].s,
-					     dropped_keys[k].n))
-				skip = dropped[k] = 1;
-		if (skip)
-			continue;
-		if (!first)
-			strbuf_add(out, ",", 1);
-		json_tokens_write(out, t, (int)j);
-		strbuf_add(out, ":", 1);
-		json_tokens_write(out, t, (int)j + 1);
-		first = 0;
+	for (unsigned j = 1; j < end; j = t->tok[j + 1].next) {
+		if (dropped(t, j, seen))
+			write_run(out, t, &run, j, &first);
+		else if (run < 0)
+			run = (int)j;
 	}
+	write_run(out, t, &run, end, &first);
 	strbuf_add(out, "}\n", 2);
 }
 

@@ -136,6 +136,38 @@ static const char *structure(struct json_tokens *t, unsigned i,
  * Token @i against cJSON's @v, through the accessors (no string holds a
  * NUL: cJSON's would stop there).
  */
+/*
+ * json_tokens_write_members() of object @i from each member to each later
+ * one (and to its end) writes what its members written one by one do.
+ */
+static const char *members_written(struct json_tokens *t, int i)
+{
+	const char *why = NULL;
+	unsigned end = t->tok[i].next;
+
+	for (unsigned from = i + 1; from <= end && !why;
+	     from = from < end ? t->tok[from + 1].next : end + 1)
+		for (unsigned to = from; to <= end && !why;
+		     to = to < end ? t->tok[to + 1].next : end + 1) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+			json_tokens_write_members(&a, t, (int)from, (int)to);
+			for (unsigned j = from; j < to; j = t->tok[j + 1].next) {
+				if (j != from)
+					strbuf_add(&b, ",", 1);
+				json_tokens_write(&b, t, (int)j);
+				strbuf_add(&b, ":", 1);
+				json_tokens_write(&b, t, (int)j + 1);
+			}
+			if (a.len != b.len || (a.len && memcmp(a.buf, b.buf, a.len)))
+				why = "json_tokens_write_members differs from "
+				      "its members written one by one";
+			strbuf_release(&a);
+			strbuf_release(&b);
+		}
+	return why;
+}
+
 static const char *same(struct json_tokens *t, int i, const cJSON *v)
 {
 	const struct json_token *k = &t->tok[i];
@@ -253,7 +285,7 @@ static const char *same(struct json_tokens *t, int i, const cJSON *v)
 				return "json_member not the first";
 			j = t->tok[j + 1].next;
 		}
-		return NULL;
+		return members_written(t, i);
 	}
 	return "unexpected cJSON type";
 }
