@@ -1037,8 +1037,32 @@ void json_tokens_release(struct json_tokens *t)
 }
 
 /* Append string @k's characters to @sb (its text is valid: no checks). */
-static void decode(struct strbuf *sb, const struct json_tokens *t,
-		   const struct json_token *k)
+/* The escape at @p (valid: it was checked): its character; *@n its length. */
+static uint32_t escaped_char(const char *p, size_t *n)
+{
+	uint32_t cp;
+
+	if (p[1] != 'u') {
+		*n = 2;
+		return (unsigned char)short_escaped[strchr(short_escapes, p[1]) -
+						    short_escapes];
+	}
+	cp = (uint32_t)hex_value(p + 2);
+	*n = 6;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		cp = join_surrogates(cp, (uint32_t)hex_value(p + 8));
+		*n = 12;
+	}
+	return cp;
+}
+
+/*
+ * String @k's characters to @sb: each escape decoded, or, with @rewrite,
+ * written as json_write_string(JSON_COMPACT) writes its character (kept
+ * when it is written so already); the bytes between escapes as they are.
+ */
+static void put_string(struct strbuf *sb, const struct json_tokens *t,
+		       const struct json_token *k, int rewrite)
 {
 	const char *p = t->text + k->start, *end = p + k->len;
 
@@ -1046,26 +1070,29 @@ static void decode(struct strbuf *sb, const struct json_tokens *t,
 		const char *run = p;
 		char utf8[4];
 		uint32_t cp;
+		size_t n, len;
 
 		while (p < end && *p != '\\')
 			p++;
 		strbuf_add(sb, run, (size_t)(p - run));
 		if (p == end)
 			break;
-		if (p[1] != 'u') {
-			strbuf_add(sb, &short_escaped[strchr(short_escapes, p[1]) -
-						      short_escapes], 1);
-			p += 2;
-			continue;
-		}
-		cp = (uint32_t)hex_value(p + 2);
-		p += 6;
-		if (cp >= 0xd800 && cp <= 0xdbff) {
-			cp = join_surrogates(cp, (uint32_t)hex_value(p + 2));
-			p += 6;
-		}
-		strbuf_add(sb, utf8, (size_t)(put_utf8(utf8, cp) - utf8));
+		cp = escaped_char(p, &n);
+		len = (size_t)(put_utf8(utf8, cp) - utf8);
+		if (!rewrite)
+			strbuf_add(sb, utf8, len);
+		else if (written_so(p, cp, n))
+			strbuf_add(sb, p, n);
+		else
+			json_write_chars(sb, utf8, len, JSON_COMPACT);
+		p += n;
 	}
+}
+
+static void decode(struct strbuf *sb, const struct json_tokens *t,
+		   const struct json_token *k)
+{
+	put_string(sb, t, k, 0);
 }
 
 int json_element(const struct json_tokens *t, int arr, unsigned k)
@@ -1178,9 +1205,9 @@ static void write_rewritten(struct strbuf *sb, struct json_tokens *t,
 		json_write_number(sb, number_value(t, k), JSON_COMPACT);
 		return;
 	}
-	strbuf_reset(&t->scratch);
-	decode(&t->scratch, t, k);
-	json_write_string(sb, t->scratch.buf, t->scratch.len, JSON_COMPACT);
+	strbuf_add(sb, "\"", 1);
+	put_string(sb, t, k, 1);
+	strbuf_add(sb, "\"", 1);
 }
 
 /* Where token @k's text starts and ends (a string's quotes included). */

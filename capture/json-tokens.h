@@ -48,7 +48,7 @@ struct json_tokens {
 	struct json_token *tok;
 	unsigned int n, alloc;
 	int spaced;             /* whitespace between tokens */
-	struct strbuf scratch;  /* a string decoded to be written */
+	struct strbuf scratch;  /* a string decoded for json_string() */
 	struct json_strings *strings;  /* what json_string() returned */
 };
 

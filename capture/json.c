@@ -148,12 +148,11 @@ static int plain(unsigned char c, enum json_style style)
 	       (c < 0x80 || style != JSON_PYTHON);
 }
 
-void json_write_string(struct strbuf *sb, const char *str, size_t len,
-		       enum json_style style)
+void json_write_chars(struct strbuf *sb, const char *str, size_t len,
+		      enum json_style style)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 
-	put(sb, "\"", 1);
 	while (s < end) {
 		const unsigned char *run = s;
 		uint32_t cp;
@@ -191,6 +190,13 @@ void json_write_string(struct strbuf *sb, const char *str, size_t len,
 		}
 		s += n;
 	}
+}
+
+void json_write_string(struct strbuf *sb, const char *str, size_t len,
+		       enum json_style style)
+{
+	put(sb, "\"", 1);
+	json_write_chars(sb, str, len, style);
 	put(sb, "\"", 1);
 }
 

@@ -45,11 +45,14 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style);
  */
 void json_write_member(struct strbuf *sb, const char *key, const cJSON *v,
 		       int first, enum json_style style);
-/* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
 /* A string of @len bytes (valid UTF-8), a number: as json_write() does. */
 void json_write_string(struct strbuf *sb, const char *s, size_t len,
 		       enum json_style style);
+/* The same string's characters, without its quotes. */
+void json_write_chars(struct strbuf *sb, const char *s, size_t len,
+		      enum json_style style);
 void json_write_number(struct strbuf *sb, double d, enum json_style style);
+/* Like Python's json.dumps(v, indent=2): for files people read (manifests). */
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth);
 /* @v indented as above, and a newline, to @f (reports on stdout). */
 void json_print_indented(FILE *f, const cJSON *v);
