@@ -209,7 +209,6 @@ static void sequence_hash(struct sequence *s, size_t least)
 void audit_pass_window(void *ctx, const struct window *w)
 {
 	struct audit_pass *p = ctx;
-	size_t run = p->nruns - 1;
 	int identity = window_is_identity(w);
 	cJSON *o = (cJSON *)json_get(p->by_action, w->action);
 
@@ -223,7 +222,7 @@ void audit_pass_window(void *ctx, const struct window *w)
 	json_count(o, "windows", 1);
 	json_count(o, "identity", identity);
 	if (p->d)
-		count_cell(p, run, w, identity);
+		count_cell(p, p->nruns - 1, w, identity);
 	p->windows++;
 	strbuf_addstr(&p->actions.text, w->action);
 	strbuf_add(&p->actions.text, "\n", 1);

@@ -28,7 +28,8 @@ struct ndjson_ahead;
  * done there, the record is still in that core's cache.  Each slot has a
  * state of @size bytes (zeroed at first) that prepare() fills record
  * after record, reusing what it allocated, and release() frees at the
- * end.  prepare() must not die nor keep @t; @file is the record's file.
+ * end.  prepare() must not die (but when memory runs out) nor keep @t;
+ * @file is the record's file.
  */
 struct ndjson_preparer {
 	void (*prepare)(void *ctx, size_t file, struct json_tokens *t,

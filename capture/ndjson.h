@@ -24,7 +24,7 @@ struct line_reader {
 	int truncated;   /* the line last returned had no '\n' */
 	char *iobuf;     /* stdio's buffer for f */
 };
-#define LINE_READER_BUFFER (1 << 18)
+#define LINE_READER_BUFFER (1 << 16)   /* a PGo run keeps one per process */
 
 /* Open @path ("-" is stdin); dies with EXIT_BAD_INPUT if it cannot. */
 void line_reader_open(struct line_reader *r, const char *path);

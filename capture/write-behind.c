@@ -87,6 +87,10 @@ static void *write_queued(void *arg)
 	return NULL;
 }
 
+/*
+ * Also a failure's cleanup: what is queued then is dropped, and so is what
+ * comes after (exit() flushes every stdio stream still open).
+ */
 static void stop_thread(void *arg)
 {
 	struct write_behind *w = arg;
@@ -94,6 +98,7 @@ static void stop_thread(void *arg)
 	pthread_mutex_lock(&w->lock);
 	w->stop = 1;
 	pthread_cond_signal(&w->more);
+	pthread_cond_broadcast(&w->room);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
 }
@@ -136,8 +141,14 @@ static void hand_off(struct write_behind_file *f)
 	if (!f->len)
 		return;
 	pthread_mutex_lock(&w->lock);
-	while (w->queued - w->done == WRITE_BEHIND_QUEUE)
+	while (w->queued - w->done == WRITE_BEHIND_QUEUE && !w->stop)
 		pthread_cond_wait(&w->room, &w->lock);
+	if (w->stop) {
+		/* a failure stopped the thread: exit() flushes stdio into here */
+		pthread_mutex_unlock(&w->lock);
+		f->len = 0;
+		return;
+	}
 	p = &w->q[w->queued % WRITE_BEHIND_QUEUE];
 	free_buffer = p->data;
 	*p = (struct pending){ .f = f, .data = f->data, .len = f->len };
@@ -174,10 +185,10 @@ int write_behind_close(struct write_behind_file *f)
 
 	hand_off(f);
 	pthread_mutex_lock(&w->lock);
-	while (w->done != w->queued)
+	while (w->done != w->queued && !w->stop)
 		pthread_cond_wait(&w->room, &w->lock);
+	err = w->stop ? ECANCELED : f->err;
 	pthread_mutex_unlock(&w->lock);
-	err = f->err;
 	free(f->data);
 	free(f);
 	return err;

@@ -35,9 +35,10 @@ struct write_behind_file *write_behind_open(struct write_behind *w, int fd,
 void write_behind_queue(struct write_behind_file *f, const void *data,
 			size_t len);
 /*
- * Wait until @f's bytes are written and free @f (not the fd, nor the
- * digest): 0, or the errno of its first write that failed (and what came
- * after it was dropped).
+ * Wait until everything queued (@f's bytes and any other file's before
+ * them) is written, and free @f (not the fd, nor the digest): 0, or the
+ * errno of @f's first write that failed (what came after it was dropped),
+ * or ECANCELED once the thread was stopped.
  */
 int write_behind_close(struct write_behind_file *f);
 /* Stop the thread; what is still queued is dropped. */

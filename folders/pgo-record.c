@@ -44,8 +44,10 @@ static int wrong(struct pgo_record *rec, int exit, const char *fmt, ...)
 	va_list ap;
 
 	rec->exit = exit;
+	free(rec->why);
 	va_start(ap, fmt);
-	vsnprintf(rec->why, sizeof(rec->why), fmt, ap);
+	if (vasprintf(&rec->why, fmt, ap) < 0)
+		die(EXIT_CAPTURE_FAILED, "out of memory");
 	va_end(ap);
 	return -1;
 }
@@ -277,6 +279,7 @@ void pgo_record_digest(struct pgo_reading *r, size_t file,
 
 void pgo_record_release(struct pgo_record *rec)
 {
+	free(rec->why);
 	free(rec->clock);
 	free(rec->el);
 	strbuf_release(&rec->line);

@@ -30,7 +30,7 @@ struct pgo_element {
 
 struct pgo_record {
 	int exit;                 /* 0, or the exit code for what is wrong */
-	char why[256];            /* what is wrong with the record */
+	char *why;                /* what is wrong with the record */
 	int abort;                /* the section aborted */
 	long *clock;              /* dense: one entry per process of the run */
 	long sum;                 /* sum of the clock's entries */
@@ -55,7 +55,8 @@ void pgo_reading_release(struct pgo_reading *r);
 
 /*
  * Digest record @t of file @file into @rec (whose buffers are reused).
- * Never dies: what is wrong goes into rec->exit and rec->why.
+ * What is wrong goes into rec->exit and rec->why: it dies only when
+ * memory runs out.
  */
 void pgo_record_digest(struct pgo_reading *r, size_t file,
 		       struct json_tokens *t, struct pgo_record *rec);

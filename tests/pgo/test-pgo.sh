@@ -136,6 +136,18 @@ corrupt
 rm "$TMP"/bad/trace-3-*.log
 refused 4 "missing process file" 'trace-[0-9]+-[0-9]+\.log:[0-9]+: depends on event [0-9]+ of AClient 3, but the run has no trace file'
 
+corrupt   # a clock entry for a process of a long name: named whole
+python3 - "$TMP"/bad/trace-1-*.log <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+r = json.loads(lines[3])
+r["clock"].append([["B" * 300, "7"], 1])
+lines[3] = json.dumps(r, separators=(",", ":"))
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+refused 4 "a missing process of a long name, named whole" \
+	"trace-1-[0-9]+\\.log:4: depends on event 1 of B{300} 7, but the run has no trace file for B{300} 7\$"
+
 corrupt   # a client log that stops early: later events depend on the lost ones
 f=$(echo "$TMP"/bad/trace-5-*.log)
 head -n 2 "$f" >"$TMP/cut" && mv "$TMP/cut" "$f"
