@@ -7,9 +7,10 @@
  * committed or aborted: {archetypeName, self, clock, csElements, isAbort,
  * startTime, endTime}.  The merge streams: it looks at one record per file
  * (the file's head; a reading thread parses a bounded number of records
- * ahead, capture/ndjson-ahead.h) and emits a head only once every event its
- * clock depends on has been emitted, so the order respects happens-before.  Among ready heads
- * the tie-break is the smallest clock sum (a Lamport time), then the
+ * ahead, capture/ndjson-ahead.h, and digests them, pgo-record.h) and emits
+ * a head only once every event its clock depends on has been emitted, so
+ * the order respects happens-before.  Among ready heads the tie-break is
+ * the smallest clock sum (a Lamport time), then the
  * process (archetype name, then self: numbers first, in numeric order,
  * then the others in byte order).
  * Timestamps are never looked at.
