@@ -36,7 +36,7 @@ void pgo_reading_release(struct pgo_reading *r)
 	r->hints = NULL;
 }
 
-/* Keep what is wrong with the record; the first thing found counts. */
+/* Keep what is wrong with the record (digesting stops at the first thing). */
 static int wrong(struct pgo_record *rec, int exit, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int wrong(struct pgo_record *rec, int exit, const char *fmt, ...)
