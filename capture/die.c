@@ -35,6 +35,15 @@ int on_failure(void (*fn)(void *arg), void *arg)
 	die(EXIT_CAPTURE_FAILED, "too many cleanup handlers");
 }
 
+int start_worker(pthread_t *thread, const char *name, void *(*fn)(void *),
+		 void (*stop)(void *), void *arg)
+{
+	if (pthread_create(thread, NULL, fn, arg))
+		die(EXIT_CAPTURE_FAILED, "cannot start the %s thread", name);
+	pthread_setname_np(*thread, name);
+	return on_failure(stop, arg);
+}
+
 void cancel_on_failure(int handle)
 {
 	pthread_mutex_lock(&cleanup_lock);

@@ -10,6 +10,8 @@
 #ifndef CAPTURE_DIE_H
 #define CAPTURE_DIE_H
 
+#include <pthread.h>
+
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_USAGE = 2,          /* bad command line */
@@ -39,6 +41,13 @@ void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int on_failure(void (*fn)(void *arg), void *arg);
 void cancel_on_failure(int handle);
+/*
+ * Start thread @name (what ps and perf show) running @fn(@arg), with
+ * @stop(@arg), which must end and join it, as a failure's cleanup; returns
+ * that cleanup's handle.  Dies if the thread cannot start.
+ */
+int start_worker(pthread_t *thread, const char *name, void *(*fn)(void *),
+		 void (*stop)(void *), void *arg);
 
 /*
  * Keep the cleanups from running while a step they must not interleave with

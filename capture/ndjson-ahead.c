@@ -190,10 +190,8 @@ struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->more, NULL);
 	pthread_cond_init(&a->room, NULL);
-	if (pthread_create(&a->thread, NULL, read_ahead, a))
-		die(EXIT_CAPTURE_FAILED, "cannot start the reading thread");
-	pthread_setname_np(a->thread, "capture-read");
-	a->on_fail = on_failure(stop_thread, a);
+	a->on_fail = start_worker(&a->thread, "capture-read",
+				    read_ahead, stop_thread, a);
 	return a;
 }
 

@@ -112,10 +112,8 @@ struct write_behind *write_behind_start(void)
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->more, NULL);
 	pthread_cond_init(&w->room, NULL);
-	if (pthread_create(&w->thread, NULL, write_queued, w))
-		die(EXIT_CAPTURE_FAILED, "cannot start the writing thread");
-	pthread_setname_np(w->thread, "capture-write");
-	w->on_fail = on_failure(stop_thread, w);
+	w->on_fail = start_worker(&w->thread, "capture-write",
+				    write_queued, stop_thread, w);
 	return w;
 }
 

@@ -103,10 +103,8 @@ static void digest_start(struct input_digest *d, const char *input)
 	d->failed = -1;
 	list_input(d, input);
 	d->hex = xcalloc(d->n + 1, sizeof(*d->hex));
-	if (pthread_create(&d->thread, NULL, hash_files, d))
-		die(EXIT_CAPTURE_FAILED, "cannot start the hashing thread");
-	pthread_setname_np(d->thread, "capture-hash");
-	d->on_fail = on_failure(stop_hashing, d);
+	d->on_fail = start_worker(&d->thread, "capture-hash",
+				    hash_files, stop_hashing, d);
 }
 
 /* Wait for the hashes: a string for a file, {name: sha256} for a directory. */
