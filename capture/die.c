@@ -134,9 +134,37 @@ void cleanup_on_signals(void)
 	pthread_detach(t);
 }
 
+#ifdef CAPTURE_DIE_HOOK
+void (*die_hook)(enum exit_code code, const char *msg);
+
+/* die() for a fuzz harness: the message goes to the hook, not stderr. */
+static _Noreturn void hooked_die(enum exit_code code, const char *file,
+				 long line, const char *fmt, va_list ap)
+{
+	static char msg[1024];
+	int n = 0;
+
+	if (file && line > 0)
+		n = snprintf(msg, sizeof(msg), "%s:%ld: ", file, line);
+	else if (file)
+		n = snprintf(msg, sizeof(msg), "%s: ", file);
+	if (n >= 0 && (size_t)n < sizeof(msg))
+		vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	run_cleanups();
+	/* run_cleanups() keeps the lock for an exit that does not come. */
+	pthread_mutex_unlock(&cleanup_lock);
+	die_hook(code, msg);
+	abort();
+}
+#endif
+
 static _Noreturn void vdie(enum exit_code code, const char *file, long line,
 			   const char *fmt, va_list ap)
 {
+#ifdef CAPTURE_DIE_HOOK
+	if (die_hook)
+		hooked_die(code, file, line, fmt, ap);
+#endif
 	fflush(stdout);
 	fputs("capture: ", stderr);
 	if (file && line > 0)

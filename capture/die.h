@@ -32,6 +32,17 @@ _Noreturn void die_at(enum exit_code code, const char *file, long line,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+#ifdef CAPTURE_DIE_HOOK
+/*
+ * Fuzz builds only (never build/capture): when set, die() calls this with
+ * its code and message (as it would print it, without "capture: ") after
+ * the cleanups, instead of printing and exiting.  It must not return: a
+ * harness longjmps back to its own frame and reads the next input.  Only
+ * the thread that set it may die.
+ */
+extern void (*die_hook)(enum exit_code code, const char *msg);
+#endif
+
 /* Progress for long steps, on stderr ("capture: booting guest (tcg)"). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -161,7 +161,11 @@ cJSON *ndjson_next(struct line_reader *r)
  */
 #define SLAB_SIZE ((size_t)1 << 16)
 #define SLABS 4096
-#ifdef __SANITIZE_ADDRESS__
+/* GCC says so with __SANITIZE_ADDRESS__, clang with __has_feature. */
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
 #define HEAP_ONLY 1
 #else
 #define HEAP_ONLY 0
