@@ -18,21 +18,24 @@ static const char convert_usage[] =
 	"Rewrite the window file IN (event or stream form, detected) as OUT\n"
 	"(\"-\": stdout) in the chosen form and JSON style, with the same writer\n"
 	"fold uses, so both agree byte for byte.  OUT is written whole or not at\n"
-	"all.  Event form to stream form needs every window's pre_state to be\n"
-	"the previous window's post_state.\n\n"
+	"all.  Every window's pre_state must be the previous window's post_state\n"
+	"(the writer carries it over, in either form).\n\n"
 	"options:\n"
 	"      --form FORM      event (default) or stream\n"
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
 	"  -h, --help           this text\n";
 
-/* The stream form carries only post-states: each pre must be the last post. */
+/*
+ * The writer (fold's) takes each window's pre-state from the last post:
+ * a window whose pre differs would be rewritten, so none may.
+ */
 static void check_chained(const struct window_file *wf)
 {
 	for (size_t i = 1; i < wf->n; i++)
 		if (!cJSON_Compare(wf->w[i].pre, wf->w[i - 1].post, 1))
 			die_at(EXIT_BAD_INPUT, wf->path, wf->w[i].line,
 			       "pre_state is not the previous window's "
-			       "post_state: the stream form cannot carry it");
+			       "post_state: the writer would replace it");
 }
 
 /*
@@ -66,12 +69,10 @@ static void convert(const struct window_file *wf, struct output_format fmt,
 
 	if (!f)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
-	if (fmt.form == FORM_STREAM) {
-		if (!wf->initial)
-			die_at(EXIT_BAD_INPUT, wf->path, 0, "no windows: no "
-			       "initial state to seed the stream form with");
-		check_chained(wf);
-	}
+	if (fmt.form == FORM_STREAM && !wf->initial)
+		die_at(EXIT_BAD_INPUT, wf->path, 0, "no windows: no "
+		       "initial state to seed the stream form with");
+	check_chained(wf);
 	if (wf->initial) {
 		w = windows_open_file(f, fmt, wf->initial);
 		for (size_t i = 0; i < wf->n; i++)

@@ -36,11 +36,16 @@ done
 grep -qx '{"action":"AcquireLock","data":{"callType":"lock","thread":0},"post_state":{"lockHeld":true,"lockHolder":0},"pre_state":{"lockHeld":false,"lockHolder":null}}' "$TMP/canon" &&
 	ok "canonical JSON sorts keys, no whitespace" || not_ok "canonical JSON" "$(cat "$TMP/canon")"
 
-# Event form whose windows do not chain cannot become stream form.
+# Windows that do not chain are refused in either form: the writer takes
+# each pre_state from the last post_state (event form used to be rewritten
+# so, silently; found by tests/fuzz/fuzz-window-read).
 sed '3s/"pre_state": {"lockHeld": true, "lockHolder": 0}/"pre_state": {"lockHeld": true, "lockHolder": 1}/' \
 	"$ref/spin/spin_seq.ndjson" >"$TMP/unchained.ndjson"
 expect_exit 3 "unchained event form refused" 'unchained.ndjson:3: pre_state is not the previous' \
 	"$CAPTURE" convert --form stream "$TMP/unchained.ndjson" "$TMP/out.ndjson"
+expect_exit 3 "unchained event form refused as event form" \
+	'unchained.ndjson:3: pre_state is not the previous' \
+	"$CAPTURE" convert --form event "$TMP/unchained.ndjson" "$TMP/out.ndjson"
 [ ! -e "$TMP/out.ndjson" ] && ! ls "$TMP" | grep -q 'out.ndjson.tmp' &&
 	ok "nothing written on failure" || not_ok "nothing written on failure" "$(ls "$TMP")"
 expect_exit 2 "unknown form" "--form" "$CAPTURE" convert --form nosuch "$log" "$TMP/x"
