@@ -4,6 +4,7 @@
 #   make deps       install the Debian packages the project needs (as root)
 #   make quickstart deps + build + capture the contention scenario
 #   make test       sanitizer build + every test (tests/run)
+#   make fuzz       run each fuzz harness FUZZ_SECONDS (600) seconds
 #
 # Subsystems add sources and rules in their own DIR/build.mk fragment
 # (CAPTURE_SRC += ..., CAPTURE_LIBS += ..., CAPTURE_DEPS += generated files).
@@ -29,7 +30,17 @@ ASAN_OBJ := $(CAPTURE_SRC:%.c=build/asan/obj/%.o)
 LIB_ASAN_OBJ := $(filter-out build/asan/obj/capture/main.o,$(ASAN_OBJ))
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(wildcard tests/unit/test-*.c))
 
-.PHONY: all deps quickstart test asan clean
+# Fuzz harnesses (tests/fuzz/fuzz-*.c, libFuzzer): clang, the same
+# sanitizers, and die() returning to the harness (CAPTURE_DIE_HOOK), which
+# build/capture never has.  docs/fuzzing.md.
+FUZZ_CC  := clang
+FUZZ_SAN := $(SAN) -DCAPTURE_DIE_HOOK
+FUZZ_SECONDS ?= 600
+FUZZ_BIN := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_LIB_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(filter-out capture/main.c,$(CAPTURE_SRC)) \
+	tests/fuzz/fuzz.c tests/unit/json-tokens-oracle.c)
+
+.PHONY: all deps quickstart test asan fuzz clean
 all: build/capture
 
 build/capture: $(OBJ)
@@ -50,7 +61,23 @@ build/asan/tests/%: tests/unit/%.c $(LIB_ASAN_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
 
-asan: build/asan/capture $(UNIT_TESTS)
+# The unit test shares its judge of the tokenizer with the fuzz harness.
+build/asan/tests/test-json-tokens: build/asan/obj/tests/unit/json-tokens-oracle.o
+
+# Objects only the pattern rule below names: keep them between builds.
+.SECONDARY: $(FUZZ_LIB_OBJ)
+build/fuzz/obj/%.o: %.c $(CAPTURE_DEPS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(CAPTURE_LIBS) $(LDLIBS)
+
+asan: build/asan/capture $(UNIT_TESTS) $(FUZZ_BIN)
+
+fuzz: $(FUZZ_BIN)
+	tests/fuzz/run $(FUZZ_SECONDS)
 
 deps:
 	@scripts/install-deps
@@ -65,4 +92,4 @@ test: all asan
 clean:
 	rm -rf build
 
--include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

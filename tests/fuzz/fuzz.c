@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "capture/options.h"
+#include "folders/folder.h"
+#include "tests/fuzz/fuzz.h"
+
+jmp_buf fuzz_jmp;
+
+static char *dir;               /* the input directory */
+static char path[4096];
+static pthread_t harness;       /* the only thread allowed to die */
+static enum exit_code died_code;
+static char died_msg[1024];
+
+static void hook(enum exit_code code, const char *msg)
+{
+	if (!pthread_equal(pthread_self(), harness)) {
+		fprintf(stderr, "fuzz: die() off the harness thread: %s\n", msg);
+		abort();
+	}
+	died_code = code;
+	snprintf(died_msg, sizeof(died_msg), "%s", msg);
+	longjmp(fuzz_jmp, 1);
+}
+
+/*
+ * A reader that died leaves its files open (an exit would close them):
+ * close every descriptor on a file of the input directory.
+ */
+static void close_inputs(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = strlen(dir);
+	struct dirent *e;
+	char link[64], target[4096];
+
+	if (!d)
+		abort();
+	while ((e = readdir(d))) {
+		ssize_t len;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len > (ssize_t)n && !strncmp(target, dir, n) &&
+		    target[n] == '/')
+			close(atoi(e->d_name));
+	}
+	closedir(d);
+}
+
+/*
+ * Whether @msg starts with @prefix (then '/' or ':'), or with no @prefix
+ * with some name: a path may hold anything, so anything before ": ".
+ */
+static int names_a_file(const char *msg, const char *prefix)
+{
+	size_t n;
+
+	if (!prefix) {
+		const char *colon = strstr(msg, ": ");
+
+		return colon && colon > msg;
+	}
+	n = strlen(prefix);
+	return !strncmp(msg, prefix, n) && (msg[n] == ':' || msg[n] == '/');
+}
+
+static int died(unsigned allowed, const char *prefix)
+{
+	close_inputs();
+	/* A usage error is about the command line, not a file. */
+	if (!(allowed & FUZZ_CODE(died_code)) ||
+	    (died_code != EXIT_USAGE && !names_a_file(died_msg, prefix))) {
+		fprintf(stderr, "fuzz: exit %d without naming the input: %s\n",
+			died_code, died_msg);
+		abort();
+	}
+	return 0;
+}
+
+int fuzz_died(unsigned allowed)
+{
+	return died(allowed, dir);
+}
+
+int fuzz_died_elsewhere(unsigned allowed)
+{
+	return died(allowed, NULL);
+}
+
+static int remove_one(const char *p, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)st, (void)type;
+	return ftw->level ? remove(p) : 0;
+}
+
+static void remove_dir(void)
+{
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	rmdir(dir);
+}
+
+/* An empty input directory, made once per process. */
+static void fresh_dir(void)
+{
+	if (!dir) {
+		const char *tmp = access("/dev/shm", W_OK) ? getenv("TMPDIR")
+							   : "/dev/shm";
+		char *templ;
+
+		if (asprintf(&templ, "%s/capture-fuzz-XXXXXX",
+			     tmp ? tmp : "/tmp") < 0 || !mkdtemp(templ))
+			abort();
+		dir = templ;
+		atexit(remove_dir);
+	}
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	harness = pthread_self();
+	die_hook = hook;
+}
+
+static void write_at(const char *p, const void *data, size_t size)
+{
+	FILE *f = fopen(p, "wb");
+
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f)) {
+		perror(p);
+		abort();
+	}
+}
+
+const char *fuzz_input(const char *name, const uint8_t *data, size_t size)
+{
+	fresh_dir();
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	write_at(path, data, size);
+	return path;
+}
+
+/* The length of the file at @p[0, end): up to a line "--" or the end. */
+static size_t part_len(const uint8_t *p, size_t end, size_t *skip)
+{
+	for (size_t i = 0; i + 2 <= end; i++) {
+		if ((i == 0 || p[i - 1] == '\n') && p[i] == '-' &&
+		    p[i + 1] == '-' && (i + 2 == end || p[i + 2] == '\n')) {
+			*skip = i + 2 < end ? 3 : 2;
+			return i;
+		}
+	}
+	*skip = 0;
+	return end;
+}
+
+const char *fuzz_input_split(const char *fmt, const uint8_t *data,
+			     size_t size)
+{
+	char name[64];
+	size_t at = 0;
+
+	fresh_dir();
+	for (int i = 0; at < size || i == 0; i++) {
+		size_t skip, n = part_len(data + at, size - at, &skip);
+
+		snprintf(name, sizeof(name), fmt, i);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		write_at(path, data + at, n);
+		at += n + skip;
+	}
+	return dir;
+}
+
+int fuzz_fold(const char *system, const char *input)
+{
+	const struct output_options out = OUTPUT_OPTIONS_INIT;
+	const struct folder *f = folder_find(system);
+
+	if (!f)
+		abort();
+	if (setjmp(fuzz_jmp))
+		return fuzz_died(FUZZ_CODE(EXIT_BAD_INPUT) |
+				 FUZZ_CODE(EXIT_CHECK_FAILED) |
+				 FUZZ_CODE(EXIT_CAPTURE_FAILED));
+	fold_input(f, NULL, "run", input, output_format_for(&out, f), NULL);
+	return 0;
+}
