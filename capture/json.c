@@ -489,10 +489,8 @@ const char *json_get_str(const cJSON *obj, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-int json_get_int(const cJSON *obj, const char *key, long long *out)
+int json_int_value(const cJSON *v, long long *out)
 {
-	const cJSON *v = json_get(obj, key);
-
 	/* outside [-2^63, 2^63) the conversion is undefined */
 	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
 	    v->valuedouble >= 9223372036854775808.0 ||
@@ -500,4 +498,9 @@ int json_get_int(const cJSON *obj, const char *key, long long *out)
 		return -1;
 	*out = (long long)v->valuedouble;
 	return 0;
+}
+
+int json_get_int(const cJSON *obj, const char *key, long long *out)
+{
+	return json_int_value(json_get(obj, key), out);
 }

@@ -90,6 +90,8 @@ void json_count(cJSON *counts, const char *key, long long n);
 /* Lookups returning NULL/-1 when absent or of another type. */
 const cJSON *json_get(const cJSON *obj, const char *key);
 const char *json_get_str(const cJSON *obj, const char *key);
+/* An integer number within [-2^63, 2^63) (json_int_value: @v itself). */
 int json_get_int(const cJSON *obj, const char *key, long long *out);
+int json_int_value(const cJSON *v, long long *out);
 
 #endif

@@ -23,19 +23,24 @@ static const char *const waiting[] = {
 	"", ", others wait", ", self waits", ", self and others wait",
 };
 
-/* Every window names its clients again: look them up by value first. */
+/*
+ * Every window names its clients again: look them up by value first.  A
+ * client is an integer (a window whose data.client is not one lies
+ * outside the domain); any other number is no client.
+ */
 static void note_client(cJSON *clients, const cJSON *v)
 {
 	const cJSON *c;
+	long long id;
 	char key[32];
 
-	if (!cJSON_IsNumber(v))
+	if (json_int_value(v, &id))
 		return;
 	cJSON_ArrayForEach(c, clients)
-		if ((long long)c->valuedouble == (long long)v->valuedouble)
+		if ((long long)c->valuedouble == id)
 			return;
-	snprintf(key, sizeof(key), "%lld", (long long)v->valuedouble);
-	json_add(clients, key, json_int((long long)v->valuedouble));
+	snprintf(key, sizeof(key), "%lld", id);
+	json_add(clients, key, json_int(id));
 }
 
 static int by_value(const void *a, const void *b)
