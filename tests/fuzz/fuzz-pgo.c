@@ -5,7 +5,6 @@
  * into the files trace-0-0.log, trace-1-0.log, ... (one per archetype
  * instance, as PGo's recorder writes them).
  */
-#include <stdlib.h>
 #include <string.h>
 #include "tests/fuzz/fuzz.h"
 

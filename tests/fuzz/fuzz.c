@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
