@@ -126,8 +126,9 @@ static int parse_next(struct line_reader *r, cJSON **out,
 		return -1;
 	if (!line)
 		return 0;
+	/* after the value, JSON's whitespace, as the tokens reader allows */
 	v = cJSON_ParseWithLengthOpts(line, r->len, &end, 0);
-	if (!v || strspn(end, " \t") != strlen(end)) {
+	if (!v || strspn(end, " \t\r") != strlen(end)) {
 		cJSON_Delete(v);
 		return not_json(e, r, NULL, 0);
 	}

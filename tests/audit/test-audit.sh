@@ -86,6 +86,12 @@ expect_exit 3 "malformed window line" 'bad.ndjson:3:' "$CAPTURE" audit "$TMP/bad
 sed '2s/"pre_state"/"pre"/' "$ref/spin/spin_seq.ndjson" >"$TMP/nopre.ndjson"
 expect_exit 3 "event-form window without pre_state" 'nopre.ndjson:2: window lacks an object "pre_state"' "$CAPTURE" audit "$TMP/nopre.ndjson"
 expect_exit 3 "missing input" 'nosuch: no such file' "$CAPTURE" audit "$TMP/nosuch"
+# JSON whitespace after a record, a CR included, as the tokens reader
+# allows it (ndjson_next() refused "}\r "; found by fuzzing).
+sed 's/$/\r /' "$ref/spin/spin_seq.ndjson" >"$TMP/cr.ndjson"
+"$CAPTURE" audit --json "$TMP/cr.ndjson" >"$TMP/cr.json" 2>"$TMP/cr.err" ||
+	not_ok "a CR after each window" "$(cat "$TMP/cr.err")"
+expect "a CR after each window: read as without" 'r["windows"] > 0' "$TMP/cr.json"
 # Numbers that are no integer are no locksvc client: no column of theirs
 # (1e100 became one through an undefined conversion; found by fuzzing).
 "$CAPTURE" audit --json "$ROOT/tests/fuzz/corpus/audit/locksvc-huge-client.ndjson" \
