@@ -35,7 +35,12 @@ struct output_format output_format_for(const struct output_options *o,
 /* Print @usage to stdout (--help) and exit 0, or to stderr and exit 2. */
 _Noreturn void usage(const char *text, int help);
 
-/* The command line (argv) without any -o/--output, for manifests. */
+/*
+ * @arg (getopt's optarg) belongs to an option that does not change what is
+ * written (-j): command_argv() leaves it out, as it does -o.
+ */
+void option_unrecorded(const char *arg);
+/* The command line (argv) without -o/--output and -j/--jobs, for manifests. */
 struct cJSON *command_argv(int argc, char **argv);
 
 #endif

@@ -339,9 +339,9 @@ static void remove_work_dir(void *dir)
 	remove_tree(dir);
 }
 
-static void asterinas_run(const struct spin_scenario *sc,
-			  const struct spin_run_options *opt,
-			  const char *raw_path, cJSON *environment)
+static void asterinas_run_one(const struct spin_scenario *sc,
+			      const struct spin_run_options *opt,
+			      const char *raw_path, cJSON *environment)
 {
 	const char *dir = opt->asterinas_src;
 	char work[] = "/tmp/capture-asterinas.XXXXXX";
@@ -379,6 +379,15 @@ static void asterinas_run(const struct spin_scenario *sc,
 	free(abs_dir);
 	free(log);
 	free(tmp);
+}
+
+/* One container at a time: they share the source tree's target/. */
+static void asterinas_run(const struct spin_scenario *sc, size_t n,
+			  const struct spin_run_options *opt,
+			  char *const raw_paths[], cJSON *environment)
+{
+	for (size_t i = 0; i < n; i++)
+		asterinas_run_one(&sc[i], opt, raw_paths[i], environment);
 }
 
 const struct spin_driver spin_asterinas_driver = {
