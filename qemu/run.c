@@ -502,10 +502,13 @@ static int race_over(struct guests *g, size_t i)
 		retire(g, i);
 		return 1;
 	}
-	if (!a->problem)
-		accel_settle(a->accel, a->accel == ACCEL_KVM ?
-			     "a KVM guest finished first" :
-			     "a TCG guest finished before a KVM guest showed life");
+	if (!a->problem) {
+		const char *why = a->accel == ACCEL_KVM ? "a KVM guest finished first" :
+				  "a TCG guest finished before a KVM guest showed life";
+
+		progress("%s: using %s", why, accel_name(a->accel));
+		accel_settle(a->accel, why);
+	}
 	return 0;
 }
 
