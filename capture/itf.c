@@ -467,10 +467,13 @@ static cJSON *decode_variant(const cJSON *v, struct itf_error *e)
 	return NULL;
 }
 
+static int decode_members(cJSON *into, const cJSON *v, const cJSON *vars,
+			  struct itf_error *e);
+
 static cJSON *decode_object(const cJSON *v, struct itf_error *e)
 {
 	const cJSON *m = v->child;
-	cJSON *o, *x;
+	cJSON *o;
 
 	if (m && !m->next && m->string[0] == '#') {
 		if (!strcmp(m->string, "#bigint"))
@@ -484,19 +487,10 @@ static cJSON *decode_object(const cJSON *v, struct itf_error *e)
 	    json_get(v, "value"))
 		return decode_variant(v, e);
 	o = json_obj();
-	cJSON_ArrayForEach(m, v) {
-		if (m->string[0] == '#') {
-			fail(e, "%s has no window form", m->string);
-			cJSON_Delete(o);
-			return NULL;
-		}
-		if (!(x = decode(m, e))) {
-			cJSON_Delete(o);
-			return NULL;
-		}
-		json_add(o, m->string, x);
-	}
-	return o;
+	if (!decode_members(o, v, NULL, e))
+		return o;
+	cJSON_Delete(o);
+	return NULL;
 }
 
 static cJSON *decode(const cJSON *v, struct itf_error *e)
@@ -529,6 +523,39 @@ static int is_var(const cJSON *vars, const char *key)
 	cJSON_ArrayForEach(v, vars)
 		if (cJSON_IsString(v) && !strcmp(v->valuestring, key))
 			return 1;
+	return 0;
+}
+
+/* What a state holds beside its variables: its #meta, Quint's metadata. */
+static int is_state_meta(const char *key)
+{
+	return !strcmp(key, "#meta") || !strcmp(key, ACTION_TAKEN) ||
+	       !strcmp(key, NONDET_PICKS);
+}
+
+/*
+ * The members of the record @v decoded into @into.  A state's (@vars: the
+ * trace's) are its variables, beside its metadata; a value record's may
+ * not use the names ITF keeps for its forms.
+ */
+static int decode_members(cJSON *into, const cJSON *v, const cJSON *vars,
+			  struct itf_error *e)
+{
+	const cJSON *m;
+	cJSON *x;
+
+	cJSON_ArrayForEach(m, v) {
+		if (vars && is_state_meta(m->string))
+			continue;
+		if (vars && !is_var(vars, m->string))
+			return fail(e, "%s is not one of the trace's vars",
+				    m->string);
+		if (!vars && m->string[0] == '#')
+			return fail(e, "%s has no window form", m->string);
+		if (!(x = decode(m, e)))
+			return -1;
+		json_add(into, m->string, x);
+	}
 	return 0;
 }
 
@@ -570,7 +597,7 @@ static cJSON *read_state(const cJSON *st, long k, const cJSON *vars,
 			 struct itf_error *e)
 {
 	cJSON *rec = json_obj(), *state, *x;
-	const cJSON *m, *v;
+	const cJSON *v;
 	const char *action;
 
 	if (!cJSON_IsObject(st)) {
@@ -596,20 +623,8 @@ static cJSON *read_state(const cJSON *st, long k, const cJSON *vars,
 		json_add(rec, "data", x);
 	}
 	state = json_add(rec, "state", json_obj());
-	cJSON_ArrayForEach(m, st) {
-		if (!strcmp(m->string, "#meta") ||
-		    !strcmp(m->string, ACTION_TAKEN) ||
-		    !strcmp(m->string, NONDET_PICKS))
-			continue;
-		if (!is_var(vars, m->string)) {
-			fail(e, "%s is not one of the trace's vars", m->string);
-			goto out;
-		}
-		if (!(x = decode(m, e)))
-			goto out;
-		json_add(state, m->string, x);
-	}
-	return rec;
+	if (!decode_members(state, st, vars, e))
+		return rec;
 out:
 	cJSON_Delete(rec);
 	return NULL;
