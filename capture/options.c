@@ -37,8 +37,11 @@ int output_option(int opt, const char *arg, struct output_options *o)
 			o->form = FORM_EVENT;
 		else if (!strcmp(arg, "stream"))
 			o->form = FORM_STREAM;
+		else if (!strcmp(arg, "itf"))
+			o->form = FORM_ITF;
 		else
-			die(EXIT_USAGE, "--form: expected event or stream, not '%s'", arg);
+			die(EXIT_USAGE, "--form: expected event, stream or itf, "
+			    "not '%s'", arg);
 		return 1;
 	case 'J':
 		o->style = json_style_parse(arg);

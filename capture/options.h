@@ -8,7 +8,7 @@
 
 struct folder;
 
-/* Output options: -o DIR, --form event|stream, --json python|compact|canonical. */
+/* Output options: -o DIR, --form event|stream|itf, --json python|compact|canonical. */
 struct output_options {
 	const char *dir;
 	int form;        /* -1: the system's reference form */
@@ -23,8 +23,9 @@ struct output_options {
 #define OUTPUT_OPTIONS_HELP(default_dir) \
 	"  -o, --output DIR     write the corpus to DIR, atomically (default:\n" \
 	"                       " default_dir ")\n" \
-	"      --form FORM      window form: event or stream (default: the\n" \
-	"                       system's reference corpus form)\n" \
+	"      --form FORM      window form: event, stream, or itf (Informal\n" \
+	"                       Trace Format; default: the system's reference\n" \
+	"                       corpus form)\n" \
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
 
 /* Handle one getopt result; returns 1 if it was an output option. */

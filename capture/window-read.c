@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include "../folders/folder.h"
 #include "die.h"
+#include "itf.h"
 #include "json.h"
 #include "ndjson.h"
 #include "proc.h"
@@ -134,6 +135,81 @@ static int next_window(struct window_reader *wr, struct window *w)
 	return 0;
 }
 
+static int is_itf(const char *path)
+{
+	return has_suffix(path, window_file_ext(FORM_ITF));
+}
+
+/* The 1-based line of @at in @text. */
+static long line_of(const char *text, const char *at)
+{
+	long line = 1;
+
+	for (; text < at && *text; text++)
+		line += *text == '\n';
+	return line;
+}
+
+/* The ITF trace in @path, parsed as strictly as an NDJSON line. */
+static cJSON *parse_trace(const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	const char *end = NULL, *why;
+	cJSON *trace;
+
+	if (!text)
+		die_at(EXIT_BAD_INPUT, path, 0, "cannot read");
+	trace = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!trace)
+		die_at(EXIT_BAD_INPUT, path, line_of(text, cJSON_GetErrorPtr()),
+		       "not JSON");
+	if (strspn(end, " \t\r\n") != strlen(end))
+		die_at(EXIT_BAD_INPUT, path, line_of(text, end),
+		       "more after the ITF trace");
+	if ((why = json_check_record(trace)))
+		die_at(EXIT_BAD_INPUT, path, 0, "%s", why);
+	free(text);
+	return trace;
+}
+
+/* Every window of the ITF trace @wf->path, as window_file_load() does. */
+static void itf_load(struct window_file *wf)
+{
+	cJSON *trace = parse_trace(wf->path), *recs, *r;
+	const cJSON *pre;
+	struct itf_error e;
+	long at;
+
+	recs = itf_read_trace(trace, &at, &e);
+	if (!recs && at < 0)
+		die_at(EXIT_BAD_INPUT, wf->path, 0, "%s", e.msg);
+	if (!recs)
+		die_at(EXIT_BAD_INPUT, wf->path, 0, "state %ld: %s", at, e.msg);
+	wf->form = FORM_ITF;
+	if (json_get(trace, "#meta")) {
+		wf->meta = cJSON_DetachItemFromObject(trace, "#meta");
+		json_add(wf->owned, NULL, (cJSON *)wf->meta);
+	}
+	cJSON_Delete(trace);
+	json_add(wf->owned, NULL, recs);
+	wf->initial = (cJSON *)json_get(recs->child, "state");
+	pre = wf->initial;
+	for (r = recs->child->next; r; r = r->next) {
+		struct window *w;
+
+		wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
+		w = &wf->w[wf->n++];
+		*w = (struct window){
+			.file = wf->path, .line = (long)wf->n,
+			.action = json_get_str(r, "action"),
+			.data = json_get(r, "data"), .pre = pre,
+			.post = json_get(r, "state"),
+		};
+		pre = w->post;
+	}
+}
+
 void window_file_load(struct window_file *wf, const char *path,
 		      const char *label)
 {
@@ -144,6 +220,10 @@ void window_file_load(struct window_file *wf, const char *path,
 	wf->path = xstrdup(path);
 	wf->label = xstrdup(label);
 	wf->owned = json_arr();
+	if (is_itf(path)) {
+		itf_load(wf);
+		return;
+	}
 	reader_open(&wr, wf, 1);
 	while (next_window(&wr, &w)) {
 		wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
@@ -157,13 +237,21 @@ void window_file_load(struct window_file *wf, const char *path,
 void window_set_walk(const struct window_set *ws, size_t file,
 		     window_fn *fn, void *ctx)
 {
-	struct window_file *wf = &ws->files[file];
+	struct window_file *wf = &ws->files[file], whole;
 	struct window_reader wr;
 	struct window w;
 
 	if (!ws->lazy) {
 		for (size_t i = 0; i < wf->n; i++)
 			fn(ctx, file, &wf->w[i]);
+		return;
+	}
+	/* a trace is one JSON value: it is read whole, then walked */
+	if (is_itf(wf->path)) {
+		window_file_load(&whole, wf->path, wf->label);
+		for (size_t i = 0; i < whole.n; i++)
+			fn(ctx, file, &whole.w[i]);
+		window_file_free(&whole);
 		return;
 	}
 	reader_open(&wr, wf, 0);
@@ -224,13 +312,22 @@ static void add_corpus(struct window_set *ws, const char *dir)
 	set_system(ws, f, mpath);
 	cJSON_ArrayForEach(run, json_get(m, "runs")) {
 		const char *name = json_get_str(run, "name");
-		char *path;
+		char *rel, *path;
 
 		if (!name)
 			die_at(EXIT_BAD_INPUT, mpath, 0, "a run without a name");
-		path = xasprintf("%s/%s/%s.ndjson", dir, system, name);
+		/* the files the manifest lists tell the form */
+		rel = xasprintf("%s/%s%s", system, name,
+				window_file_ext(FORM_EVENT));
+		if (!json_get(json_get(m, "files"), rel)) {
+			free(rel);
+			rel = xasprintf("%s/%s%s", system, name,
+					window_file_ext(FORM_ITF));
+		}
+		path = xasprintf("%s/%s", dir, rel);
 		window_set_add_file(ws, path, path);
 		free(path);
+		free(rel);
 	}
 	cJSON_Delete(m);
 	free(text);
@@ -239,7 +336,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 
 static int is_window_file(const char *name)
 {
-	return has_suffix(name, ".ndjson");
+	return has_suffix(name, window_file_ext(FORM_EVENT)) || is_itf(name);
 }
 
 static void add_dir(struct window_set *ws, const char *dir)
@@ -251,7 +348,7 @@ static void add_dir(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, dir, 0, "cannot open directory");
 	if (!n)
 		die_at(EXIT_BAD_INPUT, dir, 0, "no MANIFEST.json and no *.ndjson "
-		       "window files");
+		       "or *.itf.json window files");
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 

@@ -183,6 +183,13 @@ static const char *const dqueue_actions[] = {
 	"ConsumerRequest", "ProducerSend", "ConsumerProcess", NULL,
 };
 
+/* requests a sorted set of consumers, inflight of (consumer, value) */
+static const struct itf_var dqueue_itf[] = {
+	{ "requests", "set" },
+	{ "inflight", "set(tuple)" },
+	{ 0 }
+};
+
 const struct folder folder_dqueue = {
 	.name = "dqueue",
 	.summary = "PGo distributed queue from its recorder logs (a run = a "
@@ -190,4 +197,5 @@ const struct folder folder_dqueue = {
 	.actions = dqueue_actions,
 	.form = FORM_STREAM,
 	.fold = dqueue_fold,
+	.itf = dqueue_itf,
 };

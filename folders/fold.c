@@ -15,12 +15,18 @@
 void fold_run_windows(struct fold_run *run, const struct folder *f,
 		      const cJSON *initial)
 {
-	char *rel = xasprintf("%s/%s.ndjson", f->name, run->name);
+	char *rel = xasprintf("%s/%s%s", f->name, run->name,
+			      window_file_ext(run->fmt.form));
 	struct audit_pass *audit;
 
 	if (run->windows)
 		die(EXIT_CAPTURE_FAILED, "folder %s opened windows twice", f->name);
-	run->windows = windows_open(run->corpus, rel, run->fmt, initial);
+	run->itf = (struct itf_head){
+		.system = f->name, .source = run->source, .run = run->name,
+		.types = f->itf,
+	};
+	run->windows = windows_open(run->corpus, rel, run->fmt, initial,
+				    &run->itf);
 	audit = run->corpus ? corpus_audit(run->corpus) : NULL;
 	if (audit) {
 		audit_pass_run(audit, rel);
@@ -133,8 +139,10 @@ static cJSON *digest_finish(struct input_digest *d)
 void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		const char *input, struct output_format fmt, cJSON *runs)
 {
+	const char *inside = c ? corpus_rel(c, input) : NULL;
 	struct fold_run run = {
 		.name = name, .input = input, .corpus = c, .fmt = fmt,
+		.source = inside ? inside : input,
 	};
 	char *rel = xasprintf("events/%s.ndjson", name);
 	struct input_digest d;
@@ -165,9 +173,8 @@ void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		return;
 	}
 	cJSON *r = json_add(runs, NULL, json_obj());
-	const char *inside = c ? corpus_rel(c, input) : NULL;
 	json_add(r, "name", json_str(name));
-	json_add(r, "input", json_str(inside ? inside : input));
+	json_add(r, "input", json_str(run.source));
 	json_add(r, "input_sha256", digest);
 	json_add(r, "events", json_int(nevents));
 	json_add(r, "windows", run.counts);

@@ -193,6 +193,13 @@ static const char *const locksvc_actions[] = {
 	"ClientUnlockRequest", NULL,
 };
 
+/* holder is null while no client holds the lock */
+static const struct itf_var locksvc_itf[] = {
+	{ "holder", "option" },
+	{ "waiters", "set" },
+	{ 0 }
+};
+
 const struct folder folder_locksvc = {
 	.name = "locksvc",
 	.summary = "PGo lock service from its recorder logs (a run = a "
@@ -201,4 +208,5 @@ const struct folder folder_locksvc = {
 	.form = FORM_STREAM,
 	.fold = locksvc_fold,
 	.audit = &locksvc_audit,
+	.itf = locksvc_itf,
 };
