@@ -11,7 +11,7 @@ stand_in=$ROOT/tests/spin-live/stand-in-qemu
 unset CAPTURE_ACCEL
 
 # Fill the real cache first (kernel, module, initramfs).
-check "fill the cache" env CAPTURE_ACCEL=tcg "$CAPTURE" spin --scenario contention -o "$TMP/fill"
+check "fill the cache" "$CAPTURE" spin --scenario contention -o "$TMP/fill"
 
 # private_cache NAME: a cache of its own but for the big shared builds.
 private_cache() {
@@ -82,13 +82,13 @@ if kvm_usable; then
 		not_ok "working KVM: second capture uses KVM alone" "$(cat "$TMP/works.log")"
 fi
 
-# CAPTURE_ACCEL forces, with no probe.
+# CAPTURE_ACCEL forces, with no probe and no TCG twin.
 : >"$TMP/forced.log"
-check "CAPTURE_ACCEL=tcg" env CAPTURE_ACCEL=tcg CAPTURE_QEMU="$stand_in" STAND_IN_KVM=silent \
+check "CAPTURE_ACCEL=kvm" env CAPTURE_ACCEL=kvm CAPTURE_QEMU="$stand_in" STAND_IN_KVM=works \
 	STAND_IN_LOG="$TMP/forced.log" CAPTURE_CACHE="$(private_cache forced)" \
 	"$CAPTURE" spin --scenario contention -o "$TMP/f1"
-[ "$(calls "$TMP/forced.log" kvm)" = 0 ] &&
-	ok "CAPTURE_ACCEL=tcg: no probe" || not_ok "CAPTURE_ACCEL=tcg: no probe" "$(cat "$TMP/forced.log")"
+[ "$(calls "$TMP/forced.log" kvm)" = 1 ] && [ "$(calls "$TMP/forced.log" tcg)" = 0 ] &&
+	ok "CAPTURE_ACCEL=kvm: KVM alone" || not_ok "CAPTURE_ACCEL=kvm: KVM alone" "$(cat "$TMP/forced.log")"
 expect_exit 2 "CAPTURE_ACCEL=bogus is a usage error" 'CAPTURE_ACCEL must be tcg or kvm' \
 	env CAPTURE_ACCEL=bogus "$CAPTURE" spin --scenario contention -o "$TMP/bogus"
 nothing_left "CAPTURE_ACCEL=bogus: no output" "$TMP/bogus"
