@@ -94,6 +94,7 @@ struct attempt {
 	char *console;      /* the guest's ttyS0 */
 	char *qemu_err;     /* QEMU's own stderr */
 	struct proc proc;
+	int cleanup;        /* removes @events if we die */
 	double started, changed, life, said;
 	long long seen;     /* console + events bytes at the last look */
 	char *problem;      /* why it does not count, NULL if it does */
@@ -338,6 +339,7 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 				      run->b->name, (long)getpid(), accel_name(accel));
 	a->qemu_err = guest_cache_path("last-run/%s.%ld.%s.qemu.log",
 				       run->b->name, (long)getpid(), accel_name(accel));
+	a->cleanup = remove_on_failure(a->events);
 	launch(a);
 	return a;
 }
@@ -353,6 +355,7 @@ static void free_attempt(struct attempt *a)
 /* Drop g->a[i] (stopped or ended), keeping the others in order. */
 static void drop(struct guests *g, size_t i)
 {
+	cancel_on_failure(g->a[i].cleanup);
 	free_attempt(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
 	g->n--;
