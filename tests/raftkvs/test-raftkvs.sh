@@ -133,3 +133,30 @@ line=$(edit "$(echo "$TMP"/bad/trace-1-*.log)" AServer.handleMsg '
 for e in es:
     if e["name"]["name"] == "log" and e["tag"] == "write": e["value"] = "{1}"')
 refused 3 "a log that is not a sequence" "trace-1-[0-9]+\\.log:$line: log of AServer 1 is \\{1\\}, not a sequence"
+
+# Paths the shared runs never take (one server, one client), on runs
+# written by gen-run.py: a vote granted, an append taken, a response of a
+# newer term; two leaders of one term.
+python3 "$ROOT/tests/raftkvs/gen-run.py" "$TMP/handlers" handlers
+"$CAPTURE" fold raftkvs --form event "$TMP/handlers" -o "$TMP/h" >/dev/null 2>"$TMP/h.err" &&
+	python3 - "$TMP/h/raftkvs/handlers.ndjson" <<'PY' && ok "vote, append and newer-term response: their windows" ||
+import json, sys
+ws = [json.loads(l) for l in open(sys.argv[1])]
+got = [(w["action"], w["data"], w["post_state"]["nodes"]["1"]) for w in ws]
+want = [
+    ("HandleVoteRequest", {"node": "1", "from": "2", "term": 2, "logTerm": 0, "index": 0},
+     {"role": "follower", "term": 2, "vote": "2", "commit": 0, "log": 0}),
+    ("HandleAppendEntries", {"node": "1", "from": "2", "term": 2, "logTerm": 0, "index": 0, "entries": 1, "commit": 1},
+     {"role": "follower", "term": 2, "vote": "2", "commit": 1, "log": 1}),
+    ("BecomeFollower", {"node": "1"}, {"role": "follower", "term": 3, "vote": "0", "commit": 1, "log": 1}),
+]
+sys.exit(0 if got == want else print(got) or 1)
+PY
+	not_ok "vote, append and newer-term response: their windows" "$(cat "$TMP/h.err")"
+if command -v node >/dev/null; then
+	check "vote, append and newer-term response follow Raft's rules" \
+		"$CAPTURE" grade --exec "node $ROOT/tests/graders/raft-next.js" "$TMP/h"
+fi
+rm -rf "$TMP/bad"
+python3 "$ROOT/tests/raftkvs/gen-run.py" "$TMP/bad" two-leaders
+refused 4 "two leaders of one term" 'trace-10-1\.log:1: server 2 leads term 1, which server 1 already led'
