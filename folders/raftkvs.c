@@ -178,18 +178,22 @@ static void replay(struct raftkvs *k, const struct pgo_event *e, long node,
 	enum field f = projected(a->name);
 	int write = !strcmp(a->tag, "write");
 	const char *seen = write ? a->old : a->value;
+	char left[32];
 	long i, *cur;
 
 	if (f == NFIELDS || !a->index)
 		return;
 	i = server_of(k, e, a->index);
 	cur = &k->srv[i - 1].f[f];
-	if (seen && parse_field(e, f, seen) != *cur)
+	if (seen && parse_field(e, f, seen) != *cur) {
+		snprintf(left, sizeof(left), "%ld%s", *cur,
+			 f == LOG ? " entries" : "");
 		die_at(EXIT_CHECK_FAILED, e->file, e->line,
-		       "%s %s %s %s[%ld] = %s, but the step before it in the "
-		       "merged order left %ld%s", e->archetype, e->self,
-		       write ? "overwrites" : "reads", a->name, i, seen, *cur,
-		       f == LOG ? " entries" : f == ROLE ? " (a role index)" : "");
+		       "%s %s %s %s[%ld] = %s, but the last write before it in "
+		       "the merged order left %s", e->archetype, e->self,
+		       write ? "overwrites" : "reads", a->name, i, seen,
+		       f == ROLE ? roles[*cur] : left);
+	}
 	if (!write)
 		return;
 	if (i != node)

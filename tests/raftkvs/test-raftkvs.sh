@@ -94,7 +94,7 @@ line=$(edit "$(echo "$TMP"/bad/trace-1-*.log)" AServer.handleMsg '
 for e in es:
     if e["name"]["name"] == "currentTerm": e["value"] = "3"')
 refused 4 "a read that no write before it explains" \
-	"trace-1-[0-9]+\\.log:$line: AServer 1 reads currentTerm\\[1\\] = 3, but the step before it in the merged order left 2"
+	"trace-1-[0-9]+\\.log:$line: AServer 1 reads currentTerm\\[1\\] = 3, but the last write before it in the merged order left 2"
 
 corrupt   # the election timeout takes the term back
 line=$(edit "$(echo "$TMP"/bad/trace-2-*.log)" AServerRequestVote.serverRequestVoteLoop '

@@ -70,7 +70,8 @@ int main(void)
 	expect("natural number", tla_nat(tla_span("((42))")) == 42);
 	expect("negative is no natural", tla_nat(tla_span("-1")) == -1);
 	expect("junk after digits", tla_nat(tla_span("4x")) == -1);
-	expect("(1) + (2) keeps its parentheses", tla_nat(tla_span("(1) + (2)")) == -1);
+	expect("(1) + (2) keeps its parentheses",
+	       tla_nat(tla_span("(1) + (2)")) == -1);
 	expect("booleans", tla_bool(tla_span("(TRUE)")) == 1 &&
 	       tla_bool(tla_span("FALSE")) == 0 && tla_bool(tla_span("1")) == -1);
 	expect("string compare is exact", !tla_str_is(tla_span("\"cpqx\""), "cpq"));
