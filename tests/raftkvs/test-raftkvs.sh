@@ -160,3 +160,15 @@ fi
 rm -rf "$TMP/bad"
 python3 "$ROOT/tests/raftkvs/gen-run.py" "$TMP/bad" two-leaders
 refused 4 "two leaders of one term" 'trace-10-1\.log:1: server 2 leads term 1, which server 1 already led'
+
+# etcd and raftkvs share action names: window files without a manifest are
+# still told apart (an etcd run without heartbeats uses no action raftkvs
+# lacks, but lacks more of raftkvs's than of etcd's).
+for f in "$REF"/sysmobench-corpora/etcd/*.ndjson; do
+	"$CAPTURE" audit "$f" 2>&1 | head -n 1 | cut -d: -f1
+done | sort | uniq -c >"$TMP/systems"
+grep -Eq "^ +5 audit of etcd$" "$TMP/systems" && [ "$(wc -l <"$TMP/systems")" = 1 ] &&
+	ok "each etcd reference file alone is etcd" || not_ok "each etcd reference file alone is etcd" "$(cat "$TMP/systems")"
+"$CAPTURE" audit "$TMP/a/raftkvs/$(basename "${runs[0]}").ndjson" 2>&1 | head -n 1 | grep -q '^audit of raftkvs:' &&
+	ok "a raftkvs window file alone is raftkvs" ||
+	not_ok "a raftkvs window file alone is raftkvs" "$("$CAPTURE" audit "$TMP/a/raftkvs/$(basename "${runs[0]}").ndjson" 2>&1 | head -n 2)"
