@@ -401,21 +401,37 @@ static int actions_known(const struct window_file *files, size_t n,
 	return known;
 }
 
-/* The system whose actions the windows use most; NULL if none or a tie. */
+static int actions_declared(const struct folder *f)
+{
+	int n = 0;
+
+	while (f->actions[n])
+		n++;
+	return n;
+}
+
+/*
+ * The system whose actions the windows use most; NULL if none or a tie.
+ * Systems of one projection share action names (etcd and raftkvs): on
+ * windows that use only shared ones, the system that declares fewer
+ * actions the windows lack is the closer match.
+ */
 static const struct folder *infer_system(const struct window_file *files,
 					 size_t n)
 {
 	const struct folder *best = NULL;
-	int best_n = 0, tie = 0;
+	int best_n = 0, best_lacking = 0, tie = 0;
 
 	for (int i = 0; folders[i]; i++) {
 		int k = actions_known(files, n, folders[i]);
+		int lacking = actions_declared(folders[i]) - k;
 
-		if (k > best_n) {
+		if (k > best_n || (k && k == best_n && lacking < best_lacking)) {
 			best = folders[i];
 			best_n = k;
+			best_lacking = lacking;
 			tie = 0;
-		} else if (k && k == best_n) {
+		} else if (k && k == best_n && lacking == best_lacking) {
 			tie = 1;
 		}
 	}
@@ -443,10 +459,14 @@ void window_set_system(struct window_set *ws, const char *name)
 		set_system(ws, f, "the action names");
 	}
 	for (size_t i = 0; i < ws->n; i++) {
-		f = infer_system(&ws->files[i], 1);
-		if (f && f != ws->system)
+		const struct window_file *w = &ws->files[i];
+
+		/* a tie-break alone does not make a file another system's */
+		f = infer_system(w, 1);
+		if (f && f != ws->system && actions_known(w, 1, f) >
+		    actions_known(w, 1, ws->system))
 			die(EXIT_USAGE, "%s holds %s windows, not %s (%s): audit "
-			    "one system at a time", ws->files[i].path, f->name,
+			    "one system at a time", w->path, f->name,
 			    ws->system->name, ws->system_from);
 	}
 }

@@ -145,11 +145,15 @@ static void consumer_step(void *ctx, struct fold_run *run,
 	}
 }
 
-static void *dqueue_begin(struct fold_run *run)
+/* Clients and servers are known from the steps they take. */
+static void *dqueue_begin(struct fold_run *run,
+			   const struct pgo_process *procs, size_t n)
 {
 	struct dqueue *q = xcalloc(1, sizeof(*q));
 	cJSON *st = dqueue_state(q);
 
+	(void)procs;
+	(void)n;
 	fold_run_windows(run, &folder_dqueue, st);
 	cJSON_Delete(st);
 	return q;

@@ -161,11 +161,15 @@ static void locksvc_end(void *ctx)
 	free(s);
 }
 
-static void *locksvc_begin(struct fold_run *run)
+/* Clients and servers are known from the steps they take. */
+static void *locksvc_begin(struct fold_run *run,
+			   const struct pgo_process *procs, size_t n)
 {
 	struct locksvc *s = xcalloc(1, sizeof(*s));
 	cJSON *st;
 
+	(void)procs;
+	(void)n;
 	s->holder = -1;
 	st = locksvc_state(s);
 	fold_run_windows(run, &folder_locksvc, st);

@@ -1,4 +1,4 @@
-# --form itf: the spin, locksvc, dqueue and etcd folds of the reference
+# --form itf: the spin, locksvc, dqueue, etcd and raftkvs folds of the reference
 # inputs as ITF traces; itf-py (tests/requirements.txt, in build/venv) reads
 # every trace written here and finds the event form's states, actions and
 # data; convert takes each back to the event and stream forms byte for
@@ -21,12 +21,13 @@ fold_all spin "$ROOT/tests/spin-fold/contention.log"
 fold_all locksvc "$pgo"/locksvc/*
 fold_all dqueue "$pgo"/dqueue/*
 fold_all etcd "$REF/etcd-with-tla/example.ndjson"
+fold_all raftkvs "$pgo"/raftkvs/*
 
 if ! "$PY" -c 'import itf_py' 2>"$TMP/py.err"; then
 	not_ok "itf-py in build/venv" "run make pydeps: $(tail -n 1 "$TMP/py.err")"
 fi
 n=0
-for sys in spin locksvc dqueue etcd; do
+for sys in spin locksvc dqueue etcd raftkvs; do
 	for t in "$TMP/$sys-itf/$sys"/*.itf.json; do
 		run=$(basename "$t" .itf.json)
 		n=$((n + 1))
@@ -40,8 +41,8 @@ for sys in spin locksvc dqueue etcd; do
 		done
 	done
 done
-[ "$n" = 12 ] && ok "12 ITF traces written (1 spin, 8 locksvc, 2 dqueue, 1 etcd)" ||
-	not_ok "ITF traces written" "$n, expected 12"
+[ "$n" = 15 ] && ok "15 ITF traces written (1 spin, 8 locksvc, 2 dqueue, 1 etcd, 3 raftkvs)" ||
+	not_ok "ITF traces written" "$n, expected 15"
 check "Quint-style trace (pretty-printed, None picks) read by itf-py" \
 	"$PY" "$HERE/itf-states.py" "$HERE/quint-spin.itf.json" "$HERE/quint-spin.ndjson"
 "$CAPTURE" convert "$HERE/quint-spin.itf.json" "$TMP/quint.ndjson" &&
