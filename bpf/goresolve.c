@@ -35,7 +35,7 @@ struct go_binary *go_open(const char *path)
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
 	if (!b->dw)
 		die(EXIT_BAD_INPUT,
-		    "%s: no DWARF debug information (built with -ldflags=-w or stripped?): %s",
+		    "%s: no DWARF debug information (built with -ldflags=-w or -s, or stripped?): rebuild it with a plain go build, without -w or -s in -ldflags (%s)",
 		    path, dwarf_errmsg(-1));
 	return b;
 }
@@ -168,25 +168,50 @@ static void scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 	free(code);
 }
 
-void go_func(struct go_binary *b, const char *name, struct go_func *f)
+/* @name's subprogram DIE, or why there is none to probe (caller frees). */
+char *go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out)
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
-	Dwarf_Addr lo, hi;
 
 	each_die(b, match_die, &q);
 	if (q.inlined)
-		die(EXIT_BAD_INPUT,
-		    "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
-		    b->path, name);
+		return xasprintf("%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
+				 b->path, name);
 	if (!q.nfound)
-		die(EXIT_BAD_INPUT, "%s: no function %s", b->path, name);
-	if (dwarf_lowpc(&q.found, &lo) || dwarf_highpc(&q.found, &hi))
-		die(EXIT_BAD_INPUT, "%s: %s has no code range", b->path, name);
+		return xasprintf("%s: no function %s", b->path, name);
+	*out = q.found;
+	return NULL;
+}
+
+char *go_func_find(struct go_binary *b, const char *name, struct go_func *f)
+{
+	Dwarf_Addr lo, hi;
+	Dwarf_Die d;
+	char *why = go_subprogram(b, name, &d);
+
+	if (why)
+		return why;
+	if (dwarf_lowpc(&d, &lo) || dwarf_highpc(&d, &hi))
+		return xasprintf("%s: %s has no code range", b->path, name);
 	memset(f, 0, sizeof(*f));
 	f->entry = file_offset(b, lo);
 	scan_code(b, name, lo, hi, f);
 	if (!f->nret)
-		die(EXIT_BAD_INPUT, "%s: %s has no RET instruction", b->path, name);
+		return xasprintf("%s: %s has no RET instruction", b->path, name);
+	return NULL;
+}
+
+void go_func(struct go_binary *b, const char *name, struct go_func *f)
+{
+	char *why = go_func_find(b, name, f);
+
+	if (why)
+		die(EXIT_BAD_INPUT, "%s", why);
+}
+
+const char *go_path(const struct go_binary *b)
+{
+	return b->path;
 }
 
 long go_member(struct go_binary *b, const char *type, const char *member)
