@@ -26,7 +26,7 @@ struct gp_engine {
 	long goid_off;
 	unsigned long ring_bytes;
 	int hold_ring, follow;
-	struct bpf_link *fork_link;
+	struct bpf_link *fork_link, *exec_link;
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
@@ -78,6 +78,7 @@ struct gp_engine *gp_open(const char *binary)
 void gp_close(struct gp_engine *e)
 {
 	bpf_link__destroy(e->fork_link);
+	bpf_link__destroy(e->exec_link);
 	for (unsigned i = 0; i < e->nlinks; i++)
 		bpf_link__destroy(e->links[i]);
 	goprobe__destroy(e->skel);
@@ -187,7 +188,8 @@ static void load(struct gp_engine *e)
 /*
  * A followed target is the process @pid and those it starts: the probes
  * are on every process of the binary and the program keeps to those in
- * its "procs" map, which the fork tracepoint extends.
+ * its "procs" map, which the fork tracepoint extends; the exec
+ * tracepoint announces each program a followed process runs.
  */
 static void follow_target(struct gp_engine *e, pid_t pid)
 {
@@ -198,9 +200,10 @@ static void follow_target(struct gp_engine *e, pid_t pid)
 		die(EXIT_CAPTURE_FAILED, "cannot follow process %d: %s", pid,
 		    strerror(errno));
 	e->fork_link = bpf_program__attach(e->skel->progs.gp_fork);
-	if (!e->fork_link)
+	e->exec_link = bpf_program__attach(e->skel->progs.gp_exec);
+	if (!e->fork_link || !e->exec_link)
 		die(errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
-		    "cannot attach to sched_process_fork: %s", strerror(errno));
+		    "cannot attach to sched_process_fork and exec: %s", strerror(errno));
 }
 
 static void attach(struct gp_engine *e, pid_t pid)

@@ -37,8 +37,8 @@ void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold);
 
 /*
  * Follow the target's processes: the probes then also see every process it
- * starts (and they start), which announce themselves by GP_SITE_FORK
- * records.  Without it only the first process is probed (a pid filter).
+ * starts (and they start); each program they run is announced by a
+ * GP_SITE_EXEC record.  Without it only the first process is probed (a pid filter).
  */
 void gp_follow(struct gp_engine *e);
 

@@ -401,31 +401,42 @@ int goprobe(struct pt_regs *ctx)
 
 /*
  * A process of the target starts another (fork, or Go's clone for exec):
- * follow it, and say so in the stream before it can emit anything (the
- * tracepoint runs before the child is first woken).  Threads share their
- * parent's thread group and are followed already.
+ * follow it.  The tracepoint runs before the child is first woken, so
+ * nothing it does is missed.  Threads share their parent's thread group
+ * and are followed already.
  */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(gp_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ppid = parent->tgid, cpid = child->tgid, one = 1;
-	struct gp_record *r;
 
 	if (!follow || cpid == ppid || !bpf_map_lookup_elem(&procs, &ppid))
 		return 0;
-	if (bpf_map_update_elem(&procs, &cpid, &one, BPF_ANY)) {
+	if (bpf_map_update_elem(&procs, &cpid, &one, BPF_ANY))
 		count(GP_STAT_DROPS);
+	return 0;
+}
+
+/*
+ * A followed process runs a program: say so in the stream, before any
+ * record of the program (its processes are numbered in this order).
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(gp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct gp_record *r;
+
+	if (!follow || !bpf_map_lookup_elem(&procs, &pid))
 		return 0;
-	}
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
 		count(GP_STAT_DROPS);
 		return 0;
 	}
 	__builtin_memset(r, 0, sizeof(*r));
-	r->site = GP_SITE_FORK;
-	r->pid = ppid;
-	r->val[0] = cpid;
+	r->site = GP_SITE_EXEC;
+	r->pid = pid;
 	bpf_ringbuf_submit(r, 0);
 	return 0;
 }

@@ -108,10 +108,10 @@ struct gp_plan {
 };
 
 /*
- * A ring-buffer record: one value per read of the site.  A process the
- * target started (followed targets, gp_follow()) is announced by a record
- * of site GP_SITE_FORK, from its parent, before any record of its own:
- * val[0] is the new process's pid.
+ * A ring-buffer record: one value per read of the site.  With followed
+ * targets (gp_follow()) a process that runs a program (the first, and
+ * every one the target starts that execs) is announced by a record of
+ * site GP_SITE_EXEC, before any record the program makes.
  */
 struct gp_record {
 	unsigned int site;
@@ -122,7 +122,7 @@ struct gp_record {
 	unsigned long long val[GP_MAX_READS];
 };
 
-#define GP_SITE_FORK 0xffffffffu
+#define GP_SITE_EXEC 0xffffffffu
 
 /* Counters in the "stats" array. */
 enum gp_stat { GP_STAT_DROPS, GP_STAT_UNMATCHED_EXITS, GP_STAT_DEPTH,

@@ -111,3 +111,13 @@ cJSON *command_argv(int argc, char **argv)
 		    "apart in the command line");
 	return a;
 }
+
+unsigned long option_ring_bytes(const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+
+	if (*end || v < 4096 || (v & (v - 1)))
+		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", arg);
+	return v;
+}

@@ -41,6 +41,9 @@ _Noreturn void usage(const char *text, int help);
  * written (-j): command_argv() leaves it out, as it does -o.
  */
 void option_unrecorded(const char *arg);
+/* --ring-bytes N of the eBPF commands: a power of two of at least 4096. */
+unsigned long option_ring_bytes(const char *arg);
+
 /* The command line (argv) without -o/--output and -j/--jobs, for manifests. */
 struct cJSON *command_argv(int argc, char **argv);
 

@@ -292,16 +292,6 @@ static void resolve_only(const struct etcd_opts *o)
 	free(bin);
 }
 
-static unsigned long parse_ring(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (*end || v < 4096 || (v & (v - 1)))
-		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", s);
-	return v;
-}
-
 int cmd_etcd(int argc, char **argv)
 {
 	enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE };
@@ -330,7 +320,7 @@ int cmd_etcd(int argc, char **argv)
 		else if (opt == O_BINARY)
 			o.binary = optarg;
 		else if (opt == O_RING)
-			o.ring_bytes = parse_ring(optarg);
+			o.ring_bytes = option_ring_bytes(optarg);
 		else if (opt == O_HOLD)
 			o.hold_ring = 1;
 		else if (opt == O_RESOLVE)
