@@ -261,7 +261,9 @@ const char *go_build_id(struct go_binary *b)
 		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
 			const char *owner = (const char *)d->d_buf + noff;
 
-			if (nh.n_type == 4 && nh.n_namesz == 3 && !strcmp(owner, "Go")) {
+			/* Go pads its note's name to 4 bytes: "Go\0\0". */
+			if (nh.n_type == 4 && (nh.n_namesz == 3 || nh.n_namesz == 4) &&
+			    !strcmp(owner, "Go")) {
 				size_t n = nh.n_descsz < sizeof(b->build_id) - 1 ?
 					   nh.n_descsz : sizeof(b->build_id) - 1;
 				memcpy(b->build_id, (char *)d->d_buf + doff, n);

@@ -1,0 +1,126 @@
+#!/bin/bash
+# capture go: a Go program of our own (tests/go/bank, goroutines and child
+# processes) traced unmodified from a probe spec alone, its events checked
+# against what it logged; every refusal of a spec or binary.
+source "$(dirname "$0")/../lib.sh"
+GO=/usr/local/go/bin/go
+D=$TESTS_DIR/go
+SPEC=$D/bank.probes
+
+if [ "$(id -u)" != 0 ]; then
+	not_ok "capture go" "needs root for BPF uprobes (make test runs as root)"
+	exit 0
+fi
+if [ ! -x "$GO" ]; then
+	not_ok "capture go" "needs Go at $GO to build the toy bank"
+	exit 0
+fi
+
+build() {
+	GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/bank" build -trimpath \
+		-buildvcs=false "$@" 2>"$TMP/go.err" ||
+		not_ok "build the bank $*" "$(tail -n 2 "$TMP/go.err")"
+}
+build -o "$TMP/bank" .
+build -ldflags=-w -o "$TMP/nodwarf" .
+BANK="$TMP/bank -procs 2 -workers 3 -transfers 40"
+
+# The capture: the bank's log is its stdout, then capture prints the corpus.
+if $CAPTURE go --probes "$SPEC" -o "$TMP/a" -- $BANK >"$TMP/a.out" 2>"$TMP/a.err"; then
+	ok "capture go of the bank (3 processes, 3 goroutines each)"
+else
+	not_ok "capture go of the bank" "$(tail -n 2 "$TMP/a.err")"
+fi
+head -n -1 "$TMP/a.out" >"$TMP/a.log"
+if python3 "$D/check-bank.py" "$TMP/a/events/bank.ndjson" "$TMP/a.log" 3 >"$TMP/check" 2>&1; then
+	ok "events = the bank's own log, per process, in order"
+else
+	not_ok "events = the bank's own log" "$(head -n 3 "$TMP/check")"
+fi
+# The check can fail: one amount changed in the log.
+sed '5s/amount [0-9]*/amount 999/' "$TMP/a.log" >"$TMP/bad.log"
+if python3 "$D/check-bank.py" "$TMP/a/events/bank.ndjson" "$TMP/bad.log" 3 >/dev/null 2>&1; then
+	not_ok "a log that differs fails the check" "check-bank.py passed it"
+else
+	ok "a log that differs fails the check"
+fi
+
+m=$TMP/a/MANIFEST.json
+want_sha=$(sha256sum "$TMP/bank" | cut -d' ' -f1)
+spec_sha=$(sha256sum "$SPEC" | cut -d' ' -f1)
+got=$(jq -c '[.environment.binary_sha256, .environment.spec_sha256, .processes, .events, .losses]' "$m" 2>&1)
+want="[\"$want_sha\",\"$spec_sha\",3,{\"Transfer\":360,\"Applied\":360},{\"ring_buffer_drops\":0,\"exits_without_entry\":0,\"frames_not_saved\":0,\"probes_preempted\":0}]"
+if [ "$got" = "$want" ]; then
+	ok "manifest: binary and spec sha256, 3 processes, 360 events each, no losses"
+else
+	not_ok "manifest" "got $got"
+fi
+want_id=$($GO tool buildid "$TMP/bank")
+if [ "$(jq -r .environment.go_build_id "$m")" = "$want_id" ]; then
+	ok "manifest: the Go build id (as go tool buildid prints it)"
+else
+	not_ok "manifest: the Go build id" "$(jq -r .environment.go_build_id "$m") != $want_id"
+fi
+# Nothing run-specific: no pid or address in the records (a heap or stack
+# address is above 2^32; the bank's values stay far below).
+big=$(grep -Eo '[0-9]{10,}' "$TMP/a/raw/bank.ndjson" "$TMP/a/events/bank.ndjson" | head -n 3)
+if [ -z "$big" ]; then
+	ok "no address or pid in raw records or events"
+else
+	not_ok "no address or pid in raw records or events" "$big"
+fi
+
+# Lost records fail the run, with the counts, and leave nothing.
+expect_exit 6 "a 4 KiB ring read at the end: lost events with counts" \
+	'lost events: [1-9][0-9]* ring-buffer drops' \
+	$CAPTURE go --probes "$SPEC" --ring-bytes 4096 --hold-ring -o "$TMP/x0" -- $BANK
+nothing_left "no corpus after lost events" "$TMP/x0"
+
+# spec NAME LINE...: a spec file of these lines.
+spec() {
+	local name=$1; shift
+	printf '%s\n' "$@" >"$TMP/$name.probes"
+}
+refused() {   # refused NAME PATTERN [BINARY]: exit 3, the message, nothing written
+	local name=$1 pattern=$2 bin=${3:-$TMP/bank}
+	expect_exit 3 "refused: $name" "$pattern" \
+		$CAPTURE go --probes "$TMP/$name.probes" -o "$TMP/out-$name" -- "$bin"
+	nothing_left "nothing written: $name" "$TMP/out-$name"
+}
+spec missing '# no such function' 'func main.(*Bank).withdraw' 'entry W' '	x i64 b.applied'
+refused missing 'missing.probes:2: .*no function main\.\(\*Bank\)\.withdraw'
+spec inlined 'func main.(*Account).canPay' 'entry Pay' '	amount i64 amount'
+refused inlined 'inlined.probes:1: .*canPay is inlined into its callers'
+spec nofield 'func main.(*Bank).apply' 'entry T' '	id i64 t.ID' '	memo i64 t.Memo'
+refused nofield 'nofield.probes:4: .*t\.Memo: main\.Transfer has no field Memo'
+spec size 'func main.(*Bank).apply' 'return A' '	from i64 t.From'
+refused size 'size.probes:3: t\.From is int32 \(4 bytes, as i32\), not i64'
+spec notint 'func main.(*Bank).apply' 'entry T' '	acct i64 b.accounts[0]'
+refused notint 'notint.probes:3: .*main\.Account is not a boolean or an integer'
+spec address 'func main.(*Bank).apply' 'entry T' '	t u64 t'
+refused address 'address.probes:3: .*is an address'
+spec result 'func main.(*Bank).apply' 'entry T' '	ok bool ~r0'
+refused result 'result.probes:3: .*result ~r0 is only known at a return'
+spec noarg 'func main.(*Bank).apply' 'entry T' '	x i64 q.ID'
+refused noarg 'noarg.probes:3: .*no argument or result q'
+spec syntax 'func main.(*Bank).apply' 'entry T' '	id int64 t.ID'
+refused syntax 'syntax.probes:3: type .int64.: one of bool'
+spec nofunc 'entry T'
+refused nofunc 'nofunc.probes:1: entry before any .func.'
+spec twice 'func main.(*Bank).apply' 'entry T' 'entry U'
+refused twice 'twice.probes:3: .*already has its entry event \(line 2\)'
+spec empty '# nothing'
+refused empty 'empty.probes: the probe spec names no function'
+cp "$SPEC" "$TMP/nodwarf.probes"
+refused nodwarf 'nodwarf: no DWARF .*rebuild it with a plain go build' "$TMP/nodwarf"
+
+# A slice longer than the spec reads fails the run at its field's line.
+spec short 'func main.(*Bank).apply' 'entry T' '	balances i64 b.accounts[:2].Balance'
+expect_exit 6 "a slice longer than [:N]: the field's file:line" \
+	'short.probes:3: balances: a slice of 4 elements, the spec reads at most 2' \
+	$CAPTURE go --probes "$TMP/short.probes" -o "$TMP/x1" -- "$TMP/bank"
+nothing_left "no corpus after a slice too long" "$TMP/x1"
+
+expect_exit 2 "no --probes: usage" 'usage: capture go' $CAPTURE go -- "$TMP/bank"
+expect_exit 2 "no such command" 'no-such-bank: no such command' \
+	$CAPTURE go --probes "$SPEC" -o "$TMP/x2" -- no-such-bank
