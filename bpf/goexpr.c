@@ -11,6 +11,7 @@
 
 #define MAX_PIECES 8
 #define MAX_NAME 128
+#define MAX_OPS 32
 
 /* Part of a value in a register or on the stack (@stack: SP + @off0). */
 struct piece {
@@ -73,6 +74,43 @@ static int go_reg(unsigned dw)
 	return dw < 16 ? map[dw] : -1;
 }
 
+/*
+ * A location given as a DW_FORM_block1 expression, which Go writes for a
+ * location that holds everywhere (a stack argument) and libdw refuses in
+ * DWARF 4 ("not a location list value"): decoded here, the few operations
+ * Go puts there.  Returns -1 if @a is no such block.
+ */
+static int block_ops(Dwarf_Attribute *a, Dwarf_Op *ops, size_t *nops)
+{
+	Dwarf_Block b;
+	size_t i = 0, n = 0;
+
+	if (dwarf_whatform(a) != DW_FORM_block1 || dwarf_formblock(a, &b))
+		return -1;
+	while (i < b.length && n < MAX_OPS) {
+		Dwarf_Op *op = &ops[n++];
+		unsigned char byte;
+		int shift = 0;
+
+		*op = (Dwarf_Op){ .atom = b.data[i++] };
+		if (op->atom != DW_OP_fbreg && op->atom != DW_OP_piece &&
+		    op->atom != DW_OP_plus_uconst)
+			continue;
+		/* One LEB128 operand: signed for fbreg. */
+		do {
+			if (i >= b.length)
+				return -1;
+			byte = b.data[i++];
+			op->number |= (Dwarf_Word)(byte & 0x7f) << shift;
+			shift += 7;
+		} while ((byte & 0x80) && shift < 64);
+		if (op->atom == DW_OP_fbreg && shift < 64 && (byte & 0x40))
+			op->number |= ~(Dwarf_Word)0 << shift;
+	}
+	*nops = n;
+	return 0;
+}
+
 /* An argument's location at the function's first instruction, in pieces. */
 static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 			const char *name)
@@ -83,8 +121,12 @@ static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 	int off = 0, have = 0;
 	struct piece cur = { 0 };
 
+	Dwarf_Op block[MAX_OPS];
+
+	/* A single expression holds everywhere; a list, where it says. */
 	if (!dwarf_attr(param, DW_AT_location, &a) ||
-	    dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1)
+	    (block_ops(&a, block, &nops) ?
+	     dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1 : !(ops = block)))
 		return why(w, "argument %s has no location at the function's entry%s",
 			   name, "");
 	for (size_t i = 0; i < nops; i++) {

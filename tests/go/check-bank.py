@@ -8,7 +8,9 @@ runs under the bank's mutex, so they alternate) must give the log line the
 bank printed for that transfer, in the same order; the process index must
 be the bank's -proc number (exec order), every Transfer must see the
 balances the previous Applied left, and the transfers must come from
-WORKERS goroutines.  Prints what differs and exits 1.
+WORKERS goroutines.  The Report and Reported events at the end (a struct
+argument on the stack, a slice in registers, a named result) must give
+the bank's report line.  Prints what differs and exits 1.
 """
 import collections
 import json
@@ -32,6 +34,17 @@ def main():
         bad.append(f"processes: log {sorted(log)}, events {sorted(events)}")
     for proc, evs in sorted(events.items()):
         lines, goids, prev = [], set(), None
+        if len(evs) >= 2 and evs[-2]["event"] == "Report":
+            r, d = evs[-2], evs[-1]
+            evs = evs[:-2]
+            report = (f"proc {r['bank']} report applied {r['applied']} refused "
+                      f"{r['refused']} first {r['first']} owners {r['owners']} "
+                      f"name1 {r['name1']} total {d['total']}")
+            if d["event"] != "Reported" or d["owners"] != r["owners"]:
+                bad.append(f"proc {proc}: Report then {d}")
+        else:
+            report = None
+            bad.append(f"proc {proc}: no Report and Reported at the end")
         for t, a in zip(evs[0::2], evs[1::2]):
             if t["event"] != "Transfer" or a["event"] != "Applied":
                 bad.append(f"proc {proc}: {t['event']} then {a['event']}")
@@ -47,6 +60,8 @@ def main():
                 f"proc {t['bank']} transfer {t['id']} from {t['from']} to {t['to']} "
                 f"amount {t['amount']} ok {str(a['ok']).lower()} balances "
                 f"{','.join(map(str, a['balances']))} applied {a['applied']}")
+        if report:
+            lines.append(report)
         if len(evs) % 2:
             bad.append(f"proc {proc}: {len(evs)} events, not pairs")
         if lines != log.get(proc):

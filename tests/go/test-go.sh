@@ -49,9 +49,9 @@ m=$TMP/a/MANIFEST.json
 want_sha=$(sha256sum "$TMP/bank" | cut -d' ' -f1)
 spec_sha=$(sha256sum "$SPEC" | cut -d' ' -f1)
 got=$(jq -c '[.environment.binary_sha256, .environment.spec_sha256, .processes, .events, .losses]' "$m" 2>&1)
-want="[\"$want_sha\",\"$spec_sha\",3,{\"Transfer\":360,\"Applied\":360},{\"ring_buffer_drops\":0,\"exits_without_entry\":0,\"frames_not_saved\":0,\"probes_preempted\":0}]"
+want="[\"$want_sha\",\"$spec_sha\",3,{\"Transfer\":360,\"Applied\":360,\"Report\":3,\"Reported\":3},{\"ring_buffer_drops\":0,\"exits_without_entry\":0,\"frames_not_saved\":0,\"probes_preempted\":0}]"
 if [ "$got" = "$want" ]; then
-	ok "manifest: binary and spec sha256, 3 processes, 360 events each, no losses"
+	ok "manifest: binary and spec sha256, 3 processes, 360 transfers and 3 reports each way, no losses"
 else
 	not_ok "manifest" "got $got"
 fi
