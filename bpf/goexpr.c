@@ -498,15 +498,17 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 {
 	struct walk w = { .b = b, .expr = expr };
 	const char *p = expr, *end = NULL;
-	int is_len = !strncmp(expr, "len(", 4);
+	int is_len = !strncmp(expr, "len(", 4), star = *expr == '*';
 	char *e;
 
 	if (!strcmp(expr, "goid"))
 		return goid(b, out);
 	memset(out, 0, sizeof(*out));
-	if (is_len)
-		p += 4;
+	if (is_len || star)
+		p += is_len ? 4 : 1;
 	if ((e = path(&w, fn, p, at_exit, &end)))
+		return e;
+	if (star && (e = deref(&w, 0)))
 		return e;
 	if (is_len) {
 		if (*end != ')')

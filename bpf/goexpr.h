@@ -8,6 +8,7 @@
  *   X.FIELD               a struct field; through pointers as Go does
  *   X[N]                  element N of a slice or array (N a constant)
  *   len(X)                a slice's or string's length
+ *   *X                    what pointer X points to (a proto2 *uint64 field)
  *
  * Arguments are where DWARF puts them at the function's first
  * instruction (a register or the caller's stack); results, which Go's

@@ -31,6 +31,7 @@ struct field {
 	int slot;               /* first read */
 	int count;              /* 0: one value; N: at most N elements */
 	int len_slot;           /* the slice's length, when count */
+	int star;               /* *EXPR: the value EXPR points to */
 	char *expr;             /* before [:N] when count */
 	char *rest;             /* after [:N] */
 };
@@ -98,7 +99,8 @@ static void split_range(struct go_spec *s, long line, struct field *f,
 	const char *r = strstr(expr, "[:");
 	char *end;
 
-	f->expr = xstrdup(expr);
+	f->star = *expr == '*';
+	f->expr = xstrdup(expr + f->star);
 	if (!r)
 		return;
 	f->count = (int)strtol(r + 2, &end, 10);
@@ -107,7 +109,7 @@ static void split_range(struct go_spec *s, long line, struct field *f,
 		       "%s: expected [:N] with N from 1 to %d", expr, MAX_FIELDS);
 	if (strstr(end, "[:"))
 		die_at(EXIT_BAD_INPUT, s->path, line, "%s: one [:N] a field", expr);
-	f->expr[r - expr] = 0;
+	f->expr[r - expr - f->star] = 0;
 	f->rest = xstrdup(end + 1);
 }
 
@@ -262,7 +264,10 @@ static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 		       "event %s reads more than %d values", site->event, GP_MAX_READS);
 	f->slot = slot;
 	if (!f->count) {
-		resolve_read(s, b, fn, site, f, f->expr, 0, slot);
+		char *e = xasprintf("%s%s", f->star ? "*" : "", f->expr);
+
+		resolve_read(s, b, fn, site, f, e, 0, slot);
+		free(e);
 		return slot + 1;
 	}
 	char *len = xasprintf("len(%s)", f->expr);
@@ -272,7 +277,8 @@ static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	free(len);
 	f->slot = slot + 1;
 	for (int i = 0; i < f->count; i++) {
-		char *e = xasprintf("%s[%d]%s", f->expr, i, f->rest);
+		char *e = xasprintf("%s%s[%d]%s", f->star ? "*" : "", f->expr, i,
+				    f->rest);
 
 		resolve_read(s, b, fn, site, f, e, 0, f->slot + i);
 		free(e);

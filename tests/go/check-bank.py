@@ -58,7 +58,7 @@ def main():
             goids.add(t["goid"])
             lines.append(
                 f"proc {t['bank']} transfer {t['id']} from {t['from']} to {t['to']} "
-                f"amount {t['amount']} ok {str(a['ok']).lower()} balances "
+                f"amount {t['amount']} fee {'none' if t['fee'] is None else t['fee']} ok {str(a['ok']).lower()} balances "
                 f"{','.join(map(str, a['balances']))} applied {a['applied']}")
         if report:
             lines.append(report)

@@ -26,6 +26,7 @@ type Transfer struct {
 	From   int32
 	To     int32
 	Amount int64
+	Fee    *int64 // nil: no fee (like a proto2 optional field)
 }
 
 // Report is too big for the argument registers: Go passes it on the stack.
@@ -71,8 +72,12 @@ func (b *Bank) log(t *Transfer, ok bool) {
 	for _, a := range b.accounts {
 		bal = append(bal, fmt.Sprint(a.Balance))
 	}
-	fmt.Printf("proc %d transfer %d from %d to %d amount %d ok %v balances %s applied %d\n",
-		b.proc, t.ID, t.From, t.To, t.Amount, ok, strings.Join(bal, ","), b.applied)
+	fee := "none"
+	if t.Fee != nil {
+		fee = fmt.Sprint(*t.Fee)
+	}
+	fmt.Printf("proc %d transfer %d from %d to %d amount %d fee %s ok %v balances %s applied %d\n",
+		b.proc, t.ID, t.From, t.To, t.Amount, fee, ok, strings.Join(bal, ","), b.applied)
 }
 
 // report logs the bank's totals at the end; its arguments are a struct on
@@ -107,6 +112,10 @@ func worker(b *Bank, w, n int, wg *sync.WaitGroup) {
 			From:   int32((x >> 33) % uint64(k)),
 			To:     int32((x >> 17) % uint64(k)),
 			Amount: int64((x >> 45) % 70),
+		}
+		if t.Amount > 50 {
+			fee := t.Amount / 10
+			t.Fee = &fee
 		}
 		b.transfer(t)
 	}
