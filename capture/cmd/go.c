@@ -5,12 +5,15 @@
  * every record (raw/NAME.ndjson) and the event it becomes
  * (events/NAME.ndjson), NAME the binary's file name.  The processes the
  * program starts are probed too, each record carrying its process's index.
+ * With --fold SYSTEM the spec's events are the folder's input
+ * (raw/NAME.events.ndjson), folded as every other capture's raw stream.
  */
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../../bpf/engine.h"
+#include "../../folders/folder.h"
 #include "../command.h"
 #include "../corpus.h"
 #include "../die.h"
@@ -18,6 +21,7 @@
 #include "../options.h"
 #include "../proc.h"
 #include "goprobe.skel.h"
+#include "fold-inputs.h"
 #include "go-spec.h"
 
 static const char go_usage[] =
@@ -27,15 +31,18 @@ static const char go_usage[] =
 	"and the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
 	"options:\n"
 	"  -p, --probes SPEC    the probe spec\n"
-	"  -o, --output DIR     the corpus directory (default: corpus/go)\n"
+	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
 	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
 	"      --hold-ring      read the ring buffer only after COMMAND exits\n"
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
+	OUTPUT_OPTIONS_HELP("corpus/go")
 	"  -h, --help           this text\n";
 
 struct go_opts {
-	const char *spec, *dir;
+	const char *spec;
+	const struct folder *fold;
+	struct output_options out;
 	double timeout;
 	unsigned long ring_bytes;
 	int hold_ring;
@@ -100,6 +107,38 @@ static void add_losses(cJSON *m, const struct gp_stats *st)
 	json_add(l, "probes_preempted", json_int((long long)st->busy));
 }
 
+/* The corpus, its manifest opened as every command's (a system's if folding). */
+static struct corpus *begin(const struct go_opts *o, int argc, char **argv)
+{
+	struct corpus *c;
+
+	if (o->fold)
+		return system_corpus_begin(o->out.dir, o->fold, argc, argv);
+	c = corpus_begin(o->out.dir);
+	json_add(corpus_manifest(c), "toolkit", json_str("capture " CAPTURE_VERSION));
+	json_add(corpus_manifest(c), "command", command_argv(argc, argv));
+	return c;
+}
+
+/* Fold the spec's events, or keep them as the corpus's events; commit. */
+static void finish(const struct go_opts *o, struct corpus *c, const char *name,
+		   const char *ev_rel)
+{
+	cJSON *runs;
+	char *events;
+
+	if (!o->fold) {
+		corpus_commit(c);
+		printf("%s\n", o->out.dir);
+		return;
+	}
+	runs = json_arr();
+	events = corpus_path(c, ev_rel);
+	fold_input(o->fold, c, name, events, output_format_for(&o->out, o->fold), runs);
+	system_corpus_commit(c, runs, o->out.dir);
+	free(events);
+}
+
 static void capture_go(const struct go_opts *o, char **cmd, int argc, char **argv)
 {
 	struct go_spec *spec = go_spec_parse(o->spec);
@@ -107,7 +146,8 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	struct gp_engine *e = gp_open(bin);
 	char *name = xstrdup(basename(bin));
 	char *raw_rel = xasprintf("raw/%s.ndjson", name);
-	char *ev_rel = xasprintf("events/%s.ndjson", name);
+	char *ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson",
+				 name);
 	struct corpus *c;
 	FILE *raw, *events;
 	cJSON *m;
@@ -117,10 +157,8 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
 	go_spec_probe(spec, e);
 	gp_require_permission();
-	c = corpus_begin(o->dir);
+	c = begin(o, argc, argv);
 	m = corpus_manifest(c);
-	json_add(m, "toolkit", json_str("capture " CAPTURE_VERSION));
-	json_add(m, "command", command_argv(argc, argv));
 	describe(m, bin, e, o->spec);
 	raw = corpus_create(c, raw_rel);
 	events = corpus_create(c, ev_rel);
@@ -133,8 +171,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	go_spec_end(spec, m);
 	corpus_close(c, raw, raw_rel);
 	corpus_close(c, events, ev_rel);
-	corpus_commit(c);
-	printf("%s\n", o->dir);
+	finish(o, c, name, ev_rel);
 	gp_close(e);
 	go_spec_free(spec);
 	free(raw_rel);
@@ -145,17 +182,18 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 
 int cmd_go(int argc, char **argv)
 {
-	enum { O_TIMEOUT = 256, O_RING, O_HOLD };
+	enum { O_TIMEOUT = 256, O_RING, O_HOLD, O_FOLD };
 	static const struct option longopts[] = {
 		{ "probes", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
+		{ "fold", required_argument, NULL, O_FOLD },
+		OUTPUT_LONG_OPTIONS,
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "ring-bytes", required_argument, NULL, O_RING },
 		{ "hold-ring", no_argument, NULL, O_HOLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct go_opts o = { .dir = "corpus/go", .timeout = 600 };
+	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600 };
 	char *end;
 	int opt;
 
@@ -165,17 +203,19 @@ int cmd_go(int argc, char **argv)
 			usage(go_usage, 1);
 		else if (opt == 'p')
 			o.spec = optarg;
-		else if (opt == 'o')
-			o.dir = optarg;
+		else if (opt == O_FOLD)
+			o.fold = folder_lookup(optarg);
 		else if (opt == O_TIMEOUT && (o.timeout = strtod(optarg, &end)) > 0 && !*end)
 			;
 		else if (opt == O_RING)
 			o.ring_bytes = option_ring_bytes(optarg);
 		else if (opt == O_HOLD)
 			o.hold_ring = 1;
-		else
+		else if (!output_option(opt, optarg, &o.out))
 			usage(go_usage, 0);
 	}
+	if (!o.out.dir)
+		o.out.dir = "corpus/go";
 	if (!o.spec || optind >= argc)
 		usage(go_usage, 0);
 	capture_go(&o, argv + optind, argc, argv);

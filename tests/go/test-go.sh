@@ -124,3 +124,12 @@ nothing_left "no corpus after a slice too long" "$TMP/x1"
 expect_exit 2 "no --probes: usage" 'usage: capture go' $CAPTURE go -- "$TMP/bank"
 expect_exit 2 "no such command" 'no-such-bank: no such command' \
 	$CAPTURE go --probes "$SPEC" -o "$TMP/x2" -- no-such-bank
+
+# --fold: the spec's events are the folder's input; the bank's are no
+# system's events, which the folder refuses at their first line.
+expect_exit 3 "--fold etcd of the bank's events: the folder names raw/bank.events.ndjson:1" \
+	'raw/bank.events.ndjson:1: neither a with_tla event' \
+	$CAPTURE go --probes "$SPEC" --fold etcd -o "$TMP/x3" -- "$TMP/bank"
+nothing_left "no corpus after a refused fold" "$TMP/x3"
+expect_exit 2 "--fold of an unknown system" "unknown system 'nosuch'" \
+	$CAPTURE go --probes "$SPEC" --fold nosuch -o "$TMP/x4" -- "$TMP/bank"
