@@ -133,3 +133,21 @@ expect_exit 3 "--fold etcd of the bank's events: the folder names raw/bank.event
 nothing_left "no corpus after a refused fold" "$TMP/x3"
 expect_exit 2 "--fold of an unknown system" "unknown system 'nosuch'" \
 	$CAPTURE go --probes "$SPEC" --fold nosuch -o "$TMP/x4" -- "$TMP/bank"
+
+# The reads of capture etcd's raft plan, as a spec (tests/go/raft.probes):
+# translated as etcd-probes.c translates its records, every event that is
+# one record's equals capture etcd's, for every scenario.
+export PATH=$PATH:/usr/local/go/bin
+check "capture etcd of all scenarios (the plan in C)" $CAPTURE etcd --scenario all -o "$TMP/etcd"
+for s in "$ROOT"/scenarios/etcd/0[1-9]-*; do
+	n=$(basename "$s")
+	if ! $CAPTURE go --probes "$D/raft.probes" -o "$TMP/raft-$n" -- \
+		"$ROOT/build/etcd/harness" "$s" >/dev/null 2>"$TMP/raft.err"; then
+		not_ok "raft spec capture $n" "$(tail -n 2 "$TMP/raft.err")"
+	elif out=$(python3 "$D/check-raft.py" "$TMP/raft-$n/events/harness.ndjson" \
+		   "$TMP/etcd/raw/$n.ndjson" 2>&1); then
+		ok "raft spec $n: $out as capture etcd's"
+	else
+		not_ok "raft spec $n = capture etcd" "$(printf '%s' "$out" | head -n 2)"
+	fi
+done
