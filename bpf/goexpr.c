@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Go expressions resolved to probe reads through DWARF: see goexpr.h. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <dwarf.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -34,11 +35,18 @@ struct walk {
 	Dwarf_Die type;
 };
 
-static char *why(struct walk *w, const char *fmt, const char *a, const char *b)
+/* "EXPR: why", for the caller to report with the spec's file:line. */
+static __attribute__((format(printf, 2, 3)))
+char *why(struct walk *w, const char *fmt, ...)
 {
-	char *m = xasprintf(fmt, a, b);
-	char *r = xasprintf("%s: %s", w->expr, m);
+	va_list ap;
+	char *m, *r;
 
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = xstrdup(fmt);
+	va_end(ap);
+	r = xasprintf("%s: %s", w->expr, m);
 	free(m);
 	return r;
 }
@@ -127,16 +135,16 @@ static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 	if (!dwarf_attr(param, DW_AT_location, &a) ||
 	    (block_ops(&a, block, &nops) ?
 	     dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1 : !(ops = block)))
-		return why(w, "argument %s has no location at the function's entry%s",
-			   name, "");
+		return why(w, "argument %s has no location at the function's entry",
+			   name);
 	for (size_t i = 0; i < nops; i++) {
 		unsigned op = ops[i].atom;
 
 		if (op >= DW_OP_reg0 && op <= DW_OP_reg31) {
 			cur.reg = go_reg(op - DW_OP_reg0);
 			if (cur.reg < 0)
-				return why(w, "argument %s is in a register the probe cannot read%s",
-					   name, "");
+				return why(w, "argument %s is in a register the probe cannot read",
+					   name);
 			have = 1;
 		} else if (op == DW_OP_fbreg) {
 			/* The frame base is the CFA: SP + 8 at entry and at a RET. */
@@ -159,8 +167,8 @@ static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 			have = 0;
 			cur = (struct piece){ 0 };
 		} else {
-			return why(w, "argument %s has a location the probe cannot read%s",
-				   name, "");
+			return why(w, "argument %s has a location the probe cannot read",
+				   name);
 		}
 	}
 	if (have && w->npieces < MAX_PIECES) {
@@ -221,7 +229,7 @@ static char *result_pieces(struct walk *w, Dwarf_Die *fn, const char *name)
 	int reg = 0;
 
 	if (dwarf_child(fn, &p))
-		return why(w, "no result %s%s", name, "");
+		return why(w, "no result %s", name);
 	do {
 		Dwarf_Attribute a;
 		bool is_result;
@@ -247,7 +255,7 @@ static char *result_pieces(struct walk *w, Dwarf_Die *fn, const char *name)
 		}
 		reg += k;
 	} while (dwarf_siblingof(&p, &p) == 0);
-	return why(w, "no result %s%s", name, "");
+	return why(w, "no result %s", name);
 }
 
 /* Start at argument or result @name. */
@@ -257,7 +265,7 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 	Dwarf_Die p;
 
 	if (dwarf_lowpc(fn, &pc) || dwarf_child(fn, &p))
-		return why(w, "the function has no arguments%s%s", "", "");
+		return why(w, "the function has no code address or arguments");
 	do {
 		Dwarf_Attribute a;
 		bool is_result = false;
@@ -267,14 +275,14 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 			continue;
 		dwarf_formflag(dwarf_attr(&p, DW_AT_variable_parameter, &a), &is_result);
 		if (is_result && !at_exit)
-			return why(w, "result %s is only known at a return%s", name, "");
+			return why(w, "result %s is only known at a return", name);
 		if (is_result)
 			return result_pieces(w, fn, name);
 		if (sub_type(&p, &w->type))
-			return why(w, "argument %s has no type%s", name, "");
+			return why(w, "argument %s has no type", name);
 		return arg_pieces(w, &p, pc, name);
 	} while (dwarf_siblingof(&p, &p) == 0);
-	return why(w, "the function has no argument or result %s%s", name, "");
+	return why(w, "the function has no argument or result %s", name);
 }
 
 /* The value, not yet through a pointer, as the start of a read. */
@@ -295,14 +303,14 @@ static char *place(struct walk *w)
 			return NULL;
 		}
 	}
-	return why(w, "this part of the argument was optimized away%s%s", "", "");
+	return why(w, "this part of the argument was optimized away");
 }
 
 /* Go through the pointer the value is, to @off bytes past its target. */
 static char *deref(struct walk *w, long off)
 {
 	if (dwarf_tag(&w->type) != DW_TAG_pointer_type)
-		return why(w, "%s is not a pointer%s", type_name(&w->type), "");
+		return why(w, "%s is not a pointer", type_name(&w->type));
 	if (!w->mem) {
 		char *e = place(w);
 
@@ -312,13 +320,12 @@ static char *deref(struct walk *w, long off)
 		w->rd.nhops = 1;
 		w->rd.off[0] = (int)off;
 	} else if (w->rd.nhops == GP_MAX_HOPS) {
-		return why(w, "more than %s pointers to follow%s", "7", "");
+		return why(w, "more than %d pointers to follow", GP_MAX_HOPS);
 	} else {
 		w->rd.off[w->rd.nhops++] = (int)off;
 	}
 	if (sub_type(&w->type, &w->type))
-		return why(w, "an untyped pointer (unsafe.Pointer) cannot be followed%s%s",
-			   "", "");
+		return why(w, "an untyped pointer (unsafe.Pointer) cannot be followed");
 	peel(&w->type);
 	return NULL;
 }
@@ -383,22 +390,22 @@ static char *element(struct walk *w, long i)
 		if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize) ||
 		    dwarf_child(&w->type, &sub) ||
 		    dwarf_formudata(dwarf_attr(&sub, DW_AT_count, &a), &count))
-			return why(w, "array %s has no element size or length%s",
-				   type_name(&w->type), "");
+			return why(w, "array %s has no element size or length",
+				   type_name(&w->type));
 		if ((Dwarf_Word)i >= count)
-			return why(w, "index out of the bounds of %s%s", type_name(&w->type), "");
+			return why(w, "index out of the bounds of %s", type_name(&w->type));
 		sub_type(&w->type, &w->type);
 		peel(&w->type);
 		advance(w, i * (long)esize);
 		return NULL;
 	}
 	if (!is_slice(&w->type))
-		return why(w, "%s is neither a slice nor an array%s", type_name(&w->type), "");
+		return why(w, "%s is neither a slice nor an array", type_name(&w->type));
 	e = member(w, "array");
 	if (e)
 		return e;
 	if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize))
-		return why(w, "%s: no element size%s", type_name(&w->type), "");
+		return why(w, "%s: no element size", type_name(&w->type));
 	return deref(w, i * (long)esize);
 }
 
@@ -411,15 +418,15 @@ static char *finish(struct walk *w, struct go_value *out)
 
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
 	if (dwarf_tag(&w->type) == DW_TAG_pointer_type)
-		return why(w, "%s is an address, which differs from run to run: read a field through it%s",
-			   type_name(&w->type), "");
+		return why(w, "%s is an address, which differs from run to run: read a field through it",
+			   type_name(&w->type));
 	if (dwarf_tag(&w->type) != DW_TAG_base_type ||
 	    dwarf_formudata(dwarf_attr(&w->type, DW_AT_encoding, &a), &enc) ||
 	    dwarf_aggregate_size(&w->type, &size) ||
 	    (enc != DW_ATE_boolean && enc != DW_ATE_signed && enc != DW_ATE_unsigned &&
 	     enc != DW_ATE_signed_char && enc != DW_ATE_unsigned_char) ||
 	    (size != 1 && size != 2 && size != 4 && size != 8))
-		return why(w, "%s is not a boolean or an integer%s", type_name(&w->type), "");
+		return why(w, "%s is not a boolean or an integer", type_name(&w->type));
 	if (!w->mem && (e = place(w)))
 		return e;
 	out->kind = enc == DW_ATE_boolean ? GO_KIND_BOOL :
@@ -452,7 +459,7 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 
 	p = ident(p, name);
 	if (!name[0])
-		return why(w, "expected a name%s%s", "", "");
+		return why(w, "expected a name");
 	if ((e = start(w, fn, name, at_exit)))
 		return e;
 	peel(&w->type);
@@ -460,14 +467,14 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 		if (*p == '.') {
 			p = ident(p + 1, name);
 			if (!name[0])
-				return why(w, "expected a field name after '.'%s%s", "", "");
+				return why(w, "expected a field name after '.'");
 			e = member(w, name);
 		} else if (*p == '[') {
 			char *q;
 			long i = strtol(p + 1, &q, 10);
 
 			if (q == p + 1 || *q != ']' || i < 0)
-				return why(w, "expected [N], N a constant index%s%s", "", "");
+				return why(w, "expected [N], N a constant index");
 			p = q + 1;
 			e = element(w, i);
 		} else {
@@ -512,15 +519,15 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		return e;
 	if (is_len) {
 		if (*end != ')')
-			return why(&w, "expected ')' after len(...%s%s", "", "");
+			return why(&w, "expected ')' after len(...");
 		end++;
 		if (!is_slice(&w.type) && strcmp(type_name(&w.type), "string"))
-			return why(&w, "len of %s: only slices and strings have one here%s",
-				   type_name(&w.type), "");
+			return why(&w, "len of %s: only slices and strings have one here",
+				   type_name(&w.type));
 		if ((e = member(&w, "len")))
 			return e;
 	}
 	if (*end)
-		return why(&w, "unexpected '%s'%s", end, "");
+		return why(&w, "unexpected '%s'", end);
 	return finish(&w, out);
 }
