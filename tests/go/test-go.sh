@@ -76,6 +76,30 @@ expect_exit 6 "a 4 KiB ring read at the end: lost events with counts" \
 	$CAPTURE go --probes "$SPEC" --ring-bytes 4096 --hold-ring -o "$TMP/x0" -- $BANK
 nothing_left "no corpus after lost events" "$TMP/x0"
 
+# SIGINT while the bank's second process runs: exit 130, both processes
+# gone (the target's process group), nothing left.
+env --default-signal=INT $CAPTURE go --probes "$SPEC" -o "$TMP/int" -- \
+	"$TMP/bank" -procs 1 -transfers 400000 >/dev/null 2>"$TMP/int.err" &
+pid=$!
+for ((i = 0; i < 1200; i++)); do
+	pgrep -f "^$TMP/bank -proc 1" >/dev/null && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
+if pgrep -f "^$TMP/bank -proc 1" >/dev/null; then
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 130 ] && ok "SIGINT in the second process: exit 130" ||
+		not_ok "SIGINT in the second process: exit 130" "exit $rc: $(tail -n 2 "$TMP/int.err")"
+	left=$(pgrep -af "^$TMP/bank")
+	[ -z "$left" ] && ok "SIGINT: no bank process left" || not_ok "SIGINT: no bank process left" "$left"
+	nothing_left "SIGINT: no corpus left" "$TMP/int"
+else
+	not_ok "SIGINT in the second process" "it never ran: $(tail -n 2 "$TMP/int.err")"
+	wait "$pid"
+fi
+
 # spec NAME LINE...: a spec file of these lines.
 spec() {
 	local name=$1; shift
