@@ -37,6 +37,7 @@ static const char go_usage[] =
 	"      --hold-ring      read the ring buffer only after COMMAND exits\n"
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
 	OUTPUT_OPTIONS_HELP("corpus/go")
+	"                       (--form and --json: the windows of --fold)\n"
 	"  -h, --help           this text\n";
 
 struct go_opts {
@@ -180,6 +181,16 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	free(bin);
 }
 
+static double parse_timeout(const char *s)
+{
+	char *end;
+	double t = strtod(s, &end);
+
+	if (*end || !(t > 0))
+		die(EXIT_USAGE, "--timeout %s: a number of seconds above 0", s);
+	return t;
+}
+
 int cmd_go(int argc, char **argv)
 {
 	enum { O_TIMEOUT = 256, O_RING, O_HOLD, O_FOLD };
@@ -194,7 +205,6 @@ int cmd_go(int argc, char **argv)
 		{ 0 }
 	};
 	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600 };
-	char *end;
 	int opt;
 
 	/* "+": options end at COMMAND, whose own options are its own. */
@@ -205,8 +215,8 @@ int cmd_go(int argc, char **argv)
 			o.spec = optarg;
 		else if (opt == O_FOLD)
 			o.fold = folder_lookup(optarg);
-		else if (opt == O_TIMEOUT && (o.timeout = strtod(optarg, &end)) > 0 && !*end)
-			;
+		else if (opt == O_TIMEOUT)
+			o.timeout = parse_timeout(optarg);
 		else if (opt == O_RING)
 			o.ring_bytes = option_ring_bytes(optarg);
 		else if (opt == O_HOLD)

@@ -100,6 +100,10 @@ else
 	wait "$pid"
 fi
 
+expect_exit 6 "--timeout: the target killed, the run failed" 'timed out after 1 s' \
+	$CAPTURE go --probes "$SPEC" --timeout 1 -o "$TMP/x5" -- "$TMP/bank" -transfers 400000
+nothing_left "no corpus after a timeout" "$TMP/x5"
+
 # spec NAME LINE...: a spec file of these lines.
 spec() {
 	local name=$1; shift
