@@ -685,6 +685,8 @@ void audit_print_text(FILE *f, const cJSON *rep)
 	print_actions(f, rep);
 	fprintf(f, "state-changing windows: %lld of %lld\n",
 		report_n(rep, "state_changing"), report_n(rep, "windows"));
+	fprintf(f, "calls that never returned (no window): %lld\n",
+		report_n(rep, "never_completing"));
 	fprintf(f, "schedules: %lld runs, %lld distinct action sequences, "
 		"%lld distinct with data\n", report_n(s, "runs"),
 		report_n(s, "distinct_actions"), report_n(s, "distinct_with_data"));

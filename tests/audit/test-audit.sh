@@ -128,6 +128,15 @@ expect_exit 4 "an etcd leader's ElectionTimeout is refused with file:line and th
 	'leader-timeout.ndjson:1: ElectionTimeout window in cell \(leader, ElectionTimeout\), which etcd declares impossible \(becomeCandidate panics on a leader' \
 	"$CAPTURE" audit --system etcd "$TMP/leader-timeout.ndjson"
 
+# The fold's own audit refuses it too, and the corpus is not written: an
+# upstream trace whose leader (node 2, term 2) times out into a candidacy.
+head -n 106 "$REF/etcd-with-tla/example.ndjson" >"$TMP/leader-candidacy.ndjson"
+echo '{"name":"BecomeCandidate","nid":"2","state":{"term":3,"vote":"2","commit":5},"role":"StateCandidate","log":6}' >>"$TMP/leader-candidacy.ndjson"
+expect_exit 4 "a fold drawing a window in an impossible cell is refused, naming the window" \
+	'etcd/leader-candidacy.ndjson:22: ElectionTimeout window in cell \(leader, ElectionTimeout\)' \
+	"$CAPTURE" fold etcd "$TMP/leader-candidacy.ndjson" -o "$TMP/lc"
+nothing_left "that fold wrote nothing" "$TMP/lc"
+
 # The fourth status: a lock() by the holder that never returns (a real
 # self-deadlock) is no window; the fold records the call in the manifest
 # and the audit shows its cell as observed, never completing.
@@ -144,6 +153,7 @@ expect "capture audit of that corpus reads the call back from its manifest, as a
 grep -q '^observed, never completing: 1$' "$TMP/selfd.txt" &&
 	grep -Eq '^  held by 0 +AcquireLock\(0, lock\) +1$' "$TMP/selfd.txt" &&
 	grep -qF 'coverage: 2/14 reachable covered (18 cells, 4 impossible)' "$TMP/selfd.txt" &&
+	grep -q '^calls that never returned (no window): 1$' "$TMP/selfd.txt" &&
 	ok "text: the never-completing cell and its calls, apart from coverage" ||
 	not_ok "text: never completing" "$(sed -n '/^observed/,+2p' "$TMP/selfd.txt")"
 "$CAPTURE" audit --svg "$TMP/selfd.svg" "$TMP/selfd" >/dev/null
