@@ -88,6 +88,13 @@ static enum kind cell_kind(const cJSON *cov, const char *pre,
 	return cell(cov, "impossible", pre, action) ? IMPOSSIBLE : MISSING;
 }
 
+/* The impossible mark: a stroke across the box at (@x, @y), @w by @h. */
+static void strike(struct strbuf *sb, int x, int y, int w, int h)
+{
+	strbuf_addf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		    "stroke=\"#9e9e9e\"/>\n", x, y + h, x + w, y);
+}
+
 static void draw_cell(struct strbuf *sb, const cJSON *cov, const char *pre,
 		      const char *action, int x, int y)
 {
@@ -98,9 +105,7 @@ static void draw_cell(struct strbuf *sb, const cJSON *cov, const char *pre,
 		    "fill=\"%s\" stroke=\"#ffffff\"/>\n", x, y, CELL_W, CELL_H,
 		    fills[kind]);
 	if (kind == IMPOSSIBLE)
-		strbuf_addf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-			    "stroke=\"#9e9e9e\"/>\n", x + 2, y + CELL_H - 2,
-			    x + CELL_W - 2, y + 2);
+		strike(sb, x + 2, y + 2, CELL_W - 4, CELL_H - 4);
 	else if (kind != MISSING)
 		strbuf_addf(sb, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\"%s>"
 			    "%lld</text>\n", x + CELL_W / 2, y + CELL_H / 2 + 4,
@@ -127,6 +132,8 @@ static void draw_legend(struct strbuf *sb, int y)
 			    "fill=\"%s\" stroke=\"#9e9e9e\"/>\n<text x=\"%d\" "
 			    "y=\"%d\">%s</text>\n", x, y, fills[k], x + 22,
 			    y + 13, kinds[k]);
+		if (k == IMPOSSIBLE)
+			strike(sb, x, y, 16, 16);
 		x += 22 + CHAR_W * (int)strlen(kinds[k]) + 24;
 	}
 }
