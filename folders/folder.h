@@ -25,7 +25,7 @@ struct fold_run {
 	const char *source;        /* the input as the manifest names it */
 	struct corpus *corpus;     /* NULL when only checking */
 	struct output_format fmt;  /* requested window form and JSON style */
-	struct event_writer *events;  /* opened by fold_run_begin() */
+	struct event_writer *events;  /* events/NAME.ndjson, opened by fold_input() */
 	struct window_writer *windows; /* opened by the folder (initial state) */
 	struct itf_head itf;       /* what the ITF form says of the run */
 	cJSON *repairs;            /* array: every repair applied, for the manifest */

@@ -7,17 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "capture/itf.h"
-
-static int failed;
+#include "unit.h"
 
 static void report(const char *name, int ok, const char *got, const char *want)
 {
-	if (ok) {
-		printf("ok - %s\n", name);
-		return;
-	}
-	printf("not ok - %s: got %s, want %s\n", name, got, want);
-	failed++;
+	if (ok)
+		pass(name);
+	else
+		fail(name, "got %s, want %s", got, want);
 }
 
 /* The trace of the one state {"v": @value} with "v" of @type, as text. */
@@ -160,5 +157,5 @@ int main(void)
 		   "{\"tag\":\"Banana\",\"value\":1}", "variant \"Banana\"");
 	unreadable("a fraction", "0.5", "0.5 is not an integer");
 	unreadable("null", "null", "null is not an ITF value");
-	return failed != 0;
+	return unit_status();
 }

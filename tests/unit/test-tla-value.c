@@ -7,13 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "folders/tla-value.h"
-
-static int failed;
+#include "unit.h"
 
 static void expect(const char *name, int cond)
 {
-	printf(cond ? "ok - %s\n" : "not ok - %s\n", name);
-	failed += !cond;
+	check(name, cond, "false");
 }
 
 /* Field @key of @v as text, or "(none)". */
@@ -77,5 +75,5 @@ int main(void)
 	expect("string compare is exact", !tla_str_is(tla_span("\"cpqx\""), "cpq"));
 	expect("no value", tla_nat(tla_span(NULL)) == -1 &&
 	       tla_seq_len(tla_span(NULL)) == -1);
-	return failed != 0;
+	return unit_status();
 }
