@@ -48,7 +48,7 @@ for s in "$SCEN"/[0-9][0-9]-*; do
 		       "$(diff <(project "$TMP/t/raw/$r") "$TMP/a/raw/$r" | head -n 3)"
 	fi
 done
-[ "$n" -ge 6 ] && ok "$n language scenarios" || not_ok "language scenarios" "only $n"
+[ "$n" -ge 7 ] && ok "$n language scenarios" || not_ok "language scenarios" "only $n"
 
 # What each scenario's words made raft do, read from the windows.
 python3 "$HERE/word-effects.py" "$TMP/a/etcd"

@@ -98,6 +98,11 @@ def quorum_lost(ws):
                and acting(w)[1]["term"] == acting(w)[0]["term"] for w in ws)
 
 
+def heartbeat_commit(ws):
+    return any(w[0] == "HandleHeartbeat" and acting(w)[1]["commit"] > acting(w)[0]["commit"]
+               for w in ws)
+
+
 CHECKS = {
     "10-messages": [
         ("a duplicated append is handled twice, the second time a no-op", duplicate_handled),
@@ -124,6 +129,9 @@ CHECKS = {
     "15-checkquorum": [
         ("a vote inside the leader lease is ignored", lease_ignored),
         ("an isolated leader steps down at the same term", quorum_lost),
+    ],
+    "16-heartbeat-commit": [
+        ("a follower learns the commit index from a heartbeat", heartbeat_commit),
     ],
 }
 
