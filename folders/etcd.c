@@ -24,16 +24,23 @@
  *    the same state: one window).
  *  - BecomeLeader opens an auxiliary window that takes in the empty entry
  *    the new leader appends; BecomeFollower and Commit outside a handler are
- *    auxiliary windows; any other change that no event accounts for (e.g. a
- *    log bootstrapped straight into storage) is an UntracedChange window.
+ *    auxiliary windows; a role change to pre-candidate (no trace point of
+ *    its own) is BecomePreCandidate; any other change that no event
+ *    accounts for (e.g. a log bootstrapped straight into storage) is an
+ *    UntracedChange window.
+ *  - A known node's InitState is a restart from its storage: one Restart
+ *    window, up to the BecomeFollower that ends newRaft.
  *  - A node enters at its first event (InitState): in the initial state if
  *    no window was written yet, else by an AddNode window; it leaves by a
  *    RemoveNode window when some node applies a configuration that drops it
  *    (ApplyConfChange: conf[0] before, prop.cc.newconf after); later events
  *    of a removed node are counted and ignored.
  * Checks, per event (so errors name the line that shows the violation):
- * a node's term, commit and log never decrease; commit <= log; at most one
- * leader per term; ElectionTimeout gives term+1, candidate, vote = self.
+ * a node's term, commit and log never decrease (but a follower's log may be
+ * cut to its commit index while it handles an append or a snapshot, and a
+ * restart may lose the volatile commit); a restart keeps term, vote within
+ * the term, and log; commit <= log; at most one leader per term;
+ * ElectionTimeout gives term+1, candidate, vote = self.
  * A window changes only its node's slice by construction.
  */
 #include <stdlib.h>
