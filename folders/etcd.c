@@ -501,10 +501,15 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 {
 	const struct slice *pre = &n->pre;
 
-	if (strcmp(name, "BecomeFollower")) {
+	if (!strcmp(name, "InitState") || !strcmp(name, "ApplyConfChange")) {
 		n->s = *now;    /* newRaft's state before loadState */
 		return;
 	}
+	if (strcmp(name, "BecomeFollower"))
+		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
+		       "node %s: %s inside its restart (newRaft traces "
+		       "InitState, ApplyConfChange, then BecomeFollower)",
+		       n->id, name);
 	if (now->term < pre->term || now->log < pre->log ||
 	    (now->term == pre->term && strcmp(now->vote, pre->vote)))
 		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
@@ -610,9 +615,15 @@ static void etcd_fold(struct fold_run *run)
 			f.skipped++;
 		cJSON_Delete(line);
 	}
-	for (size_t i = 0; i < f.n; i++)
-		if (f.nodes[i].present)
-			close_open(&f, &f.nodes[i]);
+	for (size_t i = 0; i < f.n; i++) {
+		struct node *n = &f.nodes[i];
+
+		if (n->open && !strcmp(n->open, "Restart"))
+			die_at(EXIT_CHECK_FAILED, f.r.path, f.r.line,
+			       "the input ends inside node %s's restart", n->id);
+		if (n->present)
+			close_open(&f, n);
+	}
 	start(&f);
 	line_reader_close(&f.r);
 	json_add(run->info, "nodes_seen", json_int((long long)f.n));

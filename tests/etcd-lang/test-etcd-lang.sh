@@ -151,3 +151,10 @@ PY
 expect_exit 4 "a log cut below the commit index is refused" \
 	"cut-commit:$(cat "$TMP/line"): node 1 goes back" \
 	$CAPTURE fold etcd "$TMP/cut-commit" -o "$TMP/x5"
+# A trace cut inside a restart (its 4th InitState: node 3's restart).
+line=$(grep -n '"name":"InitState"' "$TMP/t/raw/12-crash-restart.ndjson" | sed -n 4p | cut -d: -f1)
+head -n "$line" "$TMP/t/raw/12-crash-restart.ndjson" >"$TMP/cut-restart"
+expect_exit 4 "a trace ending inside a restart is refused" \
+	"cut-restart:$line: the input ends inside node 3's restart" \
+	$CAPTURE fold etcd "$TMP/cut-restart" -o "$TMP/x6"
+nothing_left "a refused fold leaves no corpus" "$TMP/x6"
