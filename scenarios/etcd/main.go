@@ -17,7 +17,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -53,7 +52,7 @@ type cluster struct {
 // refuse describes a step raft or the harness cannot carry out: the
 // scenario's fault, reported with the step's file:line.
 func refuse(format string, args ...any) error {
-	return errors.New(fmt.Sprintf(format, args...))
+	return fmt.Errorf(format, args...)
 }
 
 func newCluster(cfg config) *cluster {
