@@ -79,7 +79,7 @@ nothing_left "no corpus after lost events" "$TMP/x0"
 # SIGINT while the bank's second process runs: exit 130, both processes
 # gone (the target's process group), nothing left.
 env --default-signal=INT $CAPTURE go --probes "$SPEC" -o "$TMP/int" -- \
-	"$TMP/bank" -procs 1 -transfers 400000 >/dev/null 2>"$TMP/int.err" &
+	"$TMP/bank" -procs 1 -workers 1 -transfers 200000 >/dev/null 2>"$TMP/int.err" &
 pid=$!
 for ((i = 0; i < 1200; i++)); do
 	pgrep -f "^$TMP/bank -proc 1" >/dev/null && break
