@@ -7,10 +7,14 @@
  *   entry EVENT            its entry becomes event EVENT
  *   return EVENT           each of its returns becomes event EVENT
  *   FIELD TYPE EXPR        a field of the last event: EXPR read as TYPE
- *                          (bool, i8 ... i64, u8 ... u64); EXPR[:N]...
- *                          reads at most N elements of a slice
+ *                          (bool, i8 ... i64, u8 ... u64, or a table of
+ *                          names); EXPR[:N]... reads at most N elements
+ *                          of a slice; "... or N": N where EXPR is nil
+ *   names TABLE NAME...    value i is written as the i-th NAME ("-": none)
  */
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../die.h"
@@ -22,6 +26,15 @@
 #define MAX_FUNCS 64
 #define MAX_FIELDS GP_MAX_READS
 #define MAX_PROCS 4096
+#define MAX_TABLES 32
+#define MAX_WORDS 66            /* names TABLE and 64 names */
+
+/* A table of names: value i is name[i] ("-": no name). */
+struct table {
+	char *name;
+	char **names;
+	int n;
+};
 
 struct field {
 	char *name;
@@ -34,6 +47,9 @@ struct field {
 	int star;               /* *EXPR: the value EXPR points to */
 	char *expr;             /* before [:N] when count */
 	char *rest;             /* after [:N] */
+	const struct table *table;  /* values written as its names */
+	int has_default;        /* or N: a nil read is N */
+	unsigned long long def;
 };
 
 struct site {
@@ -56,6 +72,8 @@ struct go_spec {
 	const char *path;
 	struct func func[MAX_FUNCS];
 	int nfuncs;
+	struct table table[MAX_TABLES];
+	int ntables;
 	struct site *by_id[GP_MAX_SITES];
 	FILE *raw, *events;
 	unsigned pid[MAX_PROCS];
@@ -113,15 +131,44 @@ static void split_range(struct go_spec *s, long line, struct field *f,
 	f->rest = xstrdup(end + 1);
 }
 
+static const struct table *find_table(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->ntables; i++)
+		if (!strcmp(s->table[i].name, name))
+			return &s->table[i];
+	return NULL;
+}
+
+/* "or N" after a field's expression: N (or true, false) where it is nil. */
+static void add_default(struct go_spec *s, long line, struct field *f,
+			char **tok)
+{
+	char *end;
+
+	if (strcmp(tok[0], "or"))
+		die_at(EXIT_BAD_INPUT, s->path, line, "'%s': expected 'or VALUE'", tok[0]);
+	f->has_default = 1;
+	if (f->kind == GO_KIND_BOOL && !f->table &&
+	    (!strcmp(tok[1], "true") || !strcmp(tok[1], "false"))) {
+		f->def = !strcmp(tok[1], "true");
+		return;
+	}
+	f->def = strtoull(tok[1], &end, 0);
+	if (*end || f->kind == GO_KIND_BOOL || *tok[1] == '-')
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "or %s: a default is a number of the field's type (or true, false)",
+		       tok[1]);
+}
+
 static void add_field(struct go_spec *s, struct site *site, long line,
 		      char **tok, int ntok)
 {
 	struct field *f;
 	size_t t;
 
-	if (ntok != 3)
+	if (ntok != 3 && ntok != 5)
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "a field is NAME TYPE EXPR (%d words here)", ntok);
+		       "a field is NAME TYPE EXPR [or VALUE] (%d words here)", ntok);
 	if (!is_name(tok[0]) || !strcmp(tok[0], "event") || !strcmp(tok[0], "proc"))
 		die_at(EXIT_BAD_INPUT, s->path, line,
 		       "field name '%s': a Go-like identifier other than event and proc",
@@ -133,18 +180,53 @@ static void add_field(struct go_spec *s, struct site *site, long line,
 			       site->event, site->field[i].line);
 	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
 		;
-	if (t == NTYPES)
+	if (t == NTYPES && !find_table(s, tok[1]))
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64",
+		       "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
 		       tok[1]);
 	if (site->nfields == MAX_FIELDS)
 		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d fields", MAX_FIELDS);
 	f = &site->field[site->nfields++];
 	f->name = xstrdup(tok[0]);
 	f->line = line;
-	f->kind = types[t].kind;
-	f->size = types[t].size;
+	if (t == NTYPES) {
+		f->table = find_table(s, tok[1]);
+		f->kind = GO_KIND_UNSIGNED;
+	} else {
+		f->kind = types[t].kind;
+		f->size = types[t].size;
+	}
 	split_range(s, line, f, tok[2]);
+	if (ntok == 5)
+		add_default(s, line, f, tok + 3);
+}
+
+static void add_table(struct go_spec *s, long line, char **tok, int ntok)
+{
+	struct table *t;
+
+	if (ntok < 3 || ntok > MAX_WORDS || !is_name(tok[1]))
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
+		       MAX_WORDS - 2);
+	for (size_t i = 0; i < NTYPES; i++)
+		if (!strcmp(types[i].name, tok[1]))
+			die_at(EXIT_BAD_INPUT, s->path, line, "table %s: the name of a type",
+			       tok[1]);
+	if (find_table(s, tok[1]))
+		die_at(EXIT_BAD_INPUT, s->path, line, "table %s defined twice", tok[1]);
+	if (s->ntables == MAX_TABLES)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d tables", MAX_TABLES);
+	for (int i = 2; i < ntok; i++)
+		if (strchr(tok[i], '"') || strchr(tok[i], '\\'))
+			die_at(EXIT_BAD_INPUT, s->path, line, "name %s: no quotes or backslashes",
+			       tok[i]);
+	t = &s->table[s->ntables++];
+	t->name = xstrdup(tok[1]);
+	t->n = ntok - 2;
+	t->names = xcalloc((size_t)t->n, sizeof(*t->names));
+	for (int i = 0; i < t->n; i++)
+		t->names[i] = xstrdup(tok[i + 2]);
 }
 
 static struct site *add_site(struct go_spec *s, struct func *fn, long line,
@@ -181,15 +263,17 @@ static int split(char *text, char **tok, int max)
 static void parse_line(struct go_spec *s, char *text, long line,
 		       struct site **site)
 {
-	char *tok[4];
+	char *tok[MAX_WORDS + 1];
 	int n;
 	struct func *fn = s->nfuncs ? &s->func[s->nfuncs - 1] : NULL;
 
 	text[strcspn(text, "#")] = 0;
-	n = split(text, tok, 3);
+	n = split(text, tok, MAX_WORDS);
 	if (!n)
 		return;
-	if (!strcmp(tok[0], "func")) {
+	if (!strcmp(tok[0], "names")) {
+		add_table(s, line, tok, n);
+	} else if (!strcmp(tok[0], "func")) {
 		if (n != 2)
 			die_at(EXIT_BAD_INPUT, s->path, line, "expected 'func SYMBOL'");
 		if (s->nfuncs == MAX_FUNCS)
@@ -245,7 +329,10 @@ static void resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 
 	if (why)
 		die_at(EXIT_BAD_INPUT, s->path, f->line, "%s: %s", go_path(b), why);
-	if (!is_len && (v.kind != f->kind || v.size != f->size))
+	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
+		die_at(EXIT_BAD_INPUT, s->path, f->line,
+		       "%s is %s: a table names integers", expr, v.type);
+	if (!is_len && !f->table && (v.kind != f->kind || v.size != f->size))
 		die_at(EXIT_BAD_INPUT, s->path, f->line,
 		       "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
 		       expr, v.type, v.size, type_label(v.kind, v.size),
@@ -363,12 +450,21 @@ void go_spec_output(struct go_spec *s, FILE *raw, FILE *events)
 	s->events = events;
 }
 
-static void fail(struct go_spec *s, long line, const char *what, unsigned long long n,
-		 int count)
+/* The first record that cannot be written: the run fails with it. */
+static __attribute__((format(printf, 3, 4)))
+void fail(struct go_spec *s, long line, const char *fmt, ...)
 {
-	if (!s->error)
-		s->error = xasprintf("%s:%ld: %s: a slice of %llu elements, the spec reads at most %d",
-				     s->path, line, what, n, count);
+	va_list ap;
+	char *m;
+
+	if (s->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = xstrdup(fmt);
+	va_end(ap);
+	s->error = xasprintf("%s:%ld: %s", s->path, line, m);
+	free(m);
 }
 
 /*
@@ -390,14 +486,21 @@ static int proc_index(struct go_spec *s, unsigned pid)
 	return s->nprocs++;
 }
 
-static void put_value(struct strbuf *l, const struct field *f,
+static void put_value(struct go_spec *s, struct strbuf *l, const struct field *f,
 		      const struct gp_record *r, int slot)
 {
-	unsigned long long v = r->val[slot];
+	int nil = !!(r->nil_mask & (1u << slot));
+	unsigned long long v = nil ? f->def : r->val[slot];
 	int keep = 64 - 8 * f->size;
 
-	if (r->nil_mask & (1u << slot))
+	if (nil && !f->has_default)
 		strbuf_addstr(l, "null");
+	else if (f->table && (v >= (unsigned long long)f->table->n ||
+			      !strcmp(f->table->names[v], "-")))
+		fail(s, f->line, "%s: %llu has no name in table %s", f->name, v,
+		     f->table->name);
+	else if (f->table)
+		strbuf_addf(l, "\"%s\"", f->table->names[v]);
 	else if (f->kind == GO_KIND_BOOL)
 		strbuf_addstr(l, v & 0xff ? "true" : "false");
 	else if (f->kind == GO_KIND_SIGNED)
@@ -413,7 +516,7 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 
 	strbuf_addf(l, ",\"%s\":", f->name);
 	if (!f->count) {
-		put_value(l, f, r, f->slot);
+		put_value(s, l, f, r, f->slot);
 		return;
 	}
 	if (r->nil_mask & (1u << f->len_slot)) {
@@ -422,14 +525,15 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 	}
 	n = r->val[f->len_slot];
 	if (n > (unsigned long long)f->count) {
-		fail(s, f->line, f->name, n, f->count);
+		fail(s, f->line, "%s: a slice of %llu elements, the spec reads at most %d",
+		     f->name, n, f->count);
 		return;
 	}
 	strbuf_addstr(l, "[");
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			strbuf_addstr(l, ",");
-		put_value(l, f, r, f->slot + (int)i);
+		put_value(s, l, f, r, f->slot + (int)i);
 	}
 	strbuf_addstr(l, "]");
 }
@@ -536,6 +640,12 @@ void go_spec_free(struct go_spec *s)
 			free(x[k]);
 		}
 		free(s->func[i].name);
+	}
+	for (int i = 0; i < s->ntables; i++) {
+		for (int k = 0; k < s->table[i].n; k++)
+			free(s->table[i].names[k]);
+		free(s->table[i].names);
+		free(s->table[i].name);
 	}
 	strbuf_release(&s->line);
 	free(s);

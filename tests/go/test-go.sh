@@ -142,6 +142,34 @@ refused empty 'empty.probes: the probe spec names no function'
 cp "$SPEC" "$TMP/nodwarf.probes"
 refused nodwarf 'nodwarf: no DWARF .*rebuild it with a plain go build' "$TMP/nodwarf"
 
+spec later 'func main.(*Bank).apply' 'entry T' '	from owners t.From' 'names owners a b c d'
+refused later "later.probes:3: type 'owners': one of bool.*or a names table defined above"
+spec tabletwice 'names owners a b' 'names owners c d'
+refused tabletwice 'tabletwice.probes:2: table owners defined twice'
+spec baddefault 'func main.(*Bank).apply' 'entry T' '	fee i64 *t.Fee or none'
+refused baddefault 'baddefault.probes:3: or none: a default is a number'
+spec booltable 'names yesno no yes' 'func main.(*Bank).apply' 'return A' '	ok yesno ~r0'
+refused booltable 'booltable.probes:4: ~r0 is bool: a table names integers'
+
+# Names and defaults: accounts by name, a nil fee as 0, as the log says.
+spec names 'names owners alice bob carol dave' 'func main.(*Bank).apply' 'entry T' \
+	'	from owners t.From' '	fee i64 *t.Fee or 0'
+if $CAPTURE go --probes "$TMP/names.probes" -o "$TMP/n" -- $BANK >"$TMP/n.out" 2>"$TMP/n.err"; then
+	got=$(jq -r '"\(.from) \(.fee)"' "$TMP/n/events/bank.ndjson" | sort | uniq -c | awk '{print $1, $2, $3}' | md5sum)
+	want=$(grep -o 'from [0-9]* to [0-9]* amount [0-9]* fee [a-z0-9]*' "$TMP/n.out" |
+	       awk '{n = split("alice bob carol dave", o, " "); print o[$2 + 1], ($8 == "none" ? 0 : $8)}' |
+	       sort | uniq -c | awk '{print $1, $2, $3}' | md5sum)
+	[ "$got" = "$want" ] && ok "names and defaults: accounts by name, a nil fee as 0, as logged" ||
+		not_ok "names and defaults" "$(jq -c . "$TMP/n/events/bank.ndjson" | head -n 2)"
+else
+	not_ok "names and defaults capture" "$(tail -n 2 "$TMP/n.err")"
+fi
+spec fewnames 'names owners alice bob' 'func main.(*Bank).apply' 'entry T' '	from owners t.From'
+expect_exit 6 "a value with no name fails the run at its field's line" \
+	'fewnames.probes:4: from: [23] has no name in table owners' \
+	$CAPTURE go --probes "$TMP/fewnames.probes" -o "$TMP/x6" -- "$TMP/bank"
+nothing_left "no corpus after a value with no name" "$TMP/x6"
+
 # A slice longer than the spec reads fails the run at its field's line.
 spec short 'func main.(*Bank).apply' 'entry T' '	balances i64 b.accounts[:2].Balance'
 expect_exit 6 "a slice longer than [:N]: the field's file:line" \
