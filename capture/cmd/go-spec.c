@@ -6,6 +6,7 @@
  *   func SYMBOL            a function to probe
  *   entry EVENT            its entry becomes event EVENT
  *   return EVENT           each of its returns becomes event EVENT
+ *   entry TABLE by FIELD   ... the event TABLE names FIELD's value ("-": none)
  *   FIELD TYPE EXPR        a field of the last event: EXPR read as TYPE
  *                          (bool, i8 ... i64, u8 ... u64, or a table of
  *                          names); EXPR[:N]... reads at most N elements
@@ -53,7 +54,11 @@ struct field {
 };
 
 struct site {
-	char *event;
+	char *event;            /* or the table naming it by a field's value */
+	const struct table *by_table;
+	char *by_name;
+	int by_field;
+	long *by_count;         /* events per table entry */
 	long line;
 	int at_exit;
 	struct field field[MAX_FIELDS];
@@ -235,9 +240,15 @@ static struct site *add_site(struct go_spec *s, struct func *fn, long line,
 	int at_exit = !strcmp(tok[0], "return");
 	struct site **slot = at_exit ? &fn->exit : &fn->entry;
 
-	if (ntok != 2 || !is_name(tok[1]))
-		die_at(EXIT_BAD_INPUT, s->path, line, "expected '%s EVENT', EVENT an identifier",
-		       tok[0]);
+	const struct table *t = NULL;
+
+	if (!((ntok == 2 && is_name(tok[1])) ||
+	      (ntok == 4 && !strcmp(tok[2], "by") && is_name(tok[3]))))
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected '%s EVENT' or '%s TABLE by FIELD', EVENT and FIELD identifiers",
+		       tok[0], tok[0]);
+	if (ntok == 4 && !(t = find_table(s, tok[1])))
+		die_at(EXIT_BAD_INPUT, s->path, line, "no names table %s above", tok[1]);
 	if (*slot)
 		die_at(EXIT_BAD_INPUT, s->path, line, "%s already has its %s event (line %ld)",
 		       fn->name, tok[0], (*slot)->line);
@@ -245,6 +256,11 @@ static struct site *add_site(struct go_spec *s, struct func *fn, long line,
 	(*slot)->event = xstrdup(tok[1]);
 	(*slot)->line = line;
 	(*slot)->at_exit = at_exit;
+	if (t) {
+		(*slot)->by_table = t;
+		(*slot)->by_name = xstrdup(tok[3]);
+		(*slot)->by_count = xcalloc((size_t)t->n, sizeof(long));
+	}
 	return *slot;
 }
 
@@ -299,6 +315,21 @@ static void parse_line(struct go_spec *s, char *text, long line,
 	}
 }
 
+/* "TABLE by FIELD": FIELD, one value of the site, names its events. */
+static void name_by_field(struct go_spec *s, struct site *site)
+{
+	if (!site || !site->by_table)
+		return;
+	for (int i = 0; i < site->nfields; i++)
+		if (!strcmp(site->field[i].name, site->by_name) && !site->field[i].count) {
+			site->by_field = i;
+			return;
+		}
+	die_at(EXIT_BAD_INPUT, s->path, site->line,
+	       "no field %s (one value, not [:N]) below to name the event by",
+	       site->by_name);
+}
+
 struct go_spec *go_spec_parse(const char *path)
 {
 	struct go_spec *s = xcalloc(1, sizeof(*s));
@@ -312,10 +343,13 @@ struct go_spec *go_spec_parse(const char *path)
 	line_reader_close(&lr);
 	if (!s->nfuncs)
 		die_at(EXIT_BAD_INPUT, path, 0, "the probe spec names no function");
-	for (int i = 0; i < s->nfuncs; i++)
+	for (int i = 0; i < s->nfuncs; i++) {
 		if (!s->func[i].entry && !s->func[i].exit)
 			die_at(EXIT_BAD_INPUT, path, s->func[i].line,
 			       "%s has neither an entry nor a return event", s->func[i].name);
+		name_by_field(s, s->func[i].entry);
+		name_by_field(s, s->func[i].exit);
+	}
 	return s;
 }
 
@@ -486,21 +520,36 @@ static int proc_index(struct go_spec *s, unsigned pid)
 	return s->nprocs++;
 }
 
+/* Read @slot of @r into *v (a nil read: the field's default); 0 if nil. */
+static int field_value(const struct field *f, const struct gp_record *r, int slot,
+		       unsigned long long *v)
+{
+	int nil = !!(r->nil_mask & (1u << slot));
+
+	*v = nil ? f->def : r->val[slot];
+	return !nil || f->has_default;
+}
+
+/* @t's name for @v, or NULL ("-" or past its end). */
+static const char *table_name(const struct table *t, unsigned long long v)
+{
+	return v < (unsigned long long)t->n && strcmp(t->names[v], "-") ?
+	       t->names[v] : NULL;
+}
+
 static void put_value(struct go_spec *s, struct strbuf *l, const struct field *f,
 		      const struct gp_record *r, int slot)
 {
-	int nil = !!(r->nil_mask & (1u << slot));
-	unsigned long long v = nil ? f->def : r->val[slot];
-	int keep = 64 - 8 * f->size;
+	unsigned long long v;
+	int have = field_value(f, r, slot, &v), keep = 64 - 8 * f->size;
 
-	if (nil && !f->has_default)
+	if (!have)
 		strbuf_addstr(l, "null");
-	else if (f->table && (v >= (unsigned long long)f->table->n ||
-			      !strcmp(f->table->names[v], "-")))
+	else if (f->table && !table_name(f->table, v))
 		fail(s, f->line, "%s: %llu has no name in table %s", f->name, v,
 		     f->table->name);
 	else if (f->table)
-		strbuf_addf(l, "\"%s\"", f->table->names[v]);
+		strbuf_addf(l, "\"%s\"", table_name(f->table, v));
 	else if (f->kind == GO_KIND_BOOL)
 		strbuf_addstr(l, v & 0xff ? "true" : "false");
 	else if (f->kind == GO_KIND_SIGNED)
@@ -576,11 +625,38 @@ static const struct gp_record *past_length(const struct site *site,
 	return copy;
 }
 
+/*
+ * The event @r of @site becomes, counted; NULL for none (a value its table
+ * leaves unnamed, or one it cannot name: then the run fails).
+ */
+static const char *event_name(struct go_spec *s, struct site *site,
+			      const struct gp_record *r)
+{
+	const struct field *f = &site->field[site->by_field];
+	unsigned long long v;
+
+	if (!site->by_table) {
+		site->count++;
+		return site->event;
+	}
+	if (!field_value(f, r, f->slot, &v)) {
+		fail(s, site->line, "%s is nil: no event name (give it 'or VALUE')", f->name);
+		return NULL;
+	}
+	if (v < (unsigned long long)site->by_table->n) {
+		site->by_count[v]++;
+		return table_name(site->by_table, v);
+	}
+	fail(s, site->line, "%s: %llu is past table %s", f->name, v, site->by_table->name);
+	return NULL;
+}
+
 void go_spec_record(const struct gp_record *r, void *arg)
 {
 	struct go_spec *s = arg;
 	struct gp_record copy;
 	struct site *site;
+	const char *event;
 	int proc;
 
 	if (s->error)
@@ -597,13 +673,26 @@ void go_spec_record(const struct gp_record *r, void *arg)
 		return;
 	}
 	write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
-	site->count++;
+	if (!(event = event_name(s, site, r)))
+		return;
 	strbuf_reset(&s->line);
-	strbuf_addf(&s->line, "{\"event\":\"%s\",\"proc\":%d", site->event, proc);
+	strbuf_addf(&s->line, "{\"event\":\"%s\",\"proc\":%d", event, proc);
 	for (int i = 0; i < site->nfields; i++)
 		put_field(s, &s->line, &site->field[i], r);
 	strbuf_addstr(&s->line, "}\n");
 	fwrite(s->line.buf, 1, s->line.len, s->events);
+}
+
+/* A site's events per name: a table's names in its order, those seen. */
+static void count_events(cJSON *counts, const struct site *site)
+{
+	if (!site->by_table) {
+		json_count(counts, site->event, site->count);
+		return;
+	}
+	for (int i = 0; i < site->by_table->n; i++)
+		if (site->by_count[i] && table_name(site->by_table, (unsigned)i))
+			json_count(counts, site->by_table->names[i], site->by_count[i]);
 }
 
 void go_spec_end(struct go_spec *s, cJSON *m)
@@ -617,7 +706,7 @@ void go_spec_end(struct go_spec *s, cJSON *m)
 
 		for (int k = 0; k < 2; k++)
 			if (x[k])
-				json_count(counts, x[k]->event, x[k]->count);
+				count_events(counts, x[k]);
 	}
 	json_add(m, "records", json_int(s->records));
 	json_add(m, "processes", json_int(s->nprocs));
@@ -637,6 +726,8 @@ void go_spec_free(struct go_spec *s)
 				free(x[k]->field[j].rest);
 			}
 			free(x[k]->event);
+			free(x[k]->by_name);
+			free(x[k]->by_count);
 			free(x[k]);
 		}
 		free(s->func[i].name);

@@ -3,10 +3,10 @@
 
 usage: check-raft.py SPEC_EVENTS ETCD_RAW
 
-Translates the spec's flat events (roles and message types already names,
-nil proto2 fields already 0) as capture/cmd/etcd-probes.c translates its
-records (event names by message type, log = unstable offset + length - 1,
-ids as strings, upstream's nesting) and compares them, in order, with capture etcd's events of the
+Translates the spec's flat events (named by message type, roles and
+message types as names, nil proto2 fields as 0 already) as
+capture/cmd/etcd-probes.c translates its records (log = unstable offset +
+length - 1, ids as strings, upstream's nesting) and compares them, in order, with capture etcd's events of the
 same kinds: every event that is one record's (InitState, ApplyConfChange,
 BecomeLeader and Replicate need conditions on open functions or a fan-out
 the spec does not have, and are left out on both sides).  Prints the first
@@ -15,10 +15,6 @@ difference and exits 1.
 import json
 import sys
 
-KIND = {"MsgApp": "AppendEntriesRequest", "MsgHeartbeat": "AppendEntriesRequest",
-        "MsgSnap": "AppendEntriesRequest", "MsgAppResp": "AppendEntriesResponse",
-        "MsgHeartbeatResp": "AppendEntriesResponse", "MsgVote": "RequestVoteRequest",
-        "MsgVoteResp": "RequestVoteResponse"}
 KEEP = {"BecomeFollower", "BecomeCandidate", "Commit", "Ready"}
 
 
@@ -29,8 +25,6 @@ def translate(e):
     if e["event"] in KEEP:
         return dict(name=e["event"], **ev)
     t = e["type"]
-    if t not in KIND:
-        return None
     idx, logterm, ents = e["index"], e["logterm"], e["entries"]
     if t == "MsgSnap":
         idx, logterm, ents = 0, 0, e["snap"]
@@ -38,13 +32,12 @@ def translate(e):
                  "to": str(e["to"]), "entries": ents, "logTerm": logterm,
                  "index": idx, "commit": e["mcommit"], "vote": str(e["mvote"]),
                  "reject": e["reject"], "rejectHint": e["hint"]}
-    side = "Send" if e["event"] == "Send" else "Receive"
-    return dict(name=side + KIND[t], **ev)
+    return dict(name=e["event"], **ev)
 
 
 def main():
     with open(sys.argv[1]) as f:
-        ours = [t for t in (translate(json.loads(l)) for l in f) if t]
+        ours = [translate(json.loads(line)) for line in f]
     with open(sys.argv[2]) as f:
         theirs = [e for e in map(json.loads, f)
                   if e["name"] in KEEP or e["name"].startswith(("Send", "Receive"))]
