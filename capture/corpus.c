@@ -39,6 +39,11 @@ struct corpus {
 	size_t nwritten;
 	struct audit_pass *audit;
 	struct write_behind *behind;  /* writes and hashes the files' bytes */
+	/*
+	 * The files not closed yet.  Only stdio's FILE (not on our heap) points
+	 * at them otherwise: a run that dies keeps them reachable from here.
+	 */
+	struct hashing_file *open;
 };
 
 /* A file being written and hashed (the cookie of its FILE). */
@@ -48,6 +53,7 @@ struct hashing_file {
 	int fd;
 	EVP_MD_CTX *md;
 	struct write_behind_file *out;
+	struct hashing_file **prev, *next;  /* in the corpus's open files */
 };
 
 /* Only ever empty directories we made: rmdir removes nothing else. */
@@ -105,6 +111,14 @@ int corpus_exists(const char *dir)
 	return yes;
 }
 
+/* The cleanup holds @c itself: what a dying run had open stays reachable. */
+static void remove_tmp(void *arg)
+{
+	struct corpus *c = arg;
+
+	remove_tree(c->tmp);
+}
+
 struct corpus *corpus_begin(const char *dest)
 {
 	struct corpus *c = xcalloc(1, sizeof(*c));
@@ -123,7 +137,7 @@ struct corpus *corpus_begin(const char *dest)
 		die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
 		    "output %s: cannot create %s: %s", c->dest, c->tmp,
 		    strerror(errno));
-	c->cleanup = remove_on_failure(c->tmp);
+	c->cleanup = on_failure(remove_tmp, c);
 	c->manifest = json_obj();
 	return c;
 }
@@ -167,10 +181,28 @@ static void remember(struct corpus *c, struct hashing_file *h)
 	c->nwritten++;
 }
 
+static void link_open(struct corpus *c, struct hashing_file *h)
+{
+	h->next = c->open;
+	if (h->next)
+		h->next->prev = &h->next;
+	h->prev = &c->open;
+	c->open = h;
+}
+
+static void unlink_open(struct hashing_file *h)
+{
+	*h->prev = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+}
+
 static int hashing_close(void *cookie)
 {
 	struct hashing_file *h = cookie;
 	int err = write_behind_close(h->out);
+
+	unlink_open(h);
 
 	if (err) {
 		close(h->fd);
@@ -198,6 +230,7 @@ FILE *corpus_create(struct corpus *c, const char *rel)
 	FILE *f;
 
 	h->c = c;
+	link_open(c, h);
 	h->path = corpus_path(c, rel);
 	dir = xstrdup(h->path);
 	/* Not while a signal's cleanups walk the temporary directory. */

@@ -249,9 +249,11 @@ static void add_dir(struct window_set *ws, const char *dir)
 
 	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0, "cannot open directory");
-	if (!n)
+	if (!n) {
+		free_names(names, n);
 		die_at(EXIT_BAD_INPUT, dir, 0, "no MANIFEST.json and no *.ndjson "
 		       "window files");
+	}
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 

@@ -238,8 +238,8 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 {
 	const cJSON *cmd = json_get(m, "command");
 	int n = cJSON_GetArraySize(cmd), k = 0;
-	const char **argv = xcalloc(n + 4, sizeof(*argv));
-	char *errs = xasprintf("%s/stderr", tmp), *log;
+	const char **argv;
+	char *errs, *log;
 	struct proc_result r;
 
 	for (int i = 0; i < n; i++)
@@ -252,6 +252,8 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 			die(EXIT_RERUN_FAILED, "not rerunning: the recorded command "
 			    "names an output (%s), which the rerun would overwrite",
 			    cJSON_GetArrayItem(cmd, i)->valuestring);
+	argv = xcalloc(n + 4, sizeof(*argv));
+	errs = xasprintf("%s/stderr", tmp);
 	argv[k++] = self_exe();
 	argv[k++] = cJSON_GetArrayItem(cmd, 1)->valuestring;
 	argv[k++] = "-o";
@@ -260,24 +262,25 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 		argv[k++] = cJSON_GetArrayItem(cmd, i)->valuestring;
 	progress("rerunning the recorded command (%s)", argv[1]);
 	r = proc_run(argv, "/dev/null", errs, timeout);
+	free((char *)argv[0]);
+	free(argv);
 	if (r.timed_out || !r.exited || r.status) {
 		log = read_file(errs, NULL);
 		fprintf(stderr, "%s", log ? log : "");
 		free(log);
-		if (r.timed_out)
-			die(EXIT_RERUN_FAILED, "could not rerun: no result within "
-			    "%g s", timeout);
+	}
+	free(errs);
+	if (r.timed_out)
+		die(EXIT_RERUN_FAILED, "could not rerun: no result within %g s",
+		    timeout);
+	if (!r.exited || r.status)
 		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' %s %d "
 		    "(inputs resolve from the current directory, as when the "
-		    "corpus was made)", argv[1], r.exited ? "exited with" :
-		    "was killed by signal", r.status);
-	}
+		    "corpus was made)", cJSON_GetArrayItem(cmd, 1)->valuestring,
+		    r.exited ? "exited with" : "was killed by signal", r.status);
 	if (!corpus_exists(out))
 		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' wrote no "
-		    "corpus", argv[1]);
-	free((char *)argv[0]);
-	free(argv);
-	free(errs);
+		    "corpus", cJSON_GetArrayItem(cmd, 1)->valuestring);
 }
 
 int cmd_verify(int argc, char **argv)
