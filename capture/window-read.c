@@ -35,6 +35,7 @@ struct window_reader {
 	cJSON *line[2];
 	int turn;
 	int started;        /* the first line (form, seed) was read */
+	long windows;       /* windows read so far */
 	const cJSON *pre;   /* stream form: the next window's pre-state */
 };
 
@@ -129,8 +130,14 @@ static int next_window(struct window_reader *wr, struct window *w)
 			w->post = member(r, v, "state", 1);
 		}
 		wr->pre = w->post;
+		wr->windows++;
 		return 1;
 	}
+	/* fold writes none such: an empty run is refused (docs/input-checks.md) */
+	if (!wr->windows)
+		die_at(EXIT_BAD_INPUT, r->path, 0, "no windows%s",
+		       wr->started ? " (only the stream form's initial state)" :
+		       " (an empty file)");
 	return 0;
 }
 
@@ -222,6 +229,10 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
 	set_system(ws, f, mpath);
+	if (!cJSON_GetArraySize(json_get(m, "runs")) ||
+	    !cJSON_IsArray(json_get(m, "runs")))
+		die_at(EXIT_BAD_INPUT, mpath, 0, "\"runs\" is not an array of "
+		       "at least one run");
 	cJSON_ArrayForEach(run, json_get(m, "runs")) {
 		const char *name = json_get_str(run, "name");
 		char *path;

@@ -66,20 +66,14 @@ static void convert(const struct window_file *wf, struct output_format fmt,
 
 	if (!f)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
-	if (fmt.form == FORM_STREAM) {
-		if (!wf->initial)
-			die_at(EXIT_BAD_INPUT, wf->path, 0, "no windows: no "
-			       "initial state to seed the stream form with");
+	if (fmt.form == FORM_STREAM)
 		check_chained(wf);
-	}
-	if (wf->initial) {
-		w = windows_open_file(f, fmt, wf->initial);
-		for (size_t i = 0; i < wf->n; i++)
-			windows_add(w, wf->w[i].action,
-				    json_dup(wf->w[i].data),
-				    json_dup(wf->w[i].post));
-		windows_close(w, counts);
-	}
+	/* window_file_load() refused a file without windows */
+	w = windows_open_file(f, fmt, wf->initial);
+	for (size_t i = 0; i < wf->n; i++)
+		windows_add(w, wf->w[i].action, json_dup(wf->w[i].data),
+			    json_dup(wf->w[i].post));
+	windows_close(w, counts);
 	if (ferror(f) | fclose(f))
 		die(EXIT_CAPTURE_FAILED, "out of memory");
 	if (!strcmp(out, "-"))
