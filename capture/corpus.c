@@ -123,11 +123,16 @@ struct corpus *corpus_begin(const char *dest)
 {
 	struct corpus *c = xcalloc(1, sizeof(*c));
 	size_t n = strlen(dest);
+	struct stat st;
 
 	while (n > 1 && dest[n - 1] == '/')
 		n--;
 	c->dest = xstrdup(dest);
 	c->dest[n] = '\0';
+	/* the swap at commit would replace the link, not what it names */
+	if (!lstat(c->dest, &st) && S_ISLNK(st.st_mode))
+		die(EXIT_USAGE, "output %s is a symbolic link: not replacing it",
+		    c->dest);
 	if (file_exists(c->dest) && !corpus_exists(c->dest))
 		die(EXIT_USAGE, "%s exists and is not a corpus (no MANIFEST.json): "
 		    "not replacing it", c->dest);

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -188,12 +189,44 @@ int copy_file(const char *src, const char *dst)
 	return 0;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symbolic link" :
+	       S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/*
+ * A wrong output path is a wrong command line, told before any work: the
+ * rename that puts the file in place would replace whatever @path names,
+ * so only a regular file (or nothing) may be there.
+ */
+void check_output_file(const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "output %s: no directory %s", path, dir);
+	if (access(dir, W_OK | X_OK))
+		die(EXIT_USAGE, "output %s: cannot write in %s: %s", path, dir,
+		    strerror(errno));
+	free(copy);
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		die(EXIT_USAGE, "output %s is %s: not replacing it", path,
+		    file_kind(st.st_mode));
+}
+
 void write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	int cleanup;
+	char *tmp;
+	int fd, cleanup;
 
+	check_output_file(path);
+	tmp = xasprintf("%s.tmp-XXXXXX", path);
+	fd = mkstemp(tmp);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));
 	cleanup = remove_on_failure(tmp);

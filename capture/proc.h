@@ -30,7 +30,13 @@ char *read_file(const char *path, size_t *len);
 void write_file(const char *path, const void *data, size_t len);
 /* Copy @src to @dst; -1 (errno set) if @src cannot be read. */
 int copy_file(const char *src, const char *dst);
-/* Write @path whole or not at all: a temporary beside it, then rename. */
+/*
+ * @path can be written by write_file_atomic(): its directory exists and is
+ * writable, and it is missing or a regular file (not a directory, device,
+ * FIFO, socket or symbolic link).  Dies with EXIT_USAGE naming it.
+ */
+void check_output_file(const char *path);
+/* Write @path whole or not at all (a temporary beside it, then rename); checks it first. */
 void write_file_atomic(const char *path, const void *data, size_t len);
 int file_exists(const char *path);
 void mkdir_p(const char *path);

@@ -52,6 +52,8 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (optind == argc)
 		usage(audit_usage, 0);
+	if (svg)
+		check_output_file(svg);
 	for (int i = optind; i < argc; i++)
 		window_set_add(&ws, argv[i]);
 	window_set_system(&ws, system);

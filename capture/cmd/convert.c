@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* capture convert IN OUT: a window file from one form and JSON style to another. */
-#include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "../command.h"
 #include "../die.h"
 #include "../options.h"
@@ -33,26 +29,6 @@ static void check_chained(const struct window_file *wf)
 			die_at(EXIT_BAD_INPUT, wf->path, wf->w[i].line,
 			       "pre_state is not the previous window's "
 			       "post_state: the stream form cannot carry it");
-}
-
-/*
- * A wrong OUT is a wrong command line, told before the input is read:
- * its directory must exist and be writable, and OUT not be a directory.
- */
-static void check_output(const char *out)
-{
-	char *copy = xstrdup(out);
-	const char *dir = dirname(copy);
-	struct stat st;
-
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		die(EXIT_USAGE, "output %s: no directory %s", out, dir);
-	if (access(dir, W_OK | X_OK))
-		die(EXIT_USAGE, "output %s: cannot write in %s: %s", out, dir,
-		    strerror(errno));
-	if (!stat(out, &st) && S_ISDIR(st.st_mode))
-		die(EXIT_USAGE, "output %s is a directory", out);
-	free(copy);
 }
 
 static void convert(const struct window_file *wf, struct output_format fmt,
@@ -108,7 +84,7 @@ int cmd_convert(int argc, char **argv)
 	fmt.form = o.form >= 0 ? (enum window_form)o.form : FORM_EVENT;
 	fmt.style = o.style;
 	if (strcmp(argv[optind + 1], "-"))
-		check_output(argv[optind + 1]);
+		check_output_file(argv[optind + 1]);
 	window_file_load(&wf, argv[optind], argv[optind]);
 	convert(&wf, fmt, argv[optind + 1]);
 	window_file_free(&wf);
