@@ -379,16 +379,21 @@ static void replace(struct corpus *c)
 	free(old);
 }
 
+void manifest_text(struct strbuf *sb, const cJSON *m)
+{
+	json_write_indented(sb, m, 0);
+	strbuf_add(sb, "\n", 1);
+}
+
 void corpus_commit(struct corpus *c)
 {
 	struct strbuf text = STRBUF_INIT;
 	FILE *f;
 
 	json_add(c->manifest, "files", file_digests(c));
-	json_write_indented(&text, c->manifest, 0);
+	manifest_text(&text, c->manifest);
 	f = corpus_create(c, "MANIFEST.json");
 	fwrite(text.buf, 1, text.len, f);
-	fputc('\n', f);
 	corpus_close(c, f, "MANIFEST.json");
 	strbuf_release(&text);
 	write_behind_stop(c->behind);

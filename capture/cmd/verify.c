@@ -136,6 +136,38 @@ static int compare_file(const char *old_dir, const char *new_dir,
 	return differs;
 }
 
+/*
+ * MANIFEST.json byte for byte (re-indented or reordered is a difference),
+ * as the rerun wrote it but with the recorded environment, whose
+ * differences are reported apart and do not fail.
+ */
+static int manifest_bytes_differ(const char *dir, const cJSON *old,
+				 const cJSON *new)
+{
+	char *path = xasprintf("%s/MANIFEST.json", dir);
+	struct strbuf want = STRBUF_INIT;
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	cJSON *m = json_dup(new);
+	const cJSON *env = json_get(old, "environment");
+	int differs;
+
+	if (env && json_get(m, "environment"))
+		cJSON_ReplaceItemInObjectCaseSensitive(m, "environment",
+						       json_dup(env));
+	manifest_text(&want, m);
+	differs = !text || len != want.len || memcmp(text, want.buf, len);
+	if (differs)
+		printf("  differs: MANIFEST.json, from line %ld: not the bytes "
+		       "capture writes for it\n",
+		       text ? first_diff_line(text, len, want.buf, want.len) : 1);
+	strbuf_release(&want);
+	cJSON_Delete(m);
+	free(text);
+	free(path);
+	return differs;
+}
+
 /* Every file either manifest lists, and the manifests without environment. */
 static int compare_outputs(const char *dir, const cJSON *old, const char *out,
 			   const cJSON *new)
@@ -161,6 +193,8 @@ static int compare_outputs(const char *dir, const cJSON *old, const char *out,
 			differs = 1;
 		}
 	}
+	if (!differs)
+		differs = manifest_bytes_differ(dir, old, new);
 	printf("  identical: %d files\n", same);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
