@@ -379,6 +379,16 @@ static void replace(struct corpus *c)
 	free(old);
 }
 
+const cJSON *manifest_runs(const cJSON *m, const char *path)
+{
+	const cJSON *runs = json_get(m, "runs");
+
+	if (!cJSON_IsArray(runs) || !cJSON_GetArraySize(runs))
+		die_at(EXIT_BAD_INPUT, path, 0,
+		       "\"runs\" is not an array of at least one run");
+	return runs;
+}
+
 void manifest_text(struct strbuf *sb, const cJSON *m)
 {
 	json_write_indented(sb, m, 0);

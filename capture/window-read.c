@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../folders/folder.h"
+#include "corpus.h"
 #include "die.h"
 #include "json.h"
 #include "ndjson.h"
@@ -229,11 +230,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
 	set_system(ws, f, mpath);
-	if (!cJSON_GetArraySize(json_get(m, "runs")) ||
-	    !cJSON_IsArray(json_get(m, "runs")))
-		die_at(EXIT_BAD_INPUT, mpath, 0, "\"runs\" is not an array of "
-		       "at least one run");
-	cJSON_ArrayForEach(run, json_get(m, "runs")) {
+	cJSON_ArrayForEach(run, manifest_runs(m, mpath)) {
 		const char *name = json_get_str(run, "name");
 		char *path;
 
