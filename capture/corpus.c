@@ -137,7 +137,8 @@ struct corpus *corpus_begin(const char *dest)
 		die(EXIT_USAGE, "%s exists and is not a corpus (no MANIFEST.json): "
 		    "not replacing it", c->dest);
 	make_parents(c);
-	c->tmp = xasprintf("%s.tmp-XXXXXX", c->dest);
+	remove_stale_tmps(c->dest);
+	c->tmp = owned_tmp_name(c->dest);
 	if (!mkdtemp(c->tmp))
 		die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
 		    "output %s: cannot create %s: %s", c->dest, c->tmp,

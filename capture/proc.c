@@ -219,13 +219,60 @@ void check_output_file(const char *path)
 		    file_kind(st.st_mode));
 }
 
+char *owned_tmp_name(const char *path)
+{
+	return xasprintf("%s.tmp-%ld-XXXXXX", path, (long)getpid());
+}
+
+/* The pid in @name if it is "@base.tmp-PID-XXXXXX" (6 characters), else 0. */
+static long owner_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	char *end;
+	long pid;
+
+	if (strncmp(name, base, n) || strncmp(name + n, ".tmp-", 5))
+		return 0;
+	pid = strtol(name + n + 5, &end, 10);
+	if (pid <= 0 || end == name + n + 5 || *end != '-' || strlen(end + 1) != 6)
+		return 0;
+	return pid;
+}
+
+void remove_stale_tmps(const char *path)
+{
+	char *copy = xstrdup(path), *dcopy = xstrdup(path);
+	const char *base = basename(copy), *dir = dirname(dcopy);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		long pid = owner_of(de->d_name, base);
+		char *stale;
+
+		/* kill(pid, 0) fails with ESRCH only if no such process lives */
+		if (!pid || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		stale = xasprintf("%s/%s", dir, de->d_name);
+		progress("removing %s, left by process %ld, which is gone", stale,
+			 pid);
+		remove_tree(stale);
+		free(stale);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+	free(dcopy);
+}
+
 void write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp;
 	int fd, cleanup;
 
 	check_output_file(path);
-	tmp = xasprintf("%s.tmp-XXXXXX", path);
+	remove_stale_tmps(path);
+	tmp = owned_tmp_name(path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));

@@ -38,6 +38,17 @@ int copy_file(const char *src, const char *dst);
 void check_output_file(const char *path);
 /* Write @path whole or not at all (a temporary beside it, then rename); checks it first. */
 void write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * The temporary that becomes @path: "@path.tmp-PID-XXXXXX" (for mkstemp or
+ * mkdtemp), naming the process that owns it.
+ */
+char *owned_tmp_name(const char *path);
+/*
+ * Remove the temporaries of @path whose owner no longer lives (a capture
+ * killed by SIGKILL could not clean up): a live owner's, or one in any
+ * other name, is left alone.
+ */
+void remove_stale_tmps(const char *path);
 int file_exists(const char *path);
 void mkdir_p(const char *path);
 void remove_tree(const char *path);
