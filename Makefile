@@ -2,8 +2,9 @@
 #
 #   make            build build/capture
 #   make deps       install the Debian packages the project needs (as root)
+#   make pydeps     install the Python packages the tests use (build/venv)
 #   make quickstart deps + build + capture the contention scenario
-#   make test       sanitizer build + every test (tests/run)
+#   make test       sanitizer build + pydeps + every test (tests/run)
 #
 # Subsystems add sources and rules in their own DIR/build.mk fragment
 # (CAPTURE_SRC += ..., CAPTURE_LIBS += ..., CAPTURE_DEPS += generated files).
@@ -29,7 +30,7 @@ ASAN_OBJ := $(CAPTURE_SRC:%.c=build/asan/obj/%.o)
 LIB_ASAN_OBJ := $(filter-out build/asan/obj/capture/main.o,$(ASAN_OBJ))
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(wildcard tests/unit/test-*.c))
 
-.PHONY: all deps quickstart test asan clean
+.PHONY: all deps pydeps quickstart test asan clean
 all: build/capture
 
 build/capture: $(OBJ)
@@ -55,11 +56,14 @@ asan: build/asan/capture $(UNIT_TESTS)
 deps:
 	@scripts/install-deps
 
+pydeps:
+	@scripts/install-python-deps
+
 quickstart: deps
 	$(MAKE) all
 	build/capture spin --scenario contention -o corpus/contention
 
-test: all asan
+test: all asan pydeps
 	tests/run
 
 clean:

@@ -3,27 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include "die.h"
 #include "json.h"
 #include "ndjson.h"
+#include "proc.h"
 
 void line_reader_open_as(struct line_reader *r, const char *path,
 			 const char *name)
 {
-	struct stat st;
-
 	memset(r, 0, sizeof(*r));
 	r->path = name;
+	if (strcmp(path, "-"))
+		refuse_device(path, name);
 	r->f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!r->f)
 		die_at(EXIT_BAD_INPUT, name, 0, "cannot open: %s", strerror(errno));
-	/* a device (/dev/zero, a link to it) is no recording and may not end */
-	if (!fstat(fileno(r->f), &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
-	    r->f != stdin) {
-		fclose(r->f);
-		die_at(EXIT_BAD_INPUT, name, 0, "a device, not a recorded file");
-	}
 	/*
 	 * stdio's default 4 KiB means a read(2) per few lines; setvbuf()
 	 * ignores a size without a buffer.  Not stdin's: it outlives us.

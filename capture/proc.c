@@ -74,41 +74,71 @@ static void stop_group(pid_t pid, int *status)
 		waitpid(pid, status, 0);
 }
 
+void proc_start(struct proc *p, const char *const argv[], const char *out_path,
+		const char *err_path)
+{
+	pid_t parent = getpid();
+
+	fflush(NULL);
+	p->pid = fork();
+	if (p->pid < 0)
+		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	if (!p->pid)
+		child(argv, out_path, err_path, parent);
+	setpgid(p->pid, p->pid);
+	p->cleanup = on_failure(kill_group, (void *)(long)p->pid);
+}
+
+static struct proc_result result_of(int status)
+{
+	struct proc_result r = { 0 };
+
+	r.exited = WIFEXITED(status);
+	r.status = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
+	return r;
+}
+
+int proc_poll(struct proc *p, struct proc_result *r, int block)
+{
+	int status;
+	pid_t w;
+
+	do
+		w = waitpid(p->pid, &status, block ? 0 : WNOHANG);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
+	if (!w)
+		return 0;
+	cancel_on_failure(p->cleanup);
+	*r = result_of(status);
+	return 1;
+}
+
+void proc_stop(struct proc *p)
+{
+	int status;
+
+	stop_group(p->pid, &status);
+	cancel_on_failure(p->cleanup);
+}
+
 struct proc_result proc_run(const char *const argv[], const char *out_path,
 			    const char *err_path, double timeout_s)
 {
 	struct proc_result r = { 0 };
 	double deadline = monotonic_seconds() + timeout_s;
-	pid_t parent = getpid(), pid;
-	int status, cleanup;
+	struct proc p;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
-	if (!pid)
-		child(argv, out_path, err_path, parent);
-	setpgid(pid, pid);
-	cleanup = on_failure(kill_group, (void *)(long)pid);
-	for (;;) {
-		pid_t w = waitpid(pid, &status, timeout_s > 0 ? WNOHANG : 0);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
-		if (timeout_s > 0 && monotonic_seconds() > deadline) {
-			stop_group(pid, &status);
-			cancel_on_failure(cleanup);
+	proc_start(&p, argv, out_path, err_path);
+	while (!proc_poll(&p, &r, timeout_s <= 0)) {
+		if (monotonic_seconds() > deadline) {
+			proc_stop(&p);
 			r.timed_out = 1;
 			return r;
 		}
-		if (timeout_s > 0)
-			usleep(10000);
+		usleep(10000);
 	}
-	cancel_on_failure(cleanup);
-	r.exited = WIFEXITED(status);
-	r.status = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
 	return r;
 }
 
@@ -284,6 +314,14 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 		    strerror(errno));
 	cancel_on_failure(cleanup);
 	free(tmp);
+}
+
+void refuse_device(const char *path, const char *name)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		die_at(EXIT_BAD_INPUT, name, 0, "a device, not a recorded file");
 }
 
 int file_exists(const char *path)

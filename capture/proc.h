@@ -19,6 +19,20 @@ struct proc_result {
  */
 struct proc_result proc_run(const char *const argv[], const char *out_path,
 			    const char *err_path, double timeout_s);
+/* A child started by proc_start(): killed with its group if we die. */
+struct proc {
+	int pid;
+	int cleanup;
+};
+
+/* Start @argv as proc_run() does, without waiting for it. */
+void proc_start(struct proc *p, const char *const argv[], const char *out_path,
+		const char *err_path);
+/* 1 with *@r filled once @p has ended (waiting for it if @block), else 0. */
+int proc_poll(struct proc *p, struct proc_result *r, int block);
+/* SIGTERM its group, SIGKILL after a grace period; reaped. */
+void proc_stop(struct proc *p);
+
 /* Run and require exit 0, else die with @code naming the command. */
 void proc_must(int code, const char *const argv[], const char *out_path);
 
@@ -49,6 +63,11 @@ char *owned_tmp_name(const char *path);
  * other name, is left alone.
  */
 void remove_stale_tmps(const char *path);
+/*
+ * Dies with EXIT_BAD_INPUT naming @name if @path is (or links to) a device:
+ * no recording lives there, and /dev/zero would be read forever.
+ */
+void refuse_device(const char *path, const char *name);
 int file_exists(const char *path);
 void mkdir_p(const char *path);
 void remove_tree(const char *path);

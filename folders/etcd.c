@@ -564,6 +564,12 @@ static const char *const etcd_actions[] = {
 	"HandleAppendEntries", "HandleHeartbeat", NULL,
 };
 
+/* nodes: node id -> that node's state */
+static const struct itf_var etcd_itf[] = {
+	{ "nodes", "map" },
+	{ 0 }
+};
+
 const struct folder folder_etcd = {
 	.name = "etcd",
 	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
@@ -572,4 +578,5 @@ const struct folder folder_etcd = {
 	.form = FORM_STREAM,
 	.fold = etcd_fold,
 	.audit = &etcd_audit,
+	.itf = etcd_itf,
 };

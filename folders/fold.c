@@ -17,12 +17,18 @@
 void fold_run_windows(struct fold_run *run, const struct folder *f,
 		      const cJSON *initial)
 {
-	char *rel = xasprintf("%s/%s.ndjson", f->name, run->name);
+	char *rel = xasprintf("%s/%s%s", f->name, run->name,
+			      window_file_ext(run->fmt.form));
 	struct audit_pass *audit;
 
 	if (run->windows)
 		die(EXIT_CAPTURE_FAILED, "folder %s opened windows twice", f->name);
-	run->windows = windows_open(run->corpus, rel, run->fmt, initial);
+	run->itf = (struct itf_head){
+		.system = f->name, .source = run->source, .run = run->name,
+		.types = f->itf,
+	};
+	run->windows = windows_open(run->corpus, rel, run->fmt, initial,
+				    &run->itf);
 	audit = run->corpus ? corpus_audit(run->corpus) : NULL;
 	if (audit) {
 		audit_pass_run(audit, rel);
@@ -55,8 +61,7 @@ struct input_digest {
  */
 static void must_be_file(const char *path, const struct stat *st)
 {
-	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
-		die_at(EXIT_BAD_INPUT, path, 0, "a device, not a recorded file");
+	refuse_device(path, path);
 	if (!S_ISREG(st->st_mode))
 		die_at(EXIT_BAD_INPUT, path, 0, "not a regular file");
 }
@@ -220,8 +225,10 @@ static void copy_remove(struct input_copy *cp)
 void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		const char *input, struct output_format fmt, cJSON *runs)
 {
+	const char *inside = c ? corpus_rel(c, input) : NULL;
 	struct fold_run run = {
 		.name = name, .input = input, .corpus = c, .fmt = fmt,
+		.source = inside ? inside : input,
 	};
 	char *rel = xasprintf("events/%s.ndjson", name);
 	struct input_copy copy;
@@ -256,9 +263,8 @@ void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		return;
 	}
 	cJSON *r = json_add(runs, NULL, json_obj());
-	const char *inside = c ? corpus_rel(c, input) : NULL;
 	json_add(r, "name", json_str(name));
-	json_add(r, "input", json_str(inside ? inside : input));
+	json_add(r, "input", json_str(run.source));
 	json_add(r, "input_sha256", digest);
 	json_add(r, "events", json_int(nevents));
 	json_add(r, "windows", run.counts);

@@ -24,10 +24,12 @@ struct fold_run {
 	const char *input;         /* a file, or a directory for multi-file runs */
 	const char *path;          /* what to read: input, or the copy of a
 				    * pipe (messages name input) */
+	const char *source;        /* the input as the manifest names it */
 	struct corpus *corpus;     /* NULL when only checking */
 	struct output_format fmt;  /* requested window form and JSON style */
-	struct event_writer *events;  /* opened by fold_run_begin() */
+	struct event_writer *events;  /* events/NAME.ndjson, opened by fold_input() */
 	struct window_writer *windows; /* opened by the folder (initial state) */
+	struct itf_head itf;       /* what the ITF form says of the run */
 	cJSON *repairs;            /* array: every repair applied, for the manifest */
 	cJSON *counts;             /* object: windows per action */
 	cJSON *info;               /* object: folder-specific facts for the
@@ -43,12 +45,21 @@ struct folder {
 	void (*fold)(struct fold_run *run);
 	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
 	const struct audit_domain *audit;
+	/*
+	 * The state variables the ITF form cannot write as plain JSON (sets,
+	 * maps, tuples, optional values), with their types, NULL-terminated
+	 * (capture/itf.h); NULL: none.
+	 */
+	const struct itf_var *itf;
 };
 
 /* The systems' audit domains (folders/SYSTEM-audit.c). */
 extern const struct audit_domain spin_audit, locksvc_audit, etcd_audit;
 
-/* Open the run's window file SYSTEM/NAME.ndjson with the initial state. */
+/*
+ * Open the run's window file SYSTEM/NAME.ndjson (SYSTEM/NAME.itf.json in
+ * the ITF form) with the initial state.
+ */
 void fold_run_windows(struct fold_run *run, const struct folder *f,
 		      const cJSON *initial);
 

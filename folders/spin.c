@@ -350,6 +350,12 @@ static void fold_spin(struct fold_run *run)
 
 static const char *const spin_actions[] = { "AcquireLock", "ReleaseLock", NULL };
 
+/* lockHolder is null while the lock is free */
+static const struct itf_var spin_itf[] = {
+	{ "lockHolder", "option" },
+	{ 0 }
+};
+
 const struct folder folder_spin = {
 	.name = "spin",
 	.summary = "a spinlock under two actors (Linux spinlock_t, Asterinas SpinLock)",
@@ -357,6 +363,7 @@ const struct folder folder_spin = {
 	.form = FORM_EVENT,
 	.fold = fold_spin,
 	.audit = &spin_audit,
+	.itf = spin_itf,
 };
 
 static const struct folder *spin_folder(void)

@@ -1,3 +1,3 @@
 # The guest runner: kernel fetch and unpacking, module and initramfs
 # builds, QEMU launch (see qemu/guest.h).
-CAPTURE_SRC += qemu/cache.c qemu/kernel.c qemu/module.c qemu/initramfs.c qemu/run.c
+CAPTURE_SRC += qemu/cache.c qemu/kernel.c qemu/module.c qemu/initramfs.c qemu/run.c qemu/accel.c

@@ -84,5 +84,21 @@ struct guest_boot {
  * Adds "accelerator" to @env.
  */
 char *guest_capture(const struct guest_boot *b, cJSON *env);
+/*
+ * The same for @n boots, at most @jobs at a time (each its own QEMU);
+ * errors[i] gets boot i's CAPTURE ERROR text or NULL.  Output does not
+ * depend on @jobs: each boot writes only its own event channel.
+ */
+void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
+		       char **errors, cJSON *env);
+
+/* QEMU: CAPTURE_QEMU, else qemu-system-x86_64 on PATH. */
+const char *guest_qemu(void);
+/*
+ * The lean boot (default) or, with CAPTURE_GUEST_BOOT=classic, the boot
+ * of capture 0.x (SeaBIOS, every boot-time self-test, gzip'd initramfs)
+ * that bench/spin-capture compares it with.
+ */
+int guest_boot_lean(void);
 
 #endif

@@ -359,9 +359,9 @@ static void remove_work_dir(void *arg)
 	remove_tree(w->dir);
 }
 
-static void asterinas_run(const struct spin_scenario *sc,
-			  const struct spin_run_options *opt,
-			  const char *raw_path, cJSON *environment)
+static void asterinas_run_one(const struct spin_scenario *sc,
+			      const struct spin_run_options *opt,
+			      const char *raw_path, cJSON *environment)
 {
 	struct asterinas_work w = { .dir = "/tmp/capture-asterinas.XXXXXX" };
 	const char *dir = opt->asterinas_src;
@@ -398,6 +398,15 @@ static void asterinas_run(const struct spin_scenario *sc,
 	free(w.abs_dir);
 	free(w.log);
 	free(w.tmp);
+}
+
+/* One container at a time: they share the source tree's target/. */
+static void asterinas_run(const struct spin_scenario *sc, size_t n,
+			  const struct spin_run_options *opt,
+			  char *const raw_paths[], cJSON *environment)
+{
+	for (size_t i = 0; i < n; i++)
+		asterinas_run_one(&sc[i], opt, raw_paths[i], environment);
 }
 
 const struct spin_driver spin_asterinas_driver = {

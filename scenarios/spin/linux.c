@@ -100,29 +100,44 @@ static _Noreturn void refused(const struct spin_scenario *sc, const char *error)
 	die(EXIT_CAPTURE_FAILED, "the spin module failed: %s", error);
 }
 
-static void linux_run(const struct spin_scenario *sc,
-		      const struct spin_run_options *opt, const char *raw_path,
+/* The guests' last-run/ logs are named after their scenarios. */
+static char *boot_name(const struct spin_scenario *sc)
+{
+	return xasprintf("spin-%s", sc->name);
+}
+
+static void linux_run(const struct spin_scenario *sc, size_t n,
+		      const struct spin_run_options *opt, char *const raw_paths[],
 		      cJSON *environment)
 {
-	const struct linux_guest *g;
-	char *words = scenario_words(sc, opt->cpus);
-	struct guest_boot boot = {
-		.name = "spin", .append = words, .cpus = opt->cpus,
-		.events_path = raw_path, .boot_only = opt->boot_only,
-	};
-	char *error;
+	const struct linux_guest *g = prepare();
+	struct guest_boot *boots = xcalloc(n, sizeof(*boots));
+	char **errors = xcalloc(n, sizeof(*errors));
 
-	g = prepare();
-	boot.vmlinux = g->kernel.vmlinux;
-	boot.initrd = g->initrd;
-	progress("capturing spin scenario %s", sc->name);
-	error = guest_capture(&boot, environment);
-	if (error)
-		refused(sc, error);
+	for (size_t i = 0; i < n; i++)
+		boots[i] = (struct guest_boot){
+			.name = boot_name(&sc[i]), .append = scenario_words(&sc[i], opt->cpus),
+			.cpus = opt->cpus, .events_path = raw_paths[i],
+			.boot_only = opt->boot_only, .vmlinux = g->kernel.vmlinux,
+			.initrd = g->initrd,
+		};
+	if (n == 1)
+		progress("capturing spin scenario %s", sc[0].name);
+	else
+		progress("capturing %zu spin scenarios, up to %d at once", n, opt->jobs);
+	guest_capture_all(boots, n, opt->jobs, errors, environment);
+	for (size_t i = 0; i < n; i++)
+		if (errors[i])
+			refused(&sc[i], errors[i]);
 	/* The same guest for every scenario of the run: described once. */
 	if (!json_get(environment, "module"))
 		describe(g, environment);
-	free(words);
+	for (size_t i = 0; i < n; i++) {
+		free((char *)boots[i].name);
+		free((char *)boots[i].append);
+	}
+	free(errors);
+	free(boots);
 }
 
 const struct spin_driver spin_linux_driver = {

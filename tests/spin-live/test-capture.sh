@@ -45,6 +45,19 @@ diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" &&
 	ok "second capture: no file more or less" ||
 	not_ok "second capture: no file more or less" "$(head -n 5 "$TMP/diff")"
 
+# Scenarios boot at once (-j, default the number of CPUs): one at a time
+# gives the same corpus, manifest included.
+check "capture all, one boot at a time" "$CAPTURE" spin --scenario all -j 1 -o "$TMP/j1"
+check "capture all, two boots at once" "$CAPTURE" spin --scenario all --jobs=2 -o "$TMP/j2"
+for d in j1 j2; do
+	diff -r "$TMP/a" "$TMP/$d" >"$TMP/diff" &&
+		ok "-$d: the same corpus as the default" ||
+		not_ok "-$d: the same corpus as the default" "$(head -n 5 "$TMP/diff")"
+done
+expect_exit 2 "-j 0 is a usage error" 'jobs: expected a number' \
+	"$CAPTURE" spin --scenario all -j 0 -o "$TMP/j0"
+nothing_left "-j 0: no output" "$TMP/j0"
+
 check "one scenario by name" "$CAPTURE" spin --scenario long -o "$TMP/long"
 same_bytes "long alone = long in all" \
 	"$TMP/long/spin/02-long.ndjson" "$TMP/a/spin/02-long.ndjson"
@@ -85,10 +98,20 @@ expect_exit 6 "guest powering off early fails the capture" \
 	'wrote nothing.*console log: ' \
 	env CAPTURE_GUEST_STOP=poweroff "$CAPTURE" spin --scenario contention -o "$TMP/off"
 nothing_left "early power-off: no output" "$TMP/off"
-expect_exit 6 "hung guest times out" 'hung.*console log: ' \
-	env CAPTURE_GUEST_STOP=hang CAPTURE_GUEST_TIMEOUT=5 \
+expect_exit 6 "hung guest times out" 'hung: no exit within 5 s.*console log: ' \
+	env CAPTURE_GUEST_STOP=hang CAPTURE_GUEST_TIMEOUT=5 CAPTURE_GUEST_STALL=60 \
 	"$CAPTURE" spin --scenario contention -o "$TMP/hang"
 nothing_left "hung guest: no output" "$TMP/hang"
+# A guest that stops making progress is hung on that evidence, well
+# before the timeout, and says so while it waits.
+expect_exit 6 "silent guest is hung once it stalls" \
+	'hung: nothing new on its console or event channel for 6 s.*console log: ' \
+	env CAPTURE_GUEST_STOP=hang CAPTURE_GUEST_STALL=6 \
+	"$CAPTURE" spin --scenario contention -o "$TMP/stall"
+grep -q 'has written nothing for 5 s' "$TMP/.stderr" &&
+	ok "silent guest: silence reported while waiting" ||
+	not_ok "silent guest: silence reported while waiting" "$(cat "$TMP/.stderr")"
+nothing_left "stalled guest: no output" "$TMP/stall"
 
 # Two CPUs: one pinned kthread per actor; a lock on a held lock really
 # spins until the holder's release.
