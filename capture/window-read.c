@@ -161,21 +161,25 @@ static cJSON *parse_trace(const char *path)
 	const char *end = NULL, *why;
 	char *text;
 	cJSON *trace;
+	long line = 0;
 
 	refuse_device(path, path);
 	text = read_file(path, &len);
 	if (!text)
 		die_at(EXIT_BAD_INPUT, path, 0, "cannot read");
 	trace = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	/* what is refused is freed first: a failing run leaks nothing */
 	if (!trace)
-		die_at(EXIT_BAD_INPUT, path, line_of(text, cJSON_GetErrorPtr()),
-		       "not JSON");
-	if (strspn(end, " \t\r\n") != strlen(end))
-		die_at(EXIT_BAD_INPUT, path, line_of(text, end),
-		       "more after the ITF trace");
-	if ((why = json_check_record(trace)))
-		die_at(EXIT_BAD_INPUT, path, 0, "%s", why);
+		why = "not JSON", line = line_of(text, cJSON_GetErrorPtr());
+	else if (strspn(end, " \t\r\n") != strlen(end))
+		why = "more after the ITF trace", line = line_of(text, end);
+	else
+		why = json_check_record(trace);
 	free(text);
+	if (why) {
+		cJSON_Delete(trace);
+		die_at(EXIT_BAD_INPUT, path, line, "%s", why);
+	}
 	return trace;
 }
 
@@ -188,6 +192,8 @@ static void itf_load(struct window_file *wf)
 	long at;
 
 	recs = itf_read_trace(trace, &at, &e);
+	if (!recs)
+		cJSON_Delete(trace);
 	if (!recs && at < 0)
 		die_at(EXIT_BAD_INPUT, wf->path, 0, "%s", e.msg);
 	if (!recs)

@@ -99,7 +99,7 @@ expect_exit 3 "an empty window file" 'nowin.ndjson: no windows' \
 	"$CAPTURE" audit --system spin "$TMP/nowin.ndjson"
 head -n 1 "$ref/locksvc/locksvc_run01.ndjson" >"$TMP/seedonly.ndjson"
 expect_exit 3 "a stream-form file with only its initial state" \
-	'seedonly.ndjson: no windows' "$CAPTURE" audit "$TMP/seedonly.ndjson"
+	'seedonly.ndjson: no windows to audit' "$CAPTURE" audit --system locksvc "$TMP/seedonly.ndjson"
 rm -rf "$TMP/nowin-corpus"
 cp -r "$TMP/corpus" "$TMP/nowin-corpus"
 for f in "$TMP"/nowin-corpus/spin/*.ndjson; do : >"$f"; done
