@@ -158,15 +158,9 @@ static cJSON *digest_finish(struct input_digest *d)
 	return files;
 }
 
-/*
- * A pipe, a FIFO or "-" (standard input) can be read only once, and both
- * the fold and the digest read the input (at once, on two threads): it is
- * copied whole into a temporary file first, which both then read.  A FIFO
- * without a writer blocks here, on the main thread, where a signal still
- * ends the run.  Returns the copy's path (NULL: @input is read as it is).
- */
+/* The temporary copy of an input that can be read only once. */
 struct input_copy {
-	char *path;
+	char *path;       /* NULL: the input is read as it is */
 	int cleanup;
 };
 
@@ -183,6 +177,13 @@ static void copy_stream(const char *input, FILE *in, int fd, const char *to)
 		die_at(EXIT_BAD_INPUT, input, 0, "read error: %s", strerror(errno));
 }
 
+/*
+ * A pipe, a FIFO or "-" (standard input) can be read only once, and both
+ * the fold and the digest read the input (at once, on two threads): it is
+ * copied whole into a temporary file first, which both then read.  A FIFO
+ * without a writer blocks here, on the main thread, where a signal still
+ * ends the run.
+ */
 static void copy_if_stream(struct input_copy *cp, const char *input)
 {
 	const char *tmpdir = getenv("TMPDIR");
