@@ -30,10 +30,10 @@ struct written {
 struct corpus {
 	char *dest;
 	char *tmp;
+	int tmp_made;     /* tmp exists: the cleanup removes it */
 	int cleanup;
 	char **made;      /* parent directories we created, deepest first */
 	size_t nmade;
-	int made_cleanup;
 	cJSON *manifest;
 	struct written *written;
 	size_t nwritten;
@@ -57,10 +57,8 @@ struct hashing_file {
 };
 
 /* Only ever empty directories we made: rmdir removes nothing else. */
-static void remove_made(void *arg)
+static void remove_made(struct corpus *c)
 {
-	struct corpus *c = arg;
-
 	for (size_t i = 0; i < c->nmade; i++)
 		rmdir(c->made[i]);
 }
@@ -94,7 +92,6 @@ static void make_parents(struct corpus *c)
 		c->made[c->nmade++] = p;
 	}
 	free(p);
-	c->made_cleanup = on_failure(remove_made, c);
 	for (size_t i = c->nmade; i-- > 0;)
 		if (mkdir(c->made[i], 0755) && errno != EEXIST)
 			die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
@@ -111,12 +108,18 @@ int corpus_exists(const char *dir)
 	return yes;
 }
 
-/* The cleanup holds @c itself: what a dying run had open stays reachable. */
+/*
+ * The cleanup holds @c itself, from the start: what a dying run had
+ * allocated or open stays reachable.  The temporary directory goes
+ * first, then the parents made for it.
+ */
 static void remove_tmp(void *arg)
 {
 	struct corpus *c = arg;
 
-	remove_tree(c->tmp);
+	if (c->tmp_made)
+		remove_tree(c->tmp);
+	remove_made(c);
 }
 
 struct corpus *corpus_begin(const char *dest)
@@ -125,6 +128,7 @@ struct corpus *corpus_begin(const char *dest)
 	size_t n = strlen(dest);
 	struct stat st;
 
+	c->cleanup = on_failure(remove_tmp, c);
 	while (n > 1 && dest[n - 1] == '/')
 		n--;
 	c->dest = xstrdup(dest);
@@ -143,7 +147,7 @@ struct corpus *corpus_begin(const char *dest)
 		die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
 		    "output %s: cannot create %s: %s", c->dest, c->tmp,
 		    strerror(errno));
-	c->cleanup = on_failure(remove_tmp, c);
+	c->tmp_made = 1;
 	c->manifest = json_obj();
 	return c;
 }
@@ -420,7 +424,6 @@ void corpus_commit(struct corpus *c)
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", c->tmp,
 		    c->dest, strerror(errno));
 	cancel_on_failure(c->cleanup);
-	cancel_on_failure(c->made_cleanup);
 	cleanups_release();
 	for (size_t i = 0; i < c->nmade; i++)
 		free(c->made[i]);
