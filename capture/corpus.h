@@ -53,6 +53,16 @@ cJSON *corpus_manifest(struct corpus *c);
 void corpus_set_audit(struct corpus *c, struct audit_pass *a);
 struct audit_pass *corpus_audit(const struct corpus *c);
 
+/*
+ * The runs of manifest @m read from @path: a non-empty array, else it dies
+ * with EXIT_BAD_INPUT naming @path.
+ */
+const cJSON *manifest_runs(const cJSON *m, const char *path);
+
+/* The bytes of MANIFEST.json for manifest @m, appended to @sb. */
+struct strbuf;
+void manifest_text(struct strbuf *sb, const cJSON *m);
+
 /* Write MANIFEST.json, rename into place, free @c. */
 void corpus_commit(struct corpus *c);
 

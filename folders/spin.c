@@ -345,7 +345,7 @@ static void fold_spin(struct fold_run *run)
 	struct spin_fold s = { .run = run, .try_actor = NO_ONE, .next_seq = 0 };
 	const char *line, *p;
 
-	line_reader_open(&s.in, run->input);
+	line_reader_open_as(&s.in, run->path, run->input);
 	while ((line = line_reader_next(&s.in))) {
 		if ((p = strstr(line, "{\"seq\"")))
 			on_event(&s, p);

@@ -108,7 +108,9 @@ static const char *accel_name(enum accel a)
 /*
  * /init's capture_stop: "exit" for a boot-only run; CAPTURE_GUEST_STOP=
  * poweroff or hang makes the guest fail the way real guests do (stopping
- * without a word, hanging), which the checks below must catch.
+ * without a word, hanging), which the checks below must catch; midway and
+ * midway-hang reach the guest's own script (the spin module stops printing
+ * halfway, then ends or hangs).
  */
 static const char *stop_word(const struct guest_boot *b)
 {
@@ -118,9 +120,10 @@ static const char *stop_word(const struct guest_boot *b)
 		return "exit";
 	if (!stop || !*stop)
 		return NULL;
-	if (strcmp(stop, "poweroff") && strcmp(stop, "hang"))
-		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff or hang, not '%s'",
-		    stop);
+	if (strcmp(stop, "poweroff") && strcmp(stop, "hang") &&
+	    strcmp(stop, "midway") && strcmp(stop, "midway-hang"))
+		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff, hang, midway "
+		    "or midway-hang, not '%s'", stop);
 	return stop;
 }
 

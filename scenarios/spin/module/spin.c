@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/io.h>
+#include <linux/delay.h>
 
 #define DEBUGCON_PORT 0xe9
 #define ACTORS 2
@@ -42,6 +43,11 @@ MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
 static int cpus = 1;
 module_param(cpus, int, 0444);
 MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
+/* The host's fault tests: a guest that stops printing midway. */
+static char *stop = "";
+module_param(stop, charp, 0444);
+MODULE_PARM_DESC(stop, "midway: report half the events and no END; "
+		 "midway-hang: the same, then never return");
 
 enum action {
 	TRY_ACQUIRE_BLOCKING,
@@ -287,10 +293,11 @@ static void debugcon_printf(const char *fmt, ...)
 
 static void report(const struct run *r)
 {
-	size_t i;
+	int midway = !strcmp(stop, "midway") || !strcmp(stop, "midway-hang");
+	size_t i, shown = midway ? r->nevents / 2 : r->nevents;
 
 	debugcon_printf("CAPTURE BEGIN %s\n", name);
-	for (i = 0; i < r->nevents; i++) {
+	for (i = 0; i < shown; i++) {
 		const struct event *e = &r->events[i];
 
 		debugcon_printf("{\"seq\":%zu,\"thread\":%u,\"lock\":0,"
@@ -299,6 +306,10 @@ static void report(const struct run *r)
 				i, e->actor, e->locked ? "locked" : "unlocked",
 				action_names[e->action], e->actor);
 	}
+	while (midway && !strcmp(stop, "midway-hang"))
+		msleep(1000);
+	if (midway)
+		return;
 	if (r->error)
 		debugcon_printf("CAPTURE ERROR step %zu: %s\n",
 				r->failed_step, r->error);
