@@ -91,7 +91,9 @@ static void normalized(struct spin_fold *s, const struct spin_event *e,
 	json_add(ev, "seq", json_int(s->normalized++));
 	json_add(ev, "thread", json_int(e->thread));
 	json_add(ev, "lock", json_int(s->lock));
-	json_add(ev, "state", json_str(s->held ? "locked" : "unlocked"));
+	/* A spin ends by taking the lock (see apply()). */
+	json_add(ev, "state", json_str(s->held || action == STOP_SPINNING ?
+				       "locked" : "unlocked"));
 	json_add(ev, "action", json_str(raw_actions[action]));
 	json_add(ev, "actor", json_int(e->actor));
 	if (inferred)
@@ -185,8 +187,18 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		if (s->pending[e->actor] != BLOCKING)
 			violation(s, "%s: actor %lld is not in lock()",
 				  "StopSpinning", e->actor);
+		if (s->held)
+			violation(s, "%s: actor %lld stopped spinning on a lock "
+				  "still held", "StopSpinning", e->actor);
+		/*
+		 * The spin ended by taking the lock: the emitter sees it held,
+		 * by the spinner, whose AcquireSuccess follows.
+		 */
+		if (!e->locked)
+			violation(s, "%s by actor %lld reports the lock free: the "
+				  "spin ends by taking it", "StopSpinning", e->actor);
 		normalized(s, e, e->action, 0);
-		break;
+		return;
 	case ACQUIRE_SUCCESS:
 		acquired(s, e);
 		break;
