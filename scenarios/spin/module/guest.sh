@@ -1,5 +1,12 @@
 # /guest.sh of the spin guest: run the scenario the host put on the kernel
-# command line (capture_name, capture_steps, capture_cpus; they reach /init
-# as variables).
-exec /bin/busybox insmod /spin.ko name="$capture_name" \
-	steps="$capture_steps" cpus="${capture_cpus:-1}"
+# command line (capture_name, capture_steps, capture_cpus, capture_trace_kb;
+# they reach /init as variables), then ship the ftrace ring buffer the
+# module's events went into to the trace channel (port 0x4e9).
+bb=/bin/busybox
+t=/tracing
+$bb mkdir -p $t
+$bb mount -t tracefs tracefs $t || exit 1
+echo "${capture_trace_kb:-256}" >$t/buffer_size_kb || exit 1
+$bb insmod /spin.ko name="$capture_name" \
+	steps="$capture_steps" cpus="${capture_cpus:-1}" || exit 1
+exec /tracedump $t capture_spin lock
