@@ -8,6 +8,8 @@
  *   {"seq":N,"thread":T,"lock":0,"state":"locked|unlocked","action":A,"actor":T}
  *   ...
  *   CAPTURE END <number of events>
+ * or capture spin's binary trace channel (raw/RUN.ftrace), decoded into
+ * that stream first (spin-ftrace.h).
  * Actions: TryAcquireBlocking, StopSpinning, AcquireSuccess,
  * TryAcquireNonBlocking, AcquireFail, Release.  `state` is the lock as seen
  * right after the operation.  Lines without `{"seq"` or a marker are noise
@@ -24,10 +26,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
+#include "../capture/proc.h"
 #include "folder.h"
+#include "spin-ftrace.h"
 
 enum spin_action {
 	TRY_ACQUIRE_BLOCKING, STOP_SPINNING, ACQUIRE_SUCCESS,
@@ -334,12 +339,40 @@ static void on_end(struct spin_fold *s, const char *count)
 	s->ended = 1;
 }
 
+/*
+ * A trace channel (capture spin's raw/RUN.ftrace) is first decoded into
+ * the event stream, in a temporary file (its path, or NULL if the input
+ * is a stream already).
+ */
+static char *decoded(struct fold_run *run, int *cleanup)
+{
+	char *path = xstrdup("/tmp/capture-spin-decoded-XXXXXX");
+	cJSON *trace;
+	int fd;
+
+	if (!spin_ftrace_is(run->input)) {
+		free(path);
+		return NULL;
+	}
+	fd = mkstemp(path);
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+	close(fd);
+	*cleanup = remove_on_failure(path);
+	trace = json_obj();
+	spin_trace_decode(run->input, NULL, path, trace);
+	json_add(run->info, "trace", trace);
+	return path;
+}
+
 static void fold_spin(struct fold_run *run)
 {
 	struct spin_fold s = { .run = run, .try_actor = NO_ONE, .next_seq = 0 };
 	const char *line, *p;
+	int cleanup = 0;
+	char *stream = decoded(run, &cleanup);
 
-	line_reader_open(&s.in, run->input);
+	line_reader_open(&s.in, stream ? stream : run->input);
 	while ((line = line_reader_next(&s.in))) {
 		if ((p = strstr(line, "{\"seq\"")))
 			on_event(&s, p);
@@ -356,6 +389,11 @@ static void fold_spin(struct fold_run *run)
 		       "stream ends without the CAPTURE END marker (truncated after %lld events)",
 		       s.nevents);
 	line_reader_close(&s.in);
+	if (stream) {
+		remove(stream);
+		cancel_on_failure(cleanup);
+		free(stream);
+	}
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));
 }

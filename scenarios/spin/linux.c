@@ -11,9 +11,9 @@
 #include "../../capture/command.h"
 #include "../../capture/die.h"
 #include "../../capture/json.h"
+#include "../../folders/spin-ftrace.h"
 #include "../../qemu/guest.h"
 #include "driver.h"
-#include "trace.h"
 
 /* x86's COMMAND_LINE_SIZE, less room for the runner's own words. */
 #define MAX_SCENARIO_WORDS 1600

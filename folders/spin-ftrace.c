@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The spin guest's trace channel, decoded (see trace.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../capture/die.h"
-#include "../../capture/json.h"
-#include "../../capture/proc.h"
-#include "../../qemu/ftrace.h"
-#include "trace.h"
+#include "../capture/die.h"
+#include "../capture/json.h"
+#include "../capture/proc.h"
+#include "../qemu/ftrace.h"
+#include "spin-ftrace.h"
 
 /* module/spin.c's enum action, by value. */
 enum { TRY_ACQUIRE_BLOCKING, TRY_ACQUIRE_NON_BLOCKING, ACQUIRE_SUCCESS,
@@ -254,6 +255,19 @@ static void describe(const struct decode *d, long long stops, cJSON *info)
 	json_add(info, "contention_end", json_int(d->contention_end));
 }
 
+int spin_ftrace_is(const char *path)
+{
+	static const char magic[] = "CAPTURE TRACE\n";
+	char head[sizeof(magic) - 1];
+	FILE *f = fopen(path, "rb");
+	int is = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
+		 !memcmp(head, magic, sizeof(head));
+
+	if (f)
+		fclose(f);
+	return is;
+}
+
 void spin_trace_decode(const char *trace, const char *json, const char *out,
 		       cJSON *info)
 {
@@ -271,7 +285,8 @@ void spin_trace_decode(const char *trace, const char *json, const char *out,
 		stops += d.ops[s].spun;
 	name = ftrace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
-	cross_check(&d, json, &plain);
+	if (json)
+		cross_check(&d, json, &plain);
 	write_file(out, full.buf, full.len);
 	describe(&d, stops, info);
 	strbuf_release(&full);

@@ -7,15 +7,19 @@
  * an AcquireSuccess exactly where the kretprobe saw that CPU enter and
  * leave the kernel's slow path of the scenario's lock during that lock().
  */
-#ifndef SCENARIOS_SPIN_TRACE_H
-#define SCENARIOS_SPIN_TRACE_H
+#ifndef FOLDERS_SPIN_FTRACE_H
+#define FOLDERS_SPIN_FTRACE_H
 
 #include <cJSON.h>
+
+/* Does @path hold a trace channel (it starts with "CAPTURE TRACE")? */
+int spin_ftrace_is(const char *path);
 
 /*
  * Decode the trace channel @trace into the stream @out.  The stream less
  * its StopSpinning lines must be byte for byte @json, the JSON channel
- * of the same run (the cross-check of the two paths).  Adds to @info
+ * of the same run (the cross-check of the two paths), unless @json is
+ * NULL (a fold of a kept raw/RUN.ftrace).  Adds to @info
  * what the guest's lock runs on (CPUs, hypervisor bit, paravirtual slow
  * path) and the kernel's evidence (slow-path entries and exits,
  * lock:contention_* of the lock).  Dies with EXIT_CAPTURE_FAILED (lost
