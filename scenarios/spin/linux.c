@@ -77,13 +77,30 @@ static void describe(const struct linux_guest *g, cJSON *env)
 	json_add(env, "initramfs_sha256", json_str(g->initrd_sha));
 }
 
-/* The ring buffer's size per CPU in KiB. */
+/*
+ * CAPTURE_SPIN_CHANNEL=json: the JSON channel alone (no tracing, no
+ * StopSpinning), what bench/spin-capture measures the trace path against.
+ */
+static int json_only(void)
+{
+	const char *v = getenv("CAPTURE_SPIN_CHANNEL");
+
+	if (!v || !*v || !strcmp(v, "trace"))
+		return 0;
+	if (strcmp(v, "json"))
+		die(EXIT_USAGE, "CAPTURE_SPIN_CHANNEL must be trace or json, not '%s'", v);
+	return 1;
+}
+
+/* The ring buffer's size per CPU in KiB; 0: no tracing. */
 static int trace_kb(void)
 {
 	const char *v = getenv("CAPTURE_TRACE_KB");
 	char *end;
 	long kb;
 
+	if (json_only())
+		return 0;
 	if (!v || !*v)
 		return DEFAULT_TRACE_KB;
 	kb = strtol(v, &end, 10);
@@ -182,12 +199,14 @@ static void linux_run(const struct spin_scenario *sc, size_t n,
 	const struct linux_guest *g = prepare();
 	struct guest_boot *boots = xcalloc(n, sizeof(*boots));
 	char **errors = xcalloc(n, sizeof(*errors));
+	int traced = !opt->boot_only && trace_kb();
 
 	for (size_t i = 0; i < n; i++)
 		boots[i] = (struct guest_boot){
 			.name = boot_name(&sc[i]), .append = scenario_words(&sc[i], opt->cpus),
-			.cpus = opt->cpus, .events_path = beside(raw_paths[i], ".json.log"),
-			.trace_path = opt->boot_only ? NULL : beside(raw_paths[i], ".ftrace"),
+			.cpus = opt->cpus,
+			.events_path = traced ? beside(raw_paths[i], ".json.log") : xstrdup(raw_paths[i]),
+			.trace_path = traced ? beside(raw_paths[i], ".ftrace") : NULL,
 			.boot_only = opt->boot_only, .vmlinux = g->kernel.vmlinux,
 			.initrd = g->initrd,
 		};
@@ -199,7 +218,8 @@ static void linux_run(const struct spin_scenario *sc, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (errors[i])
 			refused(&sc[i], errors[i]);
-	if (!opt->boot_only)
+	json_add(environment, "event_channel", json_str(traced ? "trace" : "json"));
+	if (traced)
 		decode_all(boots, n, raw_paths, environment);
 	/* The same guest for every scenario of the run: described once. */
 	if (!json_get(environment, "module"))

@@ -58,6 +58,9 @@ MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
 static int cpus = 1;
 module_param(cpus, int, 0444);
 MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
+static bool trace = true;
+module_param(trace, bool, 0444);
+MODULE_PARM_DESC(trace, "events into the ftrace ring buffer too, the slow path probed");
 
 enum action {
 	TRY_ACQUIRE_BLOCKING,
@@ -222,7 +225,7 @@ static const char *release(struct run *r, size_t i, int actor)
 	if (r->holder != actor)
 		return r->holder < 0 ? "release of a lock that is not held"
 				     : "release by the actor not holding the lock";
-	if (waiting)
+	if (waiting && trace)
 		wait_for_spinner();
 	spin_unlock(&the_lock);
 	r->holder = -1;
@@ -455,7 +458,7 @@ static int __init spin_init(void)
 	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
 	if (!r.events)
 		return -ENOMEM;
-	r.error = start_tracing(r.nsteps);
+	r.error = trace ? start_tracing(r.nsteps) : NULL;
 	if (r.error) {
 		r.failed_step = NO_STEP;
 		report(&r);
@@ -465,7 +468,8 @@ static int __init spin_init(void)
 	started = start_threads(&r, th);
 	for (k = 0; k < started; k++)
 		wait_for_completion(&th[k].done);
-	unregister_kretprobe(&slowpath_probe);
+	if (trace)
+		unregister_kretprobe(&slowpath_probe);
 	trace_spin_end(r.nevents, r.error != NULL);
 	report(&r);
 	kfree(r.events);
