@@ -99,6 +99,9 @@ same_bytes "long alone = long in all" \
 	"$TMP/long/spin/02-long.ndjson" "$TMP/a/spin/02-long.ndjson"
 # verify reruns it: the varying pages are checked for presence only.
 expect_exit 0 "verify: a rerun gives the same corpus" '' "$CAPTURE" verify "$TMP/long"
+rm "$TMP/long/raw/02-long.ftrace"
+expect_exit 7 "verify: a varying file removed is caught" \
+	'altered: raw/02-long.ftrace is listed in MANIFEST.json but missing' "$CAPTURE" verify "$TMP/long"
 
 # A ring buffer too small for the scenario: the kernel overwrites pages;
 # the capture fails with the counts and writes nothing.
