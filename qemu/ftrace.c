@@ -35,8 +35,7 @@ struct ftrace {
 
 /* One FILE of the channel. */
 struct shipped {
-	const char *path;	/* NUL-terminated copy in @name */
-	char name[256];
+	char path[256];
 	char *bytes;
 	size_t len;
 };
@@ -89,7 +88,7 @@ static int next_file(struct ftrace *t, size_t *pos, struct shipped *f,
 			       "%zu bytes after CAPTURE TRACE END", t->len - *pos);
 		return 0;
 	}
-	if (sscanf(line, "FILE %255s %zu%n", f->name, &f->len, &used) != 2 ||
+	if (sscanf(line, "FILE %255s %zu%n", f->path, &f->len, &used) != 2 ||
 	    line[used])
 		die_at(EXIT_BAD_INPUT, t->path, 0,
 		       "byte %zu: expected FILE <path> <length>, not \"%.40s\"",
@@ -97,7 +96,6 @@ static int next_file(struct ftrace *t, size_t *pos, struct shipped *f,
 	if (f->len > t->len - *pos)
 		truncated(t, *pos);
 	f->bytes = t->data + *pos;
-	f->path = f->name;
 	*pos += f->len;
 	return 1;
 }

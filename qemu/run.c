@@ -174,8 +174,10 @@ static void launch(struct attempt *a)
 		"-kernel", b->vmlinux, "-initrd", b->initrd, "-append", full,
 		"-chardev", console, "-serial", "chardev:console",
 		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04" };
-	size_t n = 27;
+	size_t n = 0;
 
+	while (argv[n])
+		n++;
 	n += channel_args(a, argv + n, dev);
 	if (lean) {
 		argv[n++] = "-bios";
