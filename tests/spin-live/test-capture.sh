@@ -100,8 +100,21 @@ same_bytes "long alone = long in all" \
 # verify reruns it: the varying pages are checked for presence only.
 expect_exit 0 "verify: a rerun gives the same corpus" '' "$CAPTURE" verify "$TMP/long"
 rm "$TMP/long/raw/02-long.ftrace"
-expect_exit 7 "verify: a varying file removed is caught" \
-	'altered: raw/02-long.ftrace is listed in MANIFEST.json but missing' "$CAPTURE" verify "$TMP/long"
+expect_exit 7 "verify: a varying file removed is caught" '' "$CAPTURE" verify "$TMP/long"
+grep -q 'altered: raw/02-long.ftrace is listed in MANIFEST.json but missing' "$TMP/.stdout" &&
+	ok "verify: names the varying file missing" ||
+	not_ok "verify: names the varying file missing" "$(head -n 3 "$TMP/.stdout")"
+
+# The JSON channel alone (what bench/spin-capture compares the trace path
+# with): the same windows, no trace channel.
+check "JSON channel alone" env CAPTURE_SPIN_CHANNEL=json "$CAPTURE" spin --scenario long -o "$TMP/json"
+same_bytes "JSON channel alone: long windows = spin_seq.ndjson" \
+	"$TMP/json/spin/02-long.ndjson" "$ref/spin_seq.ndjson"
+[ ! -e "$TMP/json/raw/02-long.ftrace" ] && grep -q '"event_channel": "json"' "$TMP/json/MANIFEST.json" &&
+	ok "JSON channel alone: no trace channel, recorded as such" ||
+	not_ok "JSON channel alone: no trace channel, recorded as such" "$(ls "$TMP/json/raw")"
+expect_exit 2 "a bad CAPTURE_SPIN_CHANNEL is a usage error" 'CAPTURE_SPIN_CHANNEL must be' \
+	env CAPTURE_SPIN_CHANNEL=serial "$CAPTURE" spin --scenario long -o "$TMP/ch"
 
 # A ring buffer too small for the scenario: the kernel overwrites pages;
 # the capture fails with the counts and writes nothing.
