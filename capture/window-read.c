@@ -262,6 +262,7 @@ void window_set_walk(const struct window_set *ws, size_t file,
 
 void window_file_free(struct window_file *wf)
 {
+	cJSON_Delete(wf->never_completing);
 	cJSON_Delete(wf->owned);
 	free(wf->w);
 	free(wf->path);
@@ -297,6 +298,28 @@ static void set_system(struct window_set *ws, const struct folder *f,
 	}
 }
 
+/* A copy of manifest run @run's calls that never returned, checked. */
+static cJSON *never_completing(const char *mpath, const cJSON *run)
+{
+	const cJSON *calls = json_get(json_get(run, "info"), "never_completing");
+	const cJSON *c;
+
+	if (!calls)
+		return NULL;
+	if (!cJSON_IsArray(calls))
+		die_at(EXIT_BAD_INPUT, mpath, 0, "run %s: info.never_completing "
+		       "is not an array", json_get_str(run, "name"));
+	cJSON_ArrayForEach(c, calls)
+		if (!json_get_str(c, "action") ||
+		    !cJSON_IsObject(json_get(c, "data")) ||
+		    !cJSON_IsObject(json_get(c, "pre_state")))
+			die_at(EXIT_BAD_INPUT, mpath, 0, "run %s: a never-"
+			       "completing call needs a string \"action\" and "
+			       "objects \"data\" and \"pre_state\"",
+			       json_get_str(run, "name"));
+	return cJSON_Duplicate(calls, 1);
+}
+
 static void add_corpus(struct window_set *ws, const char *dir)
 {
 	char *mpath = xasprintf("%s/MANIFEST.json", dir);
@@ -326,6 +349,8 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		}
 		path = xasprintf("%s/%s", dir, rel);
 		window_set_add_file(ws, path, path);
+		ws->files[ws->n - 1].never_completing =
+			never_completing(mpath, run);
 		free(path);
 		free(rel);
 	}

@@ -30,6 +30,12 @@ struct window_file {
 	size_t n;
 	cJSON *owned;       /* array keeping every parsed line alive */
 	const cJSON *meta;  /* ITF: the trace's "#meta" (NULL if none) */
+	/*
+	 * A corpus's run: the calls its folder saw that never returned
+	 * (manifest runs[].info.never_completing: {action, data,
+	 * pre_state} each, fold_run_never_completing()); NULL if none.
+	 */
+	cJSON *never_completing;
 };
 
 /* Load every window of @path; @label names the run in reports. */

@@ -140,6 +140,18 @@ void windows_observe(struct window_writer *w, window_observer *fn, void *ctx)
 	w->observer = ctx;
 }
 
+const cJSON *windows_never_completing(struct window_writer *w,
+				      const char *action, const cJSON *data)
+{
+	struct window call = {
+		.file = w->rel, .action = action, .data = data, .pre = w->state,
+	};
+
+	if (w->observe)
+		w->observe(w->observer, &call);
+	return w->state;
+}
+
 void windows_add(struct window_writer *w, const char *action, cJSON *data,
 		 cJSON *post)
 {

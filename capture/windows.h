@@ -69,6 +69,13 @@ struct window_writer *windows_open_file(FILE *f, const char *name,
  */
 void windows_add(struct window_writer *w, const char *action, cJSON *data,
 		 cJSON *post);
+/*
+ * A call observed that never returned (a self-deadlock): no window is
+ * written; the observer gets it as a window whose post is NULL.  Returns
+ * the state it was called in (the writer's).
+ */
+const cJSON *windows_never_completing(struct window_writer *w,
+				      const char *action, const cJSON *data);
 /* Hand each window added from now on to @fn as well (e.g. an audit). */
 typedef void window_observer(void *ctx, const struct window *w);
 void windows_observe(struct window_writer *w, window_observer *fn, void *ctx);

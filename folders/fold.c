@@ -35,6 +35,22 @@ void fold_run_windows(struct fold_run *run, const struct folder *f,
 	free(rel);
 }
 
+void fold_run_never_completing(struct fold_run *run, const char *action,
+			       cJSON *data)
+{
+	cJSON *calls = cJSON_GetObjectItemCaseSensitive(run->info,
+							"never_completing");
+	cJSON *call;
+
+	if (!calls)
+		calls = json_add(run->info, "never_completing", json_arr());
+	call = json_add(calls, NULL, json_obj());
+	json_add(call, "action", json_str(action));
+	json_add(call, "data", data);
+	json_add(call, "pre_state", cJSON_Duplicate(
+		windows_never_completing(run->windows, action, data), 1));
+}
+
 /*
  * The sha256 of the input's files, for the manifest.  Hashing is a tenth of
  * a fold's work and needs nothing from it: a thread does it on the other

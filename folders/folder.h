@@ -62,6 +62,16 @@ void fold_run_windows(struct fold_run *run, const struct folder *f,
 		      const cJSON *initial);
 
 /*
+ * Report a call of @action with @data, in the current state, that never
+ * returned (a lock() by the lock's holder): it makes no window; it is
+ * recorded in the manifest (run info "never_completing": [{action, data,
+ * pre_state}]) and the audit shows its cell as observed never completing.
+ * Takes @data.
+ */
+void fold_run_never_completing(struct fold_run *run, const char *action,
+			       cJSON *data);
+
+/*
  * Fold @input as the run @name with @f: events to events/NAME.ndjson and
  * windows to SYSTEM/NAME.ndjson in corpus @c (NULL: check only).  Adds
  * {"name", "input", "events", "windows": {action: n}, "repairs"} for the

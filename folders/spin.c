@@ -316,6 +316,25 @@ static void on_begin(struct spin_fold *s)
 	cJSON_Delete(initial);
 }
 
+/*
+ * Actor @a's lock() was still spinning at the end.  By the holder it is a
+ * real self-deadlock that can never return: a call observed never
+ * completing.  Anyone else's would have got the lock at the release the
+ * run does not show.
+ */
+static void lock_never_returned(struct spin_fold *s, int a)
+{
+	cJSON *data;
+
+	if (!s->held || s->holder != a)
+		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+		       "actor %d's lock() never succeeded", a);
+	data = json_obj();
+	json_add(data, "thread", json_int(a));
+	json_add(data, "callType", json_str("lock"));
+	fold_run_never_completing(s->run, "AcquireLock", data);
+}
+
 static void on_end(struct spin_fold *s, const char *count)
 {
 	char *end;
@@ -334,8 +353,7 @@ static void on_end(struct spin_fold *s, const char *count)
 	resolve_pending_try(s, NULL);
 	for (int a = 0; a < MAX_ACTORS; a++)
 		if (s->pending[a] == BLOCKING)
-			die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
-			       "actor %d's lock() never succeeded", a);
+			lock_never_returned(s, a);
 	s->ended = 1;
 }
 

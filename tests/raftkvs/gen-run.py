@@ -8,7 +8,8 @@ shared runs (one server, one client) never take.
 handlers: server 1 (of 1) handles a RequestVote of term 2 from server 2 and
 grants it, then an AppendEntries of term 2 with one entry and leader commit
 1, then an AppendEntries response of term 3 (it steps down to a follower of
-term 3).  two-leaders: servers 1 and 2 (of 2) both become leader in term 1.
+term 3).  two-leaders: servers 1 and 2 (of 2) both time out into term 2 and
+become its leader (each BecomeLeader after its own timeout).
 Each process's clock ticks once per record; one process per file, so no
 clock names another.
 """
@@ -41,11 +42,12 @@ class Proc:
     def __init__(self, archetype, self_):
         self.archetype, self.self, self.n, self.lines = archetype, self_, 0, []
 
-    def step(self, elements):
+    def step(self, elements, after=()):
+        """after: (archetype, self, n) of steps this one happens after."""
         self.n += 1
         self.lines.append(json.dumps({
             "archetypeName": self.archetype,
-            "clock": [[[self.archetype, self.self], self.n]],
+            "clock": [[[a, s], n] for a, s, n in after] + [[[self.archetype, self.self], self.n]],
             "csElements": elements, "endTime": "t", "isAbort": False,
             "self": self.self, "startTime": "t"}, separators=(",", ":")))
 
@@ -99,12 +101,21 @@ def two_leaders(d):
         s.step([el("read", "net", "TRUE", index=i, self=i),
                 pc("AServer.serverLoop", "AServer.serverLoop", self=i)])
         s.write(d)
+        v = Proc("AServerRequestVote", str(2 + int(i)))
+        pre = "AServerRequestVote"
+        v.step([el("read", "srvId", i, prefix=pre, self=v.self),
+                el("write", "state", '"candidate"', '"follower"', index=i, prefix=pre, self=v.self),
+                el("write", "currentTerm", "2", "1", index=i, prefix=pre, self=v.self),
+                el("write", "votedFor", i, "0", index=i, prefix=pre, self=v.self),
+                pc(f"{pre}.serverRequestVoteLoop", f"{pre}.requestVoteLoop",
+                   prefix=pre, self=v.self)])
+        v.write(d)
         b = Proc("AServerBecomeLeader", str(8 + int(i)))
         pre = "AServerBecomeLeader"
         b.step([el("read", "srvId", i, prefix=pre, self=b.self),
-                el("write", "state", '"leader"', '"follower"', index=i, prefix=pre, self=b.self),
+                el("write", "state", '"leader"', '"candidate"', index=i, prefix=pre, self=b.self),
                 pc(f"{pre}.serverBecomeLeaderLoop", f"{pre}.serverBecomeLeaderLoop",
-                   prefix=pre, self=b.self)])
+                   prefix=pre, self=b.self)], after=[(v.archetype, v.self, 1)])
         b.write(d)
 
 

@@ -159,7 +159,7 @@ if command -v node >/dev/null; then
 fi
 rm -rf "$TMP/bad"
 python3 "$ROOT/tests/raftkvs/gen-run.py" "$TMP/bad" two-leaders
-refused 4 "two leaders of one term" 'trace-10-1\.log:1: server 2 leads term 1, which server 1 already led'
+refused 4 "two leaders of one term" 'trace-10-1\.log:1: server 2 leads term 2, which server 1 already led'
 
 # etcd and raftkvs share action names: window files without a manifest are
 # still told apart (an etcd run without heartbeats uses no action raftkvs

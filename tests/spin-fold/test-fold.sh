@@ -79,6 +79,13 @@ sed '/"seq":4,/d; /"seq":5,/s/unlocked/locked/' "$log" |
 	awk '/"seq":/ { sub(/"seq":[0-9]+/, "\"seq\":" n++) } { print }' |
 	sed 's/^CAPTURE END 13$/CAPTURE END 12/' >"$TMP/held.log"
 fails 4 "success on a held lock" 'held.log:7: AcquireSuccess: actor 1 got a lock that is held' "$TMP/held.log"
+# A lock() still spinning at the end is a self-deadlock only by the holder
+# (tests/audit checks that one: a call never completing); anyone else's
+# would have got the lock at a release the stream lacks.
+# Here 0's last release is replaced by 1's lock().
+sed '/"seq":12,/s/.*/{"seq":12,"thread":1,"lock":0,"state":"locked","action":"TryAcquireBlocking","actor":1}/' \
+	"$log" >"$TMP/waiting.log"
+fails 4 "a non-holder's lock() never returning" "waiting.log:15: actor 1's lock\\(\\) never succeeded" "$TMP/waiting.log"
 { cat "$log"; sed -n '2p' "$log"; } >"$TMP/after.log"
 fails 4 "event after END" 'after.log:16: event after the CAPTURE END' "$TMP/after.log"
 sed 's/^CAPTURE END 13$/CAPTURE END 15/' "$log" >"$TMP/lost.log"
