@@ -333,9 +333,21 @@ static const char *written_digest(struct corpus *c, const char *path)
 	return NULL;
 }
 
+void corpus_vary(struct corpus *c, const char *rel, const char *why)
+{
+	cJSON *varying = cJSON_GetObjectItemCaseSensitive(c->manifest, "varying");
+
+	if (!varying) {
+		varying = json_obj();
+		json_add(c->manifest, "varying", varying);
+	}
+	json_add(varying, rel, json_str(why));
+}
+
 static cJSON *file_digests(struct corpus *c)
 {
 	cJSON *files = json_obj();
+	const cJSON *varying = json_get(c->manifest, "varying");
 	size_t skip = strlen(c->tmp) + 1;
 
 	walk_n = 0;
@@ -346,6 +358,10 @@ static cJSON *file_digests(struct corpus *c)
 		const char *known = written_digest(c, walk_paths[i]);
 		char hex[65];
 
+		if (json_get(varying, walk_paths[i] + skip)) {
+			free(walk_paths[i]);
+			continue;
+		}
 		if (!known && sha256_file(walk_paths[i], hex))
 			die(EXIT_CAPTURE_FAILED, "cannot read %s", walk_paths[i]);
 		json_add(files, walk_paths[i] + skip, json_str(known ? known : hex));

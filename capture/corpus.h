@@ -63,6 +63,14 @@ const cJSON *manifest_runs(const cJSON *m, const char *path);
 struct strbuf;
 void manifest_text(struct strbuf *sb, const cJSON *m);
 
+/*
+ * @rel holds bytes that differ from run to run (@why says what varies: a
+ * binary stream with time stamps).  The manifest lists it under "varying"
+ * with @why instead of its sha256 under "files"; verify checks that it is
+ * there and compares what was derived from it instead.
+ */
+void corpus_vary(struct corpus *c, const char *rel, const char *why);
+
 /* Write MANIFEST.json, rename into place, free @c. */
 void corpus_commit(struct corpus *c);
 

@@ -51,7 +51,7 @@ static cJSON *load_manifest(const char *dir)
 }
 
 /* nftw has no user pointer: the walk reports into these. */
-static const cJSON *walk_files;
+static const cJSON *walk_files, *walk_varying;
 static size_t walk_skip;
 static int walk_unlisted;
 
@@ -62,7 +62,7 @@ static int unlisted(const char *path, const struct stat *st, int type,
 
 	(void)st; (void)ftw;
 	if (type == FTW_D || type == FTW_DP || !strcmp(rel, "MANIFEST.json") ||
-	    json_get(walk_files, rel))
+	    json_get(walk_files, rel) || json_get(walk_varying, rel))
 		return 0;
 	printf("  altered: %s is in the corpus but not in MANIFEST.json\n", rel);
 	walk_unlisted = 1;
@@ -76,6 +76,7 @@ static int check_digests(const char *dir, const cJSON *m)
 	int bad = 0;
 
 	walk_files = json_get(m, "files");
+	walk_varying = json_get(m, "varying");
 	walk_skip = strlen(dir) + 1;
 	walk_unlisted = 0;
 	if (nftw(dir, unlisted, 16, FTW_PHYS))
@@ -94,6 +95,16 @@ static int check_digests(const char *dir, const cJSON *m)
 			printf("  altered: %s has sha256 %s, MANIFEST.json records %s\n",
 			       f->string, hex,
 			       cJSON_IsString(f) ? f->valuestring : "(none)");
+			bad = 1;
+		}
+		free(path);
+	}
+	cJSON_ArrayForEach(f, walk_varying) {
+		char *path = xasprintf("%s/%s", dir, f->string);
+
+		if (!file_exists(path)) {
+			printf("  altered: %s is listed in MANIFEST.json but missing\n",
+			       f->string);
 			bad = 1;
 		}
 		free(path);
