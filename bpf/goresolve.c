@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,19 @@ struct go_binary {
 	char build_id[256];
 };
 
+/* What go_open() had opened is released before it dies: nothing leaks. */
+static _Noreturn void refuse(struct go_binary *b, const char *why)
+{
+	const char *path = b->path;
+
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b);
+	die(EXIT_BAD_INPUT, "%s: %s", path, why);
+}
+
 struct go_binary *go_open(const char *path)
 {
 	struct go_binary *b = xcalloc(1, sizeof(*b));
@@ -28,15 +42,20 @@ struct go_binary *go_open(const char *path)
 	elf_version(EV_CURRENT);
 	b->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (b->fd < 0)
-		die(EXIT_BAD_INPUT, "%s: cannot open", path);
+		refuse(b, "cannot open");
 	b->elf = elf_begin(b->fd, ELF_C_READ, NULL);
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
-		die(EXIT_BAD_INPUT, "%s: not an ELF file", path);
+		refuse(b, "not an ELF file");
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
-	if (!b->dw)
-		die(EXIT_BAD_INPUT,
-		    "%s: no DWARF debug information (built with -ldflags=-w or -s, or stripped?): rebuild it with a plain go build, without -w or -s in -ldflags (%s)",
-		    path, dwarf_errmsg(-1));
+	if (!b->dw) {
+		char why[320];
+
+		snprintf(why, sizeof(why), "no DWARF debug information (built "
+			 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
+			 "plain go build, without -w or -s in -ldflags (%s)",
+			 dwarf_errmsg(-1));
+		refuse(b, why);
+	}
 	return b;
 }
 

@@ -294,7 +294,8 @@ static void place_cells(struct audit_pass *p)
 		if (k >= 0)
 			p->cells[k] = sc->cell;
 	}
-	qsort(p->uses, p->nuses, sizeof(*p->uses), by_first);
+	if (p->nuses)   /* p->uses is NULL then, which qsort may not take */
+		qsort(p->uses, p->nuses, sizeof(*p->uses), by_first);
 	for (size_t i = 0; i < p->nuses; i++) {
 		const struct seen_use *u = &p->uses[i];
 

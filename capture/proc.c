@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -218,12 +219,91 @@ int copy_file(const char *src, const char *dst)
 	return 0;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symbolic link" :
+	       S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/*
+ * A wrong output path is a wrong command line, told before any work: the
+ * rename that puts the file in place would replace whatever @path names,
+ * so only a regular file (or nothing) may be there.
+ */
+void check_output_file(const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "output %s: no directory %s", path, dir);
+	if (access(dir, W_OK | X_OK))
+		die(EXIT_USAGE, "output %s: cannot write in %s: %s", path, dir,
+		    strerror(errno));
+	free(copy);
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		die(EXIT_USAGE, "output %s is %s: not replacing it", path,
+		    file_kind(st.st_mode));
+}
+
+char *owned_tmp_name(const char *path)
+{
+	return xasprintf("%s.tmp-%ld-XXXXXX", path, (long)getpid());
+}
+
+/* The pid in @name if it is "@base.tmp-PID-XXXXXX" (6 characters), else 0. */
+static long owner_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	char *end;
+	long pid;
+
+	if (strncmp(name, base, n) || strncmp(name + n, ".tmp-", 5))
+		return 0;
+	pid = strtol(name + n + 5, &end, 10);
+	if (pid <= 0 || end == name + n + 5 || *end != '-' || strlen(end + 1) != 6)
+		return 0;
+	return pid;
+}
+
+void remove_stale_tmps(const char *path)
+{
+	char *copy = xstrdup(path), *dcopy = xstrdup(path);
+	const char *base = basename(copy), *dir = dirname(dcopy);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		long pid = owner_of(de->d_name, base);
+		char *stale;
+
+		/* kill(pid, 0) fails with ESRCH only if no such process lives */
+		if (!pid || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		stale = xasprintf("%s/%s", dir, de->d_name);
+		progress("removing %s, left by process %ld, which is gone", stale,
+			 pid);
+		remove_tree(stale);
+		free(stale);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+	free(dcopy);
+}
+
 void write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	int cleanup;
+	char *tmp;
+	int fd, cleanup;
 
+	check_output_file(path);
+	remove_stale_tmps(path);
+	tmp = owned_tmp_name(path);
+	fd = mkstemp(tmp);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));
 	cleanup = remove_on_failure(tmp);
@@ -234,6 +314,14 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 		    strerror(errno));
 	cancel_on_failure(cleanup);
 	free(tmp);
+}
+
+void refuse_device(const char *path, const char *name)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		die_at(EXIT_BAD_INPUT, name, 0, "a device, not a recorded file");
 }
 
 int file_exists(const char *path)

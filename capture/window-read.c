@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../folders/folder.h"
+#include "corpus.h"
 #include "die.h"
 #include "itf.h"
 #include "json.h"
@@ -132,6 +133,9 @@ static int next_window(struct window_reader *wr, struct window *w)
 		wr->pre = w->post;
 		return 1;
 	}
+	/* not even an initial state: no run (docs/input-checks.md) */
+	if (!wr->started)
+		die_at(EXIT_BAD_INPUT, r->path, 0, "no windows (an empty file)");
 	return 0;
 }
 
@@ -154,22 +158,28 @@ static long line_of(const char *text, const char *at)
 static cJSON *parse_trace(const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len);
 	const char *end = NULL, *why;
+	char *text;
 	cJSON *trace;
+	long line = 0;
 
+	refuse_device(path, path);
+	text = read_file(path, &len);
 	if (!text)
 		die_at(EXIT_BAD_INPUT, path, 0, "cannot read");
 	trace = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	/* what is refused is freed first: a failing run leaks nothing */
 	if (!trace)
-		die_at(EXIT_BAD_INPUT, path, line_of(text, cJSON_GetErrorPtr()),
-		       "not JSON");
-	if (strspn(end, " \t\r\n") != strlen(end))
-		die_at(EXIT_BAD_INPUT, path, line_of(text, end),
-		       "more after the ITF trace");
-	if ((why = json_check_record(trace)))
-		die_at(EXIT_BAD_INPUT, path, 0, "%s", why);
+		why = "not JSON", line = line_of(text, cJSON_GetErrorPtr());
+	else if (strspn(end, " \t\r\n") != strlen(end))
+		why = "more after the ITF trace", line = line_of(text, end);
+	else
+		why = json_check_record(trace);
 	free(text);
+	if (why) {
+		cJSON_Delete(trace);
+		die_at(EXIT_BAD_INPUT, path, line, "%s", why);
+	}
 	return trace;
 }
 
@@ -182,6 +192,8 @@ static void itf_load(struct window_file *wf)
 	long at;
 
 	recs = itf_read_trace(trace, &at, &e);
+	if (!recs)
+		cJSON_Delete(trace);
 	if (!recs && at < 0)
 		die_at(EXIT_BAD_INPUT, wf->path, 0, "%s", e.msg);
 	if (!recs)
@@ -333,7 +345,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
 	set_system(ws, f, mpath);
-	cJSON_ArrayForEach(run, json_get(m, "runs")) {
+	cJSON_ArrayForEach(run, manifest_runs(m, mpath)) {
 		const char *name = json_get_str(run, "name");
 		char *rel, *path;
 
@@ -371,9 +383,11 @@ static void add_dir(struct window_set *ws, const char *dir)
 
 	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0, "cannot open directory");
-	if (!n)
+	if (!n) {
+		free_names(names, n);
 		die_at(EXIT_BAD_INPUT, dir, 0, "no MANIFEST.json and no *.ndjson "
 		       "or *.itf.json window files");
+	}
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 

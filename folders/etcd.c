@@ -605,7 +605,7 @@ static void etcd_fold(struct fold_run *run)
 	struct etcd_fold f = { .run = run };
 	cJSON *line;
 
-	line_reader_open(&f.r, run->input);
+	line_reader_open_as(&f.r, run->path, run->input);
 	while ((line = ndjson_next(&f.r))) {
 		const cJSON *ev = trace_event(&f, line);
 

@@ -22,6 +22,8 @@ struct audit_domain;
 struct fold_run {
 	const char *name;          /* run name: window file is SYSTEM/NAME.ndjson */
 	const char *input;         /* a file, or a directory for multi-file runs */
+	const char *path;          /* what to read: input, or the copy of a
+				    * pipe (messages name input) */
 	const char *source;        /* the input as the manifest names it */
 	struct corpus *corpus;     /* NULL when only checking */
 	struct output_format fmt;  /* requested window form and JSON style */
@@ -39,7 +41,7 @@ struct folder {
 	const char *summary;
 	const char *const *actions;     /* target actions, NULL-terminated */
 	enum window_form form;          /* form of the reference corpus */
-	/* Fold one run: read run->input, write run->events and run->windows. */
+	/* Fold one run: read run->path, write run->events and run->windows. */
 	void (*fold)(struct fold_run *run);
 	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
 	const struct audit_domain *audit;

@@ -91,8 +91,10 @@ static char **list_logs(const char *dir, size_t *n)
 	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0,
 		       "not a directory of PGo trace-*.log files");
-	if (!*n)
+	if (!*n) {
+		free_names(names, 0);
 		die_at(EXIT_BAD_INPUT, dir, 0, "no trace-*.log files");
+	}
 	for (size_t i = 0; i < *n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 

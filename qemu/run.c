@@ -91,10 +91,12 @@ struct attempt {
 	enum accel accel;
 	int racing;         /* the KVM probe's TCG twin, or the probe itself */
 	char *events;       /* this attempt's event channel, renamed on success */
+	char *trace;        /* its trace channel, or NULL; renamed on success */
 	char *console;      /* the guest's ttyS0 */
 	char *qemu_err;     /* QEMU's own stderr */
 	struct proc proc;
 	int cleanup;        /* removes @events if we die */
+	int trace_cleanup;  /* removes @trace if we die */
 	double started, changed, life, said;
 	long long seen;     /* console + events bytes at the last look */
 	char *problem;      /* why it does not count, NULL if it does */
@@ -108,7 +110,9 @@ static const char *accel_name(enum accel a)
 /*
  * /init's capture_stop: "exit" for a boot-only run; CAPTURE_GUEST_STOP=
  * poweroff or hang makes the guest fail the way real guests do (stopping
- * without a word, hanging), which the checks below must catch.
+ * without a word, hanging), which the checks below must catch; midway and
+ * midway-hang reach the guest's own script (the spin module stops printing
+ * halfway, then ends or hangs).
  */
 static const char *stop_word(const struct guest_boot *b)
 {
@@ -118,9 +122,10 @@ static const char *stop_word(const struct guest_boot *b)
 		return "exit";
 	if (!stop || !*stop)
 		return NULL;
-	if (strcmp(stop, "poweroff") && strcmp(stop, "hang"))
-		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff or hang, not '%s'",
-		    stop);
+	if (strcmp(stop, "poweroff") && strcmp(stop, "hang") &&
+	    strcmp(stop, "midway") && strcmp(stop, "midway-hang"))
+		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff, hang, midway "
+		    "or midway-hang, not '%s'", stop);
 	return stop;
 }
 
@@ -135,6 +140,27 @@ static char *chardev_file(const char *id, const char *path)
 	return sb.buf;
 }
 
+/* The event channel (port 0xe9) and, if the boot asks, the trace channel (0x4e9). */
+static size_t channel_args(const struct attempt *a, const char **argv,
+			   char *dev[2])
+{
+	size_t n = 0;
+
+	dev[0] = chardev_file("events", a->events);
+	argv[n++] = "-chardev";
+	argv[n++] = dev[0];
+	argv[n++] = "-device";
+	argv[n++] = "isa-debugcon,iobase=0xe9,chardev=events";
+	dev[1] = a->trace ? chardev_file("trace", a->trace) : NULL;
+	if (dev[1]) {
+		argv[n++] = "-chardev";
+		argv[n++] = dev[1];
+		argv[n++] = "-device";
+		argv[n++] = "isa-debugcon,iobase=0x4e9,chardev=trace";
+	}
+	return n;
+}
+
 static void launch(struct attempt *a)
 {
 	const struct guest_boot *b = a->run->b;
@@ -144,25 +170,33 @@ static void launch(struct attempt *a)
 	char *full = xasprintf("%s%s%s%s %s", base_append, lean ? lean_append : "",
 			       stop ? " capture_stop=" : "", stop ? stop : "",
 			       b->append ? b->append : "");
-	char *console = chardev_file("console", a->console);
-	char *events = chardev_file("events", a->events);
-	const char *argv[] = { guest_qemu(), "-accel", accel_name(a->accel),
+	char *console = chardev_file("console", a->console), *dev[2];
+	const char *argv[48] = { guest_qemu(), "-accel", accel_name(a->accel),
 		"-cpu", kvm ? "host" : "qemu64", "-M", "pc", "-smp", cpus,
 		"-m", "256M", "-nodefaults", "-display", "none", "-no-reboot",
 		"-kernel", b->vmlinux, "-initrd", b->initrd, "-append", full,
 		"-chardev", console, "-serial", "chardev:console",
-		"-chardev", events, "-device", "isa-debugcon,iobase=0xe9,chardev=events",
-		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-		lean ? "-bios" : NULL, "qboot.rom", NULL };
+		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04" };
+	size_t n = 0;
 
+	while (argv[n])
+		n++;
+	n += channel_args(a, argv + n, dev);
+	if (lean) {
+		argv[n++] = "-bios";
+		argv[n++] = "qboot.rom";
+	}
 	remove(a->events);
+	if (a->trace)
+		remove(a->trace);
 	remove(a->console);
 	progress("booting the %s guest (%s)", b->name, accel_name(a->accel));
 	proc_start(&a->proc, argv, "/dev/null", a->qemu_err);
 	a->started = a->changed = a->said = monotonic_seconds();
 	a->life = 0;
 	a->seen = 0;
-	free(events);
+	free(dev[0]);
+	free(dev[1]);
 	free(console);
 	free(full);
 	free(cpus);
@@ -216,6 +250,32 @@ static char *check_channel(const char *path, char **error)
 	return problem;
 }
 
+/*
+ * The trace channel's bytes are binary and decoded later (the caller's
+ * job); here only whether the guest got to the end of them.
+ */
+static char *check_trace_channel(const char *path)
+{
+	static const char end[] = "CAPTURE TRACE END ";
+	size_t len, n = 0;
+	char *data = read_file(path, &len), *problem = NULL;
+
+	if (!data || !len) {
+		free(data);
+		return xasprintf("the guest wrote nothing to its trace channel");
+	}
+	/* It ends in "CAPTURE TRACE END <digits>\n", right after binary pages. */
+	if (data[len - 1] == '\n')
+		for (n = 1; n < len && data[len - 1 - n] >= '0' &&
+			    data[len - 1 - n] <= '9'; n++)
+			;
+	if (n < 2 || len < n + strlen(end) ||
+	    memcmp(data + len - n - strlen(end), end, strlen(end)))
+		problem = xasprintf("the trace channel stops without CAPTURE TRACE END");
+	free(data);
+	return problem;
+}
+
 /* First line of QEMU's stderr, for messages. */
 static char *qemu_says(const char *path)
 {
@@ -247,6 +307,8 @@ static void judge(struct attempt *a, struct proc_result r)
 	} else {
 		char *problem = check_channel(a->events, &a->run->error);
 
+		if (!problem && !a->run->error && a->trace)
+			problem = check_trace_channel(a->trace);
 		if (problem)
 			a->problem = xasprintf("%s (QEMU exited %d)%s", problem,
 					       r.status, qemu);
@@ -290,7 +352,8 @@ static int alive(const struct attempt *a)
  */
 static char *watch(struct attempt *a, double now)
 {
-	long long seen = file_size(a->console) + file_size(a->events);
+	long long seen = file_size(a->console) + file_size(a->events) +
+			 (a->trace ? file_size(a->trace) : 0);
 	double stall = env_seconds("CAPTURE_GUEST_STALL", DEFAULT_STALL);
 	double timeout = env_seconds("CAPTURE_GUEST_TIMEOUT", DEFAULT_TIMEOUT);
 
@@ -340,6 +403,10 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 	a->qemu_err = guest_cache_path("last-run/%s.%ld.%s.qemu.log",
 				       run->b->name, (long)getpid(), accel_name(accel));
 	a->cleanup = remove_on_failure(a->events);
+	if (run->b->trace_path) {
+		a->trace = xasprintf("%s.%s", run->b->trace_path, accel_name(accel));
+		a->trace_cleanup = remove_on_failure(a->trace);
+	}
 	launch(a);
 	return a;
 }
@@ -347,6 +414,7 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 static void free_attempt(struct attempt *a)
 {
 	free(a->events);
+	free(a->trace);
 	free(a->console);
 	free(a->qemu_err);
 	free(a->problem);
@@ -356,9 +424,18 @@ static void free_attempt(struct attempt *a)
 static void drop(struct guests *g, size_t i)
 {
 	cancel_on_failure(g->a[i].cleanup);
+	if (g->a[i].trace)
+		cancel_on_failure(g->a[i].trace_cleanup);
 	free_attempt(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
 	g->n--;
+}
+
+static void remove_channels(const struct attempt *a)
+{
+	remove(a->events);
+	if (a->trace)
+		remove(a->trace);
 }
 
 /* Keep @path as last-run/NAME.SUFFIX: the newest run's, whole. */
@@ -382,7 +459,7 @@ static void retire(struct guests *g, size_t i)
 	char *console = xasprintf("%s.console.log", accel_name(a->accel));
 	char *qemu = xasprintf("%s.qemu.log", accel_name(a->accel));
 
-	remove(a->events);
+	remove_channels(a);
 	keep_log(a->console, a->run->b->name, console);
 	keep_log(a->qemu_err, a->run->b->name, qemu);
 	free(console);
@@ -413,7 +490,10 @@ static void succeed(struct guests *g, size_t i)
 	if (!b->boot_only && rename(a->events, b->events_path))
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->events,
 		    b->events_path);
-	remove(a->events);
+	if (!b->boot_only && a->trace && rename(a->trace, b->trace_path))
+		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->trace,
+		    b->trace_path);
+	remove_channels(a);
 	keep_log(a->console, b->name, "console.log");
 	keep_log(a->qemu_err, b->name, "qemu.log");
 	a->run->done = 1;
@@ -435,7 +515,7 @@ static void failed(struct guests *g, size_t i)
 		next = ACCEL_TCG;
 	progress("%s; retrying once%s (console log: %s)", a.problem,
 		 next != a.accel ? " with TCG" : "", a.console);
-	remove(a.events);
+	remove_channels(&a);
 	drop(g, i);
 	start_attempt(g, run, next, 0);
 }

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* capture convert IN OUT: a window file from one form and JSON style to another. */
-#include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "../../folders/folder.h"
 #include "../command.h"
 #include "../die.h"
@@ -62,26 +58,6 @@ static struct itf_head itf_head_of(const struct window_file *wf,
 	};
 }
 
-/*
- * A wrong OUT is a wrong command line, told before the input is read:
- * its directory must exist and be writable, and OUT not be a directory.
- */
-static void check_output(const char *out)
-{
-	char *copy = xstrdup(out);
-	const char *dir = dirname(copy);
-	struct stat st;
-
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		die(EXIT_USAGE, "output %s: no directory %s", out, dir);
-	if (access(dir, W_OK | X_OK))
-		die(EXIT_USAGE, "output %s: cannot write in %s: %s", out, dir,
-		    strerror(errno));
-	if (!stat(out, &st) && S_ISDIR(st.st_mode))
-		die(EXIT_USAGE, "output %s is a directory", out);
-	free(copy);
-}
-
 static void convert(const struct window_file *wf, const struct folder *sys,
 		    struct output_format fmt, const char *out)
 {
@@ -94,23 +70,16 @@ static void convert(const struct window_file *wf, const struct folder *sys,
 
 	if (!f)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
-	if (fmt.form != FORM_EVENT) {
-		if (!wf->initial)
-			die_at(EXIT_BAD_INPUT, wf->path, 0, "no windows: no "
-			       "initial state to begin the %s form with",
-			       fmt.form == FORM_ITF ? "ITF" : "stream");
+	if (fmt.form != FORM_EVENT)
 		check_chained(wf);
-	}
 	if (sys)
 		head = itf_head_of(wf, sys, &stem);
-	if (wf->initial) {
-		w = windows_open_file(f, wf->path, fmt, wf->initial, &head);
-		for (size_t i = 0; i < wf->n; i++)
-			windows_add(w, wf->w[i].action,
-				    json_dup(wf->w[i].data),
-				    json_dup(wf->w[i].post));
-		windows_close(w, counts);
-	}
+	/* an empty file was refused: the initial state is there */
+	w = windows_open_file(f, wf->path, fmt, wf->initial, &head);
+	for (size_t i = 0; i < wf->n; i++)
+		windows_add(w, wf->w[i].action, json_dup(wf->w[i].data),
+			    json_dup(wf->w[i].post));
+	windows_close(w, counts);
 	if (ferror(f) | fclose(f))
 		die(EXIT_CAPTURE_FAILED, "out of memory");
 	if (!strcmp(out, "-"))
@@ -150,7 +119,7 @@ int cmd_convert(int argc, char **argv)
 	fmt.form = o.form >= 0 ? (enum window_form)o.form : FORM_EVENT;
 	fmt.style = o.style;
 	if (strcmp(argv[optind + 1], "-"))
-		check_output(argv[optind + 1]);
+		check_output_file(argv[optind + 1]);
 	if (system && !folder_find(system))
 		die(EXIT_USAGE, "unknown system '%s'", system);
 	window_set_add_file(&ws, argv[optind], argv[optind]);

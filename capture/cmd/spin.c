@@ -181,6 +181,19 @@ static int emit_ktest(const struct spin_driver *d, struct spin_scenario *sc,
 	return EXIT_OK;
 }
 
+/* A driver's raw ring-buffer pages carry time stamps: they vary. */
+static void vary_ftrace(struct corpus *c, const char *run)
+{
+	char *rel = xasprintf("raw/%s.ftrace", run);
+	char *path = corpus_path(c, rel);
+
+	if (file_exists(path))
+		corpus_vary(c, rel, "ftrace ring-buffer pages: their time stamps "
+			    "differ from run to run; raw/RUN.log is their decoding");
+	free(path);
+	free(rel);
+}
+
 int cmd_spin(int argc, char **argv)
 {
 	struct spin_args a = {
@@ -223,6 +236,7 @@ int cmd_spin(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		char *run = spin_scenario_run_name(&sc[i]);
 
+		vary_ftrace(c, run);
 		progress("folding raw/%s.log", run);
 		fold_input(f, c, run, raw[i], fmt, runs);
 		free(raw[i]);

@@ -182,3 +182,28 @@ expect_exit 3 "directory without windows" 'empty: no MANIFEST.json and no' "$CAP
 expect_exit 2 "--system contradicting the manifest" 'system' "$CAPTURE" audit --system locksvc "$TMP/corpus"
 expect_exit 2 "two systems at once" 'one system at a time' "$CAPTURE" audit "$TMP/corpus" "$ref/locksvc"
 expect_exit 2 "no input" '' "$CAPTURE" audit
+
+# Inputs without a window (issue 16.1): refused at the file, exit 3 -- once a
+# qsort(NULL, 0) that UBSan stopped, and without it "0 windows".
+: >"$TMP/nowin.ndjson"
+expect_exit 3 "an empty window file" 'nowin.ndjson: no windows' \
+	"$CAPTURE" audit --system spin "$TMP/nowin.ndjson"
+head -n 1 "$ref/locksvc/locksvc_run01.ndjson" >"$TMP/seedonly.ndjson"
+expect_exit 3 "a stream-form file with only its initial state" \
+	'seedonly.ndjson: no windows to audit' "$CAPTURE" audit --system locksvc "$TMP/seedonly.ndjson"
+rm -rf "$TMP/nowin-corpus"
+cp -r "$TMP/corpus" "$TMP/nowin-corpus"
+for f in "$TMP"/nowin-corpus/spin/*.ndjson; do : >"$f"; done
+expect_exit 3 "a corpus whose window file is empty" 'nowin-corpus/spin/.*: no windows' \
+	"$CAPTURE" audit "$TMP/nowin-corpus"
+for runs in '[]' 'null' '"x"'; do
+	python3 - "$TMP/corpus/MANIFEST.json" "$TMP/nowin-corpus/MANIFEST.json" "$runs" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["runs"] = json.loads(sys.argv[3])
+json.dump(m, open(sys.argv[2], "w"))
+PY
+	expect_exit 3 "a manifest whose runs is $runs" \
+		'nowin-corpus/MANIFEST.json: "runs" is not an array' \
+		"$CAPTURE" audit "$TMP/nowin-corpus"
+done

@@ -127,7 +127,7 @@ sed '3s/"pre_state": {"lockHeld": true, "lockHolder": 0}/"pre_state": {"lockHeld
 expect_exit 3 "unchained event form refused" 'unchained.ndjson:3: pre_state is not the previous' \
 	"$CAPTURE" convert --form itf "$TMP/unchained.ndjson" "$TMP/out.itf.json"
 : >"$TMP/empty.ndjson"
-expect_exit 3 "no windows, no initial state" 'no windows: no initial state to begin the ITF form' \
+expect_exit 3 "no windows, no initial state" 'empty.ndjson: no windows \(an empty file\)' \
 	"$CAPTURE" convert --form itf --system spin "$TMP/empty.ndjson" "$TMP/out.itf.json"
 sed 's/"AcquireLock"/"Foo"/g; s/"ReleaseLock"/"Bar"/g' "$e" >"$TMP/unknown.ndjson"
 expect_exit 2 "ITF output needs the system" 'give --system' \

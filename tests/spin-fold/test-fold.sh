@@ -94,3 +94,30 @@ fails 3 "missing file" 'nosuch.log: no such file' "$TMP/nosuch.log"
 expect_exit 2 "unknown system" "unknown system 'nosuch'" "$CAPTURE" fold nosuch "$log"
 expect_exit 0 "check passes on a good stream" '' "$CAPTURE" check spin "$log"
 fold "$log" && expect_exit 0 "check re-checks the inputs a corpus names" '' "$CAPTURE" check "$TMP/out"
+
+# check CORPUS on a bad manifest (issue 16.7): bad input naming
+# MANIFEST.json, exit 3, as audit of the same corpus says.
+# edit_manifest PYTHON: apply PYTHON to m, the manifest of $TMP/out.
+edit_manifest() {
+	rm -rf "$TMP/out" && fold "$log" &&
+		python3 - "$TMP/out/MANIFEST.json" "$1" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(m, open(sys.argv[1], "w"))
+PY
+}
+edit_manifest 'm["system"] = "nosuch"'
+expect_exit 3 "check CORPUS: an unknown system" "out/MANIFEST.json: unknown system 'nosuch'" \
+	"$CAPTURE" check "$TMP/out"
+for runs in '[]' 'null' '"x"'; do
+	edit_manifest "m['runs'] = json.loads('$runs')"
+	expect_exit 3 "check CORPUS: runs $runs" 'out/MANIFEST.json: "runs" is not an array' \
+		"$CAPTURE" check "$TMP/out"
+done
+edit_manifest 'm["runs"] = m["runs"] * 2'
+expect_exit 3 "check CORPUS: a run twice" 'out/MANIFEST.json: run contention .* is there twice' \
+	"$CAPTURE" check "$TMP/out"
+edit_manifest 'del m["runs"][0]["name"]'
+expect_exit 3 "check CORPUS: a run without a name" 'out/MANIFEST.json: a run without "name"' \
+	"$CAPTURE" check "$TMP/out"
