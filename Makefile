@@ -2,8 +2,9 @@
 #
 #   make            build build/capture
 #   make deps       install the Debian packages the project needs (as root)
+#   make pydeps     install the Python packages the tests use (build/venv)
 #   make quickstart deps + build + capture the contention scenario
-#   make test       sanitizer build + every test (tests/run)
+#   make test       sanitizer build + pydeps + every test (tests/run)
 #   make fuzz       run each fuzz harness FUZZ_SECONDS (600) seconds
 #
 # Subsystems add sources and rules in their own DIR/build.mk fragment
@@ -40,7 +41,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fu
 FUZZ_LIB_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(filter-out capture/main.c,$(CAPTURE_SRC)) \
 	tests/fuzz/fuzz.c tests/unit/json-tokens-oracle.c)
 
-.PHONY: all deps quickstart test asan fuzz clean
+.PHONY: all deps pydeps quickstart test asan fuzz clean
 all: build/capture
 
 build/capture: $(OBJ)
@@ -82,11 +83,14 @@ fuzz: $(FUZZ_BIN)
 deps:
 	@scripts/install-deps
 
+pydeps:
+	@scripts/install-python-deps
+
 quickstart: deps
 	$(MAKE) all
 	build/capture spin --scenario contention -o corpus/contention
 
-test: all asan
+test: all asan pydeps
 	tests/run
 
 clean:

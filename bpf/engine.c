@@ -25,7 +25,8 @@ struct gp_engine {
 	struct goprobe *skel;
 	long goid_off;
 	unsigned long ring_bytes;
-	int hold_ring;
+	int hold_ring, follow;
+	struct bpf_link *fork_link, *exec_link;
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
@@ -76,6 +77,8 @@ struct gp_engine *gp_open(const char *binary)
 
 void gp_close(struct gp_engine *e)
 {
+	bpf_link__destroy(e->fork_link);
+	bpf_link__destroy(e->exec_link);
 	for (unsigned i = 0; i < e->nlinks; i++)
 		bpf_link__destroy(e->links[i]);
 	goprobe__destroy(e->skel);
@@ -93,6 +96,11 @@ void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold)
 	if (bytes)
 		e->ring_bytes = bytes;
 	e->hold_ring = hold;
+}
+
+void gp_follow(struct gp_engine *e)
+{
+	e->follow = 1;
 }
 
 static unsigned add_site(struct gp_engine *e, const char *name,
@@ -159,6 +167,7 @@ static void load(struct gp_engine *e)
 	if (!e->skel)
 		die(EXIT_ENV_MISSING, "cannot open the BPF object: %s", strerror(errno));
 	e->skel->rodata->wakeup_bytes = e->ring_bytes / 4;
+	e->skel->rodata->follow = (__u32)e->follow;
 	bpf_map__set_max_entries(e->skel->maps.events, (__u32)e->ring_bytes);
 	err = goprobe__load(e->skel);
 	if (err && geteuid())
@@ -176,13 +185,36 @@ static void load(struct gp_engine *e)
 			    i, strerror(errno));
 }
 
+/*
+ * A followed target is the process @pid and those it starts: the probes
+ * are on every process of the binary and the program keeps to those in
+ * its "procs" map, which the fork tracepoint extends; the exec
+ * tracepoint announces each program a followed process runs.
+ */
+static void follow_target(struct gp_engine *e, pid_t pid)
+{
+	__u32 key = (__u32)pid, one = 1;
+
+	if (bpf_map__update_elem(e->skel->maps.procs, &key, sizeof(key), &one,
+				 sizeof(one), BPF_ANY))
+		die(EXIT_CAPTURE_FAILED, "cannot follow process %d: %s", pid,
+		    strerror(errno));
+	e->fork_link = bpf_program__attach(e->skel->progs.gp_fork);
+	e->exec_link = bpf_program__attach(e->skel->progs.gp_exec);
+	if (!e->fork_link || !e->exec_link)
+		die(errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
+		    "cannot attach to sched_process_fork and exec: %s", strerror(errno));
+}
+
 static void attach(struct gp_engine *e, pid_t pid)
 {
+	if (e->follow)
+		follow_target(e, pid);
 	for (unsigned i = 0; i < e->nlinks; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
 
 		e->links[i] = bpf_program__attach_uprobe_opts(e->skel->progs.goprobe,
-				pid, e->path, e->offs[i], &o);
+				e->follow ? -1 : pid, e->path, e->offs[i], &o);
 		if (!e->links[i])
 			die(errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
 			    "cannot attach a uprobe to %s at %#lx: %s",
@@ -190,7 +222,6 @@ static void attach(struct gp_engine *e, pid_t pid)
 	}
 }
 
-/* Child: wait until the parent has attached, then become the target. */
 /*
  * The target, held on @hold until the probes are attached.  It dies with
  * capture (PR_SET_PDEATHSIG), and closes its copy of the pipe's write end so
@@ -200,14 +231,17 @@ static _Noreturn void child(const int hold[2], const char *path,
 			    char *const argv[], const char *out_path)
 {
 	char c;
-	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
 		_exit(127);
 	close(hold[1]);
-	if (out < 0 || dup2(out, 1) < 0)
-		_exit(127);
+	if (out_path) {
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (out < 0 || dup2(out, 1) < 0)
+			_exit(127);
+	}
 	if (read(hold[0], &c, 1) != 1)
 		_exit(127);
 	execv(path, argv);

@@ -36,6 +36,13 @@ struct go_binary *gp_binary(struct gp_engine *e);
 void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold);
 
 /*
+ * Follow the target's processes: the probes then also see every process it
+ * starts (and they start); each program they run is announced by a
+ * GP_SITE_EXEC record.  Without it only the first process is probed (a pid filter).
+ */
+void gp_follow(struct gp_engine *e);
+
+/*
  * Probe function @name: its entry reads @entry (which also says which
  * argument registers to save for the exits); if @exit is not NULL every
  * RET reads @exit.  Returns the site id of the entry; the exit's is that
@@ -48,7 +55,7 @@ typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
 
 /*
  * Run the binary with @argv (argv[0] is ignored: the engine's binary runs),
- * stdout to @out_path, under the probes (once per engine).  Returns its
+ * stdout to @out_path (NULL: capture's own), under the probes (once per engine).  Returns its
  * exit status.
  */
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,

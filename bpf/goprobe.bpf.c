@@ -20,6 +20,12 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Ring-buffer bytes pending before the consumer is woken. */
 const volatile __u64 wakeup_bytes = 64 * 1024;
+/*
+ * Set when the probes are attached to every process of the binary: the
+ * target's processes are then those in "procs" (the first put there by
+ * the loader, the ones they start by gp_fork).
+ */
+const volatile __u32 follow = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -66,10 +72,20 @@ struct {
 	__type(value, struct scratch);
 } scratches SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u32);
+} procs SEC(".maps");
+
+/* Goroutine ids are per process: the key has both. */
 struct frame_key {
 	__u64 goid;
+	__u32 pid;
 	__u32 func;
 	__u32 depth;
+	__u32 pad;
 };
 
 struct saved_args {
@@ -286,6 +302,8 @@ static __always_inline void emit(struct regs *g, __u32 id,
 	if (r) {
 		r->site = id;
 		r->goid = goid;
+		r->pid = bpf_get_current_pid_tgid() >> 32;
+		r->pad = 0;
 		take_values(r, sc, p);
 		__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
 			      wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
@@ -304,10 +322,12 @@ static __always_inline void entry(struct regs *ctx, __u32 id,
 		emit(ctx, id, s, goid, 0);
 		return;
 	}
-	struct frame_key dk = { .goid = goid, .func = s->func };
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct frame_key dk = { .goid = goid, .pid = pid, .func = s->func };
 	__u32 *dp = bpf_map_lookup_elem(&depths, &dk);
 	__u32 depth = dp ? *dp : 0;
-	struct frame_key fk = { .goid = goid, .func = s->func, .depth = depth };
+	struct frame_key fk = { .goid = goid, .pid = pid, .func = s->func,
+				.depth = depth };
 	struct saved_args a = {};
 
 	for (int i = 0; i < GP_SAVED_ARGS; i++)
@@ -325,7 +345,8 @@ static __always_inline void entry(struct regs *ctx, __u32 id,
 static __always_inline void leave(struct regs *ctx, __u32 id,
 				  struct gp_plan *s, __u64 goid)
 {
-	struct frame_key dk = { .goid = goid, .func = s->func };
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct frame_key dk = { .goid = goid, .pid = pid, .func = s->func };
 	__u32 *dp = bpf_map_lookup_elem(&depths, &dk);
 
 	if (!dp || !*dp) {
@@ -333,7 +354,8 @@ static __always_inline void leave(struct regs *ctx, __u32 id,
 		return;
 	}
 	__u32 depth = *dp - 1;
-	struct frame_key fk = { .goid = goid, .func = s->func, .depth = depth };
+	struct frame_key fk = { .goid = goid, .pid = pid, .func = s->func,
+				.depth = depth };
 	struct saved_args *a = bpf_map_lookup_elem(&frames, &fk);
 
 	if (!a) {
@@ -353,6 +375,12 @@ int goprobe(struct pt_regs *ctx)
 
 	if (!s)
 		return 0;
+	if (follow) {
+		__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+		if (!bpf_map_lookup_elem(&procs, &pid))
+			return 0;
+	}
 	/* JBE is taken on CF or ZF: the stack will grow, then re-enter. */
 	if (s->kind == GP_SITE_ENTRY_CHECK && (ctx->flags & 0x41)) {
 		count(GP_STAT_SKIPPED_MORESTACK);
@@ -368,5 +396,47 @@ int goprobe(struct pt_regs *ctx)
 		leave(&g, id, s, goid);
 	else
 		entry(&g, id, s, goid);
+	return 0;
+}
+
+/*
+ * A process of the target starts another (fork, or Go's clone for exec):
+ * follow it.  The tracepoint runs before the child is first woken, so
+ * nothing it does is missed.  Threads share their parent's thread group
+ * and are followed already.
+ */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(gp_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ppid = parent->tgid, cpid = child->tgid, one = 1;
+
+	if (!follow || cpid == ppid || !bpf_map_lookup_elem(&procs, &ppid))
+		return 0;
+	if (bpf_map_update_elem(&procs, &cpid, &one, BPF_ANY))
+		count(GP_STAT_DROPS);
+	return 0;
+}
+
+/*
+ * A followed process runs a program: say so in the stream, before any
+ * record of the program (its processes are numbered in this order).
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(gp_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct gp_record *r;
+
+	if (!follow || !bpf_map_lookup_elem(&procs, &pid))
+		return 0;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		count(GP_STAT_DROPS);
+		return 0;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->site = GP_SITE_EXEC;
+	r->pid = pid;
+	bpf_ringbuf_submit(r, 0);
 	return 0;
 }

@@ -107,13 +107,22 @@ struct gp_plan {
 	struct gp_value vals[GP_MAX_READS];
 };
 
-/* A ring-buffer record: one value per read of the site. */
+/*
+ * A ring-buffer record: one value per read of the site.  With followed
+ * targets (gp_follow()) a process that runs a program (the first, and
+ * every one the target starts that execs) is announced by a record of
+ * site GP_SITE_EXEC, before any record the program makes.
+ */
 struct gp_record {
 	unsigned int site;
 	unsigned int nil_mask;  /* bit i: read i met a NULL pointer */
 	unsigned long long goid; /* 0 at entries that save no arguments */
+	unsigned int pid;       /* the process (thread group) it came from */
+	unsigned int pad;
 	unsigned long long val[GP_MAX_READS];
 };
+
+#define GP_SITE_EXEC 0xffffffffu
 
 /* Counters in the "stats" array. */
 enum gp_stat { GP_STAT_DROPS, GP_STAT_UNMATCHED_EXITS, GP_STAT_DEPTH,

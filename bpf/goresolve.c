@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,19 @@ struct go_binary {
 	char build_id[256];
 };
 
+/* What go_open() had opened is released before it dies: nothing leaks. */
+static _Noreturn void refuse(struct go_binary *b, const char *why)
+{
+	const char *path = b->path;
+
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b);
+	die(EXIT_BAD_INPUT, "%s: %s", path, why);
+}
+
 struct go_binary *go_open(const char *path)
 {
 	struct go_binary *b = xcalloc(1, sizeof(*b));
@@ -28,15 +42,20 @@ struct go_binary *go_open(const char *path)
 	elf_version(EV_CURRENT);
 	b->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (b->fd < 0)
-		die(EXIT_BAD_INPUT, "%s: cannot open", path);
+		refuse(b, "cannot open");
 	b->elf = elf_begin(b->fd, ELF_C_READ, NULL);
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
-		die(EXIT_BAD_INPUT, "%s: not an ELF file", path);
+		refuse(b, "not an ELF file");
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
-	if (!b->dw)
-		die(EXIT_BAD_INPUT,
-		    "%s: no DWARF debug information (built with -ldflags=-w or stripped?): %s",
-		    path, dwarf_errmsg(-1));
+	if (!b->dw) {
+		char why[320];
+
+		snprintf(why, sizeof(why), "no DWARF debug information (built "
+			 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
+			 "plain go build, without -w or -s in -ldflags (%s)",
+			 dwarf_errmsg(-1));
+		refuse(b, why);
+	}
 	return b;
 }
 
@@ -168,25 +187,50 @@ static void scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 	free(code);
 }
 
-void go_func(struct go_binary *b, const char *name, struct go_func *f)
+/* @name's subprogram DIE, or why there is none to probe (caller frees). */
+char *go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out)
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
-	Dwarf_Addr lo, hi;
 
 	each_die(b, match_die, &q);
 	if (q.inlined)
-		die(EXIT_BAD_INPUT,
-		    "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
-		    b->path, name);
+		return xasprintf("%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
+				 b->path, name);
 	if (!q.nfound)
-		die(EXIT_BAD_INPUT, "%s: no function %s", b->path, name);
-	if (dwarf_lowpc(&q.found, &lo) || dwarf_highpc(&q.found, &hi))
-		die(EXIT_BAD_INPUT, "%s: %s has no code range", b->path, name);
+		return xasprintf("%s: no function %s", b->path, name);
+	*out = q.found;
+	return NULL;
+}
+
+char *go_func_find(struct go_binary *b, const char *name, struct go_func *f)
+{
+	Dwarf_Addr lo, hi;
+	Dwarf_Die d;
+	char *why = go_subprogram(b, name, &d);
+
+	if (why)
+		return why;
+	if (dwarf_lowpc(&d, &lo) || dwarf_highpc(&d, &hi))
+		return xasprintf("%s: %s has no code range", b->path, name);
 	memset(f, 0, sizeof(*f));
 	f->entry = file_offset(b, lo);
 	scan_code(b, name, lo, hi, f);
 	if (!f->nret)
-		die(EXIT_BAD_INPUT, "%s: %s has no RET instruction", b->path, name);
+		return xasprintf("%s: %s has no RET instruction", b->path, name);
+	return NULL;
+}
+
+void go_func(struct go_binary *b, const char *name, struct go_func *f)
+{
+	char *why = go_func_find(b, name, f);
+
+	if (why)
+		die(EXIT_BAD_INPUT, "%s", why);
+}
+
+const char *go_path(const struct go_binary *b)
+{
+	return b->path;
 }
 
 long go_member(struct go_binary *b, const char *type, const char *member)
@@ -236,7 +280,9 @@ const char *go_build_id(struct go_binary *b)
 		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
 			const char *owner = (const char *)d->d_buf + noff;
 
-			if (nh.n_type == 4 && nh.n_namesz == 3 && !strcmp(owner, "Go")) {
+			/* Go pads its note's name to 4 bytes: "Go\0\0". */
+			if (nh.n_type == 4 && (nh.n_namesz == 3 || nh.n_namesz == 4) &&
+			    !strcmp(owner, "Go")) {
 				size_t n = nh.n_descsz < sizeof(b->build_id) - 1 ?
 					   nh.n_descsz : sizeof(b->build_id) - 1;
 				memcpy(b->build_id, (char *)d->d_buf + doff, n);

@@ -23,10 +23,17 @@ struct go_func {
 	int nret;
 };
 
+#include <elfutils/libdw.h>
+
 struct go_binary *go_open(const char *path);
 void go_close(struct go_binary *b);
 
 void go_func(struct go_binary *b, const char *name, struct go_func *out);
+/* The same, returning why @name cannot be probed (caller frees), or NULL. */
+char *go_func_find(struct go_binary *b, const char *name, struct go_func *out);
+/* @name's DWARF subprogram (not an inlined one), or why not (caller frees). */
+char *go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out);
+const char *go_path(const struct go_binary *b);
 /* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"). */
 long go_member(struct go_binary *b, const char *type, const char *member);
 /* Hex GNU/Go build id note, or "" (static buffer owned by @b). */

@@ -62,6 +62,7 @@ static long find_label(char *const *labels, size_t n, const char *s)
 
 struct cell {
 	long windows, identity;
+	long never;         /* calls observed that never returned */
 	long runs;          /* distinct runs with a window here */
 	long last_run;      /* index of the last such run */
 };
@@ -115,6 +116,7 @@ struct audit_pass {
 	struct seen_use *uses;
 	size_t nuses;
 	long windows;
+	long never;          /* calls that never returned, in or outside */
 	cJSON *learned;
 	cJSON *outside;      /* action -> windows outside the domain */
 	cJSON *by_action;    /* action -> {action, windows, identity} */
@@ -171,10 +173,18 @@ static struct cell *seen_cell(struct audit_pass *p, size_t row, size_t col)
 	return &sc->cell;
 }
 
+/* The domain's reason why cell (@row, @col) holds no window, or NULL. */
+static const char *impossible(const struct audit_domain *d, const char *row,
+			      const char *col)
+{
+	return d->impossible ? d->impossible(row, col) : NULL;
+}
+
 static void count_cell(struct audit_pass *p, size_t run,
 		       const struct window *w, int identity)
 {
 	size_t r = NONE, c = NONE;
+	const char *why;
 	struct cell *cl;
 
 	if (p->d->learn)
@@ -182,8 +192,21 @@ static void count_cell(struct audit_pass *p, size_t run,
 	strbuf_reset(&p->row);
 	strbuf_reset(&p->col);
 	if (p->d->classify(w, &p->row, &p->col)) {
+		why = impossible(p->d, p->row.buf, p->col.buf);
+		if (why && w->post)
+			die_at(EXIT_CHECK_FAILED, w->file, w->line,
+			       "%s window in cell (%s, %s), which %s declares "
+			       "impossible (%s): the fold or the declaration is "
+			       "wrong", w->action, p->row.buf, p->col.buf,
+			       p->system, why);
 		r = label_index(&p->seen.rows, &p->seen.nrows, p->row.buf);
 		c = label_index(&p->seen.cols, &p->seen.ncols, p->col.buf);
+	}
+	if (!w->post) {
+		/* a call that never returned is no window: only its cell */
+		if (r != NONE)
+			seen_cell(p, r, c)->never++;
+		return;
 	}
 	count_use(p, r, c, w->action);
 	if (r == NONE)
@@ -209,12 +232,18 @@ static void sequence_hash(struct sequence *s, size_t least)
 void audit_pass_window(void *ctx, const struct window *w)
 {
 	struct audit_pass *p = ctx;
-	int identity = window_is_identity(w);
+	int identity;
 	cJSON *o = (cJSON *)json_get(p->by_action, w->action);
 
 	if (!p->nruns)
 		die(EXIT_CAPTURE_FAILED, "audit: a window before its run");
-
+	if (!w->post) {
+		p->never++;
+		if (p->d)
+			count_cell(p, p->nruns - 1, w, 0);
+		return;
+	}
+	identity = window_is_identity(w);
 	if (!o) {
 		o = json_add(p->by_action, w->action, json_obj());
 		json_add(o, "action", json_str(w->action));
@@ -265,7 +294,8 @@ static void place_cells(struct audit_pass *p)
 		if (k >= 0)
 			p->cells[k] = sc->cell;
 	}
-	qsort(p->uses, p->nuses, sizeof(*p->uses), by_first);
+	if (p->nuses)   /* p->uses is NULL then, which qsort may not take */
+		qsort(p->uses, p->nuses, sizeof(*p->uses), by_first);
 	for (size_t i = 0; i < p->nuses; i++) {
 		const struct seen_use *u = &p->uses[i];
 
@@ -355,12 +385,63 @@ static void audit_pass_free(struct audit_pass *p)
 	free(p);
 }
 
+static cJSON *cell_obj(const struct audit_axes *ax, size_t r, size_t c)
+{
+	cJSON *o = json_obj();
+
+	json_add(o, "pre", json_str(ax->rows[r]));
+	json_add(o, "action", json_str(ax->cols[c]));
+	return o;
+}
+
+/* The coverage report's lists of cells, by status. */
+struct cell_lists {
+	cJSON *covered, *uncovered, *impossible, *never, *single;
+};
+
+/*
+ * Cell (@r, @c) into the list of its status: covered (with its counts),
+ * impossible (with the reason) or uncovered; and into never_completing
+ * too when calls were seen there that never returned.
+ */
+static void report_cell(struct audit_pass *p, const struct cell_lists *l,
+			size_t r, size_t c)
+{
+	const struct audit_axes *ax = &p->ax;
+	const struct cell *cl = &p->cells[r * ax->ncols + c];
+	const char *why = impossible(p->d, ax->rows[r], ax->cols[c]);
+	cJSON *o = cell_obj(ax, r, c);
+
+	if (cl->never) {
+		cJSON *n = cell_obj(ax, r, c);
+
+		json_add(n, "calls", json_int(cl->never));
+		json_add(l->never, NULL, n);
+	}
+	if (!cl->windows) {
+		if (why)
+			json_add(o, "why", json_str(why));
+		json_add(why ? l->impossible : l->uncovered, NULL, o);
+		return;
+	}
+	json_add(o, "windows", json_int(cl->windows));
+	json_add(o, "identity", json_int(cl->identity));
+	json_add(o, "runs", json_int(cl->runs));
+	json_add(l->covered, NULL, o);
+	if (cl->runs == 1 && p->nruns > 1) {
+		o = cell_obj(ax, r, c);
+		json_add(o, "run", json_str(p->runs[cl->last_run]));
+		json_add(l->single, NULL, o);
+	}
+}
+
 /* Windows per cell of the domain, and per action outside it. */
 static cJSON *coverage(struct audit_pass *p)
 {
 	const struct audit_axes *ax = &p->ax;
-	cJSON *cov = json_obj(), *covered, *uncovered, *single;
-	long ncovered = 0;
+	cJSON *cov = json_obj();
+	long long total = (long long)(ax->nrows * ax->ncols);
+	struct cell_lists l;
 
 	json_add(cov, "describes", json_str(p->d->describes));
 	cJSON *rows = json_add(cov, "rows", json_arr());
@@ -369,39 +450,21 @@ static cJSON *coverage(struct audit_pass *p)
 		json_add(rows, NULL, json_str(ax->rows[r]));
 	for (size_t c = 0; c < ax->ncols; c++)
 		json_add(cols, NULL, json_str(ax->cols[c]));
-	json_add(cov, "total", json_int((long long)(ax->nrows * ax->ncols)));
-	cJSON *ncov = json_add(cov, "covered", json_int(0));
-	covered = json_add(cov, "cells", json_arr());
-	uncovered = json_add(cov, "uncovered", json_arr());
-	single = json_add(cov, "single_run", json_arr());
-	for (size_t r = 0; r < ax->nrows; r++) {
-		for (size_t c = 0; c < ax->ncols; c++) {
-			struct cell *cl = &p->cells[r * ax->ncols + c];
-			cJSON *o = json_obj();
-
-			json_add(o, "pre", json_str(ax->rows[r]));
-			json_add(o, "action", json_str(ax->cols[c]));
-			if (!cl->windows) {
-				json_add(uncovered, NULL, o);
-				continue;
-			}
-			ncovered++;
-			json_add(o, "windows", json_int(cl->windows));
-			json_add(o, "identity", json_int(cl->identity));
-			json_add(o, "runs", json_int(cl->runs));
-			json_add(covered, NULL, o);
-			if (cl->runs == 1 && p->nruns > 1) {
-				cJSON *s = json_obj();
-
-				json_add(s, "pre", json_str(ax->rows[r]));
-				json_add(s, "action", json_str(ax->cols[c]));
-				json_add(s, "run",
-					 json_str(p->runs[cl->last_run]));
-				json_add(single, NULL, s);
-			}
-		}
-	}
-	cJSON_SetNumberValue(ncov, ncovered);
+	json_add(cov, "total", json_int(total));
+	cJSON *reachable = json_add(cov, "reachable", json_int(total));
+	cJSON *ncovered = json_add(cov, "covered", json_int(0));
+	l.covered = json_add(cov, "cells", json_arr());
+	l.uncovered = json_add(cov, "uncovered", json_arr());
+	l.impossible = json_add(cov, "impossible", json_arr());
+	l.never = json_add(cov, "never_completing", json_arr());
+	l.single = json_add(cov, "single_run", json_arr());
+	for (size_t r = 0; r < ax->nrows; r++)
+		for (size_t c = 0; c < ax->ncols; c++)
+			report_cell(p, &l, r, c);
+	/* an impossible cell with a window was refused when counted */
+	cJSON_SetNumberValue(reachable,
+			     (double)(total - cJSON_GetArraySize(l.impossible)));
+	cJSON_SetNumberValue(ncovered, cJSON_GetArraySize(l.covered));
 	json_add(cov, "outside", p->outside);
 	p->outside = NULL;
 	return cov;
@@ -471,6 +534,7 @@ cJSON *audit_pass_report(struct audit_pass *p)
 	json_add(rep, "windows", json_int(windows));
 	json_add(rep, "identity", json_int(identity));
 	json_add(rep, "state_changing", json_int(windows - identity));
+	json_add(rep, "never_completing", json_int(p->never));
 	json_add(rep, "actions", actions);
 	json_add(rep, "schedules", schedules(p));
 	json_add(rep, "coverage", p->d ? coverage(p) : json_null());
@@ -484,6 +548,23 @@ static void walk_window(void *ctx, size_t file, const struct window *w)
 	audit_pass_window(ctx, w);
 }
 
+/* The calls of run @wf that never returned, as windows without a post. */
+static void walk_never_completing(struct audit_pass *p,
+				  const struct window_file *wf)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, wf->never_completing) {
+		struct window w = {
+			.file = wf->path, .action = json_get_str(c, "action"),
+			.data = json_get(c, "data"),
+			.pre = json_get(c, "pre_state"),
+		};
+
+		audit_pass_window(p, &w);
+	}
+}
+
 cJSON *audit_report(const struct window_set *ws)
 {
 	struct audit_pass *p = audit_pass_begin(ws->system);
@@ -491,6 +572,7 @@ cJSON *audit_report(const struct window_set *ws)
 	for (size_t f = 0; f < ws->n; f++) {
 		audit_pass_run(p, ws->files[f].label);
 		window_set_walk(ws, f, walk_window, p);
+		walk_never_completing(p, &ws->files[f]);
 	}
 	return audit_pass_report(p);
 }
@@ -544,8 +626,10 @@ static void print_cells(FILE *f, const cJSON *cells, const char *extra,
 		if (!strcmp(extra, "counts"))
 			fprintf(f, " %7lld %8lld %5lld", report_n(c, "windows"),
 				report_n(c, "identity"), report_n(c, "runs"));
-		else if (!strcmp(extra, "run"))
-			fprintf(f, "  %s", json_get_str(c, "run"));
+		else if (!strcmp(extra, "run") || !strcmp(extra, "why"))
+			fprintf(f, "  %s", json_get_str(c, extra));
+		else if (!strcmp(extra, "calls"))
+			fprintf(f, " %7lld", report_n(c, "calls"));
 		fputc('\n', f);
 	}
 }
@@ -554,17 +638,28 @@ static void print_coverage(FILE *f, const cJSON *cov)
 {
 	const cJSON *cells = json_get(cov, "cells"), *o;
 	const cJSON *uncovered = json_get(cov, "uncovered");
+	const cJSON *impossible = json_get(cov, "impossible");
+	const cJSON *never = json_get(cov, "never_completing");
 	const cJSON *single = json_get(cov, "single_run");
 	int wr = widest(json_get(cov, "rows"), NULL, 9);
 	int wc = widest(json_get(cov, "columns"), NULL, 6);
 
-	fprintf(f, "coverage: %lld/%lld covered\n  (%s)\n", report_n(cov, "covered"),
-		report_n(cov, "total"), json_get_str(cov, "describes"));
+	fprintf(f, "coverage: %lld/%lld reachable covered (%lld cells, %d "
+		"impossible)\n  (%s)\n", report_n(cov, "covered"),
+		report_n(cov, "reachable"), report_n(cov, "total"),
+		cJSON_GetArraySize(impossible), json_get_str(cov, "describes"));
 	fprintf(f, "  %-*s  %-*s %7s %8s %5s\n", wr, "pre-state", wc, "action",
 		"windows", "identity", "runs");
 	print_cells(f, cells, "counts", wr, wc);
-	fprintf(f, "uncovered: %d\n", cJSON_GetArraySize(uncovered));
+	fprintf(f, "uncovered (reachable): %d\n", cJSON_GetArraySize(uncovered));
 	print_cells(f, uncovered, "", wr, wc);
+	fprintf(f, "impossible: %d\n", cJSON_GetArraySize(impossible));
+	print_cells(f, impossible, "why", wr, wc);
+	fprintf(f, "observed, never completing: %d\n", cJSON_GetArraySize(never));
+	if (cJSON_GetArraySize(never))
+		fprintf(f, "  %-*s  %-*s %7s\n", wr, "pre-state", wc, "action",
+			"calls");
+	print_cells(f, never, "calls", wr, wc);
 	fprintf(f, "covered by one run only: %d\n", cJSON_GetArraySize(single));
 	print_cells(f, single, "run", wr, wc);
 	cJSON_ArrayForEach(o, json_get(cov, "outside"))
@@ -591,6 +686,8 @@ void audit_print_text(FILE *f, const cJSON *rep)
 	print_actions(f, rep);
 	fprintf(f, "state-changing windows: %lld of %lld\n",
 		report_n(rep, "state_changing"), report_n(rep, "windows"));
+	fprintf(f, "calls that never returned (no window): %lld\n",
+		report_n(rep, "never_completing"));
 	fprintf(f, "schedules: %lld runs, %lld distinct action sequences, "
 		"%lld distinct with data\n", report_n(s, "runs"),
 		report_n(s, "distinct_actions"), report_n(s, "distinct_with_data"));

@@ -10,6 +10,13 @@
  * action, the identity base rate (post == pre), schedule diversity across
  * runs, and the cells only one run covers; several inputs merge into one
  * report.
+ *
+ * A cell has one of four statuses: covered (some window is in it),
+ * reachable but not covered, impossible (the domain declares, with a
+ * reason, that the system cannot produce a window there: coverage is
+ * covered / (total - impossible)), and observed never completing (a call
+ * was seen that never returned, e.g. a self-deadlocking lock(): a window
+ * without a post-state, below).
  */
 #ifndef CAPTURE_AUDIT_H
 #define CAPTURE_AUDIT_H
@@ -48,6 +55,13 @@ struct audit_domain {
 	/* Write @w's row and column labels; 0 if it lies outside the domain. */
 	int (*classify)(const struct window *w, struct strbuf *row,
 			struct strbuf *col);
+	/*
+	 * Optional: why no window can lie in cell (@row, @col) -- what the
+	 * system's code makes impossible -- or NULL if one can.  A window
+	 * in such a cell is refused (EXIT_CHECK_FAILED, its file:line): the
+	 * fold or the declaration is wrong.
+	 */
+	const char *(*impossible)(const char *row, const char *col);
 };
 
 /*
@@ -60,7 +74,12 @@ struct audit_pass;
 struct audit_pass *audit_pass_begin(const struct folder *system);
 /* The windows fed from now on are those of run @label. */
 void audit_pass_run(struct audit_pass *p, const char *label);
-/* Count one window of the current run (@p is the audit_pass). */
+/*
+ * Count one window of the current run (@p is the audit_pass).  A window
+ * whose post is NULL is a call observed that never returned (its pre the
+ * state it was called in): it is counted in its cell as never completing,
+ * not as a window, and may lie in an impossible cell.
+ */
 void audit_pass_window(void *p, const struct window *w);
 /* The report (caller frees); frees @p. */
 cJSON *audit_pass_report(struct audit_pass *p);

@@ -28,6 +28,7 @@ int is_scenario_file(const char *file);
 
 int cmd_spin(int argc, char **argv);
 int cmd_etcd(int argc, char **argv);
+int cmd_go(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);

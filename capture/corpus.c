@@ -30,15 +30,20 @@ struct written {
 struct corpus {
 	char *dest;
 	char *tmp;
+	int tmp_made;     /* tmp exists: the cleanup removes it */
 	int cleanup;
 	char **made;      /* parent directories we created, deepest first */
 	size_t nmade;
-	int made_cleanup;
 	cJSON *manifest;
 	struct written *written;
 	size_t nwritten;
 	struct audit_pass *audit;
 	struct write_behind *behind;  /* writes and hashes the files' bytes */
+	/*
+	 * The files not closed yet.  Only stdio's FILE (not on our heap) points
+	 * at them otherwise: a run that dies keeps them reachable from here.
+	 */
+	struct hashing_file *open;
 };
 
 /* A file being written and hashed (the cookie of its FILE). */
@@ -48,13 +53,12 @@ struct hashing_file {
 	int fd;
 	EVP_MD_CTX *md;
 	struct write_behind_file *out;
+	struct hashing_file **prev, *next;  /* in the corpus's open files */
 };
 
 /* Only ever empty directories we made: rmdir removes nothing else. */
-static void remove_made(void *arg)
+static void remove_made(struct corpus *c)
 {
-	struct corpus *c = arg;
-
 	for (size_t i = 0; i < c->nmade; i++)
 		rmdir(c->made[i]);
 }
@@ -88,7 +92,6 @@ static void make_parents(struct corpus *c)
 		c->made[c->nmade++] = p;
 	}
 	free(p);
-	c->made_cleanup = on_failure(remove_made, c);
 	for (size_t i = c->nmade; i-- > 0;)
 		if (mkdir(c->made[i], 0755) && errno != EEXIST)
 			die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
@@ -105,25 +108,46 @@ int corpus_exists(const char *dir)
 	return yes;
 }
 
+/*
+ * The cleanup holds @c itself, from the start: what a dying run had
+ * allocated or open stays reachable.  The temporary directory goes
+ * first, then the parents made for it.
+ */
+static void remove_tmp(void *arg)
+{
+	struct corpus *c = arg;
+
+	if (c->tmp_made)
+		remove_tree(c->tmp);
+	remove_made(c);
+}
+
 struct corpus *corpus_begin(const char *dest)
 {
 	struct corpus *c = xcalloc(1, sizeof(*c));
 	size_t n = strlen(dest);
+	struct stat st;
 
+	c->cleanup = on_failure(remove_tmp, c);
 	while (n > 1 && dest[n - 1] == '/')
 		n--;
 	c->dest = xstrdup(dest);
 	c->dest[n] = '\0';
+	/* the swap at commit would replace the link, not what it names */
+	if (!lstat(c->dest, &st) && S_ISLNK(st.st_mode))
+		die(EXIT_USAGE, "output %s is a symbolic link: not replacing it",
+		    c->dest);
 	if (file_exists(c->dest) && !corpus_exists(c->dest))
 		die(EXIT_USAGE, "%s exists and is not a corpus (no MANIFEST.json): "
 		    "not replacing it", c->dest);
 	make_parents(c);
-	c->tmp = xasprintf("%s.tmp-XXXXXX", c->dest);
+	remove_stale_tmps(c->dest);
+	c->tmp = owned_tmp_name(c->dest);
 	if (!mkdtemp(c->tmp))
 		die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
 		    "output %s: cannot create %s: %s", c->dest, c->tmp,
 		    strerror(errno));
-	c->cleanup = remove_on_failure(c->tmp);
+	c->tmp_made = 1;
 	c->manifest = json_obj();
 	return c;
 }
@@ -167,10 +191,28 @@ static void remember(struct corpus *c, struct hashing_file *h)
 	c->nwritten++;
 }
 
+static void link_open(struct corpus *c, struct hashing_file *h)
+{
+	h->next = c->open;
+	if (h->next)
+		h->next->prev = &h->next;
+	h->prev = &c->open;
+	c->open = h;
+}
+
+static void unlink_open(struct hashing_file *h)
+{
+	*h->prev = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+}
+
 static int hashing_close(void *cookie)
 {
 	struct hashing_file *h = cookie;
 	int err = write_behind_close(h->out);
+
+	unlink_open(h);
 
 	if (err) {
 		close(h->fd);
@@ -198,6 +240,7 @@ FILE *corpus_create(struct corpus *c, const char *rel)
 	FILE *f;
 
 	h->c = c;
+	link_open(c, h);
 	h->path = corpus_path(c, rel);
 	dir = xstrdup(h->path);
 	/* Not while a signal's cleanups walk the temporary directory. */
@@ -290,9 +333,21 @@ static const char *written_digest(struct corpus *c, const char *path)
 	return NULL;
 }
 
+void corpus_vary(struct corpus *c, const char *rel, const char *why)
+{
+	cJSON *varying = cJSON_GetObjectItemCaseSensitive(c->manifest, "varying");
+
+	if (!varying) {
+		varying = json_obj();
+		json_add(c->manifest, "varying", varying);
+	}
+	json_add(varying, rel, json_str(why));
+}
+
 static cJSON *file_digests(struct corpus *c)
 {
 	cJSON *files = json_obj();
+	const cJSON *varying = json_get(c->manifest, "varying");
 	size_t skip = strlen(c->tmp) + 1;
 
 	walk_n = 0;
@@ -303,6 +358,10 @@ static cJSON *file_digests(struct corpus *c)
 		const char *known = written_digest(c, walk_paths[i]);
 		char hex[65];
 
+		if (json_get(varying, walk_paths[i] + skip)) {
+			free(walk_paths[i]);
+			continue;
+		}
 		if (!known && sha256_file(walk_paths[i], hex))
 			die(EXIT_CAPTURE_FAILED, "cannot read %s", walk_paths[i]);
 		json_add(files, walk_paths[i] + skip, json_str(known ? known : hex));
@@ -341,16 +400,31 @@ static void replace(struct corpus *c)
 	free(old);
 }
 
+const cJSON *manifest_runs(const cJSON *m, const char *path)
+{
+	const cJSON *runs = json_get(m, "runs");
+
+	if (!cJSON_IsArray(runs) || !cJSON_GetArraySize(runs))
+		die_at(EXIT_BAD_INPUT, path, 0,
+		       "\"runs\" is not an array of at least one run");
+	return runs;
+}
+
+void manifest_text(struct strbuf *sb, const cJSON *m)
+{
+	json_write_indented(sb, m, 0);
+	strbuf_add(sb, "\n", 1);
+}
+
 void corpus_commit(struct corpus *c)
 {
 	struct strbuf text = STRBUF_INIT;
 	FILE *f;
 
 	json_add(c->manifest, "files", file_digests(c));
-	json_write_indented(&text, c->manifest, 0);
+	manifest_text(&text, c->manifest);
 	f = corpus_create(c, "MANIFEST.json");
 	fwrite(text.buf, 1, text.len, f);
-	fputc('\n', f);
 	corpus_close(c, f, "MANIFEST.json");
 	strbuf_release(&text);
 	write_behind_stop(c->behind);
@@ -366,7 +440,6 @@ void corpus_commit(struct corpus *c)
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", c->tmp,
 		    c->dest, strerror(errno));
 	cancel_on_failure(c->cleanup);
-	cancel_on_failure(c->made_cleanup);
 	cleanups_release();
 	for (size_t i = 0; i < c->nmade; i++)
 		free(c->made[i]);

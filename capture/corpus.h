@@ -53,6 +53,24 @@ cJSON *corpus_manifest(struct corpus *c);
 void corpus_set_audit(struct corpus *c, struct audit_pass *a);
 struct audit_pass *corpus_audit(const struct corpus *c);
 
+/*
+ * The runs of manifest @m read from @path: a non-empty array, else it dies
+ * with EXIT_BAD_INPUT naming @path.
+ */
+const cJSON *manifest_runs(const cJSON *m, const char *path);
+
+/* The bytes of MANIFEST.json for manifest @m, appended to @sb. */
+struct strbuf;
+void manifest_text(struct strbuf *sb, const cJSON *m);
+
+/*
+ * @rel holds bytes that differ from run to run (@why says what varies: a
+ * binary stream with time stamps).  The manifest lists it under "varying"
+ * with @why instead of its sha256 under "files"; verify checks that it is
+ * there and compares what was derived from it instead.
+ */
+void corpus_vary(struct corpus *c, const char *rel, const char *why);
+
 /* Write MANIFEST.json, rename into place, free @c. */
 void corpus_commit(struct corpus *c);
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "die.h"
 
-#define MAX_CLEANUPS 16
+#define MAX_CLEANUPS 64
 
 static struct {
 	void (*fn)(void *);

@@ -10,6 +10,7 @@ static const struct command commands[] = {
 	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },
 	{ "spin", cmd_spin, "run a scenario on a real kernel's spinlock, fold it" },
 	{ "etcd", cmd_etcd, "run a scenario on etcd raft under eBPF probes, fold it" },
+	{ "go", cmd_go, "run a Go program under eBPF probes a probe spec names" },
 	{ "check", cmd_check, "run every check on recorded streams, write nothing" },
 	{ "list", cmd_list, "list systems, their actions and scenarios" },
 	{ "audit", cmd_audit, "coverage, identity base rate, schedules of window files" },

@@ -6,14 +6,18 @@
 #include "die.h"
 #include "json.h"
 #include "ndjson.h"
+#include "proc.h"
 
-void line_reader_open(struct line_reader *r, const char *path)
+void line_reader_open_as(struct line_reader *r, const char *path,
+			 const char *name)
 {
 	memset(r, 0, sizeof(*r));
-	r->path = path;
+	r->path = name;
+	if (strcmp(path, "-"))
+		refuse_device(path, name);
 	r->f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!r->f)
-		die_at(EXIT_BAD_INPUT, path, 0, "cannot open: %s", strerror(errno));
+		die_at(EXIT_BAD_INPUT, name, 0, "cannot open: %s", strerror(errno));
 	/*
 	 * stdio's default 4 KiB means a read(2) per few lines; setvbuf()
 	 * ignores a size without a buffer.  Not stdin's: it outlives us.
@@ -22,6 +26,11 @@ void line_reader_open(struct line_reader *r, const char *path)
 		r->iobuf = xmalloc(LINE_READER_BUFFER);
 		setvbuf(r->f, r->iobuf, _IOFBF, LINE_READER_BUFFER);
 	}
+}
+
+void line_reader_open(struct line_reader *r, const char *path)
+{
+	line_reader_open_as(r, path, path);
 }
 
 /* The next line into *line (NULL at end of file); -1 on a read error. */

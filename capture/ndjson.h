@@ -26,8 +26,14 @@ struct line_reader {
 };
 #define LINE_READER_BUFFER (1 << 16)   /* a PGo run keeps one per process */
 
-/* Open @path ("-" is stdin); dies with EXIT_BAD_INPUT if it cannot. */
+/*
+ * Open @path ("-" is stdin); dies with EXIT_BAD_INPUT if it cannot, or if
+ * it is a device.
+ */
 void line_reader_open(struct line_reader *r, const char *path);
+/* The same, naming @name (the file @path is a copy of) in every error. */
+void line_reader_open_as(struct line_reader *r, const char *path,
+			 const char *name);
 /* Next line, or NULL at end of file. */
 const char *line_reader_next(struct line_reader *r);
 void line_reader_close(struct line_reader *r);

@@ -9,23 +9,27 @@
 #include "options.h"
 
 /*
- * Where each -o/--output argument getopt handed us lies in argv: in its
- * own element (-o DIR, --out DIR) or inside the option's (-oDIR,
- * --outp=DIR).  command_argv() drops exactly those elements, whatever
- * spelling or abbreviation getopt accepted.
+ * Where each argument of an option the manifest leaves out (-o/--output,
+ * -j/--jobs) lies in argv: in its own element (-o DIR, --out DIR) or
+ * inside the option's (-oDIR, --outp=DIR).  command_argv() drops exactly
+ * those elements, whatever spelling or abbreviation getopt accepted.
  */
-#define MAX_OUTPUT_ARGS 8
-static const char *output_args[MAX_OUTPUT_ARGS];
-static int n_output_args;
+#define MAX_UNRECORDED 8
+static const char *unrecorded[MAX_UNRECORDED];
+static int n_unrecorded;
+
+void option_unrecorded(const char *arg)
+{
+	if (n_unrecorded == MAX_UNRECORDED)
+		die(EXIT_USAGE, "more than %d output and job options", MAX_UNRECORDED);
+	unrecorded[n_unrecorded++] = arg;
+}
 
 int output_option(int opt, const char *arg, struct output_options *o)
 {
 	switch (opt) {
 	case 'o':
-		if (n_output_args == MAX_OUTPUT_ARGS)
-			die(EXIT_USAGE, "-o/--output: given more than %d times",
-			    MAX_OUTPUT_ARGS);
-		output_args[n_output_args++] = arg;
+		option_unrecorded(arg);
 		o->dir = arg;
 		return 1;
 	case 'F':
@@ -33,8 +37,11 @@ int output_option(int opt, const char *arg, struct output_options *o)
 			o->form = FORM_EVENT;
 		else if (!strcmp(arg, "stream"))
 			o->form = FORM_STREAM;
+		else if (!strcmp(arg, "itf"))
+			o->form = FORM_ITF;
 		else
-			die(EXIT_USAGE, "--form: expected event or stream, not '%s'", arg);
+			die(EXIT_USAGE, "--form: expected event, stream or itf, "
+			    "not '%s'", arg);
 		return 1;
 	case 'J':
 		o->style = json_style_parse(arg);
@@ -61,13 +68,13 @@ void usage(const char *text, int help)
 	exit(help ? EXIT_OK : EXIT_USAGE);
 }
 
-/* 1 if @arg is an output option's own element, 2 if it is inside @arg. */
-static int output_arg_in(const char *arg)
+/* 1 if @arg is an unrecorded option's own element, 2 if it is inside @arg. */
+static int unrecorded_in(const char *arg)
 {
 	uintptr_t start = (uintptr_t)arg, end = start + strlen(arg);
 
-	for (int i = 0; i < n_output_args; i++) {
-		uintptr_t at = (uintptr_t)output_args[i];
+	for (int i = 0; i < n_unrecorded; i++) {
+		uintptr_t at = (uintptr_t)unrecorded[i];
 
 		if (at == start)
 			return 1;
@@ -84,20 +91,33 @@ cJSON *command_argv(int argc, char **argv)
 
 	json_add(a, NULL, json_str("capture"));
 	for (int i = 0; i < argc; i++) {
-		if (output_arg_in(argv[i]) == 2) {
+		if (unrecorded_in(argv[i]) == 2) {
 			dropped++;
 			continue;
 		}
-		if (i + 1 < argc && output_arg_in(argv[i + 1]) == 1) {
+		if (i + 1 < argc && unrecorded_in(argv[i + 1]) == 1) {
 			dropped++;
 			i++;
 			continue;
 		}
 		json_add(a, NULL, json_str(argv[i]));
 	}
-	/* verify reruns this command: it must not name the output. */
-	if (dropped != n_output_args)
-		die(EXIT_CAPTURE_FAILED, "cannot tell the output option apart "
-		    "in the command line");
+	/*
+	 * verify reruns this command: it must not name the output, and the
+	 * same corpus must record the same command however many jobs made it.
+	 */
+	if (dropped != n_unrecorded)
+		die(EXIT_CAPTURE_FAILED, "cannot tell the output and job options "
+		    "apart in the command line");
 	return a;
+}
+
+unsigned long option_ring_bytes(const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+
+	if (*end || v < 4096 || (v & (v - 1)))
+		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", arg);
+	return v;
 }

@@ -8,7 +8,7 @@
 
 struct folder;
 
-/* Output options: -o DIR, --form event|stream, --json python|compact|canonical. */
+/* Output options: -o DIR, --form event|stream|itf, --json python|compact|canonical. */
 struct output_options {
 	const char *dir;
 	int form;        /* -1: the system's reference form */
@@ -23,8 +23,9 @@ struct output_options {
 #define OUTPUT_OPTIONS_HELP(default_dir) \
 	"  -o, --output DIR     write the corpus to DIR, atomically (default:\n" \
 	"                       " default_dir ")\n" \
-	"      --form FORM      window form: event or stream (default: the\n" \
-	"                       system's reference corpus form)\n" \
+	"      --form FORM      window form: event, stream, or itf (Informal\n" \
+	"                       Trace Format; default: the system's reference\n" \
+	"                       corpus form)\n" \
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
 
 /* Handle one getopt result; returns 1 if it was an output option. */
@@ -35,7 +36,15 @@ struct output_format output_format_for(const struct output_options *o,
 /* Print @usage to stdout (--help) and exit 0, or to stderr and exit 2. */
 _Noreturn void usage(const char *text, int help);
 
-/* The command line (argv) without any -o/--output, for manifests. */
+/*
+ * @arg (getopt's optarg) belongs to an option that does not change what is
+ * written (-j): command_argv() leaves it out, as it does -o.
+ */
+void option_unrecorded(const char *arg);
+/* --ring-bytes N of the eBPF commands: a power of two of at least 4096. */
+unsigned long option_ring_bytes(const char *arg);
+
+/* The command line (argv) without -o/--output and -j/--jobs, for manifests. */
 struct cJSON *command_argv(int argc, char **argv);
 
 #endif

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,41 +74,71 @@ static void stop_group(pid_t pid, int *status)
 		waitpid(pid, status, 0);
 }
 
+void proc_start(struct proc *p, const char *const argv[], const char *out_path,
+		const char *err_path)
+{
+	pid_t parent = getpid();
+
+	fflush(NULL);
+	p->pid = fork();
+	if (p->pid < 0)
+		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	if (!p->pid)
+		child(argv, out_path, err_path, parent);
+	setpgid(p->pid, p->pid);
+	p->cleanup = on_failure(kill_group, (void *)(long)p->pid);
+}
+
+static struct proc_result result_of(int status)
+{
+	struct proc_result r = { 0 };
+
+	r.exited = WIFEXITED(status);
+	r.status = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
+	return r;
+}
+
+int proc_poll(struct proc *p, struct proc_result *r, int block)
+{
+	int status;
+	pid_t w;
+
+	do
+		w = waitpid(p->pid, &status, block ? 0 : WNOHANG);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
+	if (!w)
+		return 0;
+	cancel_on_failure(p->cleanup);
+	*r = result_of(status);
+	return 1;
+}
+
+void proc_stop(struct proc *p)
+{
+	int status;
+
+	stop_group(p->pid, &status);
+	cancel_on_failure(p->cleanup);
+}
+
 struct proc_result proc_run(const char *const argv[], const char *out_path,
 			    const char *err_path, double timeout_s)
 {
 	struct proc_result r = { 0 };
 	double deadline = monotonic_seconds() + timeout_s;
-	pid_t parent = getpid(), pid;
-	int status, cleanup;
+	struct proc p;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
-	if (!pid)
-		child(argv, out_path, err_path, parent);
-	setpgid(pid, pid);
-	cleanup = on_failure(kill_group, (void *)(long)pid);
-	for (;;) {
-		pid_t w = waitpid(pid, &status, timeout_s > 0 ? WNOHANG : 0);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			die(EXIT_CAPTURE_FAILED, "waitpid: %s", strerror(errno));
-		if (timeout_s > 0 && monotonic_seconds() > deadline) {
-			stop_group(pid, &status);
-			cancel_on_failure(cleanup);
+	proc_start(&p, argv, out_path, err_path);
+	while (!proc_poll(&p, &r, timeout_s <= 0)) {
+		if (monotonic_seconds() > deadline) {
+			proc_stop(&p);
 			r.timed_out = 1;
 			return r;
 		}
-		if (timeout_s > 0)
-			usleep(10000);
+		usleep(10000);
 	}
-	cancel_on_failure(cleanup);
-	r.exited = WIFEXITED(status);
-	r.status = r.exited ? WEXITSTATUS(status) : WTERMSIG(status);
 	return r;
 }
 
@@ -188,12 +219,91 @@ int copy_file(const char *src, const char *dst)
 	return 0;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symbolic link" :
+	       S_ISCHR(mode) ? "a character device" :
+	       S_ISBLK(mode) ? "a block device" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/*
+ * A wrong output path is a wrong command line, told before any work: the
+ * rename that puts the file in place would replace whatever @path names,
+ * so only a regular file (or nothing) may be there.
+ */
+void check_output_file(const char *path)
+{
+	char *copy = xstrdup(path);
+	const char *dir = dirname(copy);
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "output %s: no directory %s", path, dir);
+	if (access(dir, W_OK | X_OK))
+		die(EXIT_USAGE, "output %s: cannot write in %s: %s", path, dir,
+		    strerror(errno));
+	free(copy);
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		die(EXIT_USAGE, "output %s is %s: not replacing it", path,
+		    file_kind(st.st_mode));
+}
+
+char *owned_tmp_name(const char *path)
+{
+	return xasprintf("%s.tmp-%ld-XXXXXX", path, (long)getpid());
+}
+
+/* The pid in @name if it is "@base.tmp-PID-XXXXXX" (6 characters), else 0. */
+static long owner_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	char *end;
+	long pid;
+
+	if (strncmp(name, base, n) || strncmp(name + n, ".tmp-", 5))
+		return 0;
+	pid = strtol(name + n + 5, &end, 10);
+	if (pid <= 0 || end == name + n + 5 || *end != '-' || strlen(end + 1) != 6)
+		return 0;
+	return pid;
+}
+
+void remove_stale_tmps(const char *path)
+{
+	char *copy = xstrdup(path), *dcopy = xstrdup(path);
+	const char *base = basename(copy), *dir = dirname(dcopy);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		long pid = owner_of(de->d_name, base);
+		char *stale;
+
+		/* kill(pid, 0) fails with ESRCH only if no such process lives */
+		if (!pid || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		stale = xasprintf("%s/%s", dir, de->d_name);
+		progress("removing %s, left by process %ld, which is gone", stale,
+			 pid);
+		remove_tree(stale);
+		free(stale);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+	free(dcopy);
+}
+
 void write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	int cleanup;
+	char *tmp;
+	int fd, cleanup;
 
+	check_output_file(path);
+	remove_stale_tmps(path);
+	tmp = owned_tmp_name(path);
+	fd = mkstemp(tmp);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));
 	cleanup = remove_on_failure(tmp);
@@ -204,6 +314,14 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 		    strerror(errno));
 	cancel_on_failure(cleanup);
 	free(tmp);
+}
+
+void refuse_device(const char *path, const char *name)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		die_at(EXIT_BAD_INPUT, name, 0, "a device, not a recorded file");
 }
 
 int file_exists(const char *path)

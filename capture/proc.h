@@ -19,6 +19,20 @@ struct proc_result {
  */
 struct proc_result proc_run(const char *const argv[], const char *out_path,
 			    const char *err_path, double timeout_s);
+/* A child started by proc_start(): killed with its group if we die. */
+struct proc {
+	int pid;
+	int cleanup;
+};
+
+/* Start @argv as proc_run() does, without waiting for it. */
+void proc_start(struct proc *p, const char *const argv[], const char *out_path,
+		const char *err_path);
+/* 1 with *@r filled once @p has ended (waiting for it if @block), else 0. */
+int proc_poll(struct proc *p, struct proc_result *r, int block);
+/* SIGTERM its group, SIGKILL after a grace period; reaped. */
+void proc_stop(struct proc *p);
+
 /* Run and require exit 0, else die with @code naming the command. */
 void proc_must(int code, const char *const argv[], const char *out_path);
 
@@ -30,8 +44,30 @@ char *read_file(const char *path, size_t *len);
 void write_file(const char *path, const void *data, size_t len);
 /* Copy @src to @dst; -1 (errno set) if @src cannot be read. */
 int copy_file(const char *src, const char *dst);
-/* Write @path whole or not at all: a temporary beside it, then rename. */
+/*
+ * @path can be written by write_file_atomic(): its directory exists and is
+ * writable, and it is missing or a regular file (not a directory, device,
+ * FIFO, socket or symbolic link).  Dies with EXIT_USAGE naming it.
+ */
+void check_output_file(const char *path);
+/* Write @path whole or not at all (a temporary beside it, then rename); checks it first. */
 void write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * The temporary that becomes @path: "@path.tmp-PID-XXXXXX" (for mkstemp or
+ * mkdtemp), naming the process that owns it.
+ */
+char *owned_tmp_name(const char *path);
+/*
+ * Remove the temporaries of @path whose owner no longer lives (a capture
+ * killed by SIGKILL could not clean up): a live owner's, or one in any
+ * other name, is left alone.
+ */
+void remove_stale_tmps(const char *path);
+/*
+ * Dies with EXIT_BAD_INPUT naming @name if @path is (or links to) a device:
+ * no recording lives there, and /dev/zero would be read forever.
+ */
+void refuse_device(const char *path, const char *name);
 int file_exists(const char *path);
 void mkdir_p(const char *path);
 void remove_tree(const char *path);

@@ -3,7 +3,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../folders/folder.h"
+#include "corpus.h"
 #include "die.h"
+#include "itf.h"
 #include "json.h"
 #include "ndjson.h"
 #include "proc.h"
@@ -131,7 +133,93 @@ static int next_window(struct window_reader *wr, struct window *w)
 		wr->pre = w->post;
 		return 1;
 	}
+	/* not even an initial state: no run (docs/input-checks.md) */
+	if (!wr->started)
+		die_at(EXIT_BAD_INPUT, r->path, 0, "no windows (an empty file)");
 	return 0;
+}
+
+static int is_itf(const char *path)
+{
+	return has_suffix(path, window_file_ext(FORM_ITF));
+}
+
+/* The 1-based line of @at in @text. */
+static long line_of(const char *text, const char *at)
+{
+	long line = 1;
+
+	for (; text < at && *text; text++)
+		line += *text == '\n';
+	return line;
+}
+
+/* The ITF trace in @path, parsed as strictly as an NDJSON line. */
+static cJSON *parse_trace(const char *path)
+{
+	size_t len;
+	const char *end = NULL, *why;
+	char *text;
+	cJSON *trace;
+	long line = 0;
+
+	refuse_device(path, path);
+	text = read_file(path, &len);
+	if (!text)
+		die_at(EXIT_BAD_INPUT, path, 0, "cannot read");
+	trace = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	/* what is refused is freed first: a failing run leaks nothing */
+	if (!trace)
+		why = "not JSON", line = line_of(text, cJSON_GetErrorPtr());
+	else if (strspn(end, " \t\r\n") != strlen(end))
+		why = "more after the ITF trace", line = line_of(text, end);
+	else
+		why = json_check_record(trace);
+	free(text);
+	if (why) {
+		cJSON_Delete(trace);
+		die_at(EXIT_BAD_INPUT, path, line, "%s", why);
+	}
+	return trace;
+}
+
+/* Every window of the ITF trace @wf->path, as window_file_load() does. */
+static void itf_load(struct window_file *wf)
+{
+	cJSON *trace = parse_trace(wf->path), *recs, *r;
+	const cJSON *pre;
+	struct itf_error e;
+	long at;
+
+	recs = itf_read_trace(trace, &at, &e);
+	if (!recs)
+		cJSON_Delete(trace);
+	if (!recs && at < 0)
+		die_at(EXIT_BAD_INPUT, wf->path, 0, "%s", e.msg);
+	if (!recs)
+		die_at(EXIT_BAD_INPUT, wf->path, 0, "state %ld: %s", at, e.msg);
+	wf->form = FORM_ITF;
+	if (json_get(trace, "#meta")) {
+		wf->meta = cJSON_DetachItemFromObject(trace, "#meta");
+		json_add(wf->owned, NULL, (cJSON *)wf->meta);
+	}
+	cJSON_Delete(trace);
+	json_add(wf->owned, NULL, recs);
+	wf->initial = (cJSON *)json_get(recs->child, "state");
+	pre = wf->initial;
+	for (r = recs->child->next; r; r = r->next) {
+		struct window *w;
+
+		wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
+		w = &wf->w[wf->n++];
+		*w = (struct window){
+			.file = wf->path, .line = (long)wf->n,
+			.action = json_get_str(r, "action"),
+			.data = json_get(r, "data"), .pre = pre,
+			.post = json_get(r, "state"),
+		};
+		pre = w->post;
+	}
 }
 
 void window_file_load(struct window_file *wf, const char *path,
@@ -144,6 +232,10 @@ void window_file_load(struct window_file *wf, const char *path,
 	wf->path = xstrdup(path);
 	wf->label = xstrdup(label);
 	wf->owned = json_arr();
+	if (is_itf(path)) {
+		itf_load(wf);
+		return;
+	}
 	reader_open(&wr, wf, 1);
 	while (next_window(&wr, &w)) {
 		wf->w = xrealloc(wf->w, (wf->n + 1) * sizeof(*wf->w));
@@ -157,13 +249,21 @@ void window_file_load(struct window_file *wf, const char *path,
 void window_set_walk(const struct window_set *ws, size_t file,
 		     window_fn *fn, void *ctx)
 {
-	struct window_file *wf = &ws->files[file];
+	struct window_file *wf = &ws->files[file], whole;
 	struct window_reader wr;
 	struct window w;
 
 	if (!ws->lazy) {
 		for (size_t i = 0; i < wf->n; i++)
 			fn(ctx, file, &wf->w[i]);
+		return;
+	}
+	/* a trace is one JSON value: it is read whole, then walked */
+	if (is_itf(wf->path)) {
+		window_file_load(&whole, wf->path, wf->label);
+		for (size_t i = 0; i < whole.n; i++)
+			fn(ctx, file, &whole.w[i]);
+		window_file_free(&whole);
 		return;
 	}
 	reader_open(&wr, wf, 0);
@@ -174,6 +274,7 @@ void window_set_walk(const struct window_set *ws, size_t file,
 
 void window_file_free(struct window_file *wf)
 {
+	cJSON_Delete(wf->never_completing);
 	cJSON_Delete(wf->owned);
 	free(wf->w);
 	free(wf->path);
@@ -209,6 +310,28 @@ static void set_system(struct window_set *ws, const struct folder *f,
 	}
 }
 
+/* A copy of manifest run @run's calls that never returned, checked. */
+static cJSON *never_completing(const char *mpath, const cJSON *run)
+{
+	const cJSON *calls = json_get(json_get(run, "info"), "never_completing");
+	const cJSON *c;
+
+	if (!calls)
+		return NULL;
+	if (!cJSON_IsArray(calls))
+		die_at(EXIT_BAD_INPUT, mpath, 0, "run %s: info.never_completing "
+		       "is not an array", json_get_str(run, "name"));
+	cJSON_ArrayForEach(c, calls)
+		if (!json_get_str(c, "action") ||
+		    !cJSON_IsObject(json_get(c, "data")) ||
+		    !cJSON_IsObject(json_get(c, "pre_state")))
+			die_at(EXIT_BAD_INPUT, mpath, 0, "run %s: a never-"
+			       "completing call needs a string \"action\" and "
+			       "objects \"data\" and \"pre_state\"",
+			       json_get_str(run, "name"));
+	return cJSON_Duplicate(calls, 1);
+}
+
 static void add_corpus(struct window_set *ws, const char *dir)
 {
 	char *mpath = xasprintf("%s/MANIFEST.json", dir);
@@ -222,15 +345,26 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
 	set_system(ws, f, mpath);
-	cJSON_ArrayForEach(run, json_get(m, "runs")) {
+	cJSON_ArrayForEach(run, manifest_runs(m, mpath)) {
 		const char *name = json_get_str(run, "name");
-		char *path;
+		char *rel, *path;
 
 		if (!name)
 			die_at(EXIT_BAD_INPUT, mpath, 0, "a run without a name");
-		path = xasprintf("%s/%s/%s.ndjson", dir, system, name);
+		/* the files the manifest lists tell the form */
+		rel = xasprintf("%s/%s%s", system, name,
+				window_file_ext(FORM_EVENT));
+		if (!json_get(json_get(m, "files"), rel)) {
+			free(rel);
+			rel = xasprintf("%s/%s%s", system, name,
+					window_file_ext(FORM_ITF));
+		}
+		path = xasprintf("%s/%s", dir, rel);
 		window_set_add_file(ws, path, path);
+		ws->files[ws->n - 1].never_completing =
+			never_completing(mpath, run);
 		free(path);
+		free(rel);
 	}
 	cJSON_Delete(m);
 	free(text);
@@ -239,7 +373,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 
 static int is_window_file(const char *name)
 {
-	return has_suffix(name, ".ndjson");
+	return has_suffix(name, window_file_ext(FORM_EVENT)) || is_itf(name);
 }
 
 static void add_dir(struct window_set *ws, const char *dir)
@@ -249,9 +383,11 @@ static void add_dir(struct window_set *ws, const char *dir)
 
 	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0, "cannot open directory");
-	if (!n)
+	if (!n) {
+		free_names(names, n);
 		die_at(EXIT_BAD_INPUT, dir, 0, "no MANIFEST.json and no *.ndjson "
-		       "window files");
+		       "or *.itf.json window files");
+	}
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
@@ -304,21 +440,37 @@ static int actions_known(const struct window_file *files, size_t n,
 	return known;
 }
 
-/* The system whose actions the windows use most; NULL if none or a tie. */
+static int actions_declared(const struct folder *f)
+{
+	int n = 0;
+
+	while (f->actions[n])
+		n++;
+	return n;
+}
+
+/*
+ * The system whose actions the windows use most; NULL if none or a tie.
+ * Systems of one projection share action names (etcd and raftkvs): on
+ * windows that use only shared ones, the system that declares fewer
+ * actions the windows lack is the closer match.
+ */
 static const struct folder *infer_system(const struct window_file *files,
 					 size_t n)
 {
 	const struct folder *best = NULL;
-	int best_n = 0, tie = 0;
+	int best_n = 0, best_lacking = 0, tie = 0;
 
 	for (int i = 0; folders[i]; i++) {
 		int k = actions_known(files, n, folders[i]);
+		int lacking = actions_declared(folders[i]) - k;
 
-		if (k > best_n) {
+		if (k > best_n || (k && k == best_n && lacking < best_lacking)) {
 			best = folders[i];
 			best_n = k;
+			best_lacking = lacking;
 			tie = 0;
-		} else if (k && k == best_n) {
+		} else if (k && k == best_n && lacking == best_lacking) {
 			tie = 1;
 		}
 	}
@@ -346,10 +498,14 @@ void window_set_system(struct window_set *ws, const char *name)
 		set_system(ws, f, "the action names");
 	}
 	for (size_t i = 0; i < ws->n; i++) {
-		f = infer_system(&ws->files[i], 1);
-		if (f && f != ws->system)
+		const struct window_file *w = &ws->files[i];
+
+		/* a tie-break alone does not make a file another system's */
+		f = infer_system(w, 1);
+		if (f && f != ws->system && actions_known(w, 1, f) >
+		    actions_known(w, 1, ws->system))
 			die(EXIT_USAGE, "%s holds %s windows, not %s (%s): audit "
-			    "one system at a time", ws->files[i].path, f->name,
+			    "one system at a time", w->path, f->name,
 			    ws->system->name, ws->system_from);
 	}
 }

@@ -5,8 +5,10 @@
  * A window file is NDJSON in event form ({"action", "data", "pre_state",
  * "post_state"} a line) or stream form ({"state": initial}, then
  * {"action", "data", "state"} a line); the form is detected from the
- * first line.  Inputs name window files, directories of them, or corpora
- * (a directory with MANIFEST.json, whose runs are SYSTEM/RUN.ndjson).
+ * first line.  A file named *.itf.json is one ITF trace (itf.h), read
+ * whole; its windows' "line" is the index of the state they reach.
+ * Inputs name window files, directories of them, or corpora (a directory
+ * with MANIFEST.json, whose runs are SYSTEM/RUN.ndjson or .itf.json).
  * Everything malformed dies with file:line and EXIT_BAD_INPUT.
  */
 #ifndef CAPTURE_WINDOW_READ_H
@@ -27,6 +29,13 @@ struct window_file {
 	struct window *w;   /* NULL and n 0 in a lazy set (window_set) */
 	size_t n;
 	cJSON *owned;       /* array keeping every parsed line alive */
+	const cJSON *meta;  /* ITF: the trace's "#meta" (NULL if none) */
+	/*
+	 * A corpus's run: the calls its folder saw that never returned
+	 * (manifest runs[].info.never_completing: {action, data,
+	 * pre_state} each, fold_run_never_completing()); NULL if none.
+	 */
+	cJSON *never_completing;
 };
 
 /* Load every window of @path; @label names the run in reports. */

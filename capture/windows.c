@@ -12,10 +12,16 @@ struct window_writer {
 	cJSON *state;       /* current state: the next window's pre-state */
 	cJSON *counts;      /* action -> windows */
 	struct strbuf line;
+	struct itf_writer *itf; /* ITF form: the trace's state */
 	long n;             /* windows added */
 	window_observer *observe;
 	void *observer;
 };
+
+const char *window_file_ext(enum window_form form)
+{
+	return form == FORM_ITF ? ".itf.json" : ".ndjson";
+}
 
 static void emit(struct window_writer *w, const cJSON *v)
 {
@@ -27,9 +33,30 @@ static void emit(struct window_writer *w, const cJSON *v)
 	fwrite(w->line.buf, 1, w->line.len, w->f);
 }
 
+/* A value of the run that ITF cannot write is a bad window: say which. */
+static void itf_failed(const struct window_writer *w, long state,
+		       const struct itf_error *e)
+{
+	die_at(EXIT_BAD_INPUT, w->rel, 0, "state %ld: no ITF form: %s", state,
+	       e->msg);
+}
+
+/* ITF: the trace's head and state 0, written as the file opens. */
+static void itf_open(struct window_writer *w, const struct itf_head *h)
+{
+	struct itf_error e;
+
+	w->itf = itf_writer_new(h, w->state);
+	strbuf_reset(&w->line);
+	if (itf_writer_open(w->itf, &w->line, w->fmt.style, &e))
+		itf_failed(w, 0, &e);
+	fwrite(w->line.buf, 1, w->line.len, w->f);
+}
+
 static struct window_writer *writer(struct corpus *c, const char *rel,
 				    FILE *f, struct output_format fmt,
-				    const cJSON *initial)
+				    const cJSON *initial,
+				    const struct itf_head *itf)
 {
 	struct window_writer *w = xcalloc(1, sizeof(*w));
 
@@ -46,20 +73,26 @@ static struct window_writer *writer(struct corpus *c, const char *rel,
 		emit(w, seed);
 		cJSON_Delete(seed);
 	}
+	if (fmt.form == FORM_ITF && f)
+		itf_open(w, itf);
 	return w;
 }
 
 struct window_writer *windows_open(struct corpus *c, const char *rel,
 				   struct output_format fmt,
-				   const cJSON *initial)
+				   const cJSON *initial,
+				   const struct itf_head *itf)
 {
-	return writer(c, rel, c ? corpus_create(c, rel) : NULL, fmt, initial);
+	return writer(c, rel, c ? corpus_create(c, rel) : NULL, fmt, initial,
+		      itf);
 }
 
-struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
-					const cJSON *initial)
+struct window_writer *windows_open_file(FILE *f, const char *name,
+					struct output_format fmt,
+					const cJSON *initial,
+					const struct itf_head *itf)
 {
-	return writer(NULL, "", f, fmt, initial);
+	return writer(NULL, name, f, fmt, initial, itf);
 }
 
 /*
@@ -77,6 +110,14 @@ static void emit_window(struct window_writer *w, const char *action,
 	if (!w->f)
 		return;
 	strbuf_reset(sb);
+	if (w->itf) {
+		struct itf_error e;
+
+		if (itf_writer_state(w->itf, sb, action, data, post, st, &e))
+			itf_failed(w, w->n + 1, &e);
+		fwrite(sb->buf, 1, sb->len, w->f);
+		return;
+	}
 	strbuf_add(sb, "{", 1);
 	json_write_member(sb, "action", &name, 1, st);
 	json_write_member(sb, "data", data, 0, st);
@@ -99,13 +140,28 @@ void windows_observe(struct window_writer *w, window_observer *fn, void *ctx)
 	w->observer = ctx;
 }
 
+const cJSON *windows_never_completing(struct window_writer *w,
+				      const char *action, const cJSON *data)
+{
+	struct window call = {
+		.file = w->rel, .action = action, .data = data, .pre = w->state,
+	};
+
+	if (w->observe)
+		w->observe(w->observer, &call);
+	return w->state;
+}
+
 void windows_add(struct window_writer *w, const char *action, cJSON *data,
 		 cJSON *post)
 {
 	emit_window(w, action, data, post);
 	w->n++;
 	if (w->observe) {
-		/* the line it is on in the file: a stream starts with its seed */
+		/*
+		 * the line it is on in the file: a stream starts with its
+		 * seed; in ITF, where all is one line, its state's index
+		 */
 		struct window seen = {
 			.file = w->rel, .line = w->n + (w->fmt.form == FORM_STREAM),
 			.action = action, .data = data, .pre = w->state,
@@ -124,6 +180,12 @@ void windows_close(struct window_writer *w, cJSON *counts)
 {
 	const cJSON *c;
 
+	if (w->itf) {
+		strbuf_reset(&w->line);
+		itf_writer_close(w->itf, &w->line, w->fmt.style);
+		fwrite(w->line.buf, 1, w->line.len, w->f);
+		itf_writer_free(w->itf);
+	}
 	if (w->f && w->corpus)
 		corpus_close(w->corpus, w->f, w->rel);
 	cJSON_ArrayForEach(c, w->counts)

@@ -7,6 +7,7 @@
  * renders the window in the chosen form:
  *  event form:  {"action", "data", "pre_state", "post_state"}, one a line;
  *  stream form: {"state": initial} then {"action", "data", "state"};
+ *  ITF form:    one Informal Trace Format trace on one line (itf.h);
  * with the chosen JSON style (python separators by default, RFC 8785 for
  * canonical).  Writers opened without a corpus check but write nothing
  * ("capture check").  Actions are counted for the manifest.
@@ -16,11 +17,15 @@
 
 #include <stdio.h>
 #include <cJSON.h>
+#include "itf.h"
 #include "json.h"
 
 struct corpus;
 
-enum window_form { FORM_EVENT, FORM_STREAM };
+enum window_form { FORM_EVENT, FORM_STREAM, FORM_ITF };
+
+/* The window file's name ends with ".ndjson", or ".itf.json" (ITF). */
+const char *window_file_ext(enum window_form form);
 
 struct output_format {
 	enum window_form form;
@@ -40,13 +45,23 @@ struct window {
 
 struct window_writer;
 
-/* @c may be NULL (write nothing).  @initial is copied. */
+/*
+ * @c may be NULL (write nothing).  @initial is copied.  @itf says what
+ * the ITF form writes beside the states (its strings must outlive the
+ * writer); other forms ignore it.
+ */
 struct window_writer *windows_open(struct corpus *c, const char *rel,
 				   struct output_format fmt,
-				   const cJSON *initial);
-/* The same onto @f, which windows_close() leaves open (capture convert). */
-struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
-					const cJSON *initial);
+				   const cJSON *initial,
+				   const struct itf_head *itf);
+/*
+ * The same onto @f, which windows_close() leaves open (capture convert);
+ * @name names it in messages.
+ */
+struct window_writer *windows_open_file(FILE *f, const char *name,
+					struct output_format fmt,
+					const cJSON *initial,
+					const struct itf_head *itf);
 /*
  * One step.  @data and @post become the writer's (@post is the next
  * window's pre-state): a folder builds them for the window and no copy is
@@ -54,6 +69,13 @@ struct window_writer *windows_open_file(FILE *f, struct output_format fmt,
  */
 void windows_add(struct window_writer *w, const char *action, cJSON *data,
 		 cJSON *post);
+/*
+ * A call observed that never returned (a self-deadlock): no window is
+ * written; the observer gets it as a window whose post is NULL.  Returns
+ * the state it was called in (the writer's).
+ */
+const cJSON *windows_never_completing(struct window_writer *w,
+				      const char *action, const cJSON *data);
 /* Hand each window added from now on to @fn as well (e.g. an audit). */
 typedef void window_observer(void *ctx, const struct window *w);
 void windows_observe(struct window_writer *w, window_observer *fn, void *ctx);

@@ -145,11 +145,15 @@ static void consumer_step(void *ctx, struct fold_run *run,
 	}
 }
 
-static void *dqueue_begin(struct fold_run *run)
+/* Clients and servers are known from the steps they take. */
+static void *dqueue_begin(struct fold_run *run,
+			   const struct pgo_process *procs, size_t n)
 {
 	struct dqueue *q = xcalloc(1, sizeof(*q));
 	cJSON *st = dqueue_state(q);
 
+	(void)procs;
+	(void)n;
 	fold_run_windows(run, &folder_dqueue, st);
 	cJSON_Delete(st);
 	return q;
@@ -183,6 +187,13 @@ static const char *const dqueue_actions[] = {
 	"ConsumerRequest", "ProducerSend", "ConsumerProcess", NULL,
 };
 
+/* requests a sorted set of consumers, inflight of (consumer, value) */
+static const struct itf_var dqueue_itf[] = {
+	{ "requests", "set" },
+	{ "inflight", "set(tuple)" },
+	{ 0 }
+};
+
 const struct folder folder_dqueue = {
 	.name = "dqueue",
 	.summary = "PGo distributed queue from its recorder logs (a run = a "
@@ -190,4 +201,5 @@ const struct folder folder_dqueue = {
 	.actions = dqueue_actions,
 	.form = FORM_STREAM,
 	.fold = dqueue_fold,
+	.itf = dqueue_itf,
 };

@@ -12,6 +12,20 @@
  *  HandleHeartbeat:     commit advanced | unchanged;
  *  ClientProposal:      appended | dropped (not a leader).
  * Membership windows (AddNode, RemoveNode) and UntracedChange fall outside.
+ *
+ * Impossible cells: what upstream go.etcd.io/raft/v3 (raft.go) and PGo's
+ * raftkvs (systems/raftkvs/raftkvs.tla, which shares this domain) both
+ * cannot produce, given how the folds draw windows: a handler's window
+ * opens at the traced Step entry (its pre-role is the role then) and takes
+ * in every change until the node's next traced event, which may include
+ * an untraced step-down or a term rise (a stale MsgPreVoteResp with a
+ * higher term reaches becomeFollower untraced) -- but never a log append,
+ * a vote for someone, or a non-leader's commit, which only traced
+ * handlers make.  So cells that such taken-in changes could fill stay
+ * reachable, and so do those only raftkvs reaches (a non-leader's
+ * ClientProposal dropped with a leader hint; a follower's or candidate's
+ * Commit: raftkvs's applyLoop does not re-check the role after stepping
+ * down).
  */
 #include <string.h>
 #include "../capture/audit.h"
@@ -119,6 +133,83 @@ static int etcd_classify(const struct window *w, struct strbuf *row,
 	return 1;
 }
 
+struct impossible_cell {
+	const char *row, *col, *why;
+};
+
+static const struct impossible_cell impossible[] = {
+	{ "follower", "ClientProposal appended",
+	  "only a leader appends a proposal: stepFollower forwards MsgProp to "
+	  "the leader untraced (appendEntry, which traces Replicate, runs in "
+	  "stepLeader and becomeLeader); a raftkvs follower answers with a "
+	  "leader hint" },
+	{ "follower", "BecomeLeader",
+	  "becomeLeader panics on a follower; only a candidate that won "
+	  "becomes leader (raftkvs: await state = Candidate)" },
+	{ "follower", "BecomeFollower",
+	  "becomeFollower at the follower's own term changes nothing the "
+	  "projection shows (reset keeps the vote within a term), so no "
+	  "window; raftkvs steps down only on a higher term" },
+	{ "precandidate", "ClientProposal appended",
+	  "stepCandidate drops MsgProp untraced (\"no leader\"); only a "
+	  "leader appends; raftkvs has no pre-candidates" },
+	{ "precandidate", "ClientProposal dropped",
+	  "stepCandidate drops MsgProp without a trace event, so no window; "
+	  "raftkvs has no pre-candidates" },
+	{ "precandidate", "BecomeLeader",
+	  "a pre-candidate that wins its pre-vote campaigns (becomeCandidate, "
+	  "traced) before it can become leader" },
+	{ "precandidate", "Commit",
+	  "maybeCommit, which traces Commit, runs only on a leader "
+	  "(stepLeader's MsgAppResp, switchToConfig when StateLeader); "
+	  "raftkvs has no pre-candidates" },
+	{ "candidate", "HandleVoteRequest granted",
+	  "a candidate voted for itself in its term (becomeCandidate sets "
+	  "Vote = id) and Step's canVote then needs the request to come from "
+	  "itself; raftkvs: votedFor \\in {Nil, j}" },
+	{ "candidate", "HandleHeartbeat commit advanced",
+	  "a heartbeat carries min(Match, committed) (sendHeartbeat): Match > "
+	  "0 needs an MsgAppResp the node sent as a follower in the leader's "
+	  "term, after which it is never a candidate in that term" },
+	{ "candidate", "HandleHeartbeat commit advanced, new term",
+	  "a heartbeat from a higher term carries commit min(Match, "
+	  "committed) = 0 for a node not yet in that term (sendHeartbeat), and "
+	  "a candidate's commit moves only in such handlers" },
+	{ "candidate", "ClientProposal appended",
+	  "stepCandidate drops MsgProp; only a leader appends (raftkvs: "
+	  "state = Leader)" },
+	{ "leader", "ElectionTimeout",
+	  "becomeCandidate panics on a leader, hup ignores MsgHup when "
+	  "leader, and a leader leaves only by becomeFollower, which is "
+	  "traced (raftkvs: await state \\in {Follower, Candidate})" },
+	{ "leader", "HandleVoteRequest granted",
+	  "a leader voted for itself in its term (becomeLeader keeps "
+	  "becomeCandidate's Vote = id, lead = id), so canVote is false at "
+	  "that term" },
+	{ "leader", "HandleAppendEntries appended",
+	  "election safety: a MsgApp of the leader's own term could only "
+	  "come from itself; stepLeader has no MsgApp case and Step ignores "
+	  "lower terms" },
+	{ "leader", "HandleAppendEntries no new entries",
+	  "the class needs the MsgApp's term to be the leader's own (lower: "
+	  "rejected; higher: becomeFollower, new term), which election "
+	  "safety rules out" },
+	{ "leader", "BecomeLeader",
+	  "becomeLeader runs only in stepCandidate (VoteWon) and campaign's "
+	  "single-voter shortcut, never on a leader" },
+};
+
+#define N_IMPOSSIBLE (sizeof(impossible) / sizeof(impossible[0]))
+
+static const char *etcd_impossible(const char *row, const char *col)
+{
+	for (size_t i = 0; i < N_IMPOSSIBLE; i++)
+		if (!strcmp(impossible[i].row, row) &&
+		    !strcmp(impossible[i].col, col))
+			return impossible[i].why;
+	return NULL;
+}
+
 const struct audit_domain etcd_audit = {
 	.describes = "classes, since terms and indexes are unbounded: pre-role "
 		     "of the acting node x action x outcome (granted/rejected, "
@@ -126,4 +217,5 @@ const struct audit_domain etcd_audit = {
 		     "term rose",
 	.axes = etcd_axes,
 	.classify = etcd_classify,
+	.impossible = etcd_impossible,
 };

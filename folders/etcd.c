@@ -24,16 +24,23 @@
  *    the same state: one window).
  *  - BecomeLeader opens an auxiliary window that takes in the empty entry
  *    the new leader appends; BecomeFollower and Commit outside a handler are
- *    auxiliary windows; any other change that no event accounts for (e.g. a
- *    log bootstrapped straight into storage) is an UntracedChange window.
+ *    auxiliary windows; a role change to pre-candidate (no trace point of
+ *    its own) is BecomePreCandidate; any other change that no event
+ *    accounts for (e.g. a log bootstrapped straight into storage) is an
+ *    UntracedChange window.
+ *  - A known node's InitState is a restart from its storage: one Restart
+ *    window, up to the BecomeFollower that ends newRaft.
  *  - A node enters at its first event (InitState): in the initial state if
  *    no window was written yet, else by an AddNode window; it leaves by a
  *    RemoveNode window when some node applies a configuration that drops it
  *    (ApplyConfChange: conf[0] before, prop.cc.newconf after); later events
  *    of a removed node are counted and ignored.
  * Checks, per event (so errors name the line that shows the violation):
- * a node's term, commit and log never decrease; commit <= log; at most one
- * leader per term; ElectionTimeout gives term+1, candidate, vote = self.
+ * a node's term, commit and log never decrease (but a follower's log may be
+ * cut to its commit index while it handles an append or a snapshot, and a
+ * restart may lose the volatile commit); a restart keeps term, vote within
+ * the term, and log; commit <= log; at most one leader per term;
+ * ElectionTimeout gives term+1, candidate, vote = self.
  * A window changes only its node's slice by construction.
  */
 #include <stdlib.h>
@@ -186,6 +193,18 @@ static void check_leader(struct etcd_fold *f, const struct node *n)
 	strcpy(f->leaders[f->nleaders++].id, n->id);
 }
 
+/*
+ * Whether @n's log may shrink to @now: only while it handles a leader's
+ * append or snapshot, which cut a conflicting uncommitted suffix
+ * (handleAppendEntries, restore), never below what it had committed.
+ */
+static int log_cut(const struct node *n, const struct slice *now)
+{
+	return n->open && now->log >= n->s.commit &&
+	       (!strcmp(n->open, "HandleAppendEntries") ||
+		!strcmp(n->open, "HandleSnapshot"));
+}
+
 /* Move @n's slice to @now, checking what may never happen in between. */
 static void advance(struct etcd_fold *f, struct node *n,
 		    const struct slice *now)
@@ -193,7 +212,7 @@ static void advance(struct etcd_fold *f, struct node *n,
 	const struct slice *s = &n->s;
 
 	if (now->term < s->term || now->commit < s->commit ||
-	    now->log < s->log)
+	    (now->log < s->log && !log_cut(n, now)))
 		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
 		       "node %s goes back: term %lld->%lld, commit %lld->%lld, "
 		       "log %lld->%lld", n->id, s->term, now->term, s->commit,
@@ -306,6 +325,9 @@ static const char *aux_label(const char *event, const struct slice *old,
 		return event;
 	if (old->role != now->role && !strcmp(now->role, "follower"))
 		return "BecomeFollower";
+	/* becomePreCandidate has no trace point: only its role shows */
+	if (old->role != now->role && !strcmp(now->role, "precandidate"))
+		return "BecomePreCandidate";
 	return "UntracedChange";
 }
 
@@ -367,13 +389,16 @@ static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
 	json_add(d, "node", json_str(n->id));
 	json_add(d, "from", json_str(from));
 	json_add(d, "term", json_int(ndjson_natural(&f->r, msg, "term")));
-	if (strcmp(action, "HandleHeartbeat")) {
+	if (!strcmp(action, "HandleSnapshot")) {
+		/* upstream traces the snapshot's index as entries, no term */
+		json_add(d, "index", json_int(ndjson_natural(&f->r, msg, "entries")));
+	} else if (strcmp(action, "HandleHeartbeat")) {
 		json_add(d, "logTerm", json_int(ndjson_natural(&f->r, msg, "logTerm")));
 		json_add(d, "index", json_int(ndjson_natural(&f->r, msg, "index")));
 	}
 	if (!strcmp(action, "HandleAppendEntries"))
 		json_add(d, "entries", json_int(ndjson_natural(&f->r, msg, "entries")));
-	if (strcmp(action, "HandleVoteRequest"))
+	if (strcmp(action, "HandleVoteRequest") && strcmp(action, "HandleSnapshot"))
 		json_add(d, "commit", json_int(ndjson_natural(&f->r, msg, "commit")));
 	return d;
 }
@@ -457,10 +482,54 @@ static void apply_conf(struct etcd_fold *f, const cJSON *ev)
 	}
 }
 
+/*
+ * A known node's InitState: it restarted from its storage.  newRaft traces
+ * InitState and ApplyConfChange before it loads the hard state (term 0,
+ * vote 0, commit at the storage's snapshot), then becomeFollower with the
+ * loaded state: one Restart window from the state before the crash to
+ * that, which must keep what Raft makes durable (term, the vote within
+ * the term, the log).  Commit is volatile and may go back.
+ */
+static void restart(struct etcd_fold *f, struct node *n)
+{
+	close_open(f, n);
+	open_action(n, "Restart", NULL);
+}
+
+static void restarted(struct etcd_fold *f, struct node *n, const char *name,
+		      const struct slice *now)
+{
+	const struct slice *pre = &n->pre;
+
+	if (!strcmp(name, "InitState") || !strcmp(name, "ApplyConfChange")) {
+		n->s = *now;    /* newRaft's state before loadState */
+		return;
+	}
+	if (strcmp(name, "BecomeFollower"))
+		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
+		       "node %s: %s inside its restart (newRaft traces "
+		       "InitState, ApplyConfChange, then BecomeFollower)",
+		       n->id, name);
+	if (now->term < pre->term || now->log < pre->log ||
+	    (now->term == pre->term && strcmp(now->vote, pre->vote)))
+		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
+		       "node %s restarts without its durable state: term "
+		       "%lld->%lld, vote %s->%s, log %lld->%lld", n->id,
+		       pre->term, now->term, pre->vote, now->vote, pre->log,
+		       now->log);
+	n->s = *now;
+	close_open(f, n);
+}
+
 static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		     const cJSON *ev, const struct slice *now)
 {
-	if (!strncmp(name, "Receive", 7)) {
+	if (!strcmp(name, "InitState")) {
+		restart(f, n);
+		restarted(f, n, name, now);
+	} else if (n->open && !strcmp(n->open, "Restart")) {
+		restarted(f, n, name, now);
+	} else if (!strncmp(name, "Receive", 7)) {
 		receive(f, n, ev, now);
 	} else if (!strcmp(name, "BecomeCandidate")) {
 		struct slice pre = n->s;
@@ -481,7 +550,7 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		observe(f, n, name, now);
 		close_open(f, n);
 	} else {
-		/* InitState, BecomeFollower, Commit, Send*, ApplyConfChange */
+		/* BecomeFollower, Commit, Send*, ApplyConfChange */
 		observe(f, n, name, now);
 		if (!strncmp(name, "Send", 4))
 			remember_sent(n, json_get(ev, "msg"));
@@ -536,7 +605,7 @@ static void etcd_fold(struct fold_run *run)
 	struct etcd_fold f = { .run = run };
 	cJSON *line;
 
-	line_reader_open(&f.r, run->input);
+	line_reader_open_as(&f.r, run->path, run->input);
 	while ((line = ndjson_next(&f.r))) {
 		const cJSON *ev = trace_event(&f, line);
 
@@ -546,9 +615,15 @@ static void etcd_fold(struct fold_run *run)
 			f.skipped++;
 		cJSON_Delete(line);
 	}
-	for (size_t i = 0; i < f.n; i++)
-		if (f.nodes[i].present)
-			close_open(&f, &f.nodes[i]);
+	for (size_t i = 0; i < f.n; i++) {
+		struct node *n = &f.nodes[i];
+
+		if (n->open && !strcmp(n->open, "Restart"))
+			die_at(EXIT_CHECK_FAILED, f.r.path, f.r.line,
+			       "the input ends inside node %s's restart", n->id);
+		if (n->present)
+			close_open(&f, n);
+	}
 	start(&f);
 	line_reader_close(&f.r);
 	json_add(run->info, "nodes_seen", json_int((long long)f.n));
@@ -564,6 +639,12 @@ static const char *const etcd_actions[] = {
 	"HandleAppendEntries", "HandleHeartbeat", NULL,
 };
 
+/* nodes: node id -> that node's state */
+static const struct itf_var etcd_itf[] = {
+	{ "nodes", "map" },
+	{ 0 }
+};
+
 const struct folder folder_etcd = {
 	.name = "etcd",
 	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
@@ -572,4 +653,5 @@ const struct folder folder_etcd = {
 	.form = FORM_STREAM,
 	.fold = etcd_fold,
 	.audit = &etcd_audit,
+	.itf = etcd_itf,
 };

@@ -22,10 +22,14 @@ struct audit_domain;
 struct fold_run {
 	const char *name;          /* run name: window file is SYSTEM/NAME.ndjson */
 	const char *input;         /* a file, or a directory for multi-file runs */
+	const char *path;          /* what to read: input, or the copy of a
+				    * pipe (messages name input) */
+	const char *source;        /* the input as the manifest names it */
 	struct corpus *corpus;     /* NULL when only checking */
 	struct output_format fmt;  /* requested window form and JSON style */
-	struct event_writer *events;  /* opened by fold_run_begin() */
+	struct event_writer *events;  /* events/NAME.ndjson, opened by fold_input() */
 	struct window_writer *windows; /* opened by the folder (initial state) */
+	struct itf_head itf;       /* what the ITF form says of the run */
 	cJSON *repairs;            /* array: every repair applied, for the manifest */
 	cJSON *counts;             /* object: windows per action */
 	cJSON *info;               /* object: folder-specific facts for the
@@ -37,18 +41,37 @@ struct folder {
 	const char *summary;
 	const char *const *actions;     /* target actions, NULL-terminated */
 	enum window_form form;          /* form of the reference corpus */
-	/* Fold one run: read run->input, write run->events and run->windows. */
+	/* Fold one run: read run->path, write run->events and run->windows. */
 	void (*fold)(struct fold_run *run);
 	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
 	const struct audit_domain *audit;
+	/*
+	 * The state variables the ITF form cannot write as plain JSON (sets,
+	 * maps, tuples, optional values), with their types, NULL-terminated
+	 * (capture/itf.h); NULL: none.
+	 */
+	const struct itf_var *itf;
 };
 
 /* The systems' audit domains (folders/SYSTEM-audit.c). */
 extern const struct audit_domain spin_audit, locksvc_audit, etcd_audit;
 
-/* Open the run's window file SYSTEM/NAME.ndjson with the initial state. */
+/*
+ * Open the run's window file SYSTEM/NAME.ndjson (SYSTEM/NAME.itf.json in
+ * the ITF form) with the initial state.
+ */
 void fold_run_windows(struct fold_run *run, const struct folder *f,
 		      const cJSON *initial);
+
+/*
+ * Report a call of @action with @data, in the current state, that never
+ * returned (a lock() by the lock's holder): it makes no window; it is
+ * recorded in the manifest (run info "never_completing": [{action, data,
+ * pre_state}]) and the audit shows its cell as observed never completing.
+ * Takes @data.
+ */
+void fold_run_never_completing(struct fold_run *run, const char *action,
+			       cJSON *data);
 
 /*
  * Fold @input as the run @name with @f: events to events/NAME.ndjson and

@@ -8,6 +8,14 @@
  * not = 12 pre-state classes; columns are each action for each client.
  * The concrete domain ((N+1) holders x 2^N waiter sets) grows
  * exponentially and says little more about what a spec must handle.
+ *
+ * Impossible cells follow from PGo's locksvc (AClient: acquireLock, then
+ * criticalSection on the grant, then unlock; AServer grants only a waiter,
+ * only when no one holds the lock), which the folder checks on every step:
+ * a client is never holder and waiter at once (a grant takes it out of
+ * the waiters, and it asks again only after its unlock); it asks only
+ * when neither waiting nor holding; only the holder enters its critical
+ * section or unlocks; a grant goes to a waiter of a free lock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +120,48 @@ static int locksvc_classify(const struct window *w, struct strbuf *row,
 	return 1;
 }
 
+/* The rows an action can be taken in, with the reason for the others. */
+static const struct {
+	const char *action;
+	const char *rows[5];   /* NULL-terminated */
+	const char *why;
+} possible[] = {
+	{ "ClientLockRequest",
+	  { "free", "free, others wait", "held by other",
+	    "held by other, others wait", NULL },
+	  "a client asks only when it neither waits nor holds the lock" },
+	{ "ServerGrantLock",
+	  { "free, self waits", "free, self and others wait", NULL },
+	  "the server grants only a waiting client, only a free lock" },
+	{ "ClientCriticalSection",
+	  { "held by self", "held by self, others wait", NULL },
+	  "only the holder enters its critical section, and it is no waiter" },
+	{ "ClientUnlockRequest",
+	  { "held by self", "held by self, others wait", NULL },
+	  "only the holder unlocks, and it is no waiter" },
+};
+
+static int row_in(const char *const *rows, const char *row)
+{
+	for (; *rows; rows++)
+		if (!strcmp(*rows, row))
+			return 1;
+	return 0;
+}
+
+static const char *locksvc_impossible(const char *row, const char *col)
+{
+	size_t n = strcspn(col, "(");
+
+	for (size_t i = 0; i < sizeof(possible) / sizeof(possible[0]); i++) {
+		if (strlen(possible[i].action) != n ||
+		    strncmp(possible[i].action, col, n))
+			continue;
+		return row_in(possible[i].rows, row) ? NULL : possible[i].why;
+	}
+	return NULL;
+}
+
 const struct audit_domain locksvc_audit = {
 	.describes = "finite given the clients seen: pre-state relative to "
 		     "the client acted for (holder, it waits, others wait) x "
@@ -119,4 +169,5 @@ const struct audit_domain locksvc_audit = {
 	.learn = note_clients,
 	.axes = locksvc_axes,
 	.classify = locksvc_classify,
+	.impossible = locksvc_impossible,
 };

@@ -161,11 +161,15 @@ static void locksvc_end(void *ctx)
 	free(s);
 }
 
-static void *locksvc_begin(struct fold_run *run)
+/* Clients and servers are known from the steps they take. */
+static void *locksvc_begin(struct fold_run *run,
+			   const struct pgo_process *procs, size_t n)
 {
 	struct locksvc *s = xcalloc(1, sizeof(*s));
 	cJSON *st;
 
+	(void)procs;
+	(void)n;
 	s->holder = -1;
 	st = locksvc_state(s);
 	fold_run_windows(run, &folder_locksvc, st);
@@ -193,6 +197,13 @@ static const char *const locksvc_actions[] = {
 	"ClientUnlockRequest", NULL,
 };
 
+/* holder is null while no client holds the lock */
+static const struct itf_var locksvc_itf[] = {
+	{ "holder", "option" },
+	{ "waiters", "set" },
+	{ 0 }
+};
+
 const struct folder folder_locksvc = {
 	.name = "locksvc",
 	.summary = "PGo lock service from its recorder logs (a run = a "
@@ -201,4 +212,5 @@ const struct folder folder_locksvc = {
 	.form = FORM_STREAM,
 	.fold = locksvc_fold,
 	.audit = &locksvc_audit,
+	.itf = locksvc_itf,
 };

@@ -327,3 +327,16 @@ const char *pgo_index(const struct pgo_event *e, const char *tag,
 
 	return el ? json_string(e->record, el->index) : NULL;
 }
+
+void pgo_access(const struct pgo_event *e, size_t i, struct pgo_access *a)
+{
+	const struct pgo_element *el = &e->elements[i];
+
+	*a = (struct pgo_access){
+		.tag = json_string(e->record, el->tag),
+		.name = json_string(e->record, el->name),
+		.index = json_string(e->record, el->index),
+		.value = json_string(e->record, el->value),
+		.old = json_string(e->record, el->old),
+	};
+}

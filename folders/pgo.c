@@ -91,8 +91,10 @@ static char **list_logs(const char *dir, size_t *n)
 	if (!names)
 		die_at(EXIT_BAD_INPUT, dir, 0,
 		       "not a directory of PGo trace-*.log files");
-	if (!*n)
+	if (!*n) {
+		free_names(names, 0);
 		die_at(EXIT_BAD_INPUT, dir, 0, "no trace-*.log files");
+	}
 	for (size_t i = 0; i < *n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
 
@@ -410,7 +412,8 @@ static void merge_close(struct pgo_merge *m)
 static pgo_step_fn *archetype_step(const struct pgo_system *sys,
 				   const struct pgo_event *e)
 {
-	for (size_t i = 0; i < 4 && sys->archetypes[i].archetype; i++)
+	for (size_t i = 0; i < PGO_MAX_ARCHETYPES &&
+	     sys->archetypes[i].archetype; i++)
 		if (!strcmp(sys->archetypes[i].archetype, e->archetype))
 			return sys->archetypes[i].step;
 	die_at(EXIT_BAD_INPUT, e->file, e->line,
@@ -421,7 +424,7 @@ void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
 {
 	struct pgo_merge *m = merge_open(run->input, run->corpus != NULL);
 	const struct pgo_event *e;
-	void *ctx = sys->begin(run);
+	void *ctx = sys->begin(run, m->procs, m->n);
 
 	while ((e = merge_next(m))) {
 		const struct strbuf *line = &m->current_rec->line;

@@ -29,6 +29,7 @@
 struct fold_run;
 
 struct pgo_element;
+struct pgo_process;
 
 /* A committed critical section, in merged order. */
 struct pgo_event {
@@ -47,16 +48,22 @@ struct pgo_event {
 typedef void pgo_step_fn(void *ctx, struct fold_run *run,
 			 const struct pgo_event *e);
 
+#define PGO_MAX_ARCHETYPES 8
+
 /* A system recorded by PGo: what the shared driver calls per event. */
 struct pgo_system {
 	const char *name;
-	/* Open run->windows with the initial state; returns the context. */
-	void *(*begin)(struct fold_run *run);
+	/*
+	 * Open run->windows with the initial state; returns the context.
+	 * @procs: the run's @n processes (a trace file each), in file order.
+	 */
+	void *(*begin)(struct fold_run *run, const struct pgo_process *procs,
+		       size_t n);
 	/* Fold one committed step of an archetype, in merged order. */
 	struct {
 		const char *archetype;
 		pgo_step_fn *step;
-	} archetypes[4];          /* up to the first NULL archetype */
+	} archetypes[PGO_MAX_ARCHETYPES];  /* up to the first NULL one */
 	/* Frees the context. */
 	void (*end)(void *ctx);
 };
@@ -77,6 +84,12 @@ const char *pgo_value(const struct pgo_event *e, const char *tag,
 /* The index of that element (the first of its indices), or NULL. */
 const char *pgo_index(const struct pgo_event *e, const char *tag,
 		      const char *name);
+
+/* csElements entry @i of @e (i < e->nelements), in the step's order. */
+struct pgo_access {
+	const char *tag, *name, *index, *value, *old;  /* NULL: absent */
+};
+void pgo_access(const struct pgo_event *e, size_t i, struct pgo_access *a);
 
 /* A TLA+ integer value ("3") as a number; dies naming @e if it is not. */
 long pgo_int(const struct pgo_event *e, const char *value, const char *what);

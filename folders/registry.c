@@ -5,10 +5,11 @@
 
 extern const struct folder folder_spin;
 extern const struct folder folder_locksvc, folder_dqueue, folder_etcd;
+extern const struct folder folder_raftkvs;
 
 const struct folder *const folders[] = {
 	&folder_spin,
-	&folder_locksvc, &folder_dqueue, &folder_etcd,
+	&folder_locksvc, &folder_dqueue, &folder_etcd, &folder_raftkvs,
 	NULL,
 };
 

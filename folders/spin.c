@@ -8,6 +8,8 @@
  *   {"seq":N,"thread":T,"lock":0,"state":"locked|unlocked","action":A,"actor":T}
  *   ...
  *   CAPTURE END <number of events>
+ * or capture spin's binary trace channel (raw/RUN.ftrace), decoded into
+ * that stream first (spin-ftrace.h).
  * Actions: TryAcquireBlocking, StopSpinning, AcquireSuccess,
  * TryAcquireNonBlocking, AcquireFail, Release.  `state` is the lock as seen
  * right after the operation.  Lines without `{"seq"` or a marker are noise
@@ -24,10 +26,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
+#include "../capture/proc.h"
 #include "folder.h"
+#include "spin-ftrace.h"
 
 enum spin_action {
 	TRY_ACQUIRE_BLOCKING, STOP_SPINNING, ACQUIRE_SUCCESS,
@@ -91,7 +96,9 @@ static void normalized(struct spin_fold *s, const struct spin_event *e,
 	json_add(ev, "seq", json_int(s->normalized++));
 	json_add(ev, "thread", json_int(e->thread));
 	json_add(ev, "lock", json_int(s->lock));
-	json_add(ev, "state", json_str(s->held ? "locked" : "unlocked"));
+	/* A spin ends by taking the lock (see apply()). */
+	json_add(ev, "state", json_str(s->held || action == STOP_SPINNING ?
+				       "locked" : "unlocked"));
 	json_add(ev, "action", json_str(raw_actions[action]));
 	json_add(ev, "actor", json_int(e->actor));
 	if (inferred)
@@ -185,8 +192,18 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		if (s->pending[e->actor] != BLOCKING)
 			violation(s, "%s: actor %lld is not in lock()",
 				  "StopSpinning", e->actor);
+		if (s->held)
+			violation(s, "%s: actor %lld stopped spinning on a lock "
+				  "still held", "StopSpinning", e->actor);
+		/*
+		 * The spin ended by taking the lock: the emitter sees it held,
+		 * by the spinner, whose AcquireSuccess follows.
+		 */
+		if (!e->locked)
+			violation(s, "%s by actor %lld reports the lock free: the "
+				  "spin ends by taking it", "StopSpinning", e->actor);
 		normalized(s, e, e->action, 0);
-		break;
+		return;
 	case ACQUIRE_SUCCESS:
 		acquired(s, e);
 		break;
@@ -299,6 +316,25 @@ static void on_begin(struct spin_fold *s)
 	cJSON_Delete(initial);
 }
 
+/*
+ * Actor @a's lock() was still spinning at the end.  By the holder it is a
+ * real self-deadlock that can never return: a call observed never
+ * completing.  Anyone else's would have got the lock at the release the
+ * run does not show.
+ */
+static void lock_never_returned(struct spin_fold *s, int a)
+{
+	cJSON *data;
+
+	if (!s->held || s->holder != a)
+		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
+		       "actor %d's lock() never succeeded", a);
+	data = json_obj();
+	json_add(data, "thread", json_int(a));
+	json_add(data, "callType", json_str("lock"));
+	fold_run_never_completing(s->run, "AcquireLock", data);
+}
+
 static void on_end(struct spin_fold *s, const char *count)
 {
 	char *end;
@@ -317,17 +353,44 @@ static void on_end(struct spin_fold *s, const char *count)
 	resolve_pending_try(s, NULL);
 	for (int a = 0; a < MAX_ACTORS; a++)
 		if (s->pending[a] == BLOCKING)
-			die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
-			       "actor %d's lock() never succeeded", a);
+			lock_never_returned(s, a);
 	s->ended = 1;
+}
+
+/*
+ * A trace channel (capture spin's raw/RUN.ftrace) is first decoded into
+ * the event stream, in a temporary file (its path, or NULL if the input
+ * is a stream already).
+ */
+static char *decoded(struct fold_run *run, int *cleanup)
+{
+	char *path = xstrdup("/tmp/capture-spin-decoded-XXXXXX");
+	cJSON *trace;
+	int fd;
+
+	if (!spin_ftrace_is(run->path)) {
+		free(path);
+		return NULL;
+	}
+	fd = mkstemp(path);
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+	close(fd);
+	*cleanup = remove_on_failure(path);
+	trace = json_obj();
+	spin_trace_decode(run->path, NULL, path, trace);
+	json_add(run->info, "trace", trace);
+	return path;
 }
 
 static void fold_spin(struct fold_run *run)
 {
 	struct spin_fold s = { .run = run, .try_actor = NO_ONE, .next_seq = 0 };
 	const char *line, *p;
+	int cleanup = 0;
+	char *stream = decoded(run, &cleanup);
 
-	line_reader_open(&s.in, run->input);
+	line_reader_open_as(&s.in, stream ? stream : run->path, run->input);
 	while ((line = line_reader_next(&s.in))) {
 		if ((p = strstr(line, "{\"seq\"")))
 			on_event(&s, p);
@@ -344,11 +407,22 @@ static void fold_spin(struct fold_run *run)
 		       "stream ends without the CAPTURE END marker (truncated after %lld events)",
 		       s.nevents);
 	line_reader_close(&s.in);
+	if (stream) {
+		remove(stream);
+		cancel_on_failure(cleanup);
+		free(stream);
+	}
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));
 }
 
 static const char *const spin_actions[] = { "AcquireLock", "ReleaseLock", NULL };
+
+/* lockHolder is null while the lock is free */
+static const struct itf_var spin_itf[] = {
+	{ "lockHolder", "option" },
+	{ 0 }
+};
 
 const struct folder folder_spin = {
 	.name = "spin",
@@ -357,6 +431,7 @@ const struct folder folder_spin = {
 	.form = FORM_EVENT,
 	.fold = fold_spin,
 	.audit = &spin_audit,
+	.itf = spin_itf,
 };
 
 static const struct folder *spin_folder(void)

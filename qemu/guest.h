@@ -14,7 +14,11 @@
  *    guest as "CAPTURE BEGIN <name>", event lines, "CAPTURE END <count>"
  *    (or "CAPTURE ERROR <why>"); /init reports through isa-debug-exit.
  *    A run counts only with both markers, the full count and /init's exit
- *    code: QEMU's own exit status 0 proves nothing (a panic exits 0).
+ *    code: QEMU's own exit status 0 proves nothing (a panic exits 0);
+ *  - a boot may ask for a second, binary channel, port 0x4e9 (the trace
+ *    channel: the ftrace ring buffer shipped by the guest's tracedump,
+ *    qemu/guest/tracedump.c); it counts only if it ends with
+ *    "CAPTURE TRACE END <files>".  Its decoding is the caller's.
  *
  * Everything is cached under ${CAPTURE_CACHE:-${XDG_CACHE_HOME:-
  * $HOME/.cache}/capture}; the console log of the last run of each guest
@@ -74,6 +78,7 @@ struct guest_boot {
 	const char *append;       /* extra kernel command-line words */
 	int cpus;
 	const char *events_path;  /* the event channel's bytes go here */
+	const char *trace_path;   /* the trace channel's (port 0x4e9), or NULL */
 	int boot_only;            /* /init stops at once: no markers */
 };
 
@@ -84,5 +89,28 @@ struct guest_boot {
  * Adds "accelerator" to @env.
  */
 char *guest_capture(const struct guest_boot *b, cJSON *env);
+/*
+ * The same for @n boots, at most @jobs at a time (each its own QEMU);
+ * errors[i] gets boot i's CAPTURE ERROR text or NULL.  Output does not
+ * depend on @jobs: each boot writes only its own event channel.
+ */
+void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
+		       char **errors, cJSON *env);
+
+/*
+ * A static guest program built from the C source @src with the Debian
+ * toolchain (cached by content; the same source gives the same binary).
+ * Returns its path.
+ */
+char *guest_helper_build(const char *src);
+
+/* QEMU: CAPTURE_QEMU, else qemu-system-x86_64 on PATH. */
+const char *guest_qemu(void);
+/*
+ * The lean boot (default) or, with CAPTURE_GUEST_BOOT=classic, the boot
+ * of capture 0.x (SeaBIOS, every boot-time self-test, gzip'd initramfs)
+ * that bench/spin-capture compares it with.
+ */
+int guest_boot_lean(void);
 
 #endif

@@ -1,85 +1,118 @@
 // SPDX-License-Identifier: MIT
 /*
- * Booting the guest: accelerator probe, QEMU launch, the event channel's
- * checks, timeout and one retry.
+ * Booting guests: QEMU launched and watched (life, progress, exit), the
+ * accelerator chosen by a guest that showed life, the event channel's
+ * checks, one retry, several guests at once.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
+#include "accel.h"
 #include "guest.h"
 
-#define QEMU "qemu-system-x86_64"
 /* /init's isa-debug-exit values 0x10 (done) and 0x11 (failed), as QEMU exits. */
 #define EXIT_GUEST_DONE ((0x10 << 1) | 1)
 #define EXIT_GUEST_FAILED ((0x11 << 1) | 1)
 #define DEFAULT_TIMEOUT 60.0
+/*
+ * A TCG boot is silent for about 1 s before /init's first line (2-3 s on a
+ * loaded 2-vCPU machine, several guests at once); a scenario writes its
+ * events within a second of that.  Ten times as long with nothing new is a
+ * hung guest.
+ */
+#define DEFAULT_STALL 10.0
+/* How often a silent guest is reported, and how often guests are looked at. */
+#define QUIET_REPORT_S 5.0
+#define POLL_US 20000
+/* /init's first line on the console: the guest runs (qemu/init). */
+#define LIFE_MARKER "capture-guest: init up"
 
-/* Quiet, fast boot (NOTES.md): no KASLR, no mitigations, no keyboard probe. */
+/* Quiet, fast boot: no KASLR, no mitigations, no keyboard probe. */
 static const char base_append[] =
 	"console=ttyS0 quiet panic=-1 nokaslr mitigations=off tsc=reliable "
 	"no_timer_check i8042.noaux i8042.nokbd i8042.nopnp";
 
-enum accel { ACCEL_TCG, ACCEL_KVM };
-
 /*
- * KVM here may be a nested hypervisor that kills stock kernels on the
- * first MSR write.  Start a paused KVM machine: if it is still alive after
- * a moment, KVM works; if QEMU dies at once, use TCG.  CAPTURE_ACCEL=tcg
- * or kvm skips the probe.
+ * The lean boot (docs/spin.md has the measurements, TCG, 2 vCPUs):
+ * qboot instead of SeaBIOS (-0.18 s before the kernel runs), no crypto
+ * self-tests (-0.5 s), no local APIC timer calibration (-0.12 s: 100 ms of
+ * waiting on the PIT), no read-only remapping and its W+X check (-0.1 s),
+ * no ACPI (-0.1 s; qboot's MP table still lists every CPU), and an
+ * uncompressed initramfs (-0.06 s of gunzip).  Nothing the capture uses is
+ * left out: the scenario module, its kthreads and the debug ports.
  */
-static enum accel probe_accel(void)
-{
-	const char *force = getenv("CAPTURE_ACCEL");
-	const char *argv[] = { QEMU, "-accel", "kvm", "-cpu", "host", "-M", "pc",
-			       "-nodefaults", "-display", "none", "-S", NULL };
-	struct proc_result r;
-	int fd;
+static const char lean_append[] =
+	" cryptomgr.notests nolapic_timer rodata=off acpi=off";
 
-	if (force && *force) {
-		if (strcmp(force, "tcg") && strcmp(force, "kvm"))
-			die(EXIT_USAGE, "CAPTURE_ACCEL must be tcg or kvm, not '%s'", force);
-		return strcmp(force, "kvm") ? ACCEL_TCG : ACCEL_KVM;
-	}
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		progress("no usable /dev/kvm: using TCG");
-		return ACCEL_TCG;
-	}
-	close(fd);
-	r = proc_run(argv, "/dev/null", "/dev/null", 0.5);
-	if (r.timed_out) {
-		progress("KVM works: using it");
-		return ACCEL_KVM;
-	}
-	progress("KVM is unusable here (QEMU stops at once): using TCG");
-	return ACCEL_TCG;
+int guest_boot_lean(void)
+{
+	const char *v = getenv("CAPTURE_GUEST_BOOT");
+
+	if (!v || !*v || !strcmp(v, "lean"))
+		return 1;
+	if (strcmp(v, "classic"))
+		die(EXIT_USAGE, "CAPTURE_GUEST_BOOT must be lean or classic, not '%s'", v);
+	return 0;
 }
 
-static double timeout_seconds(void)
+const char *guest_qemu(void)
 {
-	const char *t = getenv("CAPTURE_GUEST_TIMEOUT");
-	double s = t ? strtod(t, NULL) : DEFAULT_TIMEOUT;
+	const char *q = getenv("CAPTURE_QEMU");
 
-	return s > 0 ? s : DEFAULT_TIMEOUT;
+	return q && *q ? q : "qemu-system-x86_64";
 }
 
-struct attempt {
-	enum accel accel;
-	char *console;   /* the guest's ttyS0 */
-	char *qemu_err;  /* QEMU's own stderr */
-	char *problem;   /* why the attempt does not count, NULL if it does */
-	char *error;     /* the guest's CAPTURE ERROR text */
+static double env_seconds(const char *name, double fallback)
+{
+	const char *t = getenv(name);
+	double s = t ? strtod(t, NULL) : fallback;
+
+	return s > 0 ? s : fallback;
+}
+
+/* One boot of a guest: the caller's request, its tries, its outcome. */
+struct boot_run {
+	const struct guest_boot *b;
+	int tries;
+	int done;
+	enum accel accel;   /* of the attempt that counted */
+	char *error;        /* the guest's CAPTURE ERROR text */
 };
+
+/* One QEMU process for a boot. */
+struct attempt {
+	struct boot_run *run;
+	enum accel accel;
+	int racing;         /* the KVM probe's TCG twin, or the probe itself */
+	char *events;       /* this attempt's event channel, renamed on success */
+	char *trace;        /* its trace channel, or NULL; renamed on success */
+	char *console;      /* the guest's ttyS0 */
+	char *qemu_err;     /* QEMU's own stderr */
+	struct proc proc;
+	int cleanup;        /* removes @events if we die */
+	int trace_cleanup;  /* removes @trace if we die */
+	double started, changed, life, said;
+	long long seen;     /* console + events bytes at the last look */
+	char *problem;      /* why it does not count, NULL if it does */
+};
+
+static const char *accel_name(enum accel a)
+{
+	return a == ACCEL_KVM ? "kvm" : "tcg";
+}
 
 /*
  * /init's capture_stop: "exit" for a boot-only run; CAPTURE_GUEST_STOP=
- * poweroff or hang makes the guest fail the way real guests do (powering
- * off without a word, hanging), which the checks below must catch.
+ * poweroff or hang makes the guest fail the way real guests do (stopping
+ * without a word, hanging), which the checks below must catch; midway and
+ * midway-hang reach the guest's own script (the spin module stops printing
+ * halfway, then ends or hangs).
  */
 static const char *stop_word(const struct guest_boot *b)
 {
@@ -89,9 +122,10 @@ static const char *stop_word(const struct guest_boot *b)
 		return "exit";
 	if (!stop || !*stop)
 		return NULL;
-	if (strcmp(stop, "poweroff") && strcmp(stop, "hang"))
-		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff or hang, not '%s'",
-		    stop);
+	if (strcmp(stop, "poweroff") && strcmp(stop, "hang") &&
+	    strcmp(stop, "midway") && strcmp(stop, "midway-hang"))
+		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff, hang, midway "
+		    "or midway-hang, not '%s'", stop);
 	return stop;
 }
 
@@ -106,31 +140,66 @@ static char *chardev_file(const char *id, const char *path)
 	return sb.buf;
 }
 
-static struct proc_result launch(const struct guest_boot *b, struct attempt *a)
+/* The event channel (port 0xe9) and, if the boot asks, the trace channel (0x4e9). */
+static size_t channel_args(const struct attempt *a, const char **argv,
+			   char *dev[2])
 {
+	size_t n = 0;
+
+	dev[0] = chardev_file("events", a->events);
+	argv[n++] = "-chardev";
+	argv[n++] = dev[0];
+	argv[n++] = "-device";
+	argv[n++] = "isa-debugcon,iobase=0xe9,chardev=events";
+	dev[1] = a->trace ? chardev_file("trace", a->trace) : NULL;
+	if (dev[1]) {
+		argv[n++] = "-chardev";
+		argv[n++] = dev[1];
+		argv[n++] = "-device";
+		argv[n++] = "isa-debugcon,iobase=0x4e9,chardev=trace";
+	}
+	return n;
+}
+
+static void launch(struct attempt *a)
+{
+	const struct guest_boot *b = a->run->b;
+	int lean = guest_boot_lean(), kvm = a->accel == ACCEL_KVM;
 	char *cpus = xasprintf("%d", b->cpus > 0 ? b->cpus : 1);
 	const char *stop = stop_word(b);
-	char *full = xasprintf("%s%s%s %s", base_append, stop ? " capture_stop=" : "",
-			       stop ? stop : "", b->append ? b->append : "");
-	char *console = chardev_file("console", a->console);
-	char *events = chardev_file("events", b->events_path);
-	int kvm = a->accel == ACCEL_KVM;
-	const char *argv[] = { QEMU, "-accel", kvm ? "kvm" : "tcg",
+	char *full = xasprintf("%s%s%s%s %s", base_append, lean ? lean_append : "",
+			       stop ? " capture_stop=" : "", stop ? stop : "",
+			       b->append ? b->append : "");
+	char *console = chardev_file("console", a->console), *dev[2];
+	const char *argv[48] = { guest_qemu(), "-accel", accel_name(a->accel),
 		"-cpu", kvm ? "host" : "qemu64", "-M", "pc", "-smp", cpus,
 		"-m", "256M", "-nodefaults", "-display", "none", "-no-reboot",
 		"-kernel", b->vmlinux, "-initrd", b->initrd, "-append", full,
 		"-chardev", console, "-serial", "chardev:console",
-		"-chardev", events, "-device", "isa-debugcon,iobase=0xe9,chardev=events",
-		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", NULL };
-	struct proc_result r;
+		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04" };
+	size_t n = 0;
 
-	remove(b->events_path);
-	r = proc_run(argv, "/dev/null", a->qemu_err, timeout_seconds());
-	free(events);
+	while (argv[n])
+		n++;
+	n += channel_args(a, argv + n, dev);
+	if (lean) {
+		argv[n++] = "-bios";
+		argv[n++] = "qboot.rom";
+	}
+	remove(a->events);
+	if (a->trace)
+		remove(a->trace);
+	remove(a->console);
+	progress("booting the %s guest (%s)", b->name, accel_name(a->accel));
+	proc_start(&a->proc, argv, "/dev/null", a->qemu_err);
+	a->started = a->changed = a->said = monotonic_seconds();
+	a->life = 0;
+	a->seen = 0;
+	free(dev[0]);
+	free(dev[1]);
 	free(console);
 	free(full);
 	free(cpus);
-	return r;
 }
 
 /*
@@ -181,6 +250,32 @@ static char *check_channel(const char *path, char **error)
 	return problem;
 }
 
+/*
+ * The trace channel's bytes are binary and decoded later (the caller's
+ * job); here only whether the guest got to the end of them.
+ */
+static char *check_trace_channel(const char *path)
+{
+	static const char end[] = "CAPTURE TRACE END ";
+	size_t len, n = 0;
+	char *data = read_file(path, &len), *problem = NULL;
+
+	if (!data || !len) {
+		free(data);
+		return xasprintf("the guest wrote nothing to its trace channel");
+	}
+	/* It ends in "CAPTURE TRACE END <digits>\n", right after binary pages. */
+	if (data[len - 1] == '\n')
+		for (n = 1; n < len && data[len - 1 - n] >= '0' &&
+			    data[len - 1 - n] <= '9'; n++)
+			;
+	if (n < 2 || len < n + strlen(end) ||
+	    memcmp(data + len - n - strlen(end), end, strlen(end)))
+		problem = xasprintf("the trace channel stops without CAPTURE TRACE END");
+	free(data);
+	return problem;
+}
+
 /* First line of QEMU's stderr, for messages. */
 static char *qemu_says(const char *path)
 {
@@ -197,32 +292,27 @@ static char *qemu_says(const char *path)
 	return line;
 }
 
-/* One boot; a->problem says why it does not count. */
-static void attempt(const struct guest_boot *b, struct attempt *a)
+/* QEMU exited: does the boot count?  Sets a->problem when it does not. */
+static void judge(struct attempt *a, struct proc_result r)
 {
-	struct proc_result r;
-	char *qemu;
+	const struct guest_boot *b = a->run->b;
+	char *qemu = qemu_says(a->qemu_err);
 
-	progress("booting the %s guest (%s)", b->name,
-		 a->accel == ACCEL_KVM ? "kvm" : "tcg");
-	r = launch(b, a);
-	qemu = qemu_says(a->qemu_err);
-	if (r.timed_out) {
-		a->problem = xasprintf("the guest hung: no exit within %.0f s "
-				       "(CAPTURE_GUEST_TIMEOUT)", timeout_seconds());
-	} else if (!r.exited) {
+	if (!r.exited) {
 		a->problem = xasprintf("QEMU died of signal %d%s", r.status, qemu);
 	} else if (b->boot_only) {
 		if (r.status != EXIT_GUEST_DONE)
 			a->problem = xasprintf("QEMU exited %d, not through /init's "
 					       "isa-debug-exit%s", r.status, qemu);
 	} else {
-		char *problem = check_channel(b->events_path, &a->error);
+		char *problem = check_channel(a->events, &a->run->error);
 
+		if (!problem && !a->run->error && a->trace)
+			problem = check_trace_channel(a->trace);
 		if (problem)
 			a->problem = xasprintf("%s (QEMU exited %d)%s", problem,
 					       r.status, qemu);
-		else if (!a->error && r.status != EXIT_GUEST_DONE)
+		else if (!a->run->error && r.status != EXIT_GUEST_DONE)
 			a->problem = xasprintf("the guest did not report success through "
 					       "isa-debug-exit (QEMU exited %d)%s",
 					       r.status, qemu);
@@ -231,35 +321,362 @@ static void attempt(const struct guest_boot *b, struct attempt *a)
 	free(qemu);
 }
 
-char *guest_capture(const struct guest_boot *b, cJSON *env)
+static long long file_size(const char *path)
 {
-	static int probed = -1;
-	struct attempt a = { 0 };
+	struct stat st;
 
-	if (!have_program(QEMU))
-		die(EXIT_ENV_MISSING, "%s not found: run 'make deps' (qemu-system-x86)", QEMU);
-	if (probed < 0)
-		probed = probe_accel();
-	a.accel = probed;
-	a.console = guest_cache_path("last-run/%s.console.log", b->name);
-	a.qemu_err = guest_cache_path("last-run/%s.qemu.log", b->name);
-	for (int tries = 1;; tries++) {
-		attempt(b, &a);
-		if (!a.problem)
-			break;
-		if (tries == 2)
-			die(EXIT_CAPTURE_FAILED, "%s guest: %s; console log: %s",
-			    b->name, a.problem, a.console);
-		progress("%s; retrying once%s (console log: %s)", a.problem,
-			 a.accel == ACCEL_KVM ? " with TCG" : "", a.console);
-		free(a.problem);
-		free(a.error);
-		a.problem = a.error = NULL;
-		a.accel = ACCEL_TCG;
+	return stat(path, &st) ? 0 : (long long)st.st_size;
+}
+
+/*
+ * Life is /init's line on the console or anything on the event channel;
+ * firmware may print before the kernel runs, which proves nothing.
+ */
+static int alive(const struct attempt *a)
+{
+	char *text;
+	int up;
+
+	if (file_size(a->events))
+		return 1;
+	text = read_file(a->console, NULL);
+	up = text && strstr(text, LIFE_MARKER);
+	free(text);
+	return up;
+}
+
+/*
+ * A running guest's evidence: any byte on its console or event channel is
+ * progress.  Returns a problem once it has been silent too long or ran out
+ * of time, else NULL.
+ */
+static char *watch(struct attempt *a, double now)
+{
+	long long seen = file_size(a->console) + file_size(a->events) +
+			 (a->trace ? file_size(a->trace) : 0);
+	double stall = env_seconds("CAPTURE_GUEST_STALL", DEFAULT_STALL);
+	double timeout = env_seconds("CAPTURE_GUEST_TIMEOUT", DEFAULT_TIMEOUT);
+
+	if (seen != a->seen) {
+		a->seen = seen;
+		a->changed = a->said = now;
+		if (!a->life && alive(a))
+			a->life = now;
+	}
+	if (now - a->changed > stall)
+		return xasprintf("the guest hung: nothing new on its console or event "
+				 "channel for %.0f s (CAPTURE_GUEST_STALL)", stall);
+	if (now - a->started > timeout)
+		return xasprintf("the guest hung: no exit within %.0f s "
+				 "(CAPTURE_GUEST_TIMEOUT)", timeout);
+	if (now - a->said >= QUIET_REPORT_S) {
+		progress("the %s guest (%s) has written nothing for %.0f s",
+			 a->run->b->name, accel_name(a->accel), now - a->changed);
+		a->said = now;
+	}
+	return NULL;
+}
+
+/* Every attempt running now. */
+struct guests {
+	struct attempt *a;
+	size_t n, alloc;
+};
+
+static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
+				     enum accel accel, int racing)
+{
+	struct attempt *a;
+
+	if (g->n == g->alloc) {
+		g->alloc = g->alloc ? 2 * g->alloc : 4;
+		g->a = xrealloc(g->a, g->alloc * sizeof(*g->a));
+	}
+	a = &g->a[g->n++];
+	memset(a, 0, sizeof(*a));
+	a->run = run;
+	a->accel = accel;
+	a->racing = racing;
+	a->events = xasprintf("%s.%s", run->b->events_path, accel_name(accel));
+	a->console = guest_cache_path("last-run/%s.%ld.%s.console.log",
+				      run->b->name, (long)getpid(), accel_name(accel));
+	a->qemu_err = guest_cache_path("last-run/%s.%ld.%s.qemu.log",
+				       run->b->name, (long)getpid(), accel_name(accel));
+	a->cleanup = remove_on_failure(a->events);
+	if (run->b->trace_path) {
+		a->trace = xasprintf("%s.%s", run->b->trace_path, accel_name(accel));
+		a->trace_cleanup = remove_on_failure(a->trace);
+	}
+	launch(a);
+	return a;
+}
+
+static void free_attempt(struct attempt *a)
+{
+	free(a->events);
+	free(a->trace);
+	free(a->console);
+	free(a->qemu_err);
+	free(a->problem);
+}
+
+/* Drop g->a[i] (stopped or ended), keeping the others in order. */
+static void drop(struct guests *g, size_t i)
+{
+	cancel_on_failure(g->a[i].cleanup);
+	if (g->a[i].trace)
+		cancel_on_failure(g->a[i].trace_cleanup);
+	free_attempt(&g->a[i]);
+	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
+	g->n--;
+}
+
+static void remove_channels(const struct attempt *a)
+{
+	remove(a->events);
+	if (a->trace)
+		remove(a->trace);
+}
+
+/* Keep @path as last-run/NAME.SUFFIX: the newest run's, whole. */
+static void keep_log(const char *path, const char *name, const char *suffix)
+{
+	char *final = guest_cache_path("last-run/%s.%s", name, suffix);
+
+	if (rename(path, final))
+		remove(path);
+	free(final);
+}
+
+/*
+ * Forget attempt @i (ended or stopped) and what it wrote to the event
+ * channel; its logs stay as last-run/NAME.ACCEL.*.log (a KVM probe's say
+ * why it lost).
+ */
+static void retire(struct guests *g, size_t i)
+{
+	struct attempt *a = &g->a[i];
+	char *console = xasprintf("%s.console.log", accel_name(a->accel));
+	char *qemu = xasprintf("%s.qemu.log", accel_name(a->accel));
+
+	remove_channels(a);
+	keep_log(a->console, a->run->b->name, console);
+	keep_log(a->qemu_err, a->run->b->name, qemu);
+	free(console);
+	free(qemu);
+	drop(g, i);
+}
+
+static void kill_attempt(struct guests *g, size_t i)
+{
+	proc_stop(&g->a[i].proc);
+	retire(g, i);
+}
+
+/* The other attempt of the same boot (the KVM probe's twin), or -1. */
+static long twin(const struct guests *g, size_t i)
+{
+	for (size_t j = 0; j < g->n; j++)
+		if (j != i && g->a[j].run == g->a[i].run)
+			return (long)j;
+	return -1;
+}
+
+static void succeed(struct guests *g, size_t i)
+{
+	struct attempt *a = &g->a[i];
+	const struct guest_boot *b = a->run->b;
+
+	if (!b->boot_only && rename(a->events, b->events_path))
+		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->events,
+		    b->events_path);
+	if (!b->boot_only && a->trace && rename(a->trace, b->trace_path))
+		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->trace,
+		    b->trace_path);
+	remove_channels(a);
+	keep_log(a->console, b->name, "console.log");
+	keep_log(a->qemu_err, b->name, "qemu.log");
+	a->run->done = 1;
+	a->run->accel = a->accel;
+	drop(g, i);
+}
+
+/* A failed attempt: retried once (KVM's failure turns the verdict), or fatal. */
+static void failed(struct guests *g, size_t i)
+{
+	struct attempt a = g->a[i];
+	struct boot_run *run = a.run;
+	enum accel next = a.accel;
+
+	if (++run->tries == 2)
+		die(EXIT_CAPTURE_FAILED, "%s guest: %s; console log: %s",
+		    run->b->name, a.problem, a.console);
+	if (a.accel == ACCEL_KVM && accel_demote(a.problem))
+		next = ACCEL_TCG;
+	progress("%s; retrying once%s (console log: %s)", a.problem,
+		 next != a.accel ? " with TCG" : "", a.console);
+	remove_channels(&a);
+	drop(g, i);
+	start_attempt(g, run, next, 0);
+}
+
+/*
+ * The KVM probe races a TCG twin of the same boot to the first sign of
+ * life: KVM that has shown none by twice the time TCG needed is no use
+ * here, whatever the reason (a nested hypervisor that never runs the
+ * kernel, one too slow to matter).
+ */
+static int race(struct guests *g, size_t i, double now)
+{
+	struct attempt *a = &g->a[i];
+	long j = twin(g, i);
+	struct attempt *t = j >= 0 ? &g->a[j] : NULL;
+
+	if (!a->racing || a->accel != ACCEL_KVM || !t)
+		return 0;
+	if (a->life) {
+		accel_settle(ACCEL_KVM, "a KVM guest showed life first");
+		progress("KVM works: the KVM guest showed life after %.1f s",
+			 a->life - a->started);
+		a->racing = 0;
+		kill_attempt(g, (size_t)j);
+		return 1;
+	}
+	if (t->life && now - a->started > 2 * (t->life - t->started)) {
+		char *why = xasprintf("a KVM guest showed no life within %.1f s, "
+				      "twice what TCG needed to reach /init",
+				      now - a->started);
+
+		progress("KVM is of no use here: %s; using TCG", why);
+		accel_settle(ACCEL_TCG, why);
+		free(why);
+		t->racing = 0;
+		kill_attempt(g, i);
+		return 1;
+	}
+	return 0;
+}
+
+/* Stop the twin of attempt *@i, if it has one; *@i follows its attempt. */
+static void kill_twin(struct guests *g, size_t *i)
+{
+	long j = twin(g, *i);
+
+	if (j < 0)
+		return;
+	kill_attempt(g, (size_t)j);
+	if ((size_t)j < *i)
+		(*i)--;
+}
+
+/* A racing attempt ended: what that says of KVM.  1 if it dropped @i. */
+static int race_over(struct guests *g, size_t i)
+{
+	struct attempt *a = &g->a[i];
+	long j = twin(g, i);
+
+	if (!a->racing || j < 0)
+		return 0;
+	g->a[j].racing = 0;
+	if (a->accel == ACCEL_KVM && a->problem) {
+		/* The probe failed first: the TCG twin goes on. */
+		progress("KVM is of no use here: %s; using TCG", a->problem);
+		accel_settle(ACCEL_TCG, a->problem);
+		retire(g, i);
+		return 1;
+	}
+	if (!a->problem) {
+		const char *why = a->accel == ACCEL_KVM ? "a KVM guest finished first" :
+				  "a TCG guest finished before a KVM guest showed life";
+
+		progress("%s: using %s", why, accel_name(a->accel));
+		accel_settle(a->accel, why);
+	}
+	return 0;
+}
+
+/* One look at attempt @i; 1 if the set changed (i no longer names it). */
+static int step(struct guests *g, size_t i, double now)
+{
+	struct attempt *a = &g->a[i];
+	struct proc_result r;
+
+	if (race(g, i, now))
+		return 1;
+	if (proc_poll(&a->proc, &r, 0)) {
+		judge(a, r);
+	} else if (!(a->problem = watch(a, now))) {
+		return 0;
+	} else {
+		proc_stop(&a->proc);
+	}
+	if (race_over(g, i))
+		return 1;
+	kill_twin(g, &i);
+	if (g->a[i].problem)
+		failed(g, i);
+	else
+		succeed(g, i);
+	return 1;
+}
+
+/* Start @run: as the KVM probe and its TCG twin while no verdict is known. */
+static void start_run(struct guests *g, struct boot_run *run)
+{
+	enum accel accel;
+
+	if (accel_known(run->b, &accel)) {
+		start_attempt(g, run, accel, 0);
+		return;
+	}
+	progress("probing KVM: a KVM and a TCG guest race to /init");
+	start_attempt(g, run, ACCEL_KVM, 1);
+	start_attempt(g, run, ACCEL_TCG, 1);
+}
+
+static size_t unfinished(const struct boot_run *runs, size_t n)
+{
+	size_t left = 0;
+
+	for (size_t i = 0; i < n; i++)
+		left += !runs[i].done;
+	return left;
+}
+
+void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
+		       char **errors, cJSON *env)
+{
+	struct boot_run *runs = xcalloc(n, sizeof(*runs));
+	struct guests g = { 0 };
+	size_t next = 0;
+	enum accel accel;
+
+	if (!have_program(guest_qemu()))
+		die(EXIT_ENV_MISSING, "%s not found: run 'make deps' (qemu-system-x86)",
+		    guest_qemu());
+	for (size_t i = 0; i < n; i++)
+		runs[i].b = &b[i];
+	while (unfinished(runs, n)) {
+		/* While KVM is on trial, one boot at a time. */
+		while (next < n && g.n < (size_t)(jobs > 0 ? jobs : 1) &&
+		       (!g.n || accel_known(b, &accel)))
+			start_run(&g, &runs[next++]);
+		usleep(POLL_US);
+		for (size_t i = 0; i < g.n;)
+			i += !step(&g, i, monotonic_seconds());
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(env, "accelerator");
-	json_add(env, "accelerator", json_str(a.accel == ACCEL_KVM ? "kvm" : "tcg"));
-	free(a.console);
-	free(a.qemu_err);
-	return a.error;
+	json_add(env, "accelerator", json_str(accel_name(runs[n - 1].accel)));
+	for (size_t i = 0; i < n; i++)
+		errors[i] = runs[i].error;
+	free(runs);
+	free(g.a);
+}
+
+char *guest_capture(const struct guest_boot *b, cJSON *env)
+{
+	char *error;
+
+	guest_capture_all(b, 1, 1, &error, env);
+	return error;
 }

@@ -9,7 +9,7 @@ ROOT=$(cd "$TESTS_DIR/.." && pwd)
 REF=${CAPTURE_REFERENCE:-$ROOT/../shared/reference}
 # The sanitizer build is what the tests run.
 CAPTURE=${CAPTURE:-$ROOT/build/asan/capture}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

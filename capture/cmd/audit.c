@@ -36,6 +36,7 @@ int cmd_audit(int argc, char **argv)
 	struct window_set ws = { 0 };
 	const char *system = NULL, *svg = NULL;
 	int opt, as_json = 0;
+	long long windows = 0;
 	cJSON *rep;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -52,10 +53,20 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (optind == argc)
 		usage(audit_usage, 0);
+	if (svg)
+		check_output_file(svg);
 	for (int i = optind; i < argc; i++)
 		window_set_add(&ws, argv[i]);
 	window_set_system(&ws, system);
 	rep = audit_report(&ws);
+	json_get_int(rep, "windows", &windows);
+	if (!windows) {
+		/* files of initial states only: no step to report on */
+		cJSON_Delete(rep);
+		window_set_free(&ws);
+		die_at(EXIT_BAD_INPUT, argc - optind == 1 ? argv[optind] : NULL, 0,
+		       "no windows to audit (only initial states)");
+	}
 	if (svg) {
 		struct strbuf sb = STRBUF_INIT;
 

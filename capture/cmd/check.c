@@ -2,8 +2,10 @@
 /* capture check SYSTEM INPUT...: every check of fold, nothing written. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../../folders/folder.h"
 #include "../command.h"
+#include "../corpus.h"
 #include "../die.h"
 #include "../json.h"
 #include "../options.h"
@@ -19,33 +21,54 @@ static const char check_usage[] =
 	"does not parse, 4 for a failed check, 6 for lost events (file:line on\n"
 	"stderr).\n";
 
-/* The system and inputs a corpus's manifest names (inputs inside it resolved). */
+/* A run's name and input must be strings, each run's its own. */
+static const char *run_input(const char *path, const cJSON *runs,
+			     const cJSON *r)
+{
+	const char *name = json_get_str(r, "name"), *in = json_get_str(r, "input");
+	const cJSON *o;
+
+	if (!in || !name)
+		die_at(EXIT_BAD_INPUT, path, 0, "a run without \"%s\"",
+		       in ? "name" : "input");
+	for (o = runs->child; o != r; o = o->next)
+		if (!strcmp(name, json_get_str(o, "name")) ||
+		    !strcmp(in, json_get_str(o, "input")))
+			die_at(EXIT_BAD_INPUT, path, 0, "run %s (%s) is there "
+			       "twice", name, in);
+	return in;
+}
+
+/*
+ * The system and inputs a corpus's manifest names (inputs inside it
+ * resolved).  What is wrong with the manifest is bad input naming it.
+ */
 static const struct folder *corpus_inputs(const char *dir, int *n, char ***inputs)
 {
 	char *path = xasprintf("%s/MANIFEST.json", dir);
 	char *text = read_file(path, NULL);
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
-	const cJSON *r, *runs = json_get(m, "runs");
+	const cJSON *r, *runs;
 	const char *system = json_get_str(m, "system");
+	const struct folder *f = system ? folder_find(system) : NULL;
 
-	if (!m || !system || !cJSON_IsArray(runs))
+	free(text);
+	if (!m || !system)
 		die_at(EXIT_BAD_INPUT, path, 0, "not a capture manifest");
+	if (!f)
+		die_at(EXIT_BAD_INPUT, path, 0, "unknown system '%s'", system);
+	runs = manifest_runs(m, path);
 	*n = 0;
 	*inputs = xcalloc(cJSON_GetArraySize(runs), sizeof(**inputs));
 	cJSON_ArrayForEach(r, runs) {
-		const char *in = json_get_str(r, "input");
-		char *inside;
+		const char *in = run_input(path, runs, r);
+		char *inside = xasprintf("%s/%s", dir, in);
 
-		if (!in)
-			die_at(EXIT_BAD_INPUT, path, 0, "a run without \"input\"");
-		inside = xasprintf("%s/%s", dir, in);
 		(*inputs)[(*n)++] = file_exists(inside) ? inside : xstrdup(in);
 		if (!file_exists(inside))
 			free(inside);
 	}
-	const struct folder *f = folder_lookup(system);
 	cJSON_Delete(m);
-	free(text);
 	free(path);
 	return f;
 }

@@ -30,6 +30,8 @@ static const char etcd_usage[] =
 	"options:\n"
 	"  -s, --scenario NAME  a scenario (election, 01-election, ...) or all\n"
 	"      --via PATH       ebpf or trace\n"
+	"      --scenarios DIR  take the scenario files from DIR (default:\n"
+	"                       scenarios/etcd, the reference scenarios)\n"
 	"      --binary FILE    probe this harness binary instead of building one\n"
 	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
 	"      --hold-ring      read the ring buffer only after the harness exits\n"
@@ -41,7 +43,7 @@ static const char etcd_usage[] =
 #define HARNESS_TIMEOUT 120.0
 
 struct etcd_opts {
-	const char *scenario, *via, *binary, *resolve;
+	const char *scenario, *via, *binary, *resolve, *scenarios;
 	unsigned long ring_bytes;
 	int hold_ring;
 	struct output_options out;
@@ -75,15 +77,27 @@ static char *build_harness(int tla)
 	return bin;
 }
 
-/* Scenario files NN-name under scenarios/etcd/ matching @want (or all). */
-static char **find_scenarios(const char *want, int *n)
+/* The directory the scenario files are taken from. */
+static char *scenario_dir(const struct etcd_opts *o)
 {
-	char *dir = xasprintf("%s/scenarios/etcd", capture_home());
+	if (o->scenarios)
+		return xstrdup(o->scenarios);
+	return xasprintf("%s/scenarios/etcd", capture_home());
+}
+
+/*
+ * Scenario files NN-name in @dir matching @want (or all).  A missing
+ * directory is the installation's fault, or the user's with --scenarios.
+ */
+static char **find_scenarios(const struct etcd_opts *o, const char *dir,
+			     const char *want, int *n)
+{
 	size_t all;
 	char **names = list_dir(dir, is_scenario_file, &all);
 
 	if (!names)
-		die(EXIT_ENV_MISSING, "%s: cannot open the scenario directory", dir);
+		die(o->scenarios ? EXIT_USAGE : EXIT_ENV_MISSING,
+		    "%s: cannot open the scenario directory", dir);
 	*n = 0;
 	for (size_t i = 0; i < all; i++) {
 		const char *name;
@@ -95,7 +109,6 @@ static char **find_scenarios(const char *want, int *n)
 		else
 			free(names[i]);
 	}
-	free(dir);
 	if (!*n)
 		die(EXIT_USAGE, "no etcd scenario '%s' (see capture list)", want);
 	return names;
@@ -238,7 +251,8 @@ static void require_every_action(const struct folder *f, const cJSON *runs)
 static void capture_all(const struct etcd_opts *o)
 {
 	int tla = !strcmp(o->via, "trace"), n;
-	char **names = find_scenarios(o->scenario, &n);
+	char *scen_dir = scenario_dir(o);
+	char **names = find_scenarios(o, scen_dir, o->scenario, &n);
 	char *bin = o->binary ? xstrdup(o->binary) : build_harness(tla);
 	const struct folder *f = folder_lookup("etcd");
 	char *dir = o->out.dir ? xstrdup(o->out.dir) : xstrdup("corpus/etcd");
@@ -251,7 +265,7 @@ static void capture_all(const struct etcd_opts *o)
 	json_add(m, "via", json_str(o->via));
 	add_environment(m, o, bin);
 	for (int i = 0; i < n; i++) {
-		char *scen = xasprintf("%s/scenarios/etcd/%s", capture_home(), names[i]);
+		char *scen = xasprintf("%s/%s", scen_dir, names[i]);
 		char *rel = xasprintf("raw/%s.ndjson", names[i]);
 		char *raw = corpus_path(c, rel);
 
@@ -276,6 +290,7 @@ static void capture_all(const struct etcd_opts *o)
 	free(names);
 	free(bin);
 	free(dir);
+	free(scen_dir);
 }
 
 /* --resolve FUNC: where the engine would probe FUNC. */
@@ -292,19 +307,9 @@ static void resolve_only(const struct etcd_opts *o)
 	free(bin);
 }
 
-static unsigned long parse_ring(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (*end || v < 4096 || (v & (v - 1)))
-		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", s);
-	return v;
-}
-
 int cmd_etcd(int argc, char **argv)
 {
-	enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE };
+	enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE, O_SCENARIOS };
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "via", required_argument, NULL, O_VIA },
@@ -312,6 +317,7 @@ int cmd_etcd(int argc, char **argv)
 		{ "ring-bytes", required_argument, NULL, O_RING },
 		{ "hold-ring", no_argument, NULL, O_HOLD },
 		{ "resolve", required_argument, NULL, O_RESOLVE },
+		{ "scenarios", required_argument, NULL, O_SCENARIOS },
 		OUTPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -330,11 +336,13 @@ int cmd_etcd(int argc, char **argv)
 		else if (opt == O_BINARY)
 			o.binary = optarg;
 		else if (opt == O_RING)
-			o.ring_bytes = parse_ring(optarg);
+			o.ring_bytes = option_ring_bytes(optarg);
 		else if (opt == O_HOLD)
 			o.hold_ring = 1;
 		else if (opt == O_RESOLVE)
 			o.resolve = optarg;
+		else if (opt == O_SCENARIOS)
+			o.scenarios = optarg;
 		else if (!output_option(opt, optarg, &o.out))
 			usage(etcd_usage, 0);
 	}

@@ -26,10 +26,13 @@ const struct folder *folder_lookup(const char *name)
 	die(EXIT_USAGE, "unknown system '%s' (known: %s)", name, known);
 }
 
-/* Run name: the input's last path component without its extension. */
+/*
+ * Run name: the input's last path component without its extension;
+ * "stdin" for "-".
+ */
 static char *run_name(const char *input)
 {
-	char *copy = xstrdup(input);
+	char *copy = xstrdup(strcmp(input, "-") ? input : "stdin");
 	size_t n = strlen(copy);
 
 	while (n > 1 && copy[n - 1] == '/')

@@ -29,6 +29,8 @@ static const char spin_usage[] =
 	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
 	"                       asterinas\n"
 	"      --cpus N         guest CPUs, 1 (default) or 2\n"
+	"  -j, --jobs N         scenarios booted at once (default: the number of\n"
+	"                       CPUs); the corpus is the same for any N\n"
 	"      --asterinas-src DIR  Asterinas source tree (--kernel asterinas)\n"
 	"      --emit-ktest     print the Rust kernel test that runs the scenario\n"
 	"                       (--kernel asterinas), run nothing\n"
@@ -38,7 +40,10 @@ static const char spin_usage[] =
 	"  -h, --help           this text\n\n"
 	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
 	"(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
-	"take, default 60).\n";
+	"take, default 60), CAPTURE_GUEST_STALL (seconds a guest may write\n"
+	"nothing, default 10), CAPTURE_QEMU (the QEMU binary), CAPTURE_GUEST_BOOT\n"
+	"(lean, the default, or classic: the slower boot bench/spin-capture\n"
+	"compares it with).\n";
 
 struct spin_args {
 	const char *scenario;
@@ -48,12 +53,34 @@ struct spin_args {
 	struct output_options out;
 };
 
+#define MAX_JOBS 16
+
+/* One boot per CPU: a TCG guest keeps one busy. */
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
+static int parse_jobs(const char *arg)
+{
+	char *end;
+	long j = strtol(arg, &end, 10);
+
+	if (*end || end == arg || j < 1 || j > MAX_JOBS)
+		die(EXIT_USAGE, "--jobs: expected a number from 1 to %d, not '%s'",
+		    MAX_JOBS, arg);
+	return (int)j;
+}
+
 static void parse_args(int argc, char **argv, struct spin_args *a)
 {
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "asterinas-src", required_argument, NULL, 'A' },
 		{ "boot-only", no_argument, NULL, 'B' },
 		{ "emit-ktest", no_argument, NULL, 'E' },
@@ -63,7 +90,7 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:k:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:k:o:j:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': a->scenario = optarg; break;
 		case 'k': a->kernel = optarg; break;
@@ -71,6 +98,10 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 		case 'B': a->run.boot_only = 1; break;
 		case 'E': a->emit_ktest = 1; break;
 		case 'h': usage(spin_usage, 1);
+		case 'j':
+			a->run.jobs = parse_jobs(optarg);
+			option_unrecorded(optarg);
+			break;
 		case 'c':
 			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
 				die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", optarg);
@@ -130,7 +161,7 @@ static int boot_only(const struct spin_driver *d, const struct spin_scenario *sc
 		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
 	close(fd);
 	cleanup = remove_on_failure(path);
-	d->run(sc, opt, path, env);
+	d->run(sc, 1, opt, (char *const[]){ path }, env);
 	remove(path);
 	cancel_on_failure(cleanup);
 	cJSON_Delete(env);
@@ -150,10 +181,24 @@ static int emit_ktest(const struct spin_driver *d, struct spin_scenario *sc,
 	return EXIT_OK;
 }
 
+/* A driver's raw ring-buffer pages carry time stamps: they vary. */
+static void vary_ftrace(struct corpus *c, const char *run)
+{
+	char *rel = xasprintf("raw/%s.ftrace", run);
+	char *path = corpus_path(c, rel);
+
+	if (file_exists(path))
+		corpus_vary(c, rel, "ftrace ring-buffer pages: their time stamps "
+			    "differ from run to run; raw/RUN.log is their decoding");
+	free(path);
+	free(rel);
+}
+
 int cmd_spin(int argc, char **argv)
 {
 	struct spin_args a = {
-		.kernel = "linux", .run = { .cpus = 1 }, .out = OUTPUT_OPTIONS_INIT,
+		.kernel = "linux", .out = OUTPUT_OPTIONS_INIT,
+		.run = { .cpus = 1, .jobs = default_jobs() },
 	};
 	const struct folder *f = folder_find("spin");
 	const struct spin_driver *d;
@@ -161,7 +206,7 @@ int cmd_spin(int argc, char **argv)
 	struct corpus *c;
 	struct output_format fmt;
 	cJSON *m, *scenarios, *env, *runs;
-	char *dir;
+	char *dir, *raw_dir, **raw;
 	size_t n;
 
 	parse_args(argc, argv, &a);
@@ -177,22 +222,28 @@ int cmd_spin(int argc, char **argv)
 	scenarios = json_arr();
 	env = json_obj();
 	runs = json_arr();
+	raw = xcalloc(n, sizeof(*raw));
+	raw_dir = corpus_path(c, "raw");
+	mkdir_p(raw_dir);
 	for (size_t i = 0; i < n; i++) {
 		char *run = spin_scenario_run_name(&sc[i]);
-		char *rel = xasprintf("raw/%s.log", run);
-		char *raw = corpus_path(c, rel);
-		char *raw_dir = corpus_path(c, "raw");
 
-		mkdir_p(raw_dir);
-		free(raw_dir);
+		raw[i] = xasprintf("%s/%s.log", raw_dir, run);
 		json_add(scenarios, NULL, scenario_entry(&sc[i], run));
-		d->run(&sc[i], &a.run, raw, env);
-		progress("folding %s", rel);
-		fold_input(f, c, run, raw, fmt, runs);
-		free(raw);
-		free(rel);
 		free(run);
 	}
+	d->run(sc, n, &a.run, raw, env);
+	for (size_t i = 0; i < n; i++) {
+		char *run = spin_scenario_run_name(&sc[i]);
+
+		vary_ftrace(c, run);
+		progress("folding raw/%s.log", run);
+		fold_input(f, c, run, raw[i], fmt, runs);
+		free(raw[i]);
+		free(run);
+	}
+	free(raw);
+	free(raw_dir);
 	m = corpus_manifest(c);
 	json_add(m, "kernel", json_str(d->name));
 	json_add(m, "scenarios", scenarios);

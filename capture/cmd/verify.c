@@ -51,7 +51,7 @@ static cJSON *load_manifest(const char *dir)
 }
 
 /* nftw has no user pointer: the walk reports into these. */
-static const cJSON *walk_files;
+static const cJSON *walk_files, *walk_varying;
 static size_t walk_skip;
 static int walk_unlisted;
 
@@ -62,7 +62,7 @@ static int unlisted(const char *path, const struct stat *st, int type,
 
 	(void)st; (void)ftw;
 	if (type == FTW_D || type == FTW_DP || !strcmp(rel, "MANIFEST.json") ||
-	    json_get(walk_files, rel))
+	    json_get(walk_files, rel) || json_get(walk_varying, rel))
 		return 0;
 	printf("  altered: %s is in the corpus but not in MANIFEST.json\n", rel);
 	walk_unlisted = 1;
@@ -76,6 +76,7 @@ static int check_digests(const char *dir, const cJSON *m)
 	int bad = 0;
 
 	walk_files = json_get(m, "files");
+	walk_varying = json_get(m, "varying");
 	walk_skip = strlen(dir) + 1;
 	walk_unlisted = 0;
 	if (nftw(dir, unlisted, 16, FTW_PHYS))
@@ -94,6 +95,16 @@ static int check_digests(const char *dir, const cJSON *m)
 			printf("  altered: %s has sha256 %s, MANIFEST.json records %s\n",
 			       f->string, hex,
 			       cJSON_IsString(f) ? f->valuestring : "(none)");
+			bad = 1;
+		}
+		free(path);
+	}
+	cJSON_ArrayForEach(f, walk_varying) {
+		char *path = xasprintf("%s/%s", dir, f->string);
+
+		if (!file_exists(path)) {
+			printf("  altered: %s is listed in MANIFEST.json but missing\n",
+			       f->string);
 			bad = 1;
 		}
 		free(path);
@@ -136,6 +147,38 @@ static int compare_file(const char *old_dir, const char *new_dir,
 	return differs;
 }
 
+/*
+ * MANIFEST.json byte for byte (re-indented or reordered is a difference),
+ * as the rerun wrote it but with the recorded environment, whose
+ * differences are reported apart and do not fail.
+ */
+static int manifest_bytes_differ(const char *dir, const cJSON *old,
+				 const cJSON *new)
+{
+	char *path = xasprintf("%s/MANIFEST.json", dir);
+	struct strbuf want = STRBUF_INIT;
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	cJSON *m = json_dup(new);
+	const cJSON *env = json_get(old, "environment");
+	int differs;
+
+	if (env && json_get(m, "environment"))
+		cJSON_ReplaceItemInObjectCaseSensitive(m, "environment",
+						       json_dup(env));
+	manifest_text(&want, m);
+	differs = !text || len != want.len || memcmp(text, want.buf, len);
+	if (differs)
+		printf("  differs: MANIFEST.json, from line %ld: not the bytes "
+		       "capture writes for it\n",
+		       text ? first_diff_line(text, len, want.buf, want.len) : 1);
+	strbuf_release(&want);
+	cJSON_Delete(m);
+	free(text);
+	free(path);
+	return differs;
+}
+
 /* Every file either manifest lists, and the manifests without environment. */
 static int compare_outputs(const char *dir, const cJSON *old, const char *out,
 			   const cJSON *new)
@@ -161,6 +204,8 @@ static int compare_outputs(const char *dir, const cJSON *old, const char *out,
 			differs = 1;
 		}
 	}
+	if (!differs)
+		differs = manifest_bytes_differ(dir, old, new);
 	printf("  identical: %d files\n", same);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
@@ -238,8 +283,8 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 {
 	const cJSON *cmd = json_get(m, "command");
 	int n = cJSON_GetArraySize(cmd), k = 0;
-	const char **argv = xcalloc(n + 4, sizeof(*argv));
-	char *errs = xasprintf("%s/stderr", tmp), *log;
+	const char **argv;
+	char *errs, *log;
 	struct proc_result r;
 
 	for (int i = 0; i < n; i++)
@@ -252,6 +297,8 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 			die(EXIT_RERUN_FAILED, "not rerunning: the recorded command "
 			    "names an output (%s), which the rerun would overwrite",
 			    cJSON_GetArrayItem(cmd, i)->valuestring);
+	argv = xcalloc(n + 4, sizeof(*argv));
+	errs = xasprintf("%s/stderr", tmp);
 	argv[k++] = self_exe();
 	argv[k++] = cJSON_GetArrayItem(cmd, 1)->valuestring;
 	argv[k++] = "-o";
@@ -260,24 +307,25 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 		argv[k++] = cJSON_GetArrayItem(cmd, i)->valuestring;
 	progress("rerunning the recorded command (%s)", argv[1]);
 	r = proc_run(argv, "/dev/null", errs, timeout);
+	free((char *)argv[0]);
+	free(argv);
 	if (r.timed_out || !r.exited || r.status) {
 		log = read_file(errs, NULL);
 		fprintf(stderr, "%s", log ? log : "");
 		free(log);
-		if (r.timed_out)
-			die(EXIT_RERUN_FAILED, "could not rerun: no result within "
-			    "%g s", timeout);
+	}
+	free(errs);
+	if (r.timed_out)
+		die(EXIT_RERUN_FAILED, "could not rerun: no result within %g s",
+		    timeout);
+	if (!r.exited || r.status)
 		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' %s %d "
 		    "(inputs resolve from the current directory, as when the "
-		    "corpus was made)", argv[1], r.exited ? "exited with" :
-		    "was killed by signal", r.status);
-	}
+		    "corpus was made)", cJSON_GetArrayItem(cmd, 1)->valuestring,
+		    r.exited ? "exited with" : "was killed by signal", r.status);
 	if (!corpus_exists(out))
 		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' wrote no "
-		    "corpus", argv[1]);
-	free((char *)argv[0]);
-	free(argv);
-	free(errs);
+		    "corpus", cJSON_GetArrayItem(cmd, 1)->valuestring);
 }
 
 int cmd_verify(int argc, char **argv)

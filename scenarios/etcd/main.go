@@ -5,6 +5,9 @@
 // hand, explicit Campaign, no goroutines of its own, no randomness that
 // matters (ticks only where the scenario says), and every node's Ready
 // drained after each step so that one step's raft activity is contiguous.
+// The network is the harness's queues: it loses, duplicates or reorders a
+// message only where the scenario says, and drops what is sent across a
+// partition or to a crashed node.
 //
 // It prints no raft state of its own: the state in a corpus comes from eBPF
 // probes on this process, or (built with -tags with_tla) from upstream's
@@ -14,35 +17,47 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"log"
 	"os"
-	"strconv"
-	"strings"
+	"slices"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
 )
 
 const nodes = 3
 
+// node is one raft node; rn is nil while it is crashed.  Its storage is
+// its disk: it survives a crash (every Ready is persisted before the next
+// step, so a crash loses only volatile state).
 type node struct {
 	rn      *raft.RawNode
 	storage *raft.MemoryStorage
 }
 
 // cluster holds the nodes and the messages in flight, queued per recipient
-// in the order they were sent.
+// in the order they were sent, and the partition (nodes in different
+// groups cannot reach each other; all in group 0 when healed).
 type cluster struct {
-	nodes [nodes + 1]*node
-	queue [nodes + 1][]*pb.Message
+	cfg    config
+	logger raft.Logger
+	nodes  [nodes + 1]*node
+	queue  [nodes + 1][]*pb.Message
+	group  [nodes + 1]int
 }
 
-func newCluster() *cluster {
-	c := &cluster{}
-	logger := &raft.DefaultLogger{Logger: log.New(io.Discard, "", 0)}
+// refuse describes a step raft or the harness cannot carry out: the
+// scenario's fault, reported with the step's file:line.
+func refuse(format string, args ...any) error {
+	return fmt.Errorf(format, args...)
+}
+
+func newCluster(cfg config) *cluster {
+	c := &cluster{cfg: cfg}
+	c.logger = &raft.DefaultLogger{Logger: log.New(io.Discard, "", 0)}
 	for id := uint64(1); id <= nodes; id++ {
 		st := raft.NewMemoryStorage()
 		// A bootstrap snapshot at index 0 that only carries the
@@ -54,31 +69,57 @@ func newCluster() *cluster {
 		if err := st.ApplySnapshot(snap); err != nil {
 			fatal(1, "bootstrap snapshot: %v", err)
 		}
-		cfg := &raft.Config{
-			ID:              id,
-			ElectionTick:    10,
-			HeartbeatTick:   1,
-			Storage:         st,
-			MaxSizePerMsg:   1 << 20,
-			MaxInflightMsgs: 256,
-			Logger:          logger,
-		}
-		setTraceLogger(cfg)
-		rn, err := raft.NewRawNode(cfg)
-		if err != nil {
-			fatal(1, "node %d: %v", id, err)
-		}
-		c.nodes[id] = &node{rn: rn, storage: st}
+		c.nodes[id] = &node{storage: st}
+		c.start(id)
 	}
 	return c
 }
 
-// drain runs node id's Ready loop to quiescence: persist entries and hard
-// state, queue outgoing messages per recipient, Advance.
+// start creates node id's RawNode over its storage: at the beginning, and
+// on a restart (then drained), where raft reads its hard state, configuration and log
+// back from the storage.
+func (c *cluster) start(id uint64) {
+	n := c.nodes[id]
+	rc := &raft.Config{
+		ID:              id,
+		ElectionTick:    c.cfg.electionTick,
+		HeartbeatTick:   c.cfg.heartbeatTick,
+		PreVote:         c.cfg.preVote,
+		CheckQuorum:     c.cfg.checkQuorum,
+		Storage:         n.storage,
+		MaxSizePerMsg:   1 << 20,
+		MaxInflightMsgs: 256,
+		Logger:          c.logger,
+	}
+	setTraceLogger(rc)
+	rn, err := raft.NewRawNode(rc)
+	if err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
+	n.rn = rn
+}
+
+// route queues m for its recipient, unless the network drops it: the
+// recipient is crashed or on the other side of a partition.
+func (c *cluster) route(m *pb.Message) {
+	to := m.GetTo()
+	if c.nodes[to].rn == nil || c.group[to] != c.group[m.GetFrom()] {
+		return
+	}
+	c.queue[to] = append(c.queue[to], m)
+}
+
+// drain runs node id's Ready loop to quiescence: persist a snapshot,
+// entries and hard state, route outgoing messages, Advance.
 func (c *cluster) drain(id uint64) {
 	n := c.nodes[id]
 	for n.rn.HasReady() {
 		rd := n.rn.Ready()
+		if !raft.IsEmptySnap(rd.Snapshot) {
+			if err := n.storage.ApplySnapshot(rd.Snapshot); err != nil {
+				fatal(1, "node %d: apply snapshot: %v", id, err)
+			}
+		}
 		if rd.HardState != nil && !raft.IsEmptyHardState(rd.HardState) {
 			if err := n.storage.SetHardState(rd.HardState); err != nil {
 				fatal(1, "node %d: set hard state: %v", id, err)
@@ -88,30 +129,74 @@ func (c *cluster) drain(id uint64) {
 			fatal(1, "node %d: append: %v", id, err)
 		}
 		for _, m := range rd.Messages {
-			to := m.GetTo()
-			c.queue[to] = append(c.queue[to], m)
+			c.route(m)
 		}
 		n.rn.Advance(rd)
 	}
 }
 
+// find is the position in to's queue of the first message from, or -1.
+func (c *cluster) find(to, from uint64) int {
+	return slices.IndexFunc(c.queue[to], func(m *pb.Message) bool {
+		return m.GetFrom() == from
+	})
+}
+
+// take removes and returns the first message from queued for to.
+func (c *cluster) take(to, from uint64) (*pb.Message, error) {
+	i := c.find(to, from)
+	if i < 0 {
+		return nil, refuse("no message from %d queued for %d", from, to)
+	}
+	m := c.queue[to][i]
+	c.queue[to] = slices.Delete(c.queue[to], i, i+1)
+	return m, nil
+}
+
+// deliverOne steps the first message from queued for to, then drains to.
+func (c *cluster) deliverOne(to, from uint64) error {
+	m, err := c.take(to, from)
+	if err != nil {
+		return err
+	}
+	// A rejected step (e.g. a stale message) is raft's decision, not a
+	// harness failure.
+	_ = c.nodes[to].rn.Step(m)
+	c.drain(to)
+	return nil
+}
+
 // deliver steps every message queued for to that from sent, one at a time
 // in queue order, draining to after each; other senders' messages stay.
 func (c *cluster) deliver(to, from uint64) {
-	for {
-		i := 0
-		for i < len(c.queue[to]) && c.queue[to][i].GetFrom() != from {
-			i++
+	for c.find(to, from) >= 0 {
+		_ = c.deliverOne(to, from)
+	}
+}
+
+// duplicate queues a copy of the first message from to to right after it.
+func (c *cluster) duplicate(to, from uint64) error {
+	i := c.find(to, from)
+	if i < 0 {
+		return refuse("no message from %d queued for %d", from, to)
+	}
+	dup := proto.Clone(c.queue[to][i]).(*pb.Message)
+	c.queue[to] = slices.Insert(c.queue[to], i+1, dup)
+	return nil
+}
+
+// reverse reverses the order of from's messages in to's queue; the other
+// senders' messages keep their places.
+func (c *cluster) reverse(to, from uint64) {
+	q := c.queue[to]
+	var at []int
+	for i, m := range q {
+		if m.GetFrom() == from {
+			at = append(at, i)
 		}
-		if i == len(c.queue[to]) {
-			return
-		}
-		m := c.queue[to][i]
-		c.queue[to] = append(c.queue[to][:i:i], c.queue[to][i+1:]...)
-		// A rejected step (e.g. a stale message) is raft's decision,
-		// not a harness failure.
-		_ = c.nodes[to].rn.Step(m)
-		c.drain(to)
+	}
+	for i, j := 0, len(at)-1; i < j; i, j = i+1, j-1 {
+		q[at[i]], q[at[j]] = q[at[j]], q[at[i]]
 	}
 }
 
@@ -134,27 +219,34 @@ func (c *cluster) pump() {
 	}
 }
 
-func (c *cluster) elect(n, a, b uint64) {
-	c.campaign(n)
+func (c *cluster) elect(n, a, b uint64) error {
+	if err := c.campaign(n); err != nil {
+		return err
+	}
 	c.deliver(a, n)
 	c.deliver(b, n)
 	c.deliver(n, a)
 	c.deliver(n, b)
 	c.pump()
+	return nil
 }
 
-func (c *cluster) campaign(id uint64) {
+func (c *cluster) campaign(id uint64) error {
 	if err := c.nodes[id].rn.Campaign(); err != nil {
-		fatal(1, "campaign %d: %v", id, err)
+		return refuse("campaign %d: %v", id, err)
 	}
 	c.drain(id)
+	return nil
 }
 
-func (c *cluster) propose(id uint64, data string) {
+// propose hands data to node id; a follower forwards it to the leader it
+// knows (MsgProp), and raft drops it if there is none.
+func (c *cluster) propose(id uint64, data string) error {
 	if err := c.nodes[id].rn.Propose([]byte(data)); err != nil {
-		fatal(1, "propose %d: %v", id, err)
+		return refuse("propose %d: %v", id, err)
 	}
 	c.drain(id)
+	return nil
 }
 
 func (c *cluster) tick(id uint64) {
@@ -162,114 +254,122 @@ func (c *cluster) tick(id uint64) {
 	c.drain(id)
 }
 
+// crash stops node id: its volatile state and the messages queued for it
+// are lost; its storage stays.
+func (c *cluster) crash(id uint64) {
+	c.nodes[id].rn = nil
+	c.queue[id] = nil
+}
+
+// compact takes a snapshot of node id's applied state at index and drops
+// its storage's log up to it (raft then sends a follower that needs the
+// dropped entries a MsgSnap).  No word changes membership, so the
+// snapshot's configuration is that of the storage's last snapshot.
+func (c *cluster) compact(id, index uint64) error {
+	n := c.nodes[id]
+	applied := n.rn.Status().Applied
+	if index > applied {
+		return refuse("compact %d %d: node %d has applied only up to %d",
+			id, index, id, applied)
+	}
+	last, _ := n.storage.Snapshot()
+	cs := last.GetMetadata().GetConfState()
+	if _, err := n.storage.CreateSnapshot(index, cs, nil); err != nil {
+		return refuse("compact %d %d: %v", id, index, err)
+	}
+	if err := n.storage.Compact(index); err != nil {
+		return refuse("compact %d %d: %v", id, index, err)
+	}
+	return nil
+}
+
+// partition puts each group on its own side; messages in flight between
+// sides are lost.
+func (c *cluster) partition(groups [][]uint64) {
+	for g, ids := range groups {
+		for _, id := range ids {
+			c.group[id] = g
+		}
+	}
+	for to := range c.queue {
+		c.queue[to] = slices.DeleteFunc(c.queue[to], func(m *pb.Message) bool {
+			return c.group[m.GetFrom()] != c.group[to]
+		})
+	}
+}
+
 func fatal(code int, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "etcd-harness: "+format+"\n", args...)
 	os.Exit(code)
 }
 
-// step is one parsed scenario line.
-type step struct {
-	word string
-	ids  []uint64
-	data string
-}
-
-// parseID reads a node id 1..3.
-func parseID(s string) (uint64, bool) {
-	id, err := strconv.ParseUint(s, 10, 64)
-	return id, err == nil && id >= 1 && id <= nodes
-}
-
-// parseLink reads "T<-F".
-func parseLink(s string) ([]uint64, bool) {
-	t, f, ok := strings.Cut(s, "<-")
-	if !ok {
-		return nil, false
-	}
-	to, ok1 := parseID(t)
-	from, ok2 := parseID(f)
-	return []uint64{to, from}, ok1 && ok2 && to != from
-}
-
-// arity is the number of words each step takes after its name.
-var arity = map[string]int{
-	"campaign": 1, "propose": 2, "tick": 1, "deliver": 1,
-	"discard": 1, "pump": 0, "elect": 3,
-}
-
-func parseStep(fields []string) (step, string) {
-	s := step{word: fields[0]}
-	n, known := arity[s.word]
-	if !known {
-		return s, "unknown step " + strconv.Quote(s.word)
-	}
-	if len(fields)-1 != n {
-		return s, fmt.Sprintf("%s takes %d argument(s)", s.word, n)
-	}
+// liveness refuses a step whose acting node (the first id) is crashed, and
+// a restart of a live one; steps on the network alone run whatever state
+// the nodes are in.
+func (c *cluster) liveness(s step) error {
 	switch s.word {
-	case "deliver":
-		ids, ok := parseLink(fields[1])
-		if !ok {
-			return s, "expected T<-F with distinct nodes 1..3"
+	case "pump", "heal", "partition", "discard", "drop", "duplicate",
+		"reverse", "deliver":
+		return nil
+	case "restart":
+		if c.nodes[s.ids[0]].rn != nil {
+			return refuse("node %d is not crashed", s.ids[0])
 		}
-		s.ids = ids
-		return s, ""
-	case "propose":
-		s.data = fields[2]
-		fields = fields[:2]
+		return nil
 	}
-	for _, f := range fields[1:] {
-		id, ok := parseID(f)
-		if !ok {
-			return s, "bad node id " + strconv.Quote(f)
-		}
-		s.ids = append(s.ids, id)
+	if c.nodes[s.ids[0]].rn == nil {
+		return refuse("node %d is crashed", s.ids[0])
 	}
-	return s, ""
+	return nil
 }
 
-func readScenario(path string) []step {
-	f, err := os.Open(path)
-	if err != nil {
-		fatal(3, "%v", err)
+func (c *cluster) run(s step) error {
+	if err := c.liveness(s); err != nil {
+		return err
 	}
-	defer f.Close()
-	var steps []step
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
-			continue
-		}
-		s, bad := parseStep(fields)
-		if bad != "" {
-			fatal(3, "%s:%d: %s", path, line, bad)
-		}
-		steps = append(steps, s)
-	}
-	if err := sc.Err(); err != nil {
-		fatal(3, "%s: %v", path, err)
-	}
-	return steps
-}
-
-func (c *cluster) run(s step) {
 	switch s.word {
 	case "campaign":
-		c.campaign(s.ids[0])
+		return c.campaign(s.ids[0])
 	case "propose":
-		c.propose(s.ids[0], s.data)
+		return c.propose(s.ids[0], s.data)
+	case "elect":
+		return c.elect(s.ids[0], s.ids[1], s.ids[2])
+	case "deliver-one":
+		return c.deliverOne(s.ids[0], s.ids[1])
+	case "drop":
+		_, err := c.take(s.ids[0], s.ids[1])
+		return err
+	case "duplicate":
+		return c.duplicate(s.ids[0], s.ids[1])
+	case "compact":
+		return c.compact(s.ids[0], s.index)
+	}
+	c.runTotal(s)
+	return nil
+}
+
+// runTotal runs the steps that cannot be refused once parsed.
+func (c *cluster) runTotal(s step) {
+	switch s.word {
 	case "tick":
 		c.tick(s.ids[0])
 	case "deliver":
 		c.deliver(s.ids[0], s.ids[1])
+	case "reverse":
+		c.reverse(s.ids[0], s.ids[1])
 	case "discard":
 		c.queue[s.ids[0]] = nil
 	case "pump":
 		c.pump()
-	case "elect":
-		c.elect(s.ids[0], s.ids[1], s.ids[2])
+	case "crash":
+		c.crash(s.ids[0])
+	case "restart":
+		c.start(s.ids[0])
+		c.drain(s.ids[0])
+	case "partition":
+		c.partition(s.groups)
+	case "heal":
+		c.group = [nodes + 1]int{}
 	}
 }
 
@@ -277,10 +377,12 @@ func main() {
 	if len(os.Args) != 2 {
 		fatal(2, "usage: etcd-harness SCENARIO_FILE")
 	}
-	steps := readScenario(os.Args[1])
-	c := newCluster()
+	cfg, steps := readScenario(os.Args[1])
+	c := newCluster(cfg)
 	for _, s := range steps {
-		c.run(s)
+		if err := c.run(s); err != nil {
+			fatal(3, "%s: %v", s.pos, err)
+		}
 	}
 	flushTrace()
 }

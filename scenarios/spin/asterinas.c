@@ -170,13 +170,22 @@ static char *check_source(const char *dir, const char *tmp)
 		die(EXIT_ENV_MISSING, "%s is not a git checkout of Asterinas; get one "
 		    "with: " ASTERINAS_GET_SOURCE, dir);
 	want = git_line(dir, tag, tmp);
-	if (!want)
+	if (!want) {
+		free(at);
 		die(EXIT_ENV_MISSING, "%s has no tag " ASTERINAS_TAG ": git -C %s "
 		    "fetch --tags, or " ASTERINAS_GET_SOURCE, dir, dir);
-	if (strcmp(at, want))
+	}
+	if (strcmp(at, want)) {
+		char at12[13], want12[13];
+
+		snprintf(at12, sizeof(at12), "%s", at);
+		snprintf(want12, sizeof(want12), "%s", want);
+		free(at);
+		free(want);
 		die(EXIT_ENV_MISSING, "%s is at commit %.12s, not at " ASTERINAS_TAG
-		    " (%.12s): git -C %s checkout " ASTERINAS_TAG, dir, at, want,
-		    dir);
+		    " (%.12s): git -C %s checkout " ASTERINAS_TAG, dir, at12,
+		    want12, dir);
+	}
 	free(want);
 	return at;
 }
@@ -334,18 +343,28 @@ static void describe(cJSON *env, const char *commit, int kvm)
 	free(patch);
 }
 
-static void remove_work_dir(void *dir)
+/*
+ * The run's scratch: the failure cleanup holds it, so that what a step that
+ * dies leaves allocated is still reachable, not leaked.
+ */
+struct asterinas_work {
+	char dir[sizeof("/tmp/capture-asterinas.XXXXXX")];
+	char *tmp, *log, *qemu_log, *commit, *abs_dir;
+};
+
+static void remove_work_dir(void *arg)
 {
-	remove_tree(dir);
+	struct asterinas_work *w = arg;
+
+	remove_tree(w->dir);
 }
 
-static void asterinas_run(const struct spin_scenario *sc,
-			  const struct spin_run_options *opt,
-			  const char *raw_path, cJSON *environment)
+static void asterinas_run_one(const struct spin_scenario *sc,
+			      const struct spin_run_options *opt,
+			      const char *raw_path, cJSON *environment)
 {
+	struct asterinas_work w = { .dir = "/tmp/capture-asterinas.XXXXXX" };
 	const char *dir = opt->asterinas_src;
-	char work[] = "/tmp/capture-asterinas.XXXXXX";
-	char *tmp, *log, *qemu_log, *commit, *abs_dir;
 	int kvm = access("/dev/kvm", R_OK | W_OK) == 0;
 	int cleanup;
 
@@ -353,32 +372,41 @@ static void asterinas_run(const struct spin_scenario *sc,
 		die(EXIT_USAGE, "--kernel asterinas runs at one CPU (--cpus 1)");
 	if (opt->boot_only)
 		die(EXIT_USAGE, "--kernel asterinas has no boot-only mode");
-	if (!mkdtemp(work))
-		die(EXIT_CAPTURE_FAILED, "%s: %s", work, strerror(errno));
-	cleanup = on_failure(remove_work_dir, work);
-	tmp = xasprintf("%s/git.out", work);
-	commit = check_source(dir, tmp);
+	if (!mkdtemp(w.dir))
+		die(EXIT_CAPTURE_FAILED, "%s: %s", w.dir, strerror(errno));
+	cleanup = on_failure(remove_work_dir, &w);
+	w.tmp = xasprintf("%s/git.out", w.dir);
+	w.commit = check_source(dir, w.tmp);
 	/* docker -v takes an absolute path (a bare name is a volume). */
-	dir = abs_dir = realpath(dir, NULL);
-	if (!abs_dir)
+	dir = w.abs_dir = realpath(dir, NULL);
+	if (!w.abs_dir)
 		die(EXIT_ENV_MISSING, "%s: %s", opt->asterinas_src, strerror(errno));
-	check_docker(tmp);
-	apply_patch(dir, tmp);
+	check_docker(w.tmp);
+	apply_patch(dir, w.tmp);
 	write_ktest_file(sc, dir);
 	/* Never fold a log left by an earlier run. */
-	qemu_log = xasprintf("%s/qemu.log", dir);
-	unlink(qemu_log);
-	log = xasprintf("%s/capture-docker.log", dir);
-	run_container(sc, dir, log, kvm);
+	w.qemu_log = xasprintf("%s/qemu.log", dir);
+	unlink(w.qemu_log);
+	w.log = xasprintf("%s/capture-docker.log", dir);
+	run_container(sc, dir, w.log, kvm);
 	copy_com1(dir, raw_path);
-	describe(environment, commit, kvm);
+	describe(environment, w.commit, kvm);
 	cancel_on_failure(cleanup);
-	remove_tree(work);
-	free(qemu_log);
-	free(commit);
-	free(abs_dir);
-	free(log);
-	free(tmp);
+	remove_tree(w.dir);
+	free(w.qemu_log);
+	free(w.commit);
+	free(w.abs_dir);
+	free(w.log);
+	free(w.tmp);
+}
+
+/* One container at a time: they share the source tree's target/. */
+static void asterinas_run(const struct spin_scenario *sc, size_t n,
+			  const struct spin_run_options *opt,
+			  char *const raw_paths[], cJSON *environment)
+{
+	for (size_t i = 0; i < n; i++)
+		asterinas_run_one(&sc[i], opt, raw_paths[i], environment);
 }
 
 const struct spin_driver spin_asterinas_driver = {

@@ -22,19 +22,22 @@ struct spin_run_options {
 	 * is written to raw_path.
 	 */
 	int boot_only;
+	int jobs;                   /* scenarios run at once, where the kernel can */
 };
 
 struct spin_driver {
 	const char *name;   /* "linux", "asterinas" */
 	/*
-	 * Run @sc and write the raw event-channel bytes to @raw_path.  Adds
-	 * provenance (package versions, sha256s, accelerator) to
-	 * @environment.  Dies with EXIT_ENV_MISSING or EXIT_CAPTURE_FAILED
-	 * and a clear message; with EXIT_BAD_INPUT naming the scenario's
-	 * file:line when the kernel refuses a step.
+	 * Run the @n scenarios @sc (up to opt->jobs at once) and write the
+	 * raw event-channel bytes of sc[i] to @raw_paths[i]: the same bytes
+	 * whatever the number of jobs.  Adds provenance (package versions,
+	 * sha256s, accelerator) to @environment.  Dies with EXIT_ENV_MISSING
+	 * or EXIT_CAPTURE_FAILED and a clear message; with EXIT_BAD_INPUT
+	 * naming the scenario's file:line when the kernel refuses a step (the
+	 * first such scenario in order).
 	 */
-	void (*run)(const struct spin_scenario *sc,
-		    const struct spin_run_options *opt, const char *raw_path,
+	void (*run)(const struct spin_scenario *sc, size_t n,
+		    const struct spin_run_options *opt, char *const raw_paths[],
 		    cJSON *environment);
 };
 

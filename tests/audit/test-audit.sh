@@ -1,6 +1,7 @@
 # capture audit: the done-when figures on the reference corpora, every kind
 # of input (corpus, directory, file; event and stream form), merging, the
-# SVG, audit.json in folded corpora, and bad input.
+# SVG, audit.json in folded corpora, the four cell statuses (covered,
+# reachable, impossible, observed never completing), and bad input.
 source "$(dirname "$0")/../lib.sh"
 ref=$REF/sysmobench-corpora
 
@@ -12,24 +13,30 @@ expect() { # NAME EXPR FILE
 
 "$CAPTURE" audit "$ref/spin" >"$TMP/spin.txt" && "$CAPTURE" audit --json "$ref/spin/" >"$TMP/spin.json" ||
 	not_ok "audit the spin reference corpus" "exit $?"
-expect "spin: 8/18 combinations covered" 'r["coverage"]["covered"] == 8 and r["coverage"]["total"] == 18' "$TMP/spin.json"
+expect "spin: 8/14 reachable combinations covered, 18 in all" \
+	'r["coverage"]["covered"] == 8 and r["coverage"]["reachable"] == 14 and r["coverage"]["total"] == 18' "$TMP/spin.json"
 expect "spin: identity 6/28 overall" 'r["identity"] == 6 and r["windows"] == 28' "$TMP/spin.json"
 expect "spin: identity 6/17 of acquires, 0/11 of releases" \
 	'[(a["action"], a["windows"], a["identity"]) for a in r["actions"]] == [("AcquireLock", 17, 6), ("ReleaseLock", 11, 0)]' "$TMP/spin.json"
-expect "spin: the 10 uncovered combinations" \
+expect "spin: the 6 reachable uncovered combinations" \
 	'sorted((u["pre"], u["action"]) for u in r["coverage"]["uncovered"]) == sorted([
 	("free", "ReleaseLock(0)"), ("free", "ReleaseLock(1)"),
-	("held by 0", "AcquireLock(0, lock)"), ("held by 0", "AcquireLock(0, try)"),
-	("held by 0", "AcquireLock(1, lock)"), ("held by 0", "ReleaseLock(1)"),
-	("held by 1", "AcquireLock(0, lock)"), ("held by 1", "AcquireLock(1, lock)"),
+	("held by 0", "AcquireLock(0, try)"), ("held by 0", "ReleaseLock(1)"),
 	("held by 1", "AcquireLock(1, try)"), ("held by 1", "ReleaseLock(0)")])' "$TMP/spin.json"
+expect "spin: lock() on a held lock is impossible, each with its reason" \
+	'sorted((u["pre"], u["action"], "never returns" in u["why"]) for u in r["coverage"]["impossible"]) == [
+	("held by 0", "AcquireLock(0, lock)", True), ("held by 0", "AcquireLock(1, lock)", False),
+	("held by 1", "AcquireLock(0, lock)", False), ("held by 1", "AcquireLock(1, lock)", True)]' "$TMP/spin.json"
 expect "spin: state-changing windows and schedules" \
 	'r["state_changing"] == 22 and r["schedules"] == {"runs": 2, "distinct_actions": 2, "distinct_with_data": 2}' "$TMP/spin.json"
 expect "spin: free AcquireLock(1, try) is covered by spin_seq only" \
 	'[(s["pre"], s["action"], s["run"].endswith("spin_seq.ndjson")) for s in r["coverage"]["single_run"]] == [("free", "AcquireLock(1, try)", True)]' "$TMP/spin.json"
-grep -q '^coverage: 8/18 covered' "$TMP/spin.txt" && grep -q '^uncovered: 10' "$TMP/spin.txt" &&
+grep -qF 'coverage: 8/14 reachable covered (18 cells, 4 impossible)' "$TMP/spin.txt" &&
+	grep -q '^uncovered (reachable): 6$' "$TMP/spin.txt" && grep -q '^impossible: 4$' "$TMP/spin.txt" &&
+	grep -Eq '^  held by 0 +AcquireLock\(0, lock\) +lock\(\) by the holder spins forever' "$TMP/spin.txt" &&
+	grep -q '^observed, never completing: 0$' "$TMP/spin.txt" &&
 	grep -Eq '^  all +28  6/28 = 21\.4% ' "$TMP/spin.txt" && grep -Eq '^  AcquireLock +17  6/17 = 35\.3% ' "$TMP/spin.txt" &&
-	ok "spin: the text table says 8/18, 6/28 = 21.4%, 6/17 = 35.3%" ||
+	ok "spin: the text table says 8/14 of 18 (4 impossible, with reasons), 6/28 = 21.4%, 6/17 = 35.3%" ||
 	not_ok "spin: the text table" "$(head -n 20 "$TMP/spin.txt")"
 
 "$CAPTURE" audit --json "$ref/locksvc" >"$TMP/locksvc.json" || not_ok "audit locksvc" "exit $?"
@@ -39,10 +46,35 @@ expect "locksvc: 15 windows per action" \
 expect "locksvc: identity 15/60 = 25%" 'r["identity"] * 4 == r["windows"] == 60' "$TMP/locksvc.json"
 expect "locksvc: domain from its 3 clients, 12 pre-state classes" \
 	'r["coverage"]["total"] == 12 * 4 * 3 and len(r["coverage"]["columns"]) == 12' "$TMP/locksvc.json"
+expect "locksvc: 24/30 reachable covered; the 6 left are requests while another client holds the lock" \
+	'r["coverage"]["covered"] == 24 and r["coverage"]["reachable"] == 30 and len(r["coverage"]["impossible"]) == 114 and all(u["pre"].startswith("held by other") and u["action"].startswith("ClientLockRequest") for u in r["coverage"]["uncovered"])' "$TMP/locksvc.json"
 
-"$CAPTURE" audit --json "$ref/etcd" >"$TMP/etcd.json" || not_ok "audit etcd" "exit $?"
+"$CAPTURE" audit --json "$ref/etcd" >"$TMP/etcd.json" && "$CAPTURE" audit "$ref/etcd" >"$TMP/etcd.txt" ||
+	not_ok "audit etcd" "exit $?"
 expect "etcd: audited by classes, every window inside the domain" \
 	'r["system"] == "etcd" and r["coverage"]["describes"].startswith("classes") and r["coverage"]["outside"] == {} and sum(c["windows"] for c in r["coverage"]["cells"]) == r["windows"]' "$TMP/etcd.json"
+expect "etcd: still 13/92 covered, now against 76 reachable (16 impossible)" \
+	'(r["coverage"]["covered"], r["coverage"]["total"], r["coverage"]["reachable"], len(r["coverage"]["impossible"])) == (13, 92, 76, 16)' "$TMP/etcd.json"
+expect "etcd: the impossible classes, each with its reason" \
+	'sorted((u["pre"], u["action"]) for u in r["coverage"]["impossible"]) == sorted([
+	("follower", "ClientProposal appended"), ("follower", "BecomeLeader"), ("follower", "BecomeFollower"),
+	("precandidate", "ClientProposal appended"), ("precandidate", "ClientProposal dropped"),
+	("precandidate", "BecomeLeader"), ("precandidate", "Commit"),
+	("candidate", "HandleVoteRequest granted"), ("candidate", "HandleHeartbeat commit advanced"),
+	("candidate", "HandleHeartbeat commit advanced, new term"), ("candidate", "ClientProposal appended"),
+	("leader", "ElectionTimeout"), ("leader", "HandleVoteRequest granted"),
+	("leader", "HandleAppendEntries appended"), ("leader", "HandleAppendEntries no new entries"),
+	("leader", "BecomeLeader")]) and all(len(u["why"]) > 20 for u in r["coverage"]["impossible"])' "$TMP/etcd.json"
+grep -qF 'coverage: 13/76 reachable covered (92 cells, 16 impossible)' "$TMP/etcd.txt" &&
+	grep -q '^uncovered (reachable): 63$' "$TMP/etcd.txt" &&
+	ok "etcd: the text says 13/76 reachable covered (92 cells, 16 impossible)" ||
+	not_ok "etcd: the text" "$(grep -E '^(coverage|uncovered|impossible)' "$TMP/etcd.txt")"
+
+# Coverage arithmetic, on every system with a domain.
+for sys in spin locksvc etcd; do
+	expect "$sys: covered + uncovered = reachable = total - impossible" \
+		'(lambda c: c["covered"] == len(c["cells"]) and c["covered"] + len(c["uncovered"]) == c["reachable"] == c["total"] - len(c["impossible"]))(r["coverage"])' "$TMP/$sys.json"
+done
 
 # The same windows in stream form, and several inputs merged.
 for f in spin_2thread spin_seq; do
@@ -75,10 +107,69 @@ elif rsvg-convert "$TMP/a.svg" -o "$TMP/a.png" && [ -s "$TMP/a.png" ]; then
 else
 	not_ok "the SVG renders" "rsvg-convert failed"
 fi
-cells() { grep -c "width=\"40\" height=\"26\" fill=\"$1\"" "$TMP/a.svg"; }
-[ "$(cells '#43a047')/$(cells '#ffca28')/$(cells '#e0e0e0')" = 6/2/10 ] &&
-	ok "SVG: 6 covered, 2 identity-only, 10 missing cells" ||
-	not_ok "SVG cells" "$(cells '#43a047')/$(cells '#ffca28')/$(cells '#e0e0e0')"
+cells() { grep -c "width=\"40\" height=\"26\" fill=\"$1\"" "${2:-$TMP/a.svg}"; }
+[ "$(cells '#43a047')/$(cells '#ffca28')/$(cells '#e0e0e0')/$(cells '#ffffff')/$(grep -c '^<line' "$TMP/a.svg")" = 6/2/6/4/5 ] &&
+	grep -qF 'spin: 8/14 reachable combinations covered (4 impossible of 18)' "$TMP/a.svg" &&
+	ok "SVG: 6 covered, 2 identity-only, 6 reachable, 4 impossible cells (struck, as in the legend); 8/14 in the title" ||
+	not_ok "SVG cells" "$(cells '#43a047')/$(cells '#ffca28')/$(cells '#e0e0e0')/$(cells '#ffffff')"
+
+# A window in a cell the domain declares impossible: the fold or the
+# declaration is wrong, so the audit refuses it, naming the window.
+{ head -n 1 "$ref/spin/spin_seq.ndjson"
+  echo '{"action": "AcquireLock", "data": {"thread": 1, "callType": "lock"}, "pre_state": {"lockHeld": true, "lockHolder": 0}, "post_state": {"lockHeld": true, "lockHolder": 1}}'
+} >"$TMP/impossible.ndjson"
+expect_exit 4 "a spin window in an impossible cell is refused with file:line" \
+	'impossible.ndjson:2: AcquireLock window in cell \(held by 0, AcquireLock\(1, lock\)\), which spin declares impossible' \
+	"$CAPTURE" audit "$TMP/impossible.ndjson"
+n1='{"role": "leader", "term": 2, "vote": "1", "commit": 0, "log": 1}'
+n1b='{"role": "candidate", "term": 3, "vote": "1", "commit": 0, "log": 1}'
+echo "{\"action\": \"ElectionTimeout\", \"data\": {\"node\": \"1\"}, \"pre_state\": {\"nodes\": {\"1\": $n1}}, \"post_state\": {\"nodes\": {\"1\": $n1b}}}" >"$TMP/leader-timeout.ndjson"
+expect_exit 4 "an etcd leader's ElectionTimeout is refused with file:line and the reason" \
+	'leader-timeout.ndjson:1: ElectionTimeout window in cell \(leader, ElectionTimeout\), which etcd declares impossible \(becomeCandidate panics on a leader' \
+	"$CAPTURE" audit --system etcd "$TMP/leader-timeout.ndjson"
+
+# The fold's own audit refuses it too, and the corpus is not written: an
+# upstream trace whose leader (node 2, term 2) times out into a candidacy.
+head -n 106 "$REF/etcd-with-tla/example.ndjson" >"$TMP/leader-candidacy.ndjson"
+echo '{"name":"BecomeCandidate","nid":"2","state":{"term":3,"vote":"2","commit":5},"role":"StateCandidate","log":6}' >>"$TMP/leader-candidacy.ndjson"
+expect_exit 4 "a fold drawing a window in an impossible cell is refused, naming the window" \
+	'etcd/leader-candidacy.ndjson:22: ElectionTimeout window in cell \(leader, ElectionTimeout\)' \
+	"$CAPTURE" fold etcd "$TMP/leader-candidacy.ndjson" -o "$TMP/lc"
+nothing_left "that fold wrote nothing" "$TMP/lc"
+
+# The fourth status: a lock() by the holder that never returns (a real
+# self-deadlock) is no window; the fold records the call in the manifest
+# and the audit shows its cell as observed, never completing.
+"$CAPTURE" fold spin "$TESTS_DIR/audit/self-deadlock.log" -o "$TMP/selfd" >/dev/null ||
+	not_ok "fold a run that ends in a self-deadlock" "exit $?"
+expect "the call that never returned is in the manifest, and makes no window" \
+	'r["runs"][0]["info"]["never_completing"] == [{"action": "AcquireLock", "data": {"thread": 0, "callType": "lock"}, "pre_state": {"lockHeld": True, "lockHolder": 0}}] and r["runs"][0]["windows"] == {"AcquireLock": 2}' "$TMP/selfd/MANIFEST.json"
+expect "audit.json: one call never completing, in the impossible cell (held by 0, AcquireLock(0, lock))" \
+	'r["never_completing"] == 1 and r["windows"] == 2 and r["coverage"]["never_completing"] == [{"pre": "held by 0", "action": "AcquireLock(0, lock)", "calls": 1}] and ("held by 0", "AcquireLock(0, lock)") in [(u["pre"], u["action"]) for u in r["coverage"]["impossible"]] and r["coverage"]["covered"] == 2 and r["coverage"]["reachable"] == 14' "$TMP/selfd/audit.json"
+"$CAPTURE" audit --json "$TMP/selfd" >"$TMP/selfd.json"
+expect "capture audit of that corpus reads the call back from its manifest, as audit.json has it" \
+	"r['coverage'] == json.load(open('$TMP/selfd/audit.json'))['coverage'] and r['never_completing'] == 1" "$TMP/selfd.json"
+"$CAPTURE" audit "$TMP/selfd" >"$TMP/selfd.txt"
+grep -q '^observed, never completing: 1$' "$TMP/selfd.txt" &&
+	grep -Eq '^  held by 0 +AcquireLock\(0, lock\) +1$' "$TMP/selfd.txt" &&
+	grep -qF 'coverage: 2/14 reachable covered (18 cells, 4 impossible)' "$TMP/selfd.txt" &&
+	grep -q '^calls that never returned (no window): 1$' "$TMP/selfd.txt" &&
+	ok "text: the never-completing cell and its calls, apart from coverage" ||
+	not_ok "text: never completing" "$(sed -n '/^observed/,+2p' "$TMP/selfd.txt")"
+"$CAPTURE" audit --svg "$TMP/selfd.svg" "$TMP/selfd" >/dev/null
+[ "$(cells '#8e24aa' "$TMP/selfd.svg")/$(cells '#ffffff' "$TMP/selfd.svg")/$(cells '#43a047' "$TMP/selfd.svg")/$(cells '#ffca28' "$TMP/selfd.svg")" = 1/3/1/1 ] &&
+	grep -q 'observed, never completing' "$TMP/selfd.svg" &&
+	ok "SVG: the never-completing cell is drawn apart (1), the other 3 impossible struck, 1 covered, 1 identity-only" ||
+	not_ok "SVG never completing" "$(cells '#8e24aa' "$TMP/selfd.svg")/$(cells '#ffffff' "$TMP/selfd.svg")/$(cells '#43a047' "$TMP/selfd.svg")/$(cells '#ffca28' "$TMP/selfd.svg")"
+cp -r "$TMP/selfd" "$TMP/selfd-bad"
+python3 - "$TMP/selfd-bad/MANIFEST.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+del m["runs"][0]["info"]["never_completing"][0]["pre_state"]
+json.dump(m, open(sys.argv[1], "w"))
+PY
+expect_exit 3 "a manifest's never-completing call without its pre_state" \
+	'selfd-bad/MANIFEST.json: run self-deadlock: a never-completing call needs' "$CAPTURE" audit "$TMP/selfd-bad"
 
 # Bad input: file:line, exit code.
 { head -n 2 "$ref/spin/spin_seq.ndjson"; echo '{"action": "AcquireLock", "data": {}'; } >"$TMP/bad.ndjson"
@@ -103,3 +194,28 @@ expect_exit 3 "directory without windows" 'empty: no MANIFEST.json and no' "$CAP
 expect_exit 2 "--system contradicting the manifest" 'system' "$CAPTURE" audit --system locksvc "$TMP/corpus"
 expect_exit 2 "two systems at once" 'one system at a time' "$CAPTURE" audit "$TMP/corpus" "$ref/locksvc"
 expect_exit 2 "no input" '' "$CAPTURE" audit
+
+# Inputs without a window (issue 16.1): refused at the file, exit 3 -- once a
+# qsort(NULL, 0) that UBSan stopped, and without it "0 windows".
+: >"$TMP/nowin.ndjson"
+expect_exit 3 "an empty window file" 'nowin.ndjson: no windows' \
+	"$CAPTURE" audit --system spin "$TMP/nowin.ndjson"
+head -n 1 "$ref/locksvc/locksvc_run01.ndjson" >"$TMP/seedonly.ndjson"
+expect_exit 3 "a stream-form file with only its initial state" \
+	'seedonly.ndjson: no windows to audit' "$CAPTURE" audit --system locksvc "$TMP/seedonly.ndjson"
+rm -rf "$TMP/nowin-corpus"
+cp -r "$TMP/corpus" "$TMP/nowin-corpus"
+for f in "$TMP"/nowin-corpus/spin/*.ndjson; do : >"$f"; done
+expect_exit 3 "a corpus whose window file is empty" 'nowin-corpus/spin/.*: no windows' \
+	"$CAPTURE" audit "$TMP/nowin-corpus"
+for runs in '[]' 'null' '"x"'; do
+	python3 - "$TMP/corpus/MANIFEST.json" "$TMP/nowin-corpus/MANIFEST.json" "$runs" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["runs"] = json.loads(sys.argv[3])
+json.dump(m, open(sys.argv[2], "w"))
+PY
+	expect_exit 3 "a manifest whose runs is $runs" \
+		'nowin-corpus/MANIFEST.json: "runs" is not an array' \
+		"$CAPTURE" audit "$TMP/nowin-corpus"
+done

@@ -50,3 +50,13 @@ expect_exit 3 "unchained event form refused as event form" \
 	ok "nothing written on failure" || not_ok "nothing written on failure" "$(ls "$TMP")"
 expect_exit 2 "unknown form" "--form" "$CAPTURE" convert --form nosuch "$log" "$TMP/x"
 expect_exit 3 "not a window file" 'contention.log:1:' "$CAPTURE" convert "$log" "$TMP/x"
+
+# A window file without windows is refused in both forms (it was exit 0 to
+# event form, 3 to stream form), and OUT is not written.
+: >"$TMP/nowin.ndjson"
+for form in event stream; do
+	expect_exit 3 "an empty window file to $form form" 'nowin.ndjson: no windows' \
+		"$CAPTURE" convert --form $form "$TMP/nowin.ndjson" "$TMP/nowin.out"
+done
+[ ! -e "$TMP/nowin.out" ] && ok "an empty window file: nothing written" ||
+	not_ok "an empty window file: nothing written" "$(ls "$TMP")"

@@ -64,6 +64,19 @@ PY
 expect_exit 7 "a tampered MANIFEST sha256 differs" '' "$CAPTURE" verify "$TMP/resha"
 grep -q "MANIFEST.json records 0000" "$TMP/.stdout" && ok "the tampered digest is named" ||
 	not_ok "the tampered digest is named" "$(cat "$TMP/.stdout")"
+# MANIFEST.json too is compared byte for byte (issue 16.6): the same
+# content re-indented with its keys reordered is a difference.
+cp -r "$TMP/spin" "$TMP/reindented"
+python3 - "$TMP/reindented/MANIFEST.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m = dict(reversed(list(m.items())))
+open(sys.argv[1], "w").write(json.dumps(m, indent=4) + "\n")
+PY
+expect_exit 7 "a re-indented, reordered MANIFEST.json differs" '' "$CAPTURE" verify "$TMP/reindented"
+grep -q '^  differs: MANIFEST.json, from line 2: not the bytes capture writes' "$TMP/.stdout" &&
+	ok "the manifest's difference is named" ||
+	not_ok "the manifest's difference is named" "$(cat "$TMP/.stdout")"
 cp -r "$TMP/spin" "$TMP/extra"
 sed -i '$d' "$TMP/extra/events/contention.ndjson"
 expect_exit 7 "a truncated events file differs" '' "$CAPTURE" verify "$TMP/extra"

@@ -2,6 +2,7 @@
 # capture etcd: real etcd raft under real eBPF uprobes (root, as `make test`
 # runs), against the reference corpus and against upstream's with_tla trace.
 source "$(dirname "$0")/../lib.sh"
+source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
 REFDIR=$REF/sysmobench-corpora/etcd
 HARNESS=$ROOT/build/etcd/harness
@@ -14,8 +15,6 @@ fi
 
 # Target windows only (auxiliary lines are the folder's derivation).
 targets() { grep -Ev "$AUX" "$1"; }
-# Upstream's with_tla events without the fields the probes do not produce.
-project() { sed -E 's/,"conf":\[\[[^]]*\],\[[^]]*\]\]//; s/,"prop":\{.*\}\}$/}/' "$1"; }
 
 check "ebpf capture of all scenarios" $CAPTURE etcd --scenario all -o "$TMP/a"
 
@@ -46,16 +45,7 @@ else
 fi
 
 check "with_tla trace capture" $CAPTURE etcd --scenario all --via trace -o "$TMP/t"
-for f in "$TMP"/a/etcd/*.ndjson; do
-	n=$(basename "$f")
-	same_bytes "trace windows $n = ebpf windows" "$TMP/t/etcd/$n" "$f"
-	if cmp -s <(project "$TMP/t/raw/$n") "$TMP/a/raw/$n"; then
-		ok "ebpf events $n = upstream with_tla events"
-	else
-		not_ok "ebpf events $n = upstream with_tla events" \
-		       "$(diff <(project "$TMP/t/raw/$n") "$TMP/a/raw/$n" | head -n 3)"
-	fi
-done
+same_paths "$TMP/a" "$TMP/t"
 
 # Error cases: each a clear message, its exit code, no corpus left behind.
 go -C "$ROOT/scenarios/etcd" build -trimpath -buildvcs=false -ldflags=-w \

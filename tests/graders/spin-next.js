@@ -39,11 +39,7 @@ function verdict(next, w) {
 
 // Answer every window line with a verdict line, in order.
 function serve(next) {
-	const rl = require('readline').createInterface({ input: process.stdin });
-
-	rl.on('line', (line) => {
-		process.stdout.write(JSON.stringify(verdict(next, JSON.parse(line))) + '\n');
-	});
+	require('./protocol.js').serve((w) => verdict(next, w));
 }
 
 module.exports = { next, serve };

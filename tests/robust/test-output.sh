@@ -100,8 +100,36 @@ compgen -G "$TMP/again.*" >/dev/null && not_ok "nothing beside it" "$(ls -d "$TM
 "$CAPTURE" convert "$TMP/short/spin/contention.ndjson" "$TMP/conv.ndjson" 2>/dev/null
 expect_exit 2 "convert into a missing directory" "output $TMP/nodir/x: no directory $TMP/nodir" \
 	"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/nodir/x"
-expect_exit 2 "convert onto a directory" "output $TMP/short is a directory" \
+expect_exit 2 "convert onto a directory" "output $TMP/short is a directory: not replacing it" \
 	"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/short"
+# Only a regular file is replaced (issue 16.2): the rename would turn a
+# device node, a FIFO or a symbolic link into a regular file.  Needs root
+# for the device node; CI is root.
+mkfifo "$TMP/fifo"
+ln -s "$TMP/conv.ndjson" "$TMP/link"
+if mknod "$TMP/null" c 1 3 2>"$TMP/.mknod"; then
+	kinds="null:a character device,fifo:a FIFO,link:a symbolic link"
+else
+	not_ok "an output that is a device node" "cannot mknod (needs root): $(cat "$TMP/.mknod")"
+	kinds="fifo:a FIFO,link:a symbolic link"
+fi
+IFS=, read -ra kinds <<<"$kinds"
+for k in "${kinds[@]}"; do
+	name=${k%%:*} what=${k#*:}
+	before=$(stat -c %F "$TMP/$name")
+	expect_exit 2 "convert onto $what" "output $TMP/$name is $what: not replacing it" \
+		"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/$name"
+	expect_exit 2 "audit --svg onto $what" "output $TMP/$name is $what: not replacing it" \
+		"$CAPTURE" audit --svg "$TMP/$name" "$TMP/conv.ndjson"
+	[ "$(stat -c %F "$TMP/$name")" = "$before" ] && ! compgen -G "$TMP/$name.tmp-*" >/dev/null &&
+		ok "$what is left as it was" || not_ok "$what is left as it was" "$(ls -l "$TMP/$name"*)"
+done
+"$CAPTURE" fold spin "$log" -o "$TMP/linked" >/dev/null
+ln -s "$TMP/linked" "$TMP/corpus-link"
+expect_exit 2 "-o naming a symbolic link" "output $TMP/corpus-link is a symbolic link" \
+	"$CAPTURE" fold spin "$log" -o "$TMP/corpus-link"
+[ -L "$TMP/corpus-link" ] && ok "-o naming a symbolic link: the link stays" ||
+	not_ok "-o naming a symbolic link: the link stays" "$(ls -ld "$TMP/corpus-link")"
 touch "$TMP/afile"
 expect_exit 2 "-o under a regular file" "output $TMP/afile/x: cannot create" \
 	"$CAPTURE" fold spin "$log" -o "$TMP/afile/x"

@@ -79,6 +79,13 @@ sed '/"seq":4,/d; /"seq":5,/s/unlocked/locked/' "$log" |
 	awk '/"seq":/ { sub(/"seq":[0-9]+/, "\"seq\":" n++) } { print }' |
 	sed 's/^CAPTURE END 13$/CAPTURE END 12/' >"$TMP/held.log"
 fails 4 "success on a held lock" 'held.log:7: AcquireSuccess: actor 1 got a lock that is held' "$TMP/held.log"
+# A lock() still spinning at the end is a self-deadlock only by the holder
+# (tests/audit checks that one: a call never completing); anyone else's
+# would have got the lock at a release the stream lacks.
+# Here 0's last release is replaced by 1's lock().
+sed '/"seq":12,/s/.*/{"seq":12,"thread":1,"lock":0,"state":"locked","action":"TryAcquireBlocking","actor":1}/' \
+	"$log" >"$TMP/waiting.log"
+fails 4 "a non-holder's lock() never returning" "waiting.log:15: actor 1's lock\\(\\) never succeeded" "$TMP/waiting.log"
 { cat "$log"; sed -n '2p' "$log"; } >"$TMP/after.log"
 fails 4 "event after END" 'after.log:16: event after the CAPTURE END' "$TMP/after.log"
 sed 's/^CAPTURE END 13$/CAPTURE END 15/' "$log" >"$TMP/lost.log"
@@ -87,3 +94,30 @@ fails 3 "missing file" 'nosuch.log: no such file' "$TMP/nosuch.log"
 expect_exit 2 "unknown system" "unknown system 'nosuch'" "$CAPTURE" fold nosuch "$log"
 expect_exit 0 "check passes on a good stream" '' "$CAPTURE" check spin "$log"
 fold "$log" && expect_exit 0 "check re-checks the inputs a corpus names" '' "$CAPTURE" check "$TMP/out"
+
+# check CORPUS on a bad manifest (issue 16.7): bad input naming
+# MANIFEST.json, exit 3, as audit of the same corpus says.
+# edit_manifest PYTHON: apply PYTHON to m, the manifest of $TMP/out.
+edit_manifest() {
+	rm -rf "$TMP/out" && fold "$log" &&
+		python3 - "$TMP/out/MANIFEST.json" "$1" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(m, open(sys.argv[1], "w"))
+PY
+}
+edit_manifest 'm["system"] = "nosuch"'
+expect_exit 3 "check CORPUS: an unknown system" "out/MANIFEST.json: unknown system 'nosuch'" \
+	"$CAPTURE" check "$TMP/out"
+for runs in '[]' 'null' '"x"'; do
+	edit_manifest "m['runs'] = json.loads('$runs')"
+	expect_exit 3 "check CORPUS: runs $runs" 'out/MANIFEST.json: "runs" is not an array' \
+		"$CAPTURE" check "$TMP/out"
+done
+edit_manifest 'm["runs"] = m["runs"] * 2'
+expect_exit 3 "check CORPUS: a run twice" 'out/MANIFEST.json: run contention .* is there twice' \
+	"$CAPTURE" check "$TMP/out"
+edit_manifest 'del m["runs"][0]["name"]'
+expect_exit 3 "check CORPUS: a run without a name" 'out/MANIFEST.json: a run without "name"' \
+	"$CAPTURE" check "$TMP/out"

@@ -19,28 +19,9 @@
 #include <string.h>
 #include "capture/json-tokens.h"
 #include "tests/unit/json-tokens-oracle.h"
+#include "unit.h"
 
-static int failed;
 static struct json_tokens T;   /* one allocation kept from call to call */
-
-static void ok(const char *name)
-{
-	printf("ok - %s\n", name);
-}
-
-static void notok(const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void notok(const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("not ok - %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed++;
-}
 
 /* ---------------------------------------------------------------- */
 /* xorshift64* */
@@ -161,16 +142,16 @@ static void check_valid(const struct valid *c, int differential)
 		char *text = tokens_copy(c->in, c->inlen);
 		size_t at = 0;
 		const char *err = json_tokenize(&T, text, c->inlen, &at);
-		notok(name, "refused: %s at %zu", err ? err : "?", at);
+		fail(name, "refused: %s at %zu", err ? err : "?", at);
 		free(text);
 	} else if (why && differential) {
-		notok(name, "%s", why);
+		fail(name, "%s", why);
 	} else if (out.len != strlen(c->want) ||
 		   memcmp(out.buf, c->want, out.len)) {
-		notok(name, "got %s, want %s", tokens_show(out.buf, out.len),
+		fail(name, "got %s, want %s", tokens_show(out.buf, out.len),
 		      tokens_show(c->want, strlen(c->want)));
 	} else {
-		ok(name);
+		pass(name);
 	}
 	strbuf_release(&out);
 }
@@ -386,14 +367,14 @@ static void check_random(void)
 		if (!accepted)
 			why = "refused a valid value";
 		if (why && bad++ < MAX_REPORTS)
-			notok("random value", "%s: %s", why,
+			fail("random value", "%s: %s", why,
 			      tokens_show(sb.buf, sb.len));
 	}
 	no_ws = 0;
 	if (!bad)
-		ok("3000 random values write as json_write of cJSON's parse");
+		pass("3000 random values write as json_write of cJSON's parse");
 	else
-		notok("random values", "%d of %d wrong", bad, RANDOM_VALUES);
+		fail("random values", "%d of %d wrong", bad, RANDOM_VALUES);
 	strbuf_release(&sb);
 }
 
@@ -409,11 +390,11 @@ static void refuse(const char *name, const char *s, size_t len)
 
 	snprintf(full, sizeof(full), "refuses %s %s", name, tokens_show(s, len));
 	if (!err)
-		notok(full, "accepted");
+		fail(full, "accepted");
 	else if (at > len)
-		notok(full, "refused (%s) at %zu, beyond the text", err, at);
+		fail(full, "refused (%s) at %zu, beyond the text", err, at);
 	else
-		ok(full);
+		pass(full);
 	free(text);
 }
 
@@ -431,7 +412,7 @@ static void check_truncated(const char *s)
 		const char *err = json_tokenize(&T, text, n, &at);
 
 		if ((!err || at > n) && bad++ < MAX_REPORTS)
-			notok("truncated value", "%s %s",
+			fail("truncated value", "%s %s",
 			      err ? "refused beyond the text" : "accepted",
 			      tokens_show(s, n));
 		free(text);
@@ -439,7 +420,7 @@ static void check_truncated(const char *s)
 	snprintf(name, sizeof(name), "refuses every strict prefix of %s",
 		 tokens_show(s, len));
 	if (!bad)
-		ok(name);
+		pass(name);
 }
 
 static void nest(struct strbuf *sb, int depth, int obj)
@@ -467,9 +448,9 @@ static void check_nesting(void)
 		snprintf(name, sizeof(name), "accepts %d nested %s",
 			 JSON_TOKENS_DEPTH, what);
 		if (!accepted || why)
-			notok(name, "%s", accepted ? why : "refused");
+			fail(name, "%s", accepted ? why : "refused");
 		else
-			ok(name);
+			pass(name);
 		nest(&sb, JSON_TOKENS_DEPTH + 1, obj);
 		snprintf(name, sizeof(name), "%d nested %s",
 			 JSON_TOKENS_DEPTH + 1, what);
@@ -479,9 +460,9 @@ static void check_nesting(void)
 	nest(&sb, JSON_TOKENS_DEPTH + 1, 0);
 	cJSON *v = cJSON_Parse(sb.buf);
 	if (v)
-		notok("cJSON refuses 1001 nested arrays", "accepted");
+		fail("cJSON refuses 1001 nested arrays", "accepted");
 	else
-		ok("cJSON refuses 1001 nested arrays");
+		pass("cJSON refuses 1001 nested arrays");
 	cJSON_Delete(v);
 	strbuf_release(&sb);
 }
@@ -647,15 +628,15 @@ static void check_mutations(void)
 		why = tokens_consistent(&T, sb.buf, sb.len, &accepted, NULL);
 		took += accepted;
 		if (why && bad++ < MAX_REPORTS)
-			notok("mutated value", "%s: %s", why,
+			fail("mutated value", "%s: %s", why,
 			      tokens_show(sb.buf, sb.len));
 	}
 	snprintf(name, sizeof(name), "%d mutated values: no crash, the %d "
 		 "accepted agree with cJSON", MUTATIONS, took);
 	if (!bad)
-		ok(name);
+		pass(name);
 	else
-		notok(name, "%d inconsistent", bad);
+		fail(name, "%d inconsistent", bad);
 	strbuf_release(&sb);
 }
 
@@ -665,9 +646,9 @@ static void check_mutations(void)
 static void expect(int cond, const char *name)
 {
 	if (cond)
-		ok(name);
+		pass(name);
 	else
-		notok(name, "wrong");
+		fail(name, "wrong");
 }
 
 static void check_accessors(void)
@@ -684,7 +665,7 @@ static void check_accessors(void)
 	int a, b, s, e, o, h, i;
 
 	if (err) {
-		notok("accessors", "test input refused: %s at %zu", err, at);
+		fail("accessors", "test input refused: %s at %zu", err, at);
 		free(text);
 		return;
 	}
@@ -773,7 +754,7 @@ static void check_accessors(void)
 	/* The root a scalar, and -9007199254740991 at the other end. */
 	char num[] = " -9007199254740991 ";
 	if (json_tokenize(&T, num, sizeof(num) - 1, &at))
-		notok("json_integer -9007199254740991", "refused");
+		fail("json_integer -9007199254740991", "refused");
 	else
 		expect(T.n == 1 && !json_integer(&T, 0, &v) &&
 		       v == -9007199254740991LL &&
@@ -810,7 +791,7 @@ static void check_long_strings(void)
 	strbuf_addstr(&src, "]");
 	char *text = tokens_copy(src.buf, src.len);
 	if (json_tokenize(&T, text, src.len, &at)) {
-		notok("long strings", "refused at %zu", at);
+		fail("long strings", "refused at %zu", at);
 		good = 0;
 	}
 	for (int k = 0; good && k < 6; k++)
@@ -842,5 +823,5 @@ int main(void)
 	check_accessors();
 	check_long_strings();
 	json_tokens_release(&T);
-	return failed != 0;
+	return unit_status();
 }

@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "capture/json.h"
-
-static int failed;
+#include "unit.h"
 
 static void expect(const char *name, const char *input, enum json_style style,
 		   const char *want)
@@ -16,17 +15,14 @@ static void expect(const char *name, const char *input, enum json_style style,
 	cJSON *v = cJSON_Parse(input);
 
 	if (!v) {
-		printf("not ok - %s: test input does not parse\n", name);
-		failed++;
+		fail(name, "test input does not parse");
 		return;
 	}
 	json_write(&sb, v, style);
-	if (strcmp(sb.buf, want)) {
-		printf("not ok - %s: got %s, want %s\n", name, sb.buf, want);
-		failed++;
-	} else {
-		printf("ok - %s\n", name);
-	}
+	if (strcmp(sb.buf, want))
+		fail(name, "got %s, want %s", sb.buf, want);
+	else
+		pass(name);
 	strbuf_release(&sb);
 	cJSON_Delete(v);
 }
@@ -38,18 +34,15 @@ static void refuses(const char *name, const char *input, const char *want)
 	const char *got;
 
 	if (!v) {
-		printf("not ok - %s: test input does not parse\n", name);
-		failed++;
+		fail(name, "test input does not parse");
 		return;
 	}
 	got = json_check_record(v);
-	if (want ? !got || !strstr(got, want) : !!got) {
-		printf("not ok - %s: got %s, want %s\n", name,
-		       got ? got : "accepted", want ? want : "accepted");
-		failed++;
-	} else {
-		printf("ok - %s\n", name);
-	}
+	if (want ? got && strstr(got, want) : !got)
+		pass(name);
+	else
+		fail(name, "got %s, want %s", got ? got : "accepted",
+		     want ? want : "accepted");
 	cJSON_Delete(v);
 }
 
@@ -83,9 +76,7 @@ static void check_int_range(void)
 		 json_get_int(v, "edge", &n) == -1 &&
 		 !json_get_int(v, "neg", &n) && n == (-9223372036854775807LL - 1);
 
-	printf("%s - json_get_int refuses what a long long cannot hold\n",
-	       ok ? "ok" : "not ok");
-	failed += !ok;
+	check("json_get_int refuses what a long long cannot hold", ok, "it did not");
 	cJSON_Delete(v);
 }
 
@@ -112,5 +103,5 @@ int main(void)
 	       JSON_COMPACT, "{\"z\":{\"y\":1},\"a\":\"s\"}");
 	check_records();
 	check_int_range();
-	return failed != 0;
+	return unit_status();
 }

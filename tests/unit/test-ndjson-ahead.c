@@ -15,20 +15,11 @@
 #include <unistd.h>
 #include "capture/die.h"
 #include "capture/ndjson-ahead.h"
+#include "unit.h"
 
 #define ROUNDS 200
 
-static int failed;
 static char dir[] = "/tmp/test-ndjson-ahead-XXXXXX";
-
-static void check(const char *name, int ok, const char *why)
-{
-	if (ok)
-		printf("ok - %s\n", name);
-	else
-		printf("not ok - %s: %s\n", name, why);
-	failed += !ok;
-}
 
 static char *write_file(const char *name, const char *text)
 {
@@ -259,5 +250,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		return 1;
-	return failed != 0;
+	return unit_status();
 }

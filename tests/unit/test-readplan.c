@@ -3,14 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "bpf/readplan.h"
+#include "unit.h"
 
-static int failed;
-
-static void check(const char *name, int ok)
-{
-	printf("%s - %s\n", ok ? "ok" : "not ok", name);
-	failed += !ok;
-}
 
 /* Read @slot of @s: from register @reg through the -1 terminated hops. */
 static void add(struct gp_site *s, int slot, int reg, int size, const int *hops)
@@ -47,27 +41,27 @@ int main(void)
 	add(&s, 6, GP_RCX, 8, (const int[]){ -1 });
 	gp_plan_site(&s, "test", &p);
 	check("one block per struct, one per lone field, one for a value",
-	      p.nblocks == 6);
+	      p.nblocks == 6, "no");
 	check("r read once, spanning its fields",
 	      p.blocks[0].base == GP_BASE_REG && p.blocks[0].reg == GP_RAX &&
-	      p.blocks[0].off == 0 && p.blocks[0].len == 148);
+	      p.blocks[0].off == 0 && p.blocks[0].len == 148, "no");
 	check("r.log read through the pointer in r's block",
 	      p.blocks[1].base == GP_BASE_BLOCK && p.blocks[1].reg == 0 &&
 	      p.blocks[1].ptr == p.blocks[0].doff + 48 &&
-	      p.blocks[1].off == 32 && p.blocks[1].len == 64);
+	      p.blocks[1].off == 32 && p.blocks[1].len == 64, "no");
 	check("values point into their blocks",
 	      p.vals[1].block == 0 && p.vals[1].size == 4 &&
 	      p.vals[1].doff == p.blocks[0].doff + 144 &&
-	      p.vals[2].block == 1 && p.vals[2].doff == p.blocks[1].doff + 56);
+	      p.vals[2].block == 1 && p.vals[2].doff == p.blocks[1].doff + 56, "no");
 	check("lone fields are windows",
 	      p.blocks[p.vals[4].block].flags == GP_BLOCK_WINDOW &&
 	      p.blocks[p.vals[5].block].flags == GP_BLOCK_WINDOW &&
-	      p.blocks[p.vals[4].block].len == 8);
+	      p.blocks[p.vals[4].block].len == 8, "no");
 	check("a register's own value is a value block",
 	      p.blocks[p.vals[6].block].flags == GP_BLOCK_VALUE &&
-	      p.blocks[p.vals[6].block].reg == GP_RCX);
+	      p.blocks[p.vals[6].block].reg == GP_RCX, "no");
 	check("blocks run parents first",
-	      p.blocks[p.vals[4].block].reg < p.vals[4].block);
+	      p.blocks[p.vals[4].block].reg < p.vals[4].block, "no");
 
 	/* Fields 600 bytes apart: two blocks, neither over GP_MAX_BLOCK. */
 	memset(&s, 0, sizeof(s));
@@ -75,6 +69,6 @@ int main(void)
 	add(&s, 1, GP_RAX, 8, (const int[]){ 600, -1 });
 	gp_plan_site(&s, "test", &p);
 	check("a span over GP_MAX_BLOCK is split",
-	      p.nblocks == 2 && p.blocks[0].len == 8 && p.blocks[1].off == 600);
-	return failed ? 1 : 0;
+	      p.nblocks == 2 && p.blocks[0].len == 8 && p.blocks[1].off == 600, "no");
+	return unit_status();
 }

@@ -19,18 +19,9 @@
 #include "capture/die.h"
 #include "capture/proc.h"
 #include "capture/write-behind.h"
+#include "unit.h"
 
-static int failed;
 static char dir[] = "/tmp/test-write-behind-XXXXXX";
-
-static void check(const char *name, int ok, const char *why)
-{
-	if (ok)
-		printf("ok - %s\n", name);
-	else
-		printf("not ok - %s: %s\n", name, why);
-	failed += !ok;
-}
 
 /* A deterministic byte stream per file (the data is checked, not looked at). */
 static unsigned char byte_at(int file, size_t i)
@@ -282,5 +273,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		return 1;
-	return failed != 0;
+	return unit_status();
 }

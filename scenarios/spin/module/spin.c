@@ -20,6 +20,12 @@
  *	CAPTURE END <number of events>
  * or, instead of END, "CAPTURE ERROR step N: <why>" when a step cannot be
  * executed (the module still loads: the host reads the verdict here).
+ *
+ * The same events also go, as they happen, into the kernel's ftrace ring
+ * buffer as capture_spin:spin_op (spin-trace.h), framed by spin_begin and
+ * spin_end, with what a kretprobe on native_queued_spin_lock_slowpath saw
+ * of this lock (spin_slowpath): the evidence that a lock() really spun.
+ * The guest ships the raw ring-buffer pages to the host after the run.
  */
 #include <linux/module.h>
 #include <linux/kthread.h>
@@ -28,9 +34,20 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/io.h>
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/trace_events.h>
+#include <asm/qspinlock.h>
+
+#define CREATE_TRACE_POINTS
+#include "spin-trace.h"
 
 #define DEBUGCON_PORT 0xe9
 #define ACTORS 2
+#define NO_STEP SIZE_MAX
+/* How long a holder waits for its waiter to show up in the slow path. */
+#define SLOWPATH_WAIT_NS (2000 * NSEC_PER_MSEC)
 
 /* Not charp: that stops at 1024 bytes; the kernel command line does not. */
 static char steps[2048];
@@ -42,6 +59,14 @@ MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
 static int cpus = 1;
 module_param(cpus, int, 0444);
 MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
+/* The host's fault tests: a guest that stops printing midway. */
+static char *stop = "";
+module_param(stop, charp, 0444);
+MODULE_PARM_DESC(stop, "midway: report half the events and no END; "
+		 "midway-hang: the same, then never return");
+static bool trace = true;
+module_param(trace, bool, 0444);
+MODULE_PARM_DESC(trace, "events into the ftrace ring buffer too, the slow path probed");
 
 enum action {
 	TRY_ACQUIRE_BLOCKING,
@@ -66,6 +91,8 @@ struct event {
 };
 
 static DEFINE_SPINLOCK(the_lock);
+/* The kretprobe saw a CPU enter the slow path of the_lock. */
+static atomic_t in_slowpath;
 
 /*
  * The scenario's shared state.  Only the thread whose turn it is (or the
@@ -81,7 +108,7 @@ struct run {
 	int handoff;		/* the waiter may record its AcquireSuccess */
 	size_t turn;		/* step to run next; nsteps: done or aborted */
 	const char *error;
-	size_t failed_step;
+	size_t failed_step;	/* NO_STEP: the run failed as a whole */
 };
 
 struct actor_thread {
@@ -102,6 +129,7 @@ static void record(struct run *r, int actor, enum action a, int locked)
 	e->actor = actor;
 	e->action = a;
 	e->locked = locked;
+	trace_spin_op(r->nevents - 1, actor, a, locked, &the_lock);
 }
 
 static void next_turn(struct run *r, size_t i)
@@ -140,6 +168,7 @@ static void lock_blocking(struct run *r, size_t i, int actor)
 		cpu_relax();
 	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
 	r->holder = actor;
+	atomic_set(&in_slowpath, 0);
 	WRITE_ONCE(r->waiter, -1);
 	smp_store_release(&r->handoff, 0);
 }
@@ -178,6 +207,20 @@ static const char *try(struct run *r, size_t i, int actor)
 }
 
 /*
+ * A waiter about to call spin_lock() on the held lock: let it get into the
+ * kernel's slow path before the release, so that its lock() really spins.
+ * Bounded: if the kretprobe never sees it (another slow path, a missing
+ * probe), the run goes on and the host finds no slow-path evidence.
+ */
+static void wait_for_spinner(void)
+{
+	u64 until = ktime_get_ns() + SLOWPATH_WAIT_NS;
+
+	while (!atomic_read(&in_slowpath) && ktime_get_ns() < until)
+		cpu_relax();
+}
+
+/*
  * Only the actor that took the lock releases it: an unlock on another CPU
  * would unbalance both CPUs' preempt counts.
  */
@@ -188,6 +231,8 @@ static const char *release(struct run *r, size_t i, int actor)
 	if (r->holder != actor)
 		return r->holder < 0 ? "release of a lock that is not held"
 				     : "release by the actor not holding the lock";
+	if (waiting && trace)
+		wait_for_spinner();
 	spin_unlock(&the_lock);
 	r->holder = -1;
 	/*
@@ -287,10 +332,11 @@ static void debugcon_printf(const char *fmt, ...)
 
 static void report(const struct run *r)
 {
-	size_t i;
+	int midway = !strcmp(stop, "midway") || !strcmp(stop, "midway-hang");
+	size_t i, shown = midway ? r->nevents / 2 : r->nevents;
 
 	debugcon_printf("CAPTURE BEGIN %s\n", name);
-	for (i = 0; i < r->nevents; i++) {
+	for (i = 0; i < shown; i++) {
 		const struct event *e = &r->events[i];
 
 		debugcon_printf("{\"seq\":%zu,\"thread\":%u,\"lock\":0,"
@@ -299,11 +345,65 @@ static void report(const struct run *r)
 				i, e->actor, e->locked ? "locked" : "unlocked",
 				action_names[e->action], e->actor);
 	}
-	if (r->error)
+	while (midway && !strcmp(stop, "midway-hang"))
+		msleep(1000);
+	if (midway)
+		return;
+	if (r->error && r->failed_step == NO_STEP)
+		debugcon_printf("CAPTURE ERROR %s\n", r->error);
+	else if (r->error)
 		debugcon_printf("CAPTURE ERROR step %zu: %s\n",
 				r->failed_step, r->error);
 	else
 		debugcon_printf("CAPTURE END %zu\n", r->nevents);
+}
+
+/* Entry of the slow path: only the_lock's (the first argument) is traced. */
+static int slowpath_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (regs->di != (unsigned long)&the_lock)
+		return 1;	/* no return event for other locks */
+	trace_spin_slowpath(0, &the_lock, regs->si);
+	atomic_set(&in_slowpath, 1);
+	return 0;
+}
+
+static int slowpath_exit(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	trace_spin_slowpath(1, &the_lock, 0);
+	return 0;
+}
+
+static struct kretprobe slowpath_probe = {
+	.kp.symbol_name = "native_queued_spin_lock_slowpath",
+	.entry_handler = slowpath_entry,
+	.handler = slowpath_exit,
+	.maxactive = 2 * ACTORS,
+};
+
+/* Does the kernel take a paravirtual slow path instead of the native one? */
+static bool pv_slowpath(void)
+{
+	return pv_ops.lock.queued_spin_lock_slowpath !=
+	       native_queued_spin_lock_slowpath;
+}
+
+/*
+ * Our events and the kernel's lock:contention_* into the ring buffer, and
+ * the probe on the slow path; NULL or why not (the run is then refused:
+ * without them the trace channel cannot say whether a lock() spun).
+ */
+static const char *start_tracing(size_t nsteps)
+{
+	if (trace_set_clr_event("capture_spin", NULL, 1) ||
+	    trace_set_clr_event("lock", "contention_begin", 1) ||
+	    trace_set_clr_event("lock", "contention_end", 1))
+		return "cannot enable the trace events";
+	if (register_kretprobe(&slowpath_probe))
+		return "cannot probe native_queued_spin_lock_slowpath";
+	trace_spin_begin(name, nsteps, num_online_cpus(),
+			 boot_cpu_has(X86_FEATURE_HYPERVISOR), pv_slowpath());
+	return NULL;
 }
 
 /*
@@ -369,9 +469,19 @@ static int __init spin_init(void)
 	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
 	if (!r.events)
 		return -ENOMEM;
+	r.error = trace ? start_tracing(r.nsteps) : NULL;
+	if (r.error) {
+		r.failed_step = NO_STEP;
+		report(&r);
+		kfree(r.events);
+		return 0;
+	}
 	started = start_threads(&r, th);
 	for (k = 0; k < started; k++)
 		wait_for_completion(&th[k].done);
+	if (trace)
+		unregister_kretprobe(&slowpath_probe);
+	trace_spin_end(r.nevents, r.error != NULL);
 	report(&r);
 	kfree(r.events);
 	/*

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: MIT
+/* Go expressions resolved to probe reads through DWARF: see goexpr.h. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <dwarf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "goexpr.h"
+
+#define MAX_PIECES 8
+#define MAX_NAME 128
+#define MAX_OPS 32
+
+/* Part of a value in a register or on the stack (@stack: SP + @off0). */
+struct piece {
+	int off, size;
+	int stack, reg, off0;
+};
+
+/*
+ * Where the expression's value is so far.  Until it goes through a pointer
+ * (!mem) it is the argument itself, in pieces (registers, or one stack
+ * span); @voff is the byte within it.  Then (mem) it is in memory at the
+ * address rd describes (goprobe.h).
+ */
+struct walk {
+	struct go_binary *b;
+	const char *expr;
+	struct piece piece[MAX_PIECES];
+	int npieces, voff, mem, is_arg_reg;
+	struct gp_read rd;
+	Dwarf_Die type;
+};
+
+/* "EXPR: why", for the caller to report with the spec's file:line. */
+static __attribute__((format(printf, 2, 3)))
+char *why(struct walk *w, const char *fmt, ...)
+{
+	va_list ap;
+	char *m, *r;
+
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = xstrdup(fmt);
+	va_end(ap);
+	r = xasprintf("%s: %s", w->expr, m);
+	free(m);
+	return r;
+}
+
+static const char *type_name(Dwarf_Die *t)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_formstring(dwarf_attr_integrate(t, DW_AT_name, &a));
+
+	return n ? n : "?";
+}
+
+/* @t without typedefs (Go's named non-struct types). */
+static int peel(Dwarf_Die *t)
+{
+	return dwarf_peel_type(t, t);
+}
+
+static int sub_type(Dwarf_Die *d, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formref_die(dwarf_attr_integrate(d, DW_AT_type, &a), out) ?
+	       0 : -1;
+}
+
+/* Go's DWARF register numbers (amd64) to the probe's registers. */
+static int go_reg(unsigned dw)
+{
+	static const int map[16] = { GP_RAX, -1, GP_RCX, GP_RBX, GP_RSI, GP_RDI,
+		-1, -1, GP_R8, GP_R9, GP_R10, GP_R11, -1, -1, GP_R14, -1 };
+
+	return dw < 16 ? map[dw] : -1;
+}
+
+/*
+ * A location given as a DW_FORM_block1 expression, which Go writes for a
+ * location that holds everywhere (a stack argument) and libdw refuses in
+ * DWARF 4 ("not a location list value"): decoded here, the few operations
+ * Go puts there.  Returns -1 if @a is no such block.
+ */
+static int block_ops(Dwarf_Attribute *a, Dwarf_Op *ops, size_t *nops)
+{
+	Dwarf_Block b;
+	size_t i = 0, n = 0;
+
+	if (dwarf_whatform(a) != DW_FORM_block1 || dwarf_formblock(a, &b))
+		return -1;
+	while (i < b.length && n < MAX_OPS) {
+		Dwarf_Op *op = &ops[n++];
+		unsigned char byte;
+		int shift = 0;
+
+		*op = (Dwarf_Op){ .atom = b.data[i++] };
+		if (op->atom != DW_OP_fbreg && op->atom != DW_OP_piece &&
+		    op->atom != DW_OP_plus_uconst)
+			continue;
+		/* One LEB128 operand: signed for fbreg. */
+		do {
+			if (i >= b.length)
+				return -1;
+			byte = b.data[i++];
+			op->number |= (Dwarf_Word)(byte & 0x7f) << shift;
+			shift += 7;
+		} while ((byte & 0x80) && shift < 64);
+		if (op->atom == DW_OP_fbreg && shift < 64 && (byte & 0x40))
+			op->number |= ~(Dwarf_Word)0 << shift;
+	}
+	*nops = n;
+	return 0;
+}
+
+/* An argument's location at the function's first instruction, in pieces. */
+static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
+			const char *name)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	int off = 0, have = 0;
+	struct piece cur = { 0 };
+
+	Dwarf_Op block[MAX_OPS];
+
+	/* A single expression holds everywhere; a list, where it says. */
+	if (!dwarf_attr(param, DW_AT_location, &a) ||
+	    (block_ops(&a, block, &nops) ?
+	     dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1 : !(ops = block)))
+		return why(w, "argument %s has no location at the function's entry",
+			   name);
+	for (size_t i = 0; i < nops; i++) {
+		unsigned op = ops[i].atom;
+
+		if (op >= DW_OP_reg0 && op <= DW_OP_reg31) {
+			cur.reg = go_reg(op - DW_OP_reg0);
+			if (cur.reg < 0)
+				return why(w, "argument %s is in a register the probe cannot read",
+					   name);
+			have = 1;
+		} else if (op == DW_OP_fbreg) {
+			/* The frame base is the CFA: SP + 8 at entry and at a RET. */
+			cur.stack = 1;
+			cur.off0 = 8 + (int)ops[i].number;
+			have = 1;
+		} else if (op == DW_OP_call_frame_cfa) {
+			cur.stack = 1;
+			cur.off0 = 8;
+			have = 1;
+		} else if (op == DW_OP_plus_uconst && cur.stack) {
+			cur.off0 += (int)ops[i].number;
+		} else if (op == DW_OP_piece) {
+			if (have && w->npieces < MAX_PIECES) {
+				cur.off = off;
+				cur.size = (int)ops[i].number;
+				w->piece[w->npieces++] = cur;
+			}
+			off += (int)ops[i].number;
+			have = 0;
+			cur = (struct piece){ 0 };
+		} else {
+			return why(w, "argument %s has a location the probe cannot read",
+				   name);
+		}
+	}
+	if (have && w->npieces < MAX_PIECES) {
+		cur.off = off;
+		cur.size = 1 << 20;
+		w->piece[w->npieces++] = cur;
+	}
+	w->is_arg_reg = 1;
+	return NULL;
+}
+
+/* Integer registers a value of type @t takes in Go's register ABI, or -1. */
+static int abi_words(Dwarf_Die t)
+{
+	Dwarf_Die m;
+	Dwarf_Attribute a;
+	Dwarf_Word enc, size;
+	int n = 0;
+
+	peel(&t);
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_pointer_type:
+		return 1;
+	case DW_TAG_base_type:
+		if (dwarf_formudata(dwarf_attr(&t, DW_AT_encoding, &a), &enc) ||
+		    enc == DW_ATE_float || enc == DW_ATE_complex_float ||
+		    dwarf_aggregate_size(&t, &size) || size > 8)
+			return -1;
+		return 1;
+	case DW_TAG_structure_type:
+		if (dwarf_child(&t, &m))
+			return 0;
+		do {
+			Dwarf_Die mt;
+			int k;
+
+			if (dwarf_tag(&m) != DW_TAG_member || sub_type(&m, &mt))
+				continue;
+			k = abi_words(mt);
+			if (k < 0)
+				return -1;
+			n += k;
+		} while (dwarf_siblingof(&m, &m) == 0);
+		return n;
+	}
+	return -1;
+}
+
+/*
+ * Result @name: Go's DWARF gives results no location, so take the
+ * register ABI's: results fill RAX, RBX, RCX, ... in order, one word per
+ * integer, pointer or struct member (what this cannot count, floats,
+ * arrays, a result spilled to the stack, is refused).
+ */
+static char *result_pieces(struct walk *w, Dwarf_Die *fn, const char *name)
+{
+	Dwarf_Die p;
+	int reg = 0;
+
+	if (dwarf_child(fn, &p))
+		return why(w, "no result %s", name);
+	do {
+		Dwarf_Attribute a;
+		bool is_result;
+		Dwarf_Die t;
+		const char *n;
+		int k;
+
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter ||
+		    dwarf_formflag(dwarf_attr(&p, DW_AT_variable_parameter, &a),
+				   &is_result) || !is_result || sub_type(&p, &t))
+			continue;
+		n = dwarf_diename(&p);
+		k = abi_words(t);
+		if (k < 0 || reg + k > GP_R11 + 1)
+			return why(w, "result %s is not in integer registers (%s)",
+				   n ? n : "?", type_name(&t));
+		if (n && !strcmp(n, name)) {
+			for (int i = 0; i < k && i < MAX_PIECES; i++)
+				w->piece[w->npieces++] = (struct piece){
+					.off = 8 * i, .size = 8, .reg = reg + i };
+			w->type = t;
+			return NULL;
+		}
+		reg += k;
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return why(w, "no result %s", name);
+}
+
+/* Start at argument or result @name. */
+static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
+{
+	Dwarf_Addr pc;
+	Dwarf_Die p;
+
+	if (dwarf_lowpc(fn, &pc) || dwarf_child(fn, &p))
+		return why(w, "the function has no code address or arguments");
+	do {
+		Dwarf_Attribute a;
+		bool is_result = false;
+		const char *n = dwarf_diename(&p);
+
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || !n || strcmp(n, name))
+			continue;
+		dwarf_formflag(dwarf_attr(&p, DW_AT_variable_parameter, &a), &is_result);
+		if (is_result && !at_exit)
+			return why(w, "result %s is only known at a return", name);
+		if (is_result)
+			return result_pieces(w, fn, name);
+		if (sub_type(&p, &w->type))
+			return why(w, "argument %s has no type", name);
+		return arg_pieces(w, &p, pc, name);
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return why(w, "the function has no argument or result %s", name);
+}
+
+/* The value, not yet through a pointer, as the start of a read. */
+static char *place(struct walk *w)
+{
+	for (int i = 0; i < w->npieces; i++) {
+		struct piece *p = &w->piece[i];
+
+		if (p->stack && w->voff >= p->off && w->voff < p->off + p->size) {
+			w->rd.src = GP_SRC_STACK;
+			w->rd.stack_off = p->off0 + w->voff - p->off;
+			w->is_arg_reg = 0;
+			return NULL;
+		}
+		if (!p->stack && w->voff == p->off) {
+			w->rd.src = GP_SRC_REG;
+			w->rd.reg = (unsigned char)p->reg;
+			return NULL;
+		}
+	}
+	return why(w, "this part of the argument was optimized away");
+}
+
+/* Go through the pointer the value is, to @off bytes past its target. */
+static char *deref(struct walk *w, long off)
+{
+	if (dwarf_tag(&w->type) != DW_TAG_pointer_type)
+		return why(w, "%s is not a pointer", type_name(&w->type));
+	if (!w->mem) {
+		char *e = place(w);
+
+		if (e)
+			return e;
+		w->mem = 1;
+		w->rd.nhops = 1;
+		w->rd.off[0] = (int)off;
+	} else if (w->rd.nhops == GP_MAX_HOPS) {
+		return why(w, "more than %d pointers to follow", GP_MAX_HOPS);
+	} else {
+		w->rd.off[w->rd.nhops++] = (int)off;
+	}
+	if (sub_type(&w->type, &w->type))
+		return why(w, "an untyped pointer (unsafe.Pointer) cannot be followed");
+	peel(&w->type);
+	return NULL;
+}
+
+static void advance(struct walk *w, long off)
+{
+	if (w->mem)
+		w->rd.off[w->rd.nhops - 1] += (int)off;
+	else
+		w->voff += (int)off;
+}
+
+/* Member @name of the struct the value is (or points to). */
+static char *member(struct walk *w, const char *name)
+{
+	Dwarf_Die m;
+
+	if (dwarf_tag(&w->type) == DW_TAG_pointer_type) {
+		char *e = deref(w, 0);
+
+		if (e)
+			return e;
+	}
+	if (dwarf_tag(&w->type) != DW_TAG_structure_type)
+		return why(w, "%s has no fields (looking for %s)", type_name(&w->type), name);
+	if (dwarf_child(&w->type, &m) == 0) {
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Word loc;
+			const char *n = dwarf_diename(&m);
+
+			if (dwarf_tag(&m) != DW_TAG_member || !n || strcmp(n, name))
+				continue;
+			if (dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &loc) ||
+			    sub_type(&m, &w->type))
+				break;
+			peel(&w->type);
+			advance(w, (long)loc);
+			return NULL;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	return why(w, "%s has no field %s", type_name(&w->type), name);
+}
+
+/* Is the value a Go slice (a struct of array, len, cap)? */
+static int is_slice(Dwarf_Die *t)
+{
+	const char *n = type_name(t);
+
+	return dwarf_tag(t) == DW_TAG_structure_type && !strncmp(n, "[]", 2);
+}
+
+/* Element @i of a slice or array. */
+static char *element(struct walk *w, long i)
+{
+	Dwarf_Word esize, count;
+	Dwarf_Attribute a;
+	Dwarf_Die sub;
+	char *e;
+
+	if (dwarf_tag(&w->type) == DW_TAG_array_type) {
+		if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize) ||
+		    dwarf_child(&w->type, &sub) ||
+		    dwarf_formudata(dwarf_attr(&sub, DW_AT_count, &a), &count))
+			return why(w, "array %s has no element size or length",
+				   type_name(&w->type));
+		if ((Dwarf_Word)i >= count)
+			return why(w, "index out of the bounds of %s", type_name(&w->type));
+		sub_type(&w->type, &w->type);
+		peel(&w->type);
+		advance(w, i * (long)esize);
+		return NULL;
+	}
+	if (!is_slice(&w->type))
+		return why(w, "%s is neither a slice nor an array", type_name(&w->type));
+	e = member(w, "array");
+	if (e)
+		return e;
+	if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize))
+		return why(w, "%s: no element size", type_name(&w->type));
+	return deref(w, i * (long)esize);
+}
+
+/* The final value: a boolean or an integer that fits a read. */
+static char *finish(struct walk *w, struct go_value *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word enc, size;
+	char *e;
+
+	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
+	if (dwarf_tag(&w->type) == DW_TAG_pointer_type)
+		return why(w, "%s is an address, which differs from run to run: read a field through it",
+			   type_name(&w->type));
+	if (dwarf_tag(&w->type) != DW_TAG_base_type ||
+	    dwarf_formudata(dwarf_attr(&w->type, DW_AT_encoding, &a), &enc) ||
+	    dwarf_aggregate_size(&w->type, &size) ||
+	    (enc != DW_ATE_boolean && enc != DW_ATE_signed && enc != DW_ATE_unsigned &&
+	     enc != DW_ATE_signed_char && enc != DW_ATE_unsigned_char) ||
+	    (size != 1 && size != 2 && size != 4 && size != 8))
+		return why(w, "%s is not a boolean or an integer", type_name(&w->type));
+	if (!w->mem && (e = place(w)))
+		return e;
+	out->kind = enc == DW_ATE_boolean ? GO_KIND_BOOL :
+		    enc == DW_ATE_signed || enc == DW_ATE_signed_char ?
+		    GO_KIND_SIGNED : GO_KIND_UNSIGNED;
+	out->size = (int)size;
+	w->rd.size = (unsigned char)size;
+	out->rd = w->rd;
+	out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
+	return NULL;
+}
+
+/* An identifier at @p (Go's, plus ~ for unnamed results), copied to @buf. */
+static const char *ident(const char *p, char *buf)
+{
+	size_t n = 0;
+
+	while ((isalnum((unsigned char)*p) || *p == '_' || *p == '~') && n < MAX_NAME - 1)
+		buf[n++] = *p++;
+	buf[n] = 0;
+	return p;
+}
+
+/* X, then .FIELD and [N] selectors. */
+static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
+		  const char **end)
+{
+	char name[MAX_NAME];
+	char *e;
+
+	p = ident(p, name);
+	if (!name[0])
+		return why(w, "expected a name");
+	if ((e = start(w, fn, name, at_exit)))
+		return e;
+	peel(&w->type);
+	for (;;) {
+		if (*p == '.') {
+			p = ident(p + 1, name);
+			if (!name[0])
+				return why(w, "expected a field name after '.'");
+			e = member(w, name);
+		} else if (*p == '[') {
+			char *q;
+			long i = strtol(p + 1, &q, 10);
+
+			if (q == p + 1 || *q != ']' || i < 0)
+				return why(w, "expected [N], N a constant index");
+			p = q + 1;
+			e = element(w, i);
+		} else {
+			break;
+		}
+		if (e)
+			return e;
+	}
+	*end = p;
+	return NULL;
+}
+
+static char *goid(struct go_binary *b, struct go_value *out)
+{
+	long off = go_member(b, "runtime.g", "goid");
+
+	memset(out, 0, sizeof(*out));
+	out->rd = (struct gp_read){ .src = GP_SRC_REG, .reg = GP_R14, .nhops = 1,
+				    .size = 8, .off = { (int)off } };
+	out->kind = GO_KIND_UNSIGNED;
+	out->size = 8;
+	snprintf(out->type, sizeof(out->type), "int64");
+	return NULL;
+}
+
+char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+	      int at_exit, struct go_value *out)
+{
+	struct walk w = { .b = b, .expr = expr };
+	const char *p = expr, *end = NULL;
+	int is_len = !strncmp(expr, "len(", 4), star = *expr == '*';
+	char *e;
+
+	if (!strcmp(expr, "goid"))
+		return goid(b, out);
+	memset(out, 0, sizeof(*out));
+	if (is_len || star)
+		p += is_len ? 4 : 1;
+	if ((e = path(&w, fn, p, at_exit, &end)))
+		return e;
+	if (star && (e = deref(&w, 0)))
+		return e;
+	if (is_len) {
+		if (*end != ')')
+			return why(&w, "expected ')' after len(...");
+		end++;
+		if (!is_slice(&w.type) && strcmp(type_name(&w.type), "string"))
+			return why(&w, "len of %s: only slices and strings have one here",
+				   type_name(&w.type));
+		if ((e = member(&w, "len")))
+			return e;
+	}
+	if (*end)
+		return why(&w, "unexpected '%s'", end);
+	return finish(&w, out);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Go expressions over a function's arguments, receiver and results, as
+ * DWARF describes them, turned into probe reads (struct gp_read):
+ *
+ *   goid                  the goroutine's id (runtime.g.goid through R14)
+ *   NAME                  an argument, the receiver or a result (~r0 ...)
+ *   X.FIELD               a struct field; through pointers as Go does
+ *   X[N]                  element N of a slice or array (N a constant)
+ *   len(X)                a slice's or string's length
+ *   *X                    what pointer X points to (a proto2 *uint64 field)
+ *
+ * Arguments are where DWARF puts them at the function's first
+ * instruction (a register or the caller's stack); results, which Go's
+ * DWARF gives no location, where the register ABI returns them.  The value
+ * read must be a boolean or an integer of 1, 2, 4 or 8 bytes: an address
+ * would make the output differ from run to run.
+ */
+#ifndef GOEXPR_H
+#define GOEXPR_H
+
+#include "goprobe.h"
+#include "goresolve.h"
+
+enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
+
+struct go_value {
+	struct gp_read rd;      /* src GP_SRC_REG or GP_SRC_STACK, as at entry */
+	int is_arg_reg;         /* starts from an argument's register: at a
+				 * return, read it from the saved arguments */
+	enum go_kind kind;
+	int size;               /* bytes */
+	char type[128];         /* the Go type's name, for messages */
+};
+
+/*
+ * Resolve @expr in function @func (whose DWARF subprogram is @fn), at a
+ * return when @at_exit (results may be named there, not at entry).
+ * Returns NULL, or why not (caller frees).
+ */
+char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+	      int at_exit, struct go_value *out);
+
+#endif

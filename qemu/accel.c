@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/* The accelerator verdict: forced, evident, or cached per host (accel.h). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "../capture/die.h"
+#include "../capture/proc.h"
+#include "accel.h"
+#include "cache.h"
+
+static struct {
+	int known;
+	int forced;
+	enum accel accel;
+	char *cache;    /* the verdict's file, NULL when none is cached */
+} v;
+
+/* The first "model name" of /proc/cpuinfo. */
+static char *cpu_model(void)
+{
+	char *text = read_file("/proc/cpuinfo", NULL), *model, *end;
+
+	model = text ? strstr(text, "model name") : NULL;
+	if (!model) {
+		free(text);
+		return xstrdup("unknown");
+	}
+	end = model + strcspn(model, "\n");
+	*end = '\0';
+	model = xstrdup(model);
+	free(text);
+	return model;
+}
+
+/*
+ * What decides whether KVM runs a guest: the host kernel, QEMU, the CPU
+ * and the guest kernel image.  Their digest names the verdict's file.
+ */
+static char *verdict_path(const struct guest_boot *b)
+{
+	const char *argv[] = { guest_qemu(), "--version", NULL };
+	char *qemu = command_output(EXIT_ENV_MISSING, argv);
+	char *model = cpu_model(), *key, hex[65];
+	const char *image = strrchr(b->vmlinux, '/');
+	struct utsname u;
+
+	uname(&u);
+	key = xasprintf("%s\n%s\n%s\n%s\n%s\n%s\n", u.release, guest_qemu(), qemu,
+			model, image ? image + 1 : b->vmlinux,
+			guest_boot_lean() ? "lean" : "classic");
+	sha256_hex(key, strlen(key), hex);
+	hex[16] = '\0';
+	free(key);
+	free(model);
+	free(qemu);
+	return guest_cache_path("accel/%s", hex);
+}
+
+static void settle(enum accel accel)
+{
+	v.known = 1;
+	v.accel = accel;
+}
+
+/* A cached verdict: "kvm" or "tcg", a newline, why. */
+static int load(void)
+{
+	char *text = read_file(v.cache, NULL);
+	int ok = text && (!strncmp(text, "kvm\n", 4) || !strncmp(text, "tcg\n", 4));
+
+	if (ok) {
+		text[strcspn(text + 4, "\n") + 4] = '\0';
+		settle(text[0] == 'k' ? ACCEL_KVM : ACCEL_TCG);
+		progress("using %s: %s (verdict cached in %s)",
+			 text[0] == 'k' ? "KVM" : "TCG", text + 4, v.cache);
+	}
+	free(text);
+	return ok;
+}
+
+static int first_look(const struct guest_boot *b)
+{
+	const char *force = getenv("CAPTURE_ACCEL");
+	int fd;
+
+	if (force && *force) {
+		if (strcmp(force, "tcg") && strcmp(force, "kvm"))
+			die(EXIT_USAGE, "CAPTURE_ACCEL must be tcg or kvm, not '%s'", force);
+		v.forced = 1;
+		settle(strcmp(force, "kvm") ? ACCEL_TCG : ACCEL_KVM);
+		progress("using %s: CAPTURE_ACCEL says so", force);
+		return 1;
+	}
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		settle(ACCEL_TCG);
+		progress("no usable /dev/kvm: using TCG");
+		return 1;
+	}
+	close(fd);
+	v.cache = verdict_path(b);
+	return load();
+}
+
+int accel_known(const struct guest_boot *b, enum accel *accel)
+{
+	static int looked;
+
+	if (!looked) {
+		looked = 1;
+		first_look(b);
+	}
+	*accel = v.accel;
+	return v.known;
+}
+
+void accel_settle(enum accel accel, const char *why)
+{
+	char *text = xasprintf("%s\n%s\n", accel == ACCEL_KVM ? "kvm" : "tcg", why);
+
+	settle(accel);
+	if (v.cache)
+		write_file_atomic(v.cache, text, strlen(text));
+	free(text);
+}
+
+int accel_demote(const char *why)
+{
+	char *because;
+
+	if (v.forced)
+		return 0;
+	because = xasprintf("a KVM guest failed after KVM was chosen: %s", why);
+	accel_settle(ACCEL_TCG, because);
+	free(because);
+	return 1;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Check that each scenario of tests/etcd-lang made raft do what its words
+are for, from the windows alone (stream form: a {"state"} line, then
+{"action", "data", "state"} lines whose state is the post-state).
+
+Usage: word-effects.py DIR  (the etcd/ directory of a capture)
+Prints one "ok - NAME" or "not ok - NAME: why" line per check.
+"""
+import json
+import os
+import sys
+
+
+def windows(path):
+    """(action, data, pre, post) of every window of a stream-form file."""
+    lines = [json.loads(line) for line in open(path)]
+    out = []
+    for prev, cur in zip(lines, lines[1:]):
+        out.append((cur["action"], cur["data"], prev["state"]["nodes"],
+                    cur["state"]["nodes"]))
+    return out
+
+
+def acting(w):
+    """The acting node's (pre, post) slices."""
+    node = w[1]["node"]
+    return w[2].get(node), w[3].get(node)
+
+
+def duplicate_handled(ws):
+    """Two HandleAppendEntries in a row with the same message: the copy."""
+    return any(a[0] == b[0] == "HandleAppendEntries" and a[1] == b[1]
+               and acting(b)[0] == acting(b)[1] for a, b in zip(ws, ws[1:]))
+
+
+def append_rejected(ws):
+    return any(w[0] == "HandleAppendEntries" and w[1]["index"] > acting(w)[0]["log"]
+               for w in ws)
+
+
+def proposals(ws):
+    return sum(w[0] == "ClientProposal" for w in ws)
+
+
+def log_cut(ws):
+    """A follower's uncommitted suffix overwritten: log shrinks, term rose."""
+    return any(w[0] == "HandleAppendEntries" and acting(w)[1]["log"] < acting(w)[0]["log"]
+               for w in ws)
+
+
+def two_leaders(ws):
+    return any(sum(s["role"] == "leader" for s in w[3].values()) == 2 for w in ws)
+
+
+def restarts(ws):
+    """Restart windows that keep term, vote and log and end as follower."""
+    good = 0
+    for w in ws:
+        if w[0] != "Restart":
+            continue
+        pre, post = acting(w)
+        good += (post["role"] == "follower" and post["term"] == pre["term"] and
+                 post["vote"] == pre["vote"] and post["log"] == pre["log"])
+    return good
+
+
+def caught_up(ws, node):
+    last = ws[-1][3]
+    return last[node]["log"] == max(s["log"] for s in last.values())
+
+
+def snapshot_installed(ws):
+    return any(w[0] == "HandleSnapshot" and acting(w)[1]["log"] == w[1]["index"]
+               and acting(w)[1]["commit"] == w[1]["index"] > acting(w)[0]["log"]
+               for w in ws)
+
+
+def precandidate_kept_term(ws):
+    return any(w[0] == "BecomePreCandidate" and acting(w)[1]["role"] == "precandidate"
+               and acting(w)[1]["term"] == acting(w)[0]["term"] for w in ws)
+
+
+def precandidate_back(ws):
+    return any(w[0] == "HandleHeartbeat" and acting(w)[0]["role"] == "precandidate"
+               and acting(w)[1]["role"] == "follower"
+               and acting(w)[1]["term"] == acting(w)[0]["term"] for w in ws)
+
+
+def lease_ignored(ws):
+    """A vote request of a higher term that changes nothing (leader lease)."""
+    return any(w[0] == "HandleVoteRequest" and w[1]["term"] > acting(w)[0]["term"]
+               and acting(w)[0] == acting(w)[1] for w in ws)
+
+
+def quorum_lost(ws):
+    """A leader steps down without a higher term: check-quorum."""
+    return any(w[0] == "BecomeFollower" and acting(w)[0]["role"] == "leader"
+               and acting(w)[1]["term"] == acting(w)[0]["term"] for w in ws)
+
+
+def heartbeat_commit(ws):
+    return any(w[0] == "HandleHeartbeat" and acting(w)[1]["commit"] > acting(w)[0]["commit"]
+               for w in ws)
+
+
+CHECKS = {
+    "10-messages": [
+        ("a duplicated append is handled twice, the second time a no-op", duplicate_handled),
+        ("an append after a lost or reordered one is rejected", append_rejected),
+        ("the proposal given to a follower reaches the leader (4 proposals)",
+         lambda ws: proposals(ws) == 4),
+    ],
+    "11-partition": [
+        ("two leaders of different terms during the partition", two_leaders),
+        ("the old leader's uncommitted entries are overwritten", log_cut),
+    ],
+    "12-crash-restart": [
+        ("two restarts keep term, vote and log", lambda ws: restarts(ws) == 2),
+        ("the restarted nodes catch up", lambda ws: caught_up(ws, "1") and caught_up(ws, "3")),
+    ],
+    "13-snapshot": [
+        ("node 3 installs the leader's snapshot", snapshot_installed),
+        ("node 3 catches up after the snapshot", lambda ws: caught_up(ws, "3")),
+    ],
+    "14-prevote": [
+        ("a pre-candidate keeps its term", precandidate_kept_term),
+        ("a pre-candidate returns to follower at the same term", precandidate_back),
+    ],
+    "15-checkquorum": [
+        ("a vote inside the leader lease is ignored", lease_ignored),
+        ("an isolated leader steps down at the same term", quorum_lost),
+    ],
+    "16-heartbeat-commit": [
+        ("a follower learns the commit index from a heartbeat", heartbeat_commit),
+    ],
+}
+
+
+def main():
+    d = sys.argv[1]
+    for run, checks in CHECKS.items():
+        path = os.path.join(d, run + ".ndjson")
+        if not os.path.exists(path):
+            print(f"not ok - {run}: no window file {path}")
+            continue
+        ws = windows(path)
+        for name, check in checks:
+            if check(ws):
+                print(f"ok - {run}: {name}")
+            else:
+                print(f"not ok - {run}: {name}: not in the windows")
+
+
+main()

@@ -1,0 +1,22 @@
+# Shared by the etcd live tests (source it after lib.sh): the two capture
+# paths of one set of scenarios agree.
+
+# Upstream's with_tla events without the fields the probes do not produce.
+project() { sed -E 's/,"conf":\[\[[^]]*\],\[[^]]*\]\]//; s/,"prop":\{.*\}\}$/}/' "$1"; }
+
+# same_paths EBPF TRACE: for every run of the eBPF corpus EBPF, the trace
+# corpus TRACE has byte-identical windows, and the eBPF events are
+# upstream's with_tla events projected.
+same_paths() {
+	local f n
+	for f in "$1"/etcd/*.ndjson; do
+		n=$(basename "$f")
+		same_bytes "trace windows $n = ebpf windows" "$2/etcd/$n" "$f"
+		if cmp -s <(project "$2/raw/$n") "$1/raw/$n"; then
+			ok "ebpf events $n = upstream with_tla events"
+		else
+			not_ok "ebpf events $n = upstream with_tla events" \
+			       "$(diff <(project "$2/raw/$n") "$1/raw/$n" | head -n 3)"
+		fi
+	done
+}

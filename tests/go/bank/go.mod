@@ -1,0 +1,3 @@
+module capture.test/bank
+
+go 1.26

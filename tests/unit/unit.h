@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How every unit test reports: "ok - NAME" or "not ok - NAME: WHY", one
+ * line each (tests/run counts them); main() returns unit_status().
+ */
+#ifndef TESTS_UNIT_UNIT_H
+#define TESTS_UNIT_UNIT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int unit_failures;
+
+__attribute__((unused)) static void pass(const char *name)
+{
+	printf("ok - %s\n", name);
+}
+
+__attribute__((unused, format(printf, 2, 3)))
+static void fail(const char *name, const char *why, ...)
+{
+	va_list ap;
+
+	printf("not ok - %s: ", name);
+	va_start(ap, why);
+	vprintf(why, ap);
+	va_end(ap);
+	putchar('\n');
+	unit_failures++;
+}
+
+/* pass(@name) if @ok, else fail it saying @why. */
+__attribute__((unused))
+static void check(const char *name, int ok, const char *why)
+{
+	if (ok)
+		pass(name);
+	else
+		fail(name, "%s", why);
+}
+
+__attribute__((unused)) static int unit_status(void)
+{
+	return unit_failures != 0;
+}
+
+#endif
