@@ -2,7 +2,8 @@
 /*
  * The audit over one window file: the system inferred from the windows'
  * actions, the report built, printed as text and drawn as SVG.  Deaths
- * are bad input (3) or no system to tell (2), naming the file.
+ * are bad input (3), a window the system declares impossible (4), naming
+ * the file, or no system to tell (2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		abort();
 	if (setjmp(fuzz_jmp))
 		return fuzz_died(FUZZ_CODE(EXIT_BAD_INPUT) |
+				 FUZZ_CODE(EXIT_CHECK_FAILED) |
 				 FUZZ_CODE(EXIT_USAGE));
 	window_set_add(&ws, path);
 	window_set_system(&ws, NULL);
