@@ -141,6 +141,23 @@ const char *json_check_record(const cJSON *v)
 	return NULL;
 }
 
+const char *json_repeated_key(const cJSON *v)
+{
+	const cJSON *m, *n;
+	const char *key;
+
+	if (!cJSON_IsArray(v) && !cJSON_IsObject(v))
+		return NULL;
+	cJSON_ArrayForEach(m, v) {
+		for (n = m->next; cJSON_IsObject(v) && n; n = n->next)
+			if (!strcmp(m->string, n->string))
+				return m->string;
+		if ((key = json_repeated_key(m)))
+			return key;
+	}
+	return NULL;
+}
+
 /* Bytes a string can hold as they are, in @style. */
 static int plain(unsigned char c, enum json_style style)
 {

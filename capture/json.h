@@ -64,6 +64,11 @@ void json_print_indented(FILE *f, const cJSON *v);
  * its file and line rather than later in the writer.
  */
 const char *json_check_record(const cJSON *v);
+/*
+ * The first key that an object in @v (at any depth) has twice, or NULL.
+ * cJSON keeps both, and compares or looks up only the first.
+ */
+const char *json_repeated_key(const cJSON *v);
 
 /*
  * Decode one UTF-8 sequence at @s (read up to a byte that cannot continue

@@ -101,12 +101,17 @@ static const cJSON *detect_form(struct window_file *wf, struct line_reader *r,
 static int next_window(struct window_reader *wr, struct window *w)
 {
 	struct line_reader *r = &wr->r;
+	const char *key;
 	const cJSON *v;
 
 	while ((v = read_line(wr))) {
 		if (!cJSON_IsObject(v))
 			die_at(EXIT_BAD_INPUT, r->path, r->line,
 			       "not a JSON object");
+		/* a window is ours: which of two values a state holds is unknowable */
+		if ((key = json_repeated_key(v)))
+			die_at(EXIT_BAD_INPUT, r->path, r->line,
+			       "the key \"%s\" appears twice in one object", key);
 		if (!wr->started) {
 			wr->started = 1;
 			wr->pre = detect_form(wr->wf, r, v);
@@ -173,8 +178,8 @@ static cJSON *parse_trace(const char *path)
 		why = "not JSON", line = line_of(text, cJSON_GetErrorPtr());
 	else if (strspn(end, " \t\r\n") != strlen(end))
 		why = "more after the ITF trace", line = line_of(text, end);
-	else
-		why = json_check_record(trace);
+	else if (!(why = json_check_record(trace)) && json_repeated_key(trace))
+		why = "a key appears twice in one object";
 	free(text);
 	if (why) {
 		cJSON_Delete(trace);

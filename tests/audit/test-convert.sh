@@ -48,6 +48,20 @@ expect_exit 3 "unchained event form refused as event form" \
 	"$CAPTURE" convert --form event "$TMP/unchained.ndjson" "$TMP/out.ndjson"
 [ ! -e "$TMP/out.ndjson" ] && ! ls "$TMP" | grep -q 'out.ndjson.tmp' &&
 	ok "nothing written on failure" || not_ok "nothing written on failure" "$(ls "$TMP")"
+# A key twice in one state: cJSON compares only the first, so the second
+# value used to pass the chain check into the next window (found by
+# tests/fuzz/fuzz-window-read).
+sed '1s/"pre_state": {"lockHeld": false,/"pre_state": {"lockHeld": false, "lockHeld": true,/' \
+	"$ref/spin/spin_seq.ndjson" >"$TMP/twice.ndjson"
+for form in event stream; do
+	expect_exit 3 "a key twice in a window's state, to $form form" \
+		'twice.ndjson:1: the key "lockHeld" appears twice in one object' \
+		"$CAPTURE" convert --form $form "$TMP/twice.ndjson" "$TMP/twice.out"
+done
+expect_exit 3 "a key twice: audit refuses it too" 'twice.ndjson:1: the key "lockHeld"' \
+	"$CAPTURE" audit "$TMP/twice.ndjson"
+[ ! -e "$TMP/twice.out" ] && ok "a key twice: nothing written" ||
+	not_ok "a key twice: nothing written" "$(ls "$TMP")"
 expect_exit 2 "unknown form" "--form" "$CAPTURE" convert --form nosuch "$log" "$TMP/x"
 expect_exit 3 "not a window file" 'contention.log:1:' "$CAPTURE" convert "$log" "$TMP/x"
 
