@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The checked-in fuzz corpora again, through the commands users run: each
+# input goes to the sanitizer build of capture (ASan, UBSan and, as in
+# every test here, LeakSanitizer) by the command whose reader its harness
+# fuzzes.  The harnesses cannot check leaks (a reader that dies returns to
+# them with what exit() frees still allocated); capture's own exits can.
+# Each run must end with an exit code capture documents, without a
+# sanitizer report.
+. "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+
+# run NAME CMD...: exit 0, 2, 3, 4, 5 or 6, and no sanitizer's report.
+run() {
+	local name=$1 rc=0; shift
+	"$@" >/dev/null 2>"$TMP/err" || rc=$?
+	case $rc in 0|2|3|4|5|6) ;; *) echo "$name: exit $rc"; return ;; esac
+	if grep -Eq 'ERROR: (Leak|Address)Sanitizer|runtime error:' "$TMP/err"; then
+		echo "$name: $(grep -Em1 'ERROR: |runtime error:' "$TMP/err")"
+	fi
+}
+
+# A PGo input: "SYSTEM\n" then trace files split at lines "--".
+pgo_dir() {
+	local in=$1 dir=$2
+	rm -rf "$dir" && mkdir -p "$dir"
+	tail -n +2 "$in" | awk -v d="$dir" \
+		'BEGIN { f = d "/trace-0-0.log"; printf "" >f }
+		 $0 == "--" { n++; f = d "/trace-" n "-0.log"; printf "" >f; next }
+		 { print >f }'
+}
+
+# harness INPUT: the commands that read what the harness fuzzes.
+replay() {
+	local h=$1 in=$2 name="$1/$(basename "$2")" sys
+	case $h in
+	spin | etcd)
+		run "$name" "$CAPTURE" check "$h" "$in" ;;
+	ndjson)
+		run "$name" "$CAPTURE" check etcd "$in" ;;
+	json-tokens)
+		mkdir -p "$TMP/tok" && cp "$in" "$TMP/tok/trace-0-0.log"
+		run "$name" "$CAPTURE" check locksvc "$TMP/tok" ;;
+	pgo)
+		sys=$(head -n 1 "$in")
+		case $sys in locksvc | dqueue) ;; *) return ;; esac
+		pgo_dir "$in" "$TMP/pgo"
+		run "$name" "$CAPTURE" check "$sys" "$TMP/pgo" ;;
+	window-read)
+		for form in event stream; do
+			rm -f "$TMP/out.ndjson"
+			run "$name ($form)" "$CAPTURE" convert --form $form "$in" "$TMP/out.ndjson"
+		done ;;
+	audit)
+		cp "$in" "$TMP/windows.ndjson"
+		run "$name" "$CAPTURE" audit --svg "$TMP/audit.svg" "$TMP/windows.ndjson" ;;
+	manifest)
+		rm -rf "$TMP/corpus" && mkdir -p "$TMP/corpus" && cp "$in" "$TMP/corpus/MANIFEST.json"
+		run "$name (audit)" "$CAPTURE" audit "$TMP/corpus"
+		run "$name (check)" "$CAPTURE" check "$TMP/corpus" ;;
+	esac
+}
+
+for dir in tests/fuzz/corpus/*/; do
+	h=$(basename "$dir")
+	n=0
+	: >"$TMP/bad"
+	for in in "$dir"*; do
+		replay "$h" "$in" >>"$TMP/bad"
+		n=$((n + 1))
+	done
+	if [ -s "$TMP/bad" ]; then
+		not_ok "fuzz corpus $h through capture (LeakSanitizer on)" "$(head -n 3 "$TMP/bad")"
+	else
+		ok "fuzz corpus $h through capture, $n inputs (LeakSanitizer on)"
+	fi
+done
