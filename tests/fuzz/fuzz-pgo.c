@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The PGo folders over one run directory: the first line of the input
- * names the system (locksvc or dqueue), the rest is split at lines "--"
- * into the files trace-0-0.log, trace-1-0.log, ... (one per archetype
- * instance, as PGo's recorder writes them).
+ * names the system (locksvc, dqueue or raftkvs), the rest is split at lines "--"
+ * into one file per archetype instance, named for the process its records
+ * are of (tests/fuzz/fuzz.h), as PGo's recorder names them.
  */
 #include <string.h>
 #include "tests/fuzz/fuzz.h"
@@ -23,8 +23,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		system = "locksvc";
 	else if (skip == sizeof("dqueue") && !memcmp(data, "dqueue", 6))
 		system = "dqueue";
+	else if (skip == sizeof("raftkvs") && !memcmp(data, "raftkvs", 7))
+		system = "raftkvs";
 	else
 		return -1;
-	return fuzz_fold(system, fuzz_input_split("trace-%d-0.log",
-						   data + skip, size - skip));
+	return fuzz_fold(system, fuzz_input_pgo(data + skip, size - skip));
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <dirent.h>
 #include <ftw.h>
 #include <pthread.h>
@@ -159,18 +160,40 @@ static size_t part_len(const uint8_t *p, size_t end, size_t *skip)
 	return end;
 }
 
-const char *fuzz_input_split(const char *fmt, const uint8_t *data,
-			     size_t size)
+/*
+ * The process a PGo trace part is of, as its file name must say: the
+ * first "self" string in it (alphanumeric, short), else @i.
+ */
+static void part_self(const uint8_t *data, size_t n, int i, char self[24])
 {
-	char name[64];
+	static const char key[] = "\"self\":\"";
+	const uint8_t *at = memmem(data, n, key, sizeof(key) - 1);
+	size_t len = 0;
+
+	if (at) {
+		at += sizeof(key) - 1;
+		while (at + len < data + n && len < 20 && isalnum(at[len]))
+			len++;
+	}
+	if (at && len && at + len < data + n && at[len] == '"') {
+		memcpy(self, at, len);
+		self[len] = '\0';
+	} else {
+		snprintf(self, 24, "%d", i);
+	}
+}
+
+const char *fuzz_input_pgo(const uint8_t *data, size_t size)
+{
+	char self[24];
 	size_t at = 0;
 
 	fresh_dir();
 	for (int i = 0; at < size || i == 0; i++) {
 		size_t skip, n = part_len(data + at, size - at, &skip);
 
-		snprintf(name, sizeof(name), fmt, i);
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		part_self(data + at, n, i, self);
+		snprintf(path, sizeof(path), "%s/trace-%s-%d.log", dir, self, i);
 		write_at(path, data + at, n);
 		at += n + skip;
 	}

@@ -45,10 +45,11 @@ int fuzz_died_elsewhere(unsigned allowed);
  */
 const char *fuzz_input(const char *name, const uint8_t *data, size_t size);
 /*
- * The same for several files: @data split at lines "--", file i named
- * by @fmt with i (a printf format of one int).  Returns the directory.
+ * A PGo run directory: @data split at lines "--", part i written as
+ * trace-SELF-i.log, SELF the process its first "self" names (else i), as
+ * the reader wants file names.  Returns the directory.
  */
-const char *fuzz_input_split(const char *fmt, const uint8_t *data,
+const char *fuzz_input_pgo(const uint8_t *data,
 			     size_t size);
 
 /*

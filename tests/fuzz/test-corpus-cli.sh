@@ -19,14 +19,22 @@ run() {
 	fi
 }
 
-# A PGo input: "SYSTEM\n" then trace files split at lines "--".
+# A PGo input: "SYSTEM\n" then trace files split at lines "--", each named
+# trace-SELF-I.log for the first "self" in it, as fuzz-pgo names them.
 pgo_dir() {
 	local in=$1 dir=$2
 	rm -rf "$dir" && mkdir -p "$dir"
-	tail -n +2 "$in" | awk -v d="$dir" \
-		'BEGIN { f = d "/trace-0-0.log"; printf "" >f }
-		 $0 == "--" { n++; f = d "/trace-" n "-0.log"; printf "" >f; next }
-		 { print >f }'
+	tail -n +2 "$in" | awk -v d="$dir" '
+		function flush(  self) {
+			self = i + 0
+			if (match(part, /"self":"[A-Za-z0-9]+"/))
+				self = substr(part, RSTART + 8, RLENGTH - 9)
+			printf "%s", part >(d "/trace-" self "-" (i + 0) ".log")
+			part = ""; i++
+		}
+		$0 == "--" { flush(); next }
+		{ part = part $0 "\n" }
+		END { flush() }'
 }
 
 # harness INPUT: the commands that read what the harness fuzzes.
@@ -42,7 +50,7 @@ replay() {
 		run "$name" "$CAPTURE" check locksvc "$TMP/tok" ;;
 	pgo)
 		sys=$(head -n 1 "$in")
-		case $sys in locksvc | dqueue) ;; *) return ;; esac
+		case $sys in locksvc | dqueue | raftkvs) ;; *) return ;; esac
 		pgo_dir "$in" "$TMP/pgo"
 		run "$name" "$CAPTURE" check "$sys" "$TMP/pgo" ;;
 	window-read)
