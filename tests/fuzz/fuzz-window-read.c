@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The window reader (capture/window-read.h), event and stream form.  A
+ * The window reader (capture/window-read.h), event, stream and (input
+ * starting "ITF\n") ITF form.  A
  * file it loads must survive `capture convert` to event form and then to
  * stream form: each one loads again into the same windows (compared as
  * compact JSON).  Deaths are bad input (3) naming the file.
@@ -72,7 +73,10 @@ static void convert(const struct window_file *orig, const char *in,
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	const char *path = fuzz_input("in.ndjson", data, size);
+	/* "ITF\n" first: the rest is an ITF trace (read by its file name) */
+	int itf = size >= 4 && !memcmp(data, "ITF\n", 4);
+	const char *path = itf ? fuzz_input("in.itf.json", data + 4, size - 4) :
+				 fuzz_input("in.ndjson", data, size);
 	static struct window_file wf;
 	char *in = xstrdup(path), *event = xasprintf("%s.event", path),
 	     *stream = xasprintf("%s.stream", path);

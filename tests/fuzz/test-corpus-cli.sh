@@ -54,6 +54,11 @@ replay() {
 		pgo_dir "$in" "$TMP/pgo"
 		run "$name" "$CAPTURE" check "$sys" "$TMP/pgo" ;;
 	window-read)
+		# "ITF\n" first: an ITF trace, which its file name marks
+		if [ "$(head -c 4 "$in")" = "ITF" ]; then
+			tail -c +5 "$in" >"$TMP/in.itf.json"
+			in=$TMP/in.itf.json
+		fi
 		for form in event stream; do
 			rm -f "$TMP/out.ndjson"
 			run "$name ($form)" "$CAPTURE" convert --form $form "$in" "$TMP/out.ndjson"
