@@ -12,6 +12,7 @@
 #include <event-parse.h>
 #include <kbuffer.h>
 #include "../capture/die.h"
+#include "../capture/json.h"
 #include "../capture/proc.h"
 #include "ftrace.h"
 
@@ -192,6 +193,31 @@ static void check_stats(const struct ftrace *t, int cpu, const struct shipped *f
 		       cpu, overrun, commit, dropped);
 }
 
+/*
+ * An event's format for tep_parse_event() with its print format emptied:
+ * only fields are read here, and libtraceevent evaluates the constant
+ * arithmetic of a print format as it parses it, so a corrupt one (a
+ * division by zero) killed the process with SIGFPE (found by fuzzing).
+ */
+static struct strbuf fields_only(const struct shipped *f)
+{
+	static const char key[] = "\nprint fmt:";
+	struct strbuf sb = STRBUF_INIT;
+	const char *at = memmem(f->bytes, f->len, key, sizeof(key) - 1);
+	const char *end;
+
+	if (!at) {
+		strbuf_add(&sb, f->bytes, f->len);
+		return sb;
+	}
+	end = memchr(at + 1, '\n', f->len - (size_t)(at + 1 - f->bytes));
+	strbuf_add(&sb, f->bytes, (size_t)(at - f->bytes));
+	strbuf_addstr(&sb, "\nprint fmt: \"\"\n");
+	if (end)
+		strbuf_add(&sb, end + 1, f->len - (size_t)(end + 1 - f->bytes));
+	return sb;
+}
+
 static void take(struct ftrace *t, const struct shipped *f)
 {
 	char sys[128];
@@ -202,7 +228,11 @@ static void take(struct ftrace *t, const struct shipped *f)
 			die_at(EXIT_BAD_INPUT, t->path, 0, "events/header_page does not parse");
 	} else if (sscanf(f->path, "events/%127[^/]/%*[^/]/format%n", sys, &used) == 1 &&
 		   !f->path[used]) {
-		if (tep_parse_event(t->tep, f->bytes, f->len, sys))
+		struct strbuf format = fields_only(f);
+		int bad = tep_parse_event(t->tep, format.buf, format.len, sys);
+
+		strbuf_release(&format);
+		if (bad)
 			die_at(EXIT_BAD_INPUT, t->path, 0, "%s does not parse", f->path);
 	} else if (sscanf(f->path, "per_cpu/cpu%d/%n", &cpu, &used) == 1 &&
 		   cpu >= 0 && cpu < MAX_CPUS) {
