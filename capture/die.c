@@ -243,3 +243,22 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return checked(s);
 }
+
+int env_choice(const char *name, const char *const choices[])
+{
+	const char *v = getenv(name);
+	char known[256] = "";
+	size_t len = 0;
+	int i;
+
+	if (!v || !*v)
+		return -1;
+	for (i = 0; choices[i]; i++)
+		if (!strcmp(v, choices[i]))
+			return i;
+	for (i = 0; choices[i] && len < sizeof(known); i++)
+		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+					!i ? "" : choices[i + 1] ? ", " : " or ",
+					choices[i]);
+	die(EXIT_USAGE, "%s must be %s, not '%s'", name, known, v);
+}

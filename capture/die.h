@@ -76,6 +76,13 @@ void cleanups_release(void);
  */
 void cleanup_on_signals(void);
 
+/*
+ * Which of @choices (NULL-terminated) environment variable @name holds: its
+ * index, or -1 if it is unset or empty; any other value dies as a usage
+ * error naming the choices.
+ */
+int env_choice(const char *name, const char *const choices[]);
+
 /* Allocation that cannot fail (dies with EXIT_CAPTURE_FAILED). */
 void *xmalloc(unsigned long n);
 void *xcalloc(unsigned long n, unsigned long size);

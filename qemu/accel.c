@@ -83,15 +83,13 @@ static int load(void)
 
 static int first_look(const struct guest_boot *b)
 {
-	const char *force = getenv("CAPTURE_ACCEL");
-	int fd;
+	static const char *const names[] = { "tcg", "kvm", NULL };
+	int force = env_choice("CAPTURE_ACCEL", names), fd;
 
-	if (force && *force) {
-		if (strcmp(force, "tcg") && strcmp(force, "kvm"))
-			die(EXIT_USAGE, "CAPTURE_ACCEL must be tcg or kvm, not '%s'", force);
+	if (force >= 0) {
 		v.forced = 1;
-		settle(strcmp(force, "kvm") ? ACCEL_TCG : ACCEL_KVM);
-		progress("using %s: CAPTURE_ACCEL says so", force);
+		settle(force ? ACCEL_KVM : ACCEL_TCG);
+		progress("using %s: CAPTURE_ACCEL says so", names[force]);
 		return 1;
 	}
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);

@@ -52,13 +52,9 @@ static const char lean_append[] =
 
 int guest_boot_lean(void)
 {
-	const char *v = getenv("CAPTURE_GUEST_BOOT");
+	static const char *const boots[] = { "lean", "classic", NULL };
 
-	if (!v || !*v || !strcmp(v, "lean"))
-		return 1;
-	if (strcmp(v, "classic"))
-		die(EXIT_USAGE, "CAPTURE_GUEST_BOOT must be lean or classic, not '%s'", v);
-	return 0;
+	return env_choice("CAPTURE_GUEST_BOOT", boots) != 1;
 }
 
 const char *guest_qemu(void)
@@ -116,17 +112,14 @@ static const char *accel_name(enum accel a)
  */
 static const char *stop_word(const struct guest_boot *b)
 {
-	const char *stop = getenv("CAPTURE_GUEST_STOP");
+	static const char *const stops[] = { "poweroff", "hang", "midway",
+					      "midway-hang", NULL };
+	int stop;
 
 	if (b->boot_only)
 		return "exit";
-	if (!stop || !*stop)
-		return NULL;
-	if (strcmp(stop, "poweroff") && strcmp(stop, "hang") &&
-	    strcmp(stop, "midway") && strcmp(stop, "midway-hang"))
-		die(EXIT_USAGE, "CAPTURE_GUEST_STOP must be poweroff, hang, midway "
-		    "or midway-hang, not '%s'", stop);
-	return stop;
+	stop = env_choice("CAPTURE_GUEST_STOP", stops);
+	return stop < 0 ? NULL : stops[stop];
 }
 
 /* A file chardev @id at @path (QEMU splits options at commas: ",," is one). */

@@ -83,13 +83,9 @@ static void describe(const struct linux_guest *g, cJSON *env)
  */
 static int json_only(void)
 {
-	const char *v = getenv("CAPTURE_SPIN_CHANNEL");
+	static const char *const channels[] = { "trace", "json", NULL };
 
-	if (!v || !*v || !strcmp(v, "trace"))
-		return 0;
-	if (strcmp(v, "json"))
-		die(EXIT_USAGE, "CAPTURE_SPIN_CHANNEL must be trace or json, not '%s'", v);
-	return 1;
+	return env_choice("CAPTURE_SPIN_CHANNEL", channels) == 1;
 }
 
 /* The ring buffer's size per CPU in KiB; 0: no tracing. */
