@@ -6,6 +6,7 @@
  *	FILE <path> <length>\n<length bytes>	(repeated)
  *	CAPTURE TRACE END <number of files>\n
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,57 @@ static void check_stats(const struct ftrace *t, int cpu, const struct shipped *f
 }
 
 /*
+ * The lines of an event's format file as the kernel writes them.
+ * libtraceevent trusts what it parses (a bad field line made it follow a
+ * NULL pointer; found by fuzzing), so anything else is refused before it
+ * sees it.
+ */
+static const char *const format_lines[] = {
+	"^name: [A-Za-z0-9_]+$",
+	"^ID: [0-9]+$",
+	"^format:$",
+	"^$",
+	"^\tfield:(\\*|\\*?[A-Za-z_][A-Za-z0-9_]*(\\[[0-9]*\\])?)"
+	"( (\\*|\\*?[A-Za-z_][A-Za-z0-9_]*(\\[[0-9]*\\])?))*;"
+	"\toffset:[0-9]+;\tsize:[0-9]+;\tsigned:[01];$",
+	"^print fmt: [ -~]*$",
+	NULL,
+};
+
+/* 0, or the first line of @f (1-based) that is no format line. */
+static long bad_format_line(const struct shipped *f)
+{
+	static regex_t re[sizeof(format_lines) / sizeof(*format_lines)];
+	static int compiled;
+	const char *p = f->bytes, *end = f->bytes + f->len;
+	long line = 1;
+
+	for (int i = 0; !compiled && format_lines[i]; i++)
+		if (regcomp(&re[i], format_lines[i], REG_EXTENDED | REG_NOSUB))
+			die(EXIT_CAPTURE_FAILED, "cannot compile a format pattern");
+	compiled = 1;
+	if (memchr(p, '\0', f->len))
+		return 1;
+	for (; p < end; line++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *text = xmalloc(n + 1);
+		int ok = 0;
+
+		memcpy(text, p, n);
+		text[n] = '\0';
+
+		for (int i = 0; format_lines[i] && !ok; i++)
+			ok = !regexec(&re[i], text, 0, NULL, 0);
+		free(text);
+		if (!ok)
+			return line;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/*
  * An event's format for tep_parse_event() with its print format emptied:
  * only fields are read here, and libtraceevent evaluates the constant
  * arithmetic of a print format as it parses it, so a corrupt one (a
@@ -228,8 +280,15 @@ static void take(struct ftrace *t, const struct shipped *f)
 			die_at(EXIT_BAD_INPUT, t->path, 0, "events/header_page does not parse");
 	} else if (sscanf(f->path, "events/%127[^/]/%*[^/]/format%n", sys, &used) == 1 &&
 		   !f->path[used]) {
-		struct strbuf format = fields_only(f);
-		int bad = tep_parse_event(t->tep, format.buf, format.len, sys);
+		long line = bad_format_line(f);
+		struct strbuf format;
+		int bad;
+
+		if (line)
+			die_at(EXIT_BAD_INPUT, t->path, 0, "%s, line %ld: not a line of "
+			       "an event format the kernel writes", f->path, line);
+		format = fields_only(f);
+		bad = tep_parse_event(t->tep, format.buf, format.len, sys);
 
 		strbuf_release(&format);
 		if (bad)

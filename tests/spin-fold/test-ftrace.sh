@@ -134,3 +134,18 @@ if fold div0 "$TMP/div0.ftrace"; then
 else
 	not_ok "a print format dividing by zero folds" "$(tail -n 2 "$TMP/div0.err")"
 fi
+
+# libtraceevent trusts the format text it parses (a corrupt field line made
+# it follow a NULL pointer; found by tests/fuzz/fuzz-spin): a line no kernel
+# writes is refused first, exit 3, naming the format file and its line.
+python3 - "$here/contention.ftrace" "$TMP/badfield.ftrace" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+old = b"\tfield:unsigned int nsteps;\toffset:12;"
+assert b.count(old) == 1
+open(sys.argv[2], "wb").write(b.replace(old, b"\tfield:unsigned int nsteps;\toffs*t:12;"))
+PY
+expect_exit 3 "a field line no kernel writes is refused" \
+	'events/capture_spin/spin_begin/format, line [0-9]+: not a line of an event format' \
+	"$CAPTURE" fold spin "$TMP/badfield.ftrace" -o "$TMP/badfield"
+nothing_left "a bad field line: nothing written" "$TMP/badfield"
