@@ -113,6 +113,29 @@ static void add_record(struct ftrace *t, int cpu, const struct ftrace_record *r)
 	c->r[c->n++] = *r;
 }
 
+/*
+ * A ring-buffer page: a u64 time stamp, a u64 commit (the data's length in
+ * its low 27 bits, flags above; a stored missed count takes 8 bytes after
+ * the data), then the data.  kbuffer believes the commit (a corrupt one
+ * made it read past the page; found by fuzzing): the data's length, or -1
+ * if it does not fit the page.
+ */
+#define PAGE_DATA 16
+#define COMMIT_MASK ((1ull << 27) - 1)
+#define MISSED_STORED (1ull << 30)
+
+static long page_size(const char *page)
+{
+	unsigned long long commit;
+	size_t size, room = TRACE_PAGE - PAGE_DATA;
+
+	memcpy(&commit, page + 8, sizeof(commit));
+	size = (size_t)(commit & COMMIT_MASK);
+	if (size > room || ((commit & MISSED_STORED) && size + 8 > room))
+		return -1;
+	return (long)size;
+}
+
 /* Every record of one ring-buffer page of @cpu; the page's missed events. */
 static long read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page)
 {
@@ -122,7 +145,7 @@ static long read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page)
 	long missed;
 	void *data;
 
-	if (kbuffer_load_subbuffer(kb, page))
+	if (page_size(page) < 0 || kbuffer_load_subbuffer(kb, page))
 		die_at(EXIT_BAD_INPUT, t->path, 0, "cpu%d: a page kbuffer cannot load",
 		       cpu);
 	missed = kbuffer_missed_events(kb);
@@ -131,6 +154,9 @@ static long read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page)
 		rec.ts = ts;
 		rec.data = data;
 		rec.size = kbuffer_event_size(kb);
+		if (rec.size < 0 || (char *)data - page + rec.size > PAGE_DATA + page_size(page))
+			die_at(EXIT_BAD_INPUT, t->path, 0,
+			       "cpu%d: a record that runs past its page's data", cpu);
 		ev = tep_find_event_by_record(t->tep, &rec);
 		if (!ev)
 			die_at(EXIT_BAD_INPUT, t->path, 0,

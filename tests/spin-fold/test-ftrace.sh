@@ -149,3 +149,18 @@ expect_exit 3 "a field line no kernel writes is refused" \
 	'events/capture_spin/spin_begin/format, line [0-9]+: not a line of an event format' \
 	"$CAPTURE" fold spin "$TMP/badfield.ftrace" -o "$TMP/badfield"
 nothing_left "a bad field line: nothing written" "$TMP/badfield"
+
+# kbuffer believes a page's commit length (a corrupt one made it read past
+# the page; found by tests/fuzz/fuzz-spin): one longer than the page is
+# refused, exit 3.
+python3 - "$here/contention.ftrace" "$TMP/badcommit.ftrace" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = b.index(b"FILE per_cpu/cpu0/trace_pipe_raw ")
+page = b.index(b"\n", at) + 1
+b[page + 8:page + 16] = (4095).to_bytes(8, "little")
+open(sys.argv[2], "wb").write(b)
+PY
+expect_exit 3 "a page whose commit runs past it is refused" 'cpu0: a page kbuffer cannot load' \
+	"$CAPTURE" fold spin "$TMP/badcommit.ftrace" -o "$TMP/badcommit"
+nothing_left "a bad page commit: nothing written" "$TMP/badcommit"
