@@ -85,12 +85,28 @@ static void take_op(struct decode *d, const struct ftrace_record *r)
 		       seq, o->action);
 }
 
+static _Noreturn void lost_ops(const struct decode *d, size_t lost)
+{
+	die_at(EXIT_CAPTURE_FAILED, d->path, 0,
+	       "spin_end counted %zu events, %zu of them are not in the trace: "
+	       "events were lost", d->nops, lost);
+}
+
 /* Every operation, by seq: all of 0 .. nevents-1, each once. */
 static void collect_ops(struct decode *d)
 {
-	size_t lost = 0;
+	size_t lost = 0, ops = 0, n;
 
+	for (int c = 0; c < ftrace_cpus(d->t); c++) {
+		const struct ftrace_record *r = ftrace_records(d->t, c, &n);
+
+		for (size_t i = 0; i < n; i++)
+			ops += is(&r[i], "capture_spin", "spin_op");
+	}
 	d->nops = ftrace_num(d->t, d->end, "nevents");
+	/* a count beyond the records there are gets no table of its size */
+	if (d->nops > ops)
+		lost_ops(d, d->nops - ops);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
 	for (int c = 0; c < ftrace_cpus(d->t); c++) {
 		size_t n;
@@ -103,9 +119,7 @@ static void collect_ops(struct decode *d)
 	for (size_t s = 0; s < d->nops; s++)
 		lost += !d->ops[s].present;
 	if (lost)
-		die_at(EXIT_CAPTURE_FAILED, d->path, 0,
-		       "spin_end counted %zu events, %zu of them are not in the trace: "
-		       "events were lost", d->nops, lost);
+		lost_ops(d, lost);
 }
 
 /* Where each CPU's lock() is: its TryAcquireBlocking, then the slow path. */
