@@ -15,19 +15,9 @@ struct command {
 
 #define CAPTURE_VERSION "0.1.0"
 
-/* Directory holding scenarios/, qemu/, ... (the source tree). */
-const char *capture_home(void);
+struct system;
 
-/*
- * Scenario files are scenarios/SYSTEM/NN-NAME: NN orders them (for "all"
- * and for the run's file names), NAME is letters, digits, '-' and '_'.
- * Returns NN and points @name at NAME, or -1 if @file is no such name.
- */
-int scenario_file_name(const char *file, const char **name);
-int is_scenario_file(const char *file);
-
-int cmd_spin(int argc, char **argv);
-int cmd_etcd(int argc, char **argv);
+int cmd_live(const struct system *sys, int argc, char **argv);
 int cmd_go(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);

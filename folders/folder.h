@@ -6,13 +6,15 @@
  * windows over the system's observable state.  It owns the system's
  * declarations (actions, state keys in declared order, output form) and its
  * checks: a violation dies with file:line and EXIT_CHECK_FAILED (or
- * EXIT_BAD_INPUT for input that does not parse).  Adding a system means one
- * file here and one line in registry.c.
+ * EXIT_BAD_INPUT for input that does not parse).  struct folder itself is
+ * in capture/system.h (the core reads it); adding a system means one file
+ * here and one line in registry.c (docs/architecture.md).
  */
 #ifndef CAPTURE_FOLDER_H
 #define CAPTURE_FOLDER_H
 
 #include <cJSON.h>
+#include "../capture/system.h"
 #include "../capture/windows.h"
 
 struct corpus;
@@ -34,23 +36,6 @@ struct fold_run {
 	cJSON *counts;             /* object: windows per action */
 	cJSON *info;               /* object: folder-specific facts for the
 				    * manifest (inferred events, drops...) */
-};
-
-struct folder {
-	const char *name;
-	const char *summary;
-	const char *const *actions;     /* target actions, NULL-terminated */
-	enum window_form form;          /* form of the reference corpus */
-	/* Fold one run: read run->path, write run->events and run->windows. */
-	void (*fold)(struct fold_run *run);
-	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
-	const struct audit_domain *audit;
-	/*
-	 * The state variables the ITF form cannot write as plain JSON (sets,
-	 * maps, tuples, optional values), with their types, NULL-terminated
-	 * (capture/itf.h); NULL: none.
-	 */
-	const struct itf_var *itf;
 };
 
 /* The systems' audit domains (folders/SYSTEM-audit.c). */
@@ -82,7 +67,5 @@ void fold_run_never_completing(struct fold_run *run, const char *action,
 void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		const char *input, struct output_format fmt, cJSON *runs);
 
-const struct folder *folder_find(const char *name);
-extern const struct folder *const folders[]; /* NULL-terminated */
 
 #endif

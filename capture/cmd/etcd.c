@@ -1,132 +1,77 @@
 // SPDX-License-Identifier: MIT
 /*
- * capture etcd: run the deterministic 3-node harness (scenarios/etcd/) on
- * unmodified go.etcd.io/raft/v3 under the Go uprobe engine (bpf/), or built
- * with upstream's with_tla trace hook (--via trace), write its with_tla
- * event stream as raw/NN-name.ndjson and fold it with the etcd folder.
+ * The etcd system's eBPF driver (scenarios/etcd/harness.h): the harness
+ * run under the Go uprobe engine (bpf/) with the raft probe plan of
+ * etcd-probes.c, which writes upstream's with_tla event stream.  It sits
+ * here, beside that plan, until the plan becomes a probe spec (issue 13);
+ * the rest of etcd's live side is scenarios/etcd/harness.c.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../../bpf/engine.h"
-#include "../../folders/folder.h"
-#include "../command.h"
+#include "../../scenarios/etcd/driver/harness.h"
 #include "../corpus.h"
 #include "../die.h"
 #include "../json.h"
+#include "../live.h"
 #include "../options.h"
 #include "../proc.h"
 #include "goprobe.skel.h"
 #include "etcd-probes.h"
-#include "fold-inputs.h"
 
-static const char etcd_usage[] =
-	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n\n"
-	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
-	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
-	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
-	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
-	"  --via trace  the harness built with upstream's with_tla trace hook\n\n"
-	"options:\n"
-	"  -s, --scenario NAME  a scenario (election, 01-election, ...) or all\n"
-	"      --via PATH       ebpf or trace\n"
-	"      --scenarios DIR  take the scenario files from DIR (default:\n"
-	"                       scenarios/etcd, the reference scenarios)\n"
-	"      --binary FILE    probe this harness binary instead of building one\n"
-	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
-	"      --hold-ring      read the ring buffer only after the harness exits\n"
-	"                       (with a small --ring-bytes: tests loss accounting)\n"
-	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
-	OUTPUT_OPTIONS_HELP("corpus/etcd")
-	"  -h, --help           this text\n";
+enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
 
-#define HARNESS_TIMEOUT 120.0
-
-struct etcd_opts {
-	const char *scenario, *via, *binary, *resolve, *scenarios;
-	unsigned long ring_bytes;
-	int hold_ring;
-	struct output_options out;
-	int argc;
-	char **argv;
+static const struct option ebpf_options[] = {
+	{ "ring-bytes", required_argument, NULL, O_RING },
+	{ "hold-ring", no_argument, NULL, O_HOLD },
+	{ "resolve", required_argument, NULL, O_RESOLVE },
+	{ 0 }
 };
 
-static const char *go_tool(void)
+static struct {
+	unsigned long ring_bytes;
+	int hold_ring;
+	const char *resolve;
+} ebpf;
+
+static void ebpf_option(int opt, const char *arg)
 {
-	if (have_program("go"))
-		return "go";
-	if (file_exists("/usr/local/go/bin/go"))
-		return "/usr/local/go/bin/go";
-	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
+	if (opt == O_RING)
+		ebpf.ring_bytes = option_ring_bytes(arg);
+	else if (opt == O_HOLD)
+		ebpf.hold_ring = 1;
+	else
+		ebpf.resolve = arg;
 }
 
-/* Build the harness (reproducibly: -trimpath, no VCS stamp). */
-static char *build_harness(int tla)
+/* --resolve FUNC: where the engine would probe FUNC. */
+static int ebpf_instead(struct live_capture *lc)
 {
-	char *src = xasprintf("%s/scenarios/etcd", capture_home());
-	char *bin = xasprintf("%s/build/etcd/harness%s", capture_home(),
-			      tla ? "-with_tla" : "");
-	const char *argv[] = { go_tool(), "-C", src, "build", "-trimpath",
-			       "-buildvcs=false", "-mod=readonly",
-			       "-tags", tla ? "with_tla" : "", "-o", bin, ".", NULL };
+	struct go_binary *b;
+	struct go_func f;
 
-	progress("building the etcd harness%s", tla ? " (with_tla)" : "");
-	setenv("GOTOOLCHAIN", "local", 1);
-	proc_must(EXIT_ENV_MISSING, argv, NULL);
-	free(src);
-	return bin;
+	(void)lc;
+	if (!ebpf.resolve)
+		return -1;
+	b = go_open(etcd_harness(0));
+	go_func(b, ebpf.resolve, &f);
+	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", ebpf.resolve,
+	       f.entry, f.check ? "probed at its JBE" : "none", f.nret);
+	go_close(b);
+	return EXIT_OK;
 }
 
-/* The directory the scenario files are taken from. */
-static char *scenario_dir(const struct etcd_opts *o)
+static void ebpf_prepare(struct live_capture *lc)
 {
-	if (o->scenarios)
-		return xstrdup(o->scenarios);
-	return xasprintf("%s/scenarios/etcd", capture_home());
-}
-
-/*
- * Scenario files NN-name in @dir matching @want (or all).  A missing
- * directory is the installation's fault, or the user's with --scenarios.
- */
-static char **find_scenarios(const struct etcd_opts *o, const char *dir,
-			     const char *want, int *n)
-{
-	size_t all;
-	char **names = list_dir(dir, is_scenario_file, &all);
-
-	if (!names)
-		die(o->scenarios ? EXIT_USAGE : EXIT_ENV_MISSING,
-		    "%s: cannot open the scenario directory", dir);
-	*n = 0;
-	for (size_t i = 0; i < all; i++) {
-		const char *name;
-
-		scenario_file_name(names[i], &name);
-		if (!strcmp(want, "all") || !strcmp(want, names[i]) ||
-		    !strcmp(want, name))
-			names[(*n)++] = names[i];
-		else
-			free(names[i]);
-	}
-	if (!*n)
-		die(EXIT_USAGE, "no etcd scenario '%s' (see capture list)", want);
-	return names;
-}
-
-/* The harness exits 3 on a bad scenario line (its message names file:line). */
-static void harness_status(const char *bin, const char *scenario, int status)
-{
-	if (status == EXIT_BAD_INPUT)
-		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness's message is above)",
-		    scenario);
-	if (status)
-		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
+	(void)lc;
+	gp_require_permission();
+	etcd_harness(0);
 }
 
 /* Run the harness under the probes; its events go to @raw. */
-static void run_probed(const struct etcd_opts *o, const char *bin,
-		       const char *scenario, const char *raw, const char *tmp_out)
+static void run_probed(const char *bin, const char *scenario, const char *raw,
+		       const char *tmp_out)
 {
 	struct gp_engine *e = gp_open(bin);
 	FILE *out = fopen(raw, "w");
@@ -138,10 +83,10 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
-	gp_set_ring(e, o->ring_bytes, o->hold_ring);
+	gp_set_ring(e, ebpf.ring_bytes, ebpf.hold_ring);
 	t = etcd_probes(e, out);
-	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, etcd_record, t);
-	harness_status(bin, scenario, rc);
+	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, etcd_record, t);
+	etcd_harness_status(bin, scenario, rc);
 	etcd_trace_end(t);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
@@ -154,208 +99,40 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	gp_close(e);
 }
 
-static void run_traced(const char *bin, const char *scenario, const char *raw)
+/* What was probed: the harness's build id and the BPF object's digest. */
+static void ebpf_describe(struct live_capture *lc)
 {
-	const char *argv[] = { bin, scenario, NULL };
-	struct proc_result r = proc_run(argv, raw, NULL, HARNESS_TIMEOUT);
-
-	if (!r.exited)
-		die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", bin, scenario,
-		    r.timed_out ? "timed out after" : "signal",
-		    r.timed_out ? (int)HARNESS_TIMEOUT : r.status);
-	harness_status(bin, scenario, r.status);
-}
-
-/* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */
-static cJSON *raft_version(void)
-{
-	char *path = xasprintf("%s/scenarios/etcd/go.mod", capture_home());
-	char *text = read_file(path, NULL), *p;
-	cJSON *v;
-
-	if (!text || !(p = strstr(text, "go.etcd.io/raft/v3 ")))
-		die(EXIT_ENV_MISSING, "%s: no go.etcd.io/raft/v3 requirement", path);
-	p += strlen("go.etcd.io/raft/v3 ");
-	p[strcspn(p, " \n")] = 0;
-	v = json_str(p);
-	free(text);
-	free(path);
-	return v;
-}
-
-static cJSON *go_version(void)
-{
-	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
-	char tmp[] = "/tmp/capture-goversion-XXXXXX";
-	int fd = mkstemp(tmp), cleanup;
-	char *text;
-	cJSON *v;
-
-	if (fd < 0)
-		die(EXIT_CAPTURE_FAILED, "mkstemp: cannot create a temporary file");
-	close(fd);
-	cleanup = remove_on_failure(tmp);
-	proc_must(EXIT_ENV_MISSING, argv, tmp);
-	text = read_file(tmp, NULL);
-	unlink(tmp);
-	cancel_on_failure(cleanup);
-	if (!text)
-		die(EXIT_CAPTURE_FAILED, "cannot read the output of go env");
-	text[strcspn(text, "\n")] = 0;
-	v = json_str(text);
-	free(text);
-	return v;
-}
-
-static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin)
-{
-	cJSON *env = json_add(m, "environment", json_obj());
+	struct go_binary *b = go_open(etcd_harness(0));
+	cJSON *env = lc->environment;
+	size_t sz;
+	const void *obj = goprobe__elf_bytes(&sz);
 	char hex[65];
 
-	json_add(env, "raft_module", json_str("go.etcd.io/raft/v3"));
-	json_add(env, "raft_version", raft_version());
-	json_add(env, "go_version", go_version());
-	if (sha256_file(bin, hex))
-		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
-	json_add(env, "harness_sha256", json_str(hex));
-	if (!strcmp(o->via, "ebpf")) {
-		struct go_binary *b = go_open(bin);
-		size_t sz;
-		const void *obj = goprobe__elf_bytes(&sz);
-
-		json_add(env, "harness_build_id", json_str(go_build_id(b)));
-		go_close(b);
-		sha256_hex(obj, sz, hex);
-		json_add(env, "bpf_object_sha256", json_str(hex));
-	}
+	json_add(env, "harness_build_id", json_str(go_build_id(b)));
+	go_close(b);
+	sha256_hex(obj, sz, hex);
+	json_add(env, "bpf_object_sha256", json_str(hex));
 }
 
-/*
- * The scenarios together must exercise every target action: a capture that
- * misses one (a probe that never fired, a scenario file emptied) is no
- * corpus of this system.  Single scenarios may lack some (election has no
- * proposal).
- */
-static void require_every_action(const struct folder *f, const cJSON *runs)
+static void ebpf_run(struct live_capture *lc)
 {
-	cJSON *counts = run_counts(runs);
+	const char *bin = etcd_harness(0);
+	char *tmp_out = corpus_path(lc->corpus, ".harness-stdout");
 
-	for (int i = 0; f->actions[i]; i++)
-		if (!json_get(counts, f->actions[i]))
-			die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
-			    "every target action must have at least one",
-			    f->actions[i]);
-	cJSON_Delete(counts);
-}
-
-static void capture_all(const struct etcd_opts *o)
-{
-	int tla = !strcmp(o->via, "trace"), n;
-	char *scen_dir = scenario_dir(o);
-	char **names = find_scenarios(o, scen_dir, o->scenario, &n);
-	char *bin = o->binary ? xstrdup(o->binary) : build_harness(tla);
-	const struct folder *f = folder_lookup("etcd");
-	char *dir = o->out.dir ? xstrdup(o->out.dir) : xstrdup("corpus/etcd");
-	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
-	cJSON *m = corpus_manifest(c), *runs = json_arr();
-	char *tmp_out = corpus_path(c, ".harness-stdout");
-	char *raw_dir = corpus_path(c, "raw");
-
-	json_add(m, "scenario", json_str(o->scenario));
-	json_add(m, "via", json_str(o->via));
-	add_environment(m, o, bin);
-	for (int i = 0; i < n; i++) {
-		char *scen = xasprintf("%s/%s", scen_dir, names[i]);
-		char *rel = xasprintf("raw/%s.ndjson", names[i]);
-		char *raw = corpus_path(c, rel);
-
-		mkdir_p(raw_dir);
-		progress("etcd %s (%s)", names[i], o->via);
-		if (tla)
-			run_traced(bin, scen, raw);
-		else
-			run_probed(o, bin, scen, raw, tmp_out);
-		fold_input(f, c, names[i], raw, output_format_for(&o->out, f), runs);
-		free(scen);
-		free(rel);
-		free(raw);
-		free(names[i]);
+	for (size_t i = 0; i < lc->n; i++) {
+		progress("etcd %s (ebpf)", lc->sc[i].run);
+		run_probed(bin, lc->sc[i].path, lc->raw[i], tmp_out);
 	}
 	unlink(tmp_out);
-	if (!strcmp(o->scenario, "all"))
-		require_every_action(f, runs);
-	system_corpus_commit(c, runs, dir);
 	free(tmp_out);
-	free(raw_dir);
-	free(names);
-	free(bin);
-	free(dir);
-	free(scen_dir);
 }
 
-/* --resolve FUNC: where the engine would probe FUNC. */
-static void resolve_only(const struct etcd_opts *o)
-{
-	char *bin = o->binary ? xstrdup(o->binary) : build_harness(0);
-	struct go_binary *b = go_open(bin);
-	struct go_func f;
-
-	go_func(b, o->resolve, &f);
-	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", o->resolve,
-	       f.entry, f.check ? "probed at its JBE" : "none", f.nret);
-	go_close(b);
-	free(bin);
-}
-
-int cmd_etcd(int argc, char **argv)
-{
-	enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE, O_SCENARIOS };
-	static const struct option longopts[] = {
-		{ "scenario", required_argument, NULL, 's' },
-		{ "via", required_argument, NULL, O_VIA },
-		{ "binary", required_argument, NULL, O_BINARY },
-		{ "ring-bytes", required_argument, NULL, O_RING },
-		{ "hold-ring", no_argument, NULL, O_HOLD },
-		{ "resolve", required_argument, NULL, O_RESOLVE },
-		{ "scenarios", required_argument, NULL, O_SCENARIOS },
-		OUTPUT_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct etcd_opts o = { .via = "ebpf", .out = OUTPUT_OPTIONS_INIT,
-			       .argc = argc, .argv = argv };
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "s:o:h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(etcd_usage, 1);
-		else if (opt == 's')
-			o.scenario = optarg;
-		else if (opt == O_VIA)
-			o.via = optarg;
-		else if (opt == O_BINARY)
-			o.binary = optarg;
-		else if (opt == O_RING)
-			o.ring_bytes = option_ring_bytes(optarg);
-		else if (opt == O_HOLD)
-			o.hold_ring = 1;
-		else if (opt == O_RESOLVE)
-			o.resolve = optarg;
-		else if (opt == O_SCENARIOS)
-			o.scenarios = optarg;
-		else if (!output_option(opt, optarg, &o.out))
-			usage(etcd_usage, 0);
-	}
-	if (optind != argc)
-		usage(etcd_usage, 0);
-	if (o.resolve) {
-		resolve_only(&o);
-		return 0;
-	}
-	if (!o.scenario || (strcmp(o.via, "ebpf") && strcmp(o.via, "trace")))
-		usage(etcd_usage, 0);
-	if (!strcmp(o.via, "ebpf"))
-		gp_require_permission();
-	capture_all(&o);
-	return 0;
-}
+const struct live_driver etcd_ebpf_driver = {
+	.name = "ebpf",
+	.options = ebpf_options,
+	.option = ebpf_option,
+	.instead = ebpf_instead,
+	.prepare = ebpf_prepare,
+	.run = ebpf_run,
+	.describe = ebpf_describe,
+};

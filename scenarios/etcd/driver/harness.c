@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The etcd system's live entry (harness.h): `capture etcd` runs the
+ * deterministic 3-node harness on unmodified go.etcd.io/raft/v3 under the
+ * Go uprobe engine (--via ebpf) or built with upstream's with_tla trace
+ * hook (--via trace), writes its with_tla event stream as raw/RUN.ndjson,
+ * and the etcd folder folds it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../../capture/die.h"
+#include "../../../capture/home.h"
+#include "../../../capture/json.h"
+#include "../../../capture/live.h"
+#include "../../../capture/options.h"
+#include "../../../capture/proc.h"
+#include "../../../capture/system.h"
+#include "harness.h"
+
+static const char etcd_usage[] =
+	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n\n"
+	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
+	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
+	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
+	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
+	"  --via trace  the harness built with upstream's with_tla trace hook\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario (election, 01-election, ...) or all\n"
+	"      --via PATH       ebpf or trace\n"
+	"      --scenarios DIR  take the scenario files from DIR (default:\n"
+	"                       scenarios/etcd, the reference scenarios)\n"
+	"      --binary FILE    probe this harness binary instead of building one\n"
+	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
+	"      --hold-ring      read the ring buffer only after the harness exits\n"
+	"                       (with a small --ring-bytes: tests loss accounting)\n"
+	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	OUTPUT_OPTIONS_HELP("corpus/etcd")
+	"  -h, --help           this text\n";
+
+enum { O_BINARY = 0x1200 };
+
+static const struct option etcd_options[] = {
+	{ "binary", required_argument, NULL, O_BINARY },
+	{ 0 }
+};
+
+static const char *binary;  /* --binary FILE */
+static char *harness;       /* what etcd_harness() gave */
+
+static void etcd_option(int opt, const char *arg)
+{
+	(void)opt;
+	binary = arg;
+}
+
+static const char *go_tool(void)
+{
+	if (have_program("go"))
+		return "go";
+	if (file_exists("/usr/local/go/bin/go"))
+		return "/usr/local/go/bin/go";
+	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
+}
+
+/* Build the harness (reproducibly: -trimpath, no VCS stamp). */
+static char *build_harness(int tla)
+{
+	char *src = xasprintf("%s/scenarios/etcd", capture_home());
+	char *bin = xasprintf("%s/build/etcd/harness%s", capture_home(),
+			      tla ? "-with_tla" : "");
+	const char *argv[] = { go_tool(), "-C", src, "build", "-trimpath",
+			       "-buildvcs=false", "-mod=readonly",
+			       "-tags", tla ? "with_tla" : "", "-o", bin, ".", NULL };
+
+	progress("building the etcd harness%s", tla ? " (with_tla)" : "");
+	setenv("GOTOOLCHAIN", "local", 1);
+	proc_must(EXIT_ENV_MISSING, argv, NULL);
+	free(src);
+	return bin;
+}
+
+const char *etcd_harness(int tla)
+{
+	if (!harness)
+		harness = binary ? xstrdup(binary) : build_harness(tla);
+	return harness;
+}
+
+void etcd_harness_status(const char *bin, const char *scenario, int status)
+{
+	if (status == EXIT_BAD_INPUT)
+		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness's message is above)",
+		    scenario);
+	if (status)
+		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
+}
+
+/* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */
+static cJSON *raft_version(void)
+{
+	char *path = xasprintf("%s/scenarios/etcd/go.mod", capture_home());
+	char *text = read_file(path, NULL), *p;
+	cJSON *v;
+
+	if (!text || !(p = strstr(text, "go.etcd.io/raft/v3 ")))
+		die(EXIT_ENV_MISSING, "%s: no go.etcd.io/raft/v3 requirement", path);
+	p += strlen("go.etcd.io/raft/v3 ");
+	p[strcspn(p, " \n")] = 0;
+	v = json_str(p);
+	free(text);
+	free(path);
+	return v;
+}
+
+static cJSON *go_version(void)
+{
+	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
+	char tmp[] = "/tmp/capture-goversion-XXXXXX";
+	int fd = mkstemp(tmp), cleanup;
+	char *text;
+	cJSON *v;
+
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "mkstemp: cannot create a temporary file");
+	close(fd);
+	cleanup = remove_on_failure(tmp);
+	proc_must(EXIT_ENV_MISSING, argv, tmp);
+	text = read_file(tmp, NULL);
+	unlink(tmp);
+	cancel_on_failure(cleanup);
+	if (!text)
+		die(EXIT_CAPTURE_FAILED, "cannot read the output of go env");
+	text[strcspn(text, "\n")] = 0;
+	v = json_str(text);
+	free(text);
+	return v;
+}
+
+/* The manifest's scenario and via; the harness's provenance. */
+static void etcd_describe(struct live_capture *lc, cJSON *m)
+{
+	char hex[65];
+
+	json_add(m, "scenario", json_str(lc->scenario));
+	json_add(m, "via", json_str(lc->driver->name));
+	json_add(lc->environment, "raft_module", json_str("go.etcd.io/raft/v3"));
+	json_add(lc->environment, "raft_version", raft_version());
+	json_add(lc->environment, "go_version", go_version());
+	if (sha256_file(harness, hex))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", harness);
+	json_add(lc->environment, "harness_sha256", json_str(hex));
+}
+
+/*
+ * The scenarios together must exercise every target action: a capture that
+ * misses one (a probe that never fired, a scenario file emptied) is no
+ * corpus of this system.  Single scenarios may lack some (election has no
+ * proposal).
+ */
+static void etcd_finish(struct live_capture *lc, const cJSON *counts)
+{
+	const struct folder *f = lc->sys->folder;
+
+	if (strcmp(lc->scenario, "all"))
+		return;
+	for (int i = 0; f->actions[i]; i++)
+		if (!json_get(counts, f->actions[i]))
+			die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
+			    "every target action must have at least one",
+			    f->actions[i]);
+}
+
+static void trace_prepare(struct live_capture *lc)
+{
+	(void)lc;
+	etcd_harness(1);
+}
+
+static void trace_run(struct live_capture *lc)
+{
+	for (size_t i = 0; i < lc->n; i++) {
+		const char *argv[] = { harness, lc->sc[i].path, NULL };
+		struct proc_result r;
+
+		progress("etcd %s (trace)", lc->sc[i].run);
+		r = proc_run(argv, lc->raw[i], NULL, ETCD_HARNESS_TIMEOUT);
+		if (!r.exited)
+			die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", harness,
+			    lc->sc[i].path, r.timed_out ? "timed out after" : "signal",
+			    r.timed_out ? (int)ETCD_HARNESS_TIMEOUT : r.status);
+		etcd_harness_status(harness, lc->sc[i].path, r.status);
+	}
+}
+
+const struct live_driver etcd_trace_driver = {
+	.name = "trace",
+	.prepare = trace_prepare,
+	.run = trace_run,
+};
+
+static const struct live_driver *const etcd_drivers[] = {
+	&etcd_ebpf_driver,
+	&etcd_trace_driver,
+	NULL,
+};
+
+const struct live_system live_etcd = {
+	.summary = "run a scenario on etcd raft under eBPF probes, fold it",
+	.usage = etcd_usage,
+	.options = etcd_options,
+	.option = etcd_option,
+	.driver_option = { "via", required_argument, NULL, 0x1201 },
+	.drivers = etcd_drivers,
+	.raw_ext = "ndjson",
+	.default_dir = "corpus/etcd",
+	.describe = etcd_describe,
+	.finish = etcd_finish,
+};
