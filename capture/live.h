@@ -20,6 +20,9 @@ struct live_capture {
 	const struct system *sys;
 	const struct live_driver *driver;  /* the one chosen */
 	const char *scenario;        /* --scenario as given; NULL: none */
+	char **operands;             /* what follows the options: an instead()
+				      * mode's (a capture takes none) */
+	int noperands;
 	struct scenario_file *sc;    /* the selected files, in NN order */
 	size_t n;
 	void *data;                  /* what live_system.prepare() made of them */

@@ -87,12 +87,34 @@ static void scenario_file_free(struct scenario_file *f)
 	free(f->path);
 }
 
+/* --scenario DIR/NN-NAME: that one file, wherever it is. */
+static struct scenario_file *one_file(const char *path, size_t *n)
+{
+	const char *base = strrchr(path, '/') + 1, *name = "";
+	struct scenario_file *v = xcalloc(1, sizeof(*v));
+
+	if (!file_exists(path))
+		die(EXIT_USAGE, "%s: no such scenario file", path);
+	v->index = scenario_file_name(base, &name);
+	if (v->index < 0)
+		die(EXIT_USAGE, "%s: scenario file names are NN-NAME (NAME of "
+		    "letters, digits, - and _)", path);
+	v->name = xstrdup(name);
+	v->run = xstrdup(base);
+	v->path = xstrdup(path);
+	*n = 1;
+	return v;
+}
+
 struct scenario_file *scenario_select(const char *system, const char *dir,
 				      int given, const char *which, size_t *n)
 {
 	size_t all, got = 0;
-	struct scenario_file *v = scenario_list(dir, &all);
+	struct scenario_file *v;
 
+	if (strchr(which, '/'))
+		return one_file(which, n);
+	v = scenario_list(dir, &all);
 	if (!v)
 		die(given ? EXIT_USAGE : EXIT_ENV_MISSING,
 		    "%s: cannot open the scenario directory", dir);

@@ -28,7 +28,7 @@ struct scenario_file *scenario_list(const char *dir, size_t *n);
 
 /*
  * The files of @dir that @which names (NAME, NN-NAME, or "all"), in NN
- * order.  Dies with EXIT_USAGE when none matches, listing the known ones
+ * order; a @which with a '/' is one scenario file, wherever it is.  Dies with EXIT_USAGE when none matches, listing the known ones
  * ("no SYSTEM scenario 'x' (known: a, b, or all)"), and when @dir cannot
  * be read, with EXIT_USAGE if the user named it (@given), else
  * EXIT_ENV_MISSING (the installation lacks it).

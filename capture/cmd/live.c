@@ -131,8 +131,8 @@ static void parse(struct live_capture *lc, int argc, char **argv,
 			 !output_option(opt, optarg, &a->out))
 			live_usage(lc);
 	}
-	if (optind != argc)
-		live_usage(lc);
+	lc->operands = argv + optind;
+	lc->noperands = argc - optind;
 	free(shortopts);
 	free(all);
 }
@@ -249,7 +249,7 @@ int cmd_live(const struct system *sys, int argc, char **argv)
 		select_scenarios(&lc, &a);
 	rc = instead(&lc);
 	if (rc < 0) {
-		if (!lc.scenario)
+		if (!lc.scenario || lc.noperands)
 			live_usage(&lc);
 		if (lc.driver->prepare)
 			lc.driver->prepare(&lc);

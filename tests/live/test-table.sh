@@ -75,3 +75,15 @@ expect_exit 2 "etcd's eBPF options need --via ebpf" "--hold-ring needs --via ebp
 expect_exit 2 "no --scenario: the system's usage" "^usage: capture etcd " \
 	"$CAPTURE" etcd --via trace
 nothing_left "no corpus begun for a bad option" "$TMP/u"
+
+# --scenario PATH: one scenario file wherever it is (a '/' in the name).
+"$CAPTURE" spin --kernel asterinas --emit-ktest --scenario "$TMP/mine/2-early" \
+	>"$TMP/early.rs" 2>"$TMP/err" || true
+check "--scenario DIR/NN-NAME: that file" grep -q '^fn capture_spin_early() {$' "$TMP/early.rs"
+expect_exit 2 "--scenario PATH that is not there" "$TMP/mine/3-gone: no such scenario file" \
+	"$CAPTURE" spin --scenario "$TMP/mine/3-gone" -o "$TMP/u"
+expect_exit 2 "--scenario PATH not named NN-NAME" "README: scenario file names are NN-NAME" \
+	"$CAPTURE" spin --scenario "$TMP/mine/README" -o "$TMP/u"
+expect_exit 2 "a capture takes no operand" "^usage: capture spin " \
+	"$CAPTURE" spin --scenario all extra -o "$TMP/u"
+nothing_left "no corpus begun for a bad scenario path or an operand" "$TMP/u"
