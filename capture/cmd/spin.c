@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "../../folders/folder.h"
 #include "../../scenarios/spin/asterinas.h"
+#include "../../scenarios/spin/domain.h"
 #include "../../scenarios/spin/driver.h"
 #include "../../scenarios/spin/steps.h"
 #include "../command.h"
@@ -19,11 +20,12 @@
 #include "fold-inputs.h"
 
 static const char spin_usage[] =
-	"usage: capture spin --scenario NAME|all [options]\n\n"
+	"usage: capture spin --scenario NAME|all|domain [options]\n\n"
 	"Boot a kernel, run the scenario on one real spinlock, fold the events\n"
 	"the kernel reports into (pre, action, post) windows.  Scenarios are the\n"
 	"files NN-NAME of scenarios/spin/; \"all\" runs them in NN order into\n"
-	"one corpus (window files spin/NN-NAME.ndjson).\n\n"
+	"one corpus (window files spin/NN-NAME.ndjson); \"domain\" runs the\n"
+	"scenarios generated from spin's audit domain (--cpus 2).\n\n"
 	"options:\n"
 	"  -s, --scenario NAME  a scenario name, or all\n"
 	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
@@ -140,10 +142,19 @@ static cJSON *scenario_entry(const struct spin_scenario *sc, const char *run)
 	cJSON *e = json_obj();
 	char hex[65];
 
-	if (sha256_file(sc->path, hex))
+	struct strbuf text = STRBUF_INIT;
+
+	if (sc->generated) {
+		spin_scenario_text(sc, &text);
+		sha256_hex(text.buf, text.len, hex);
+		strbuf_release(&text);
+	} else if (sha256_file(sc->path, hex)) {
 		die_at(EXIT_BAD_INPUT, sc->path, 0, "cannot read");
+	}
 	json_add(e, "name", json_str(sc->name));
 	json_add(e, "file", json_str(run));
+	if (sc->generated)
+		json_add(e, "generated", json_str(SPIN_DOMAIN_SET));
 	json_add(e, "sha256", json_str(hex));
 	json_add(e, "steps", json_int((long long)sc->nsteps));
 	return e;
@@ -211,6 +222,9 @@ int cmd_spin(int argc, char **argv)
 
 	parse_args(argc, argv, &a);
 	d = driver_lookup(a.kernel);
+	if (!strcmp(a.scenario, SPIN_DOMAIN_SET) && a.run.cpus != 2)
+		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
+		    "its lock()s on a held lock spin on the other CPU");
 	n = spin_scenarios_select(a.scenario, &sc);
 	if (a.run.boot_only)
 		return boot_only(d, &sc[0], &a.run);
