@@ -38,6 +38,8 @@ static const char spin_usage[] =
 	"                       (--kernel asterinas), run nothing\n"
 	"      --boot-only      boot the same guest, stop before the scenario,\n"
 	"                       write nothing (the floor bench/spin-capture uses)\n"
+	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}) or\n"
+	"                       spin-spinning (the state also shows who spins)\n"
 	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
 	"  -h, --help           this text\n\n"
 	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
@@ -50,6 +52,7 @@ static const char spin_usage[] =
 struct spin_args {
 	const char *scenario;
 	const char *kernel;
+	const char *fold;
 	int emit_ktest;
 	struct spin_run_options run;
 	struct output_options out;
@@ -86,6 +89,7 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 		{ "asterinas-src", required_argument, NULL, 'A' },
 		{ "boot-only", no_argument, NULL, 'B' },
 		{ "emit-ktest", no_argument, NULL, 'E' },
+		{ "fold", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		OUTPUT_LONG_OPTIONS,
 		{ 0 }
@@ -99,6 +103,7 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 		case 'A': a->run.asterinas_src = optarg; break;
 		case 'B': a->run.boot_only = 1; break;
 		case 'E': a->emit_ktest = 1; break;
+		case 'F': a->fold = optarg; break;
 		case 'h': usage(spin_usage, 1);
 		case 'j':
 			a->run.jobs = parse_jobs(optarg);
@@ -116,6 +121,18 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 	}
 	if (optind != argc || !a->scenario)
 		usage(spin_usage, 0);
+}
+
+/* --fold: spin or a projection of it (spin-spinning). */
+static const struct folder *fold_lookup(const char *name)
+{
+	const struct folder *spin = folder_find("spin");
+	const struct folder *f = folder_find(name);
+
+	if (!f || (f != spin && f->refines != spin))
+		die(EXIT_USAGE, "--fold: '%s' does not fold spin streams "
+		    "(spin or spin-spinning)", name);
+	return f;
 }
 
 static const struct spin_driver *driver_lookup(const char *name)
@@ -208,10 +225,10 @@ static void vary_ftrace(struct corpus *c, const char *run)
 int cmd_spin(int argc, char **argv)
 {
 	struct spin_args a = {
-		.kernel = "linux", .out = OUTPUT_OPTIONS_INIT,
+		.kernel = "linux", .fold = "spin", .out = OUTPUT_OPTIONS_INIT,
 		.run = { .cpus = 1, .jobs = default_jobs() },
 	};
-	const struct folder *f = folder_find("spin");
+	const struct folder *f;
 	const struct spin_driver *d;
 	struct spin_scenario *sc;
 	struct corpus *c;
@@ -221,6 +238,7 @@ int cmd_spin(int argc, char **argv)
 	size_t n;
 
 	parse_args(argc, argv, &a);
+	f = fold_lookup(a.fold);
 	d = driver_lookup(a.kernel);
 	if (!strcmp(a.scenario, SPIN_DOMAIN_SET) && a.run.cpus != 2)
 		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
