@@ -14,18 +14,11 @@ fold() {
 	"$CAPTURE" fold "$sys" "$@" -o "$TMP/$name" >/dev/null 2>"$TMP/$name.err"
 }
 
+checks=$(dirname "$0")/domain-checks.py
 if fold spin ref "$here"/*.ftrace; then
 	"$CAPTURE" audit --json "$TMP/ref" >"$TMP/ref.json"
-	python3 - "$TMP/ref.json" >"$TMP/ref.out" 2>&1 <<'PY'
-import json, sys
-cov = json.load(open(sys.argv[1]))["coverage"]
-never = sorted((c["pre"], c["action"]) for c in cov["never_completing"])
-assert (cov["total"], cov["reachable"], cov["observed"], cov["covered"]) == (18, 18, 18, 16), cov
-assert never == [("held by 0", "AcquireLock(0, lock)"), ("held by 1", "AcquireLock(1, lock)")], never
-assert not cov["uncovered"] and not cov["impossible"]
-PY
-	[ $? = 0 ] && ok "reference domain: 18/18 observed, 2 of them never completing" ||
-		not_ok "reference domain: 18/18 observed, 2 of them never completing" "$(tail -n 2 "$TMP/ref.out")"
+	check "reference domain: 18/18 observed, 2 of them never completing" \
+		python3 "$checks" coverage spin "$TMP/ref.json"
 	"$CAPTURE" audit "$TMP/ref" | grep -q '^coverage: 18/18 reachable observed (16 covered by windows, 2 only never completing; 18 cells, 0 impossible)$' &&
 		ok "reference domain: the text table says 18/18" ||
 		not_ok "reference domain: the text table says 18/18" "$("$CAPTURE" audit "$TMP/ref" | grep coverage)"
@@ -36,19 +29,8 @@ fi
 # The kernel's evidence, per run: a slow path entered and left where a
 # lock() waited for the other actor, entered and never left by the
 # holder's own lock() that ended the run.
-python3 - "$TMP/ref/MANIFEST.json" >"$TMP/ev.out" 2>&1 <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))
-got = {r["name"]: (r["info"]["trace"]["slowpath_entries"], r["info"]["trace"]["slowpath_exits"],
-                   r["info"]["trace"]["stop_spinning"], r["info"]["trace"]["spinning_at_end"])
-       for r in m["runs"]}
-want = {"01-free": (0, 0, 0, 0), "02-held-by-0": (2, 1, 1, 1),
-        "03-held-by-0-spinning-1": (2, 2, 2, 0), "04-held-by-1": (2, 1, 1, 1),
-        "05-held-by-1-spinning-0": (2, 2, 2, 0)}
-assert got == want, got
-PY
-[ $? = 0 ] && ok "the kretprobe's evidence: the slow path exactly where lock()s spun" ||
-	not_ok "the kretprobe's evidence: the slow path exactly where lock()s spun" "$(tail -n 2 "$TMP/ev.out")"
+check "the kretprobe's evidence: the slow path exactly where lock()s spun" \
+	python3 "$checks" evidence "$TMP/ref/MANIFEST.json"
 
 # The self-deadlock: the holder's lock() is the run's last event, still in
 # the slow path; no window, a call never completing in the manifest.
@@ -69,15 +51,8 @@ grep -qF '{"action": "ReleaseLock", "data": {"thread": 1}, "pre_state": {"lockHe
 # The extended projection: every cell observed or declared impossible.
 if fold spin-spinning ext "$here"/*.ftrace; then
 	"$CAPTURE" audit --json "$TMP/ext" >"$TMP/ext.json"
-	python3 - "$TMP/ext.json" >"$TMP/ext.out" 2>&1 <<'PY'
-import json, sys
-cov = json.load(open(sys.argv[1]))["coverage"]
-assert (cov["total"], cov["reachable"], cov["observed"], cov["covered"]) == (72, 24, 24, 22), cov
-assert not cov["uncovered"]
-assert all(c["why"] for c in cov["impossible"])
-PY
-	[ $? = 0 ] && ok "extended domain: 24/24 reachable observed, 48 impossible with reasons" ||
-		not_ok "extended domain: 24/24 reachable observed, 48 impossible with reasons" "$(tail -n 2 "$TMP/ext.out")"
+	check "extended domain: 24/24 reachable observed, 48 impossible with reasons" \
+		python3 "$checks" coverage spin-spinning "$TMP/ext.json"
 	# The waiter: its lock() starts spinning on the lock 0 holds.
 	sed -n 2p "$TMP/ext/spin-spinning/03-held-by-0-spinning-1.ndjson" |
 		grep -qF '{"action": "AcquireLock", "data": {"thread": 1, "callType": "lock"}, "pre_state": {"lockHeld": true, "lockHolder": 0, "spinning": []}, "post_state": {"lockHeld": true, "lockHolder": 0, "spinning": [1]}}' &&
