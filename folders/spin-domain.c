@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The cells of spin's audit domains (spin-domain.h). */
 #include <string.h>
+#include "../capture/audit.h"
 #include "spin-domain.h"
 
 static const char *const call_types[] = {
@@ -101,6 +102,40 @@ int spin_cell_of(const cJSON *pre, const char *action, const cJSON *data,
 		c->call = SPIN_CALL_TRY;
 	else
 		return 0;
+	return 1;
+}
+
+void spin_domain_axes(struct audit_axes *ax, int extended)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < SPIN_NPRE; i++) {
+		struct spin_pre p = spin_pre_at(i);
+
+		if (p.spinning && !extended)
+			continue;
+		spin_pre_label(&sb, p, extended);
+		audit_add_row(ax, "%s", sb.buf);
+		strbuf_reset(&sb);
+	}
+	for (int j = 0; j < SPIN_NCOL; j++) {
+		spin_col_label(&sb, spin_col_at(j));
+		audit_add_col(ax, "%s", sb.buf);
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+}
+
+int spin_domain_classify(const struct window *w, struct strbuf *row,
+			 struct strbuf *col, int extended)
+{
+	struct spin_pre p;
+	struct spin_col c;
+
+	if (!spin_cell_of(w->pre, w->action, w->data, extended, &p, &c))
+		return 0;
+	spin_pre_label(row, p, extended);
+	spin_col_label(col, c);
 	return 1;
 }
 

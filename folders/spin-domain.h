@@ -48,6 +48,16 @@ void spin_col_label(struct strbuf *sb, struct spin_col c);
 int spin_cell_of(const cJSON *pre, const char *action, const cJSON *data,
 		 int extended, struct spin_pre *p, struct spin_col *c);
 
+struct audit_axes;
+struct window;
+/*
+ * The audits' axes() and classify() (capture/audit.h): the reference
+ * domain's (nobody spinning) or, @extended, every pre-state.
+ */
+void spin_domain_axes(struct audit_axes *ax, int extended);
+int spin_domain_classify(const struct window *w, struct strbuf *row,
+			 struct strbuf *col, int extended);
+
 /* Why the extended domain's cell (@p, @c) can hold no call, or NULL. */
 const char *spin_cell_impossible(struct spin_pre p, struct spin_col c);
 

@@ -20,33 +20,14 @@
 
 static void spinning_axes(struct audit_axes *ax, const cJSON *learned)
 {
-	struct strbuf sb = STRBUF_INIT;
-
 	(void)learned;
-	for (int i = 0; i < SPIN_NPRE; i++) {
-		spin_pre_label(&sb, spin_pre_at(i), 1);
-		audit_add_row(ax, "%s", sb.buf);
-		strbuf_reset(&sb);
-	}
-	for (int j = 0; j < SPIN_NCOL; j++) {
-		spin_col_label(&sb, spin_col_at(j));
-		audit_add_col(ax, "%s", sb.buf);
-		strbuf_reset(&sb);
-	}
-	strbuf_release(&sb);
+	spin_domain_axes(ax, 1);
 }
 
 static int spinning_classify(const struct window *w, struct strbuf *row,
 			     struct strbuf *col)
 {
-	struct spin_pre p;
-	struct spin_col c;
-
-	if (!spin_cell_of(w->pre, w->action, w->data, 1, &p, &c))
-		return 0;
-	spin_pre_label(row, p, 1);
-	spin_col_label(col, c);
-	return 1;
+	return spin_domain_classify(w, row, col, 1);
 }
 
 /* The cell whose labels are @row and @col, by matching every cell's. */
