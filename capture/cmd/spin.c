@@ -243,6 +243,10 @@ int cmd_spin(int argc, char **argv)
 	if (!strcmp(a.scenario, SPIN_DOMAIN_SET) && a.run.cpus != 2)
 		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
 		    "its lock()s on a held lock spin on the other CPU");
+	if (!strcmp(a.scenario, SPIN_DOMAIN_SET) && d != &spin_linux_driver)
+		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " runs on --kernel "
+		    "linux: its releases of a lock another actor holds have no "
+		    "safe Asterinas SpinLock call");
 	n = spin_scenarios_select(a.scenario, &sc);
 	if (a.run.boot_only)
 		return boot_only(d, &sc[0], &a.run);

@@ -11,6 +11,8 @@ checks=$ROOT/tests/spin-fold/domain-checks.py
 expect_exit 2 "the domain set needs two CPUs" 'domain needs --cpus 2' \
 	"$CAPTURE" spin --scenario domain -o "$TMP/one"
 nothing_left "the domain set at one CPU: nothing written" "$TMP/one"
+expect_exit 2 "the domain set runs on Linux" 'domain runs on --kernel linux' \
+	"$CAPTURE" spin --scenario domain --cpus 2 --kernel asterinas -o "$TMP/ast"
 
 check "capture the domain set" "$CAPTURE" spin --scenario domain --cpus 2 -j 2 -o "$TMP/d1"
 check "capture it again" "$CAPTURE" spin --scenario domain --cpus 2 -j 2 -o "$TMP/d2"
