@@ -259,6 +259,9 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		try_failed(s, e, 0);
 		break;
 	case RELEASE:
+		if (s->pending[e->actor] == BLOCKING)
+			violation(s, "%s by actor %lld, which is inside lock()",
+				  "Release", e->actor);
 		/* spin_unlock() checks no owner: the lock is free after it */
 		s->held = 0;
 		normalized(s, e, e->action, 0);
