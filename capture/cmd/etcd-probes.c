@@ -62,11 +62,22 @@ struct offsets {
 	long rn_raft;                                 /* RawNode */
 };
 
+/*
+ * What is open in one process: newRaft, and becomeLeader before its
+ * append.  Processes are kept apart (a live cluster runs one node in each,
+ * capture etcd --live); within one, raft runs on one goroutine at a time.
+ */
+struct proc_open {
+	unsigned int pid;
+	int newraft_depth;
+	int leader_pending;
+};
+
 struct etcd_trace {
 	FILE *out;
 	long events;
-	int newraft_depth;
-	int leader_pending;
+	struct proc_open *procs;
+	size_t nprocs;
 	char *error;
 	enum handler handler[GP_MAX_SITES];
 };
@@ -427,12 +438,23 @@ static const char *msg_event(unsigned long long type, int send)
 	return NULL;
 }
 
-static void on_append(struct etcd_trace *t, const struct gp_record *r)
+static struct proc_open *proc_open(struct etcd_trace *t, unsigned int pid)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (t->procs[i].pid == pid)
+			return &t->procs[i];
+	t->procs = xrealloc(t->procs, (t->nprocs + 1) * sizeof(*t->procs));
+	t->procs[t->nprocs] = (struct proc_open){ .pid = pid };
+	return &t->procs[t->nprocs++];
+}
+
+static void on_append(struct etcd_trace *t, const struct gp_record *r,
+		      struct proc_open *p)
 {
 	unsigned long long n = r->val[A_LEN];
 
-	if (t->leader_pending) {
-		t->leader_pending = 0;
+	if (p->leader_pending) {
+		p->leader_pending = 0;
 		write_event(t, "BecomeLeader", r, 0);
 	}
 	if (n > MAX_NEW_ENTRIES) {
@@ -456,20 +478,22 @@ static void on_message(struct etcd_trace *t, const struct gp_record *r, int send
 void etcd_record(const struct gp_record *r, void *arg)
 {
 	struct etcd_trace *t = arg;
+	struct proc_open *p;
 
 	if (t->error || r->site >= GP_MAX_SITES)
 		return;
+	p = proc_open(t, r->pid);
 	switch (t->handler[r->site]) {
 	case H_NONE:
 		break;
 	case H_NEWRAFT_IN:
-		t->newraft_depth++;
+		p->newraft_depth++;
 		break;
 	case H_NEWRAFT_OUT:
-		t->newraft_depth--;
+		p->newraft_depth--;
 		break;
 	case H_CONF:
-		if (t->newraft_depth > 0)
+		if (p->newraft_depth > 0)
 			write_event(t, "InitState", r, 0);
 		write_event(t, "ApplyConfChange", r, 0);
 		break;
@@ -480,14 +504,14 @@ void etcd_record(const struct gp_record *r, void *arg)
 		write_event(t, "BecomeCandidate", r, 0);
 		break;
 	case H_LEADER_IN:
-		t->leader_pending = 1;
+		p->leader_pending = 1;
 		break;
 	case H_LEADER_OUT:
-		if (t->leader_pending)
+		if (p->leader_pending)
 			fail(t, "becomeLeader returned without appending its empty entry");
 		break;
 	case H_APPEND:
-		on_append(t, r);
+		on_append(t, r, p);
 		break;
 	case H_COMMIT:
 		write_event(t, "Commit", r, 0);
@@ -510,6 +534,7 @@ long etcd_trace_end(struct etcd_trace *t)
 
 	if (t->error)
 		die(EXIT_CAPTURE_FAILED, "raft probes: %s", t->error);
+	free(t->procs);
 	free(t);
 	return n;
 }
