@@ -38,9 +38,15 @@ static void free_sent(void *p)
 	free(s);
 }
 
+/*
+ * Where the check is: what is allocated stays reachable from here while
+ * it may die (leak checkers look for it), the line and its message's key.
+ */
 struct messages {
 	struct line_reader r;
 	void *tree;     /* struct sent, by key */
+	cJSON *ev;
+	char *key;
 	long sent, received;
 };
 
@@ -55,38 +61,36 @@ static const char *field(struct messages *ms, const cJSON *obj,
 	return v;
 }
 
-static void on_send(struct messages *ms, char *key)
+static void on_send(struct messages *ms)
 {
-	struct sent probe = { .key = key }, *s;
+	struct sent probe = { .key = ms->key }, *s;
 	void *found = tfind(&probe, &ms->tree, by_key);
 
 	if (found) {
 		(*(struct sent **)found)->pending++;
-		free(key);
 	} else {
 		s = xcalloc(1, sizeof(*s));
-		s->key = key;
+		s->key = ms->key;
 		s->pending = 1;
+		ms->key = NULL;
 		if (!tsearch(s, &ms->tree, by_key))
 			die(EXIT_CAPTURE_FAILED, "out of memory");
 	}
 	ms->sent++;
 }
 
-static void on_receive(struct messages *ms, char *key, const char *nid,
-		       const cJSON *msg)
+static void on_receive(struct messages *ms, const char *nid, const cJSON *msg)
 {
-	struct sent probe = { .key = key };
+	struct sent probe = { .key = ms->key };
 	void *found = tfind(&probe, &ms->tree, by_key);
 
 	if (!found || !(*(struct sent **)found)->pending)
 		die_at(EXIT_CHECK_FAILED, ms->r.path, ms->r.line,
 		       "node %s receives a %s from node %s that was not sent "
 		       "to it before: %s", nid, field(ms, msg, "type"),
-		       field(ms, msg, "from"), key);
+		       field(ms, msg, "from"), ms->key);
 	(*(struct sent **)found)->pending--;
 	ms->received++;
-	free(key);
 }
 
 /* One event: a Send* from its node, a Receive* at its node. */
@@ -107,21 +111,26 @@ static void check_event(struct messages *ms, const cJSON *ev)
 		       "node %s %s a message %s node %s", nid,
 		       send ? "sends" : "receives", send ? "from" : "to",
 		       field(ms, msg, send ? "from" : "to"));
+	ms->key = cJSON_PrintUnformatted(msg);
+	if (!ms->key)
+		die(EXIT_CAPTURE_FAILED, "out of memory");
 	if (send)
-		on_send(ms, cJSON_PrintUnformatted(msg));
+		on_send(ms);
 	else
-		on_receive(ms, cJSON_PrintUnformatted(msg), nid, msg);
+		on_receive(ms, nid, msg);
+	free(ms->key);
+	ms->key = NULL;
 }
 
 void etcd_check_messages(const char *path, cJSON *m)
 {
 	struct messages ms = { .tree = NULL };
-	cJSON *ev, *o;
+	cJSON *o;
 
 	line_reader_open(&ms.r, path);
-	while ((ev = ndjson_next(&ms.r))) {
-		check_event(&ms, ev);
-		cJSON_Delete(ev);
+	while ((ms.ev = ndjson_next(&ms.r))) {
+		check_event(&ms, ms.ev);
+		cJSON_Delete(ms.ev);
 	}
 	line_reader_close(&ms.r);
 	tdestroy(ms.tree, free_sent);
