@@ -22,9 +22,10 @@
  *   Commit           maybeCommit (deferred)      its RETs
  *   Send*            send, last line             its RETs
  *   Receive*         Step, first line            Step entry
- *   Ready            acceptReady, last line      RawNode.Ready RETs (Ready returns right
- *                                                 after acceptReady, which the compiler
- *                                                 may inline there)
+ *   Ready            acceptReady, last line      its RETs (RawNode.Ready calls it, and
+ *                                                 so does raft's Node, which etcd's
+ *                                                 server runs, without RawNode.Ready; a
+ *                                                 build that inlined it would be refused)
  * Upstream's "conf" and "prop" fields are not produced.
  */
 #include <stdarg.h>
@@ -208,7 +209,7 @@ static const struct probe probes[] = {
 	{ RAFT "(*raft).maybeCommit", SAVE_RECV, SITE(saved_state), H_NONE, H_COMMIT },
 	{ RAFT "(*raft).send", SAVE_RECV_ARG, SITE(sent), H_NONE, H_SEND },
 	{ RAFT "(*raft).Step", SITE(step), NO_EXIT, H_RECEIVE, H_NONE },
-	{ RAFT "(*RawNode).Ready", SAVE_RECV, SITE(ready), H_NONE, H_READY },
+	{ RAFT "(*RawNode).acceptReady", SAVE_RECV, SITE(ready), H_NONE, H_READY },
 };
 
 static const struct gp_site *site_of(const struct sites *s, size_t which)
