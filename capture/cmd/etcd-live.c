@@ -63,17 +63,6 @@ int etcd_live_wanted(int argc, char **argv)
 	return 0;
 }
 
-static long number(const char *arg, const char *what, long lo, long hi)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*arg == 0 || *end || v < lo || v > hi)
-		die(EXIT_USAGE, "%s: %s must be a number in %ld..%ld", arg, what,
-		    lo, hi);
-	return v;
-}
-
 static void parse(struct live_opts *o, int argc, char **argv)
 {
 	enum { O_LIVE = 256, O_SECONDS, O_CLIENTS, O_NO_RESTART, O_BINARY,
@@ -96,9 +85,9 @@ static void parse(struct live_opts *o, int argc, char **argv)
 		if (opt == 'h')
 			usage(live_usage, 1);
 		else if (opt == O_SECONDS)
-			o->seconds = number(optarg, "--seconds", 1, 3600);
+			o->seconds = option_number(optarg, "--seconds", 1, 3600);
 		else if (opt == O_CLIENTS)
-			o->clients = number(optarg, "--clients", 1, 256);
+			o->clients = option_number(optarg, "--clients", 1, 256);
 		else if (opt == O_NO_RESTART)
 			o->restart = 0;
 		else if (opt == O_BINARY)

@@ -67,9 +67,9 @@ nothing_left "a lossy run leaves nothing" "$TMP/lossy"
 pgrep -f "$ROOT/build/etcd/live" >/dev/null &&
 	not_ok "no member left running" "$(pgrep -af "$ROOT/build/etcd/live")" ||
 	ok "no member left running"
-expect_exit 2 "--seconds 0 is a usage error" 'seconds must be a number' \
+expect_exit 2 "--seconds 0 is a usage error" '--seconds 0: expected a number from 1 to 3600' \
 	$CAPTURE etcd --live --seconds 0 -o "$TMP/u1"
-expect_exit 2 "--clients x is a usage error" 'clients must be a number' \
+expect_exit 2 "--clients x is a usage error" '--clients x: expected a number from 1 to 256' \
 	$CAPTURE etcd --live --clients x -o "$TMP/u2"
 expect_exit 2 "a stray argument is a usage error" 'usage: capture etcd --live' \
 	$CAPTURE etcd --live extra -o "$TMP/u3"
