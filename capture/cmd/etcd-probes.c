@@ -187,7 +187,7 @@ static void add_append(struct gp_site *s, const struct offsets *o)
 
 /* Site descriptors shared by the probes. */
 struct sites {
-	struct gp_site recv_state, saved_state, ready, step, append;
+	struct gp_site recv_state, saved_state, ready, state_msg, append;
 };
 
 static const struct gp_site save_recv = { .nsaved = 1, .saved = { GP_RAX } };
@@ -210,8 +210,8 @@ static const struct probe probes[] = {
 	{ RAFT "(*raft).becomeLeader", SAVE_RECV, SAVE_RECV, H_LEADER_IN, H_LEADER_OUT },
 	{ RAFT "(*raft).appendEntry", SITE(append), NO_EXIT, H_APPEND, H_NONE },
 	{ RAFT "(*raft).maybeCommit", SAVE_RECV, SITE(saved_state), H_NONE, H_COMMIT },
-	{ RAFT "(*raft).send", SITE(step), NO_EXIT, H_SEND, H_NONE },
-	{ RAFT "(*raft).Step", SITE(step), NO_EXIT, H_RECEIVE, H_NONE },
+	{ RAFT "(*raft).send", SITE(state_msg), NO_EXIT, H_SEND, H_NONE },
+	{ RAFT "(*raft).Step", SITE(state_msg), NO_EXIT, H_RECEIVE, H_NONE },
 	{ RAFT "(*RawNode).acceptReady", SITE(ready), NO_EXIT, H_READY, H_NONE },
 };
 
@@ -230,8 +230,8 @@ static void build_sites(struct sites *s, const struct offsets *o)
 	add_state(&s->recv_state, o, GP_SRC_REG, GP_RAX, -1);
 	add_state(&s->saved_state, o, GP_SRC_SAVED, 0, -1);
 	add_state(&s->ready, o, GP_SRC_REG, GP_RAX, o->rn_raft);
-	add_state(&s->step, o, GP_SRC_REG, GP_RAX, -1);
-	add_msg(&s->step, o, GP_SRC_REG, GP_RBX);
+	add_state(&s->state_msg, o, GP_SRC_REG, GP_RAX, -1);
+	add_msg(&s->state_msg, o, GP_SRC_REG, GP_RBX);
 	add_append(&s->append, o);
 }
 

@@ -69,6 +69,22 @@ nothing_left "a lossy run leaves nothing" "$TMP/lossy"
 pgrep -f "$ROOT/build/etcd/live" >/dev/null &&
 	not_ok "no member left running" "$(pgrep -af "$ROOT/build/etcd/live")" ||
 	ok "no member left running"
+# SIGINT while the members run: exit 130, no member left, no corpus.
+$CAPTURE etcd --live --seconds 30 -o "$TMP/int" 2>"$TMP/int.err" &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(pgrep -f -c "$ROOT/build/etcd/live member")" = 3 ] && break
+	sleep 0.1
+done
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+[ "$rc" = 130 ] && ok "SIGINT during a live run exits 130" ||
+	not_ok "SIGINT during a live run exits 130" "exit $rc: $(tail -n 2 "$TMP/int.err")"
+pgrep -f "$ROOT/build/etcd/live" >/dev/null &&
+	not_ok "SIGINT leaves no member running" "$(pgrep -af "$ROOT/build/etcd/live")" ||
+	ok "SIGINT leaves no member running"
+nothing_left "SIGINT leaves no corpus" "$TMP/int"
 expect_exit 2 "--seconds 0 is a usage error" '--seconds 0: expected a number from 1 to 3600' \
 	$CAPTURE etcd --live --seconds 0 -o "$TMP/u1"
 expect_exit 2 "--clients x is a usage error" '--clients x: expected a number from 1 to 256' \
