@@ -70,7 +70,8 @@ pgrep -f "$ROOT/build/etcd/live" >/dev/null &&
 	not_ok "no member left running" "$(pgrep -af "$ROOT/build/etcd/live")" ||
 	ok "no member left running"
 # SIGINT while the members run: exit 130, no member left, no corpus.
-$CAPTURE etcd --live --seconds 30 -o "$TMP/int" 2>"$TMP/int.err" &
+# (env: a background job of a script starts with SIGINT ignored)
+env --default-signal=INT $CAPTURE etcd --live --seconds 30 -o "$TMP/int" 2>"$TMP/int.err" &
 pid=$!
 for _ in $(seq 300); do
 	[ "$(pgrep -f -c "$ROOT/build/etcd/live member")" = 3 ] && break
