@@ -19,6 +19,8 @@ struct system;
 struct live_capture {
 	const struct system *sys;
 	const struct live_driver *driver;  /* the one chosen */
+	const struct folder *folder; /* what folds the runs: the system's, or
+				      * one refining it (set by prepare()) */
 	const char *scenario;        /* --scenario as given; NULL: none */
 	char **operands;             /* what follows the options: an instead()
 				      * mode's (a capture takes none) */
@@ -53,6 +55,11 @@ struct live_driver {
 
 struct live_system {
 	const char *summary;             /* one line for `capture --help` */
+	/*
+	 * A command of its own that @argv asks for (etcd's --live: no
+	 * scenarios, options of its own): its exit code; -1: the loop runs.
+	 */
+	int (*command)(int argc, char **argv);
 	const char *usage;               /* the whole --help text */
 	const char *shortopts;           /* its short options beyond s: o: h */
 	const struct option *options;    /* its own; NULL: none */
@@ -62,6 +69,12 @@ struct live_system {
 	const struct live_driver *const *drivers; /* NULL-ended; [0]: default */
 	const char *raw_ext;             /* raw/RUN.EXT */
 	const char *default_dir;         /* -o's default; NULL: corpus/SYSTEM-SCENARIO */
+	/*
+	 * A selection of the system's own for lc->scenario (spin's generated
+	 * "domain"): fills lc->sc, lc->n (and lc->data) and returns 1; 0: the
+	 * scenario files.
+	 */
+	int (*select)(struct live_capture *lc);
 	/* Parse the selected scenario files into lc->data. */
 	void (*prepare)(struct live_capture *lc);
 	/* A mode instead of a capture: its exit code, or -1 to capture. */

@@ -26,9 +26,9 @@ static void print_usage(FILE *f)
 	      "commands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	for (const struct system *s = systems; s->name; s++)
+	for (const struct system *s = systems; s->folder; s++)
 		if (s->live)
-			fprintf(f, "  %-8s %s\n", s->name, s->live->summary);
+			fprintf(f, "  %-8s %s\n", s->folder->name, s->live->summary);
 	fputs("\n'capture COMMAND --help' describes a command.\n", f);
 }
 
@@ -52,8 +52,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	/* Every live system of the table is a command: capture spin ... */
-	for (const struct system *s = systems; s->name; s++)
-		if (s->live && !strcmp(argv[1], s->name))
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live && !strcmp(argv[1], s->folder->name))
 			return cmd_live(s, argc - 1, argv + 1);
 	fprintf(stderr, "capture: '%s' is not a command\n\n", argv[1]);
 	print_usage(stderr);

@@ -7,8 +7,8 @@
 
 const struct system *system_find(const char *name)
 {
-	for (const struct system *s = systems; s->name; s++)
-		if (!strcmp(s->name, name))
+	for (const struct system *s = systems; s->folder; s++)
+		if (!strcmp(s->folder->name, name))
 			return s;
 	return NULL;
 }
@@ -17,8 +17,8 @@ char *systems_known(void)
 {
 	char *known = xstrdup("");
 
-	for (const struct system *s = systems; s->name; s++)
-		known = str_append(known, s == systems ? "" : ", ", s->name);
+	for (const struct system *s = systems; s->folder; s++)
+		known = str_append(known, s == systems ? "" : ", ", s->folder->name);
 	return known;
 }
 

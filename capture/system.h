@@ -30,17 +30,23 @@ struct folder {
 	 * (capture/itf.h); NULL: none.
 	 */
 	const struct itf_var *itf;
+	/*
+	 * Another system's projection with that system's actions (the
+	 * extended spin-spinning of spin), or NULL: such a system is never
+	 * inferred from action names; a manifest or --system names it.
+	 */
+	const struct folder *refines;
 };
 
+/* A system; its name (SYSTEM/ in a corpus, `capture NAME`) is its folder's. */
 struct system {
-	const char *name;                /* "spin": SYSTEM/ in a corpus */
 	const struct folder *folder;
 	const struct live_system *live;  /* `capture NAME`; NULL: fold only */
 	const char *scenarios;           /* scenario directory under
 					  * capture_home(); NULL: none */
 };
 
-/* The table, in `capture list` order, ended by an entry without a name. */
+/* The table, in `capture list` order, ended by an entry without a folder. */
 extern const struct system systems[];
 
 /* The system called @name, or NULL. */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The etcd system's eBPF driver (scenarios/etcd/harness.h): the harness
+ * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with the raft probe plan of
  * etcd-probes.c, which writes upstream's with_tla event stream.  It sits
  * here, beside that plan, until the plan becomes a probe spec (issue 13);
- * the rest of etcd's live side is scenarios/etcd/harness.c.
+ * the rest of etcd's live side is scenarios/etcd/driver/harness.c.  So is
+ * what capture etcd --live (etcd-live.c) shares with it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,9 @@
 #include "../options.h"
 #include "../proc.h"
 #include "goprobe.skel.h"
+#include "etcd-live.h"
 #include "etcd-probes.h"
+#include "fold-inputs.h"
 
 enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
 
@@ -100,10 +103,9 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 }
 
 /* What was probed: the harness's build id and the BPF object's digest. */
-static void ebpf_describe(struct live_capture *lc)
+static void describe_probes(const char *bin, cJSON *env)
 {
-	struct go_binary *b = go_open(etcd_harness(0));
-	cJSON *env = lc->environment;
+	struct go_binary *b = go_open(bin);
 	size_t sz;
 	const void *obj = goprobe__elf_bytes(&sz);
 	char hex[65];
@@ -125,6 +127,35 @@ static void ebpf_run(struct live_capture *lc)
 	}
 	unlink(tmp_out);
 	free(tmp_out);
+}
+
+static void ebpf_describe(struct live_capture *lc)
+{
+	describe_probes(etcd_harness(0), lc->environment);
+}
+
+cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed)
+{
+	cJSON *env = json_add(m, "environment", json_obj());
+
+	etcd_describe_harness(env, src, bin);
+	if (probed)
+		describe_probes(bin, env);
+	return env;
+}
+
+void etcd_require_every_action(const struct folder *f, const cJSON *runs)
+{
+	/* In memory: reachable when the check dies (LeakSanitizer). */
+	cJSON *volatile counts = run_counts(runs);
+
+	etcd_require_actions(f, counts);
+	cJSON_Delete(counts);
+}
+
+int etcd_takeover(int argc, char **argv)
+{
+	return etcd_live_wanted(argc, argv) ? cmd_etcd_live(argc, argv) : -1;
 }
 
 const struct live_driver etcd_ebpf_driver = {

@@ -42,7 +42,7 @@ int cmd_list(int argc, char **argv)
 {
 	if (argc > 1)
 		usage(list_usage, !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-	for (const struct system *s = systems; s->name; s++) {
+	for (const struct system *s = systems; s->folder; s++) {
 		const struct folder *f = s->folder;
 
 		printf("%s: %s\n  actions:", f->name, f->summary);

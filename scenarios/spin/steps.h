@@ -34,6 +34,7 @@ struct spin_scenario {
 	int index;          /* 1 for 01-contention */
 	struct spin_step *steps;
 	size_t nsteps;
+	int generated;      /* of the domain set: no file (domain.h) */
 };
 
 /* Word for @op in scenario files ("lock", "try", "release"). */

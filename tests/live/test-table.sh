@@ -21,7 +21,7 @@ check "capture list: a system folded only lists no scenario" \
 	test "$(grep -c '^  scenarios:' "$TMP/list")" = 2
 
 # One known-list for systems, whatever the command.
-known='known: spin, locksvc, dqueue, etcd, raftkvs\)'
+known='known: spin, spin-spinning, locksvc, dqueue, etcd, raftkvs\)'
 expect_exit 2 "fold: an unknown system lists them all" "unknown system 'nosuch' \($known" \
 	"$CAPTURE" fold nosuch "$TMP/help"
 expect_exit 2 "convert: the same list" "unknown system 'nosuch' \($known" \

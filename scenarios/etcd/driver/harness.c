@@ -19,7 +19,8 @@
 #include "harness.h"
 
 static const char etcd_usage[] =
-	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n\n"
+	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"
+	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
 	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
 	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
@@ -63,21 +64,32 @@ static const char *go_tool(void)
 	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
 }
 
-/* Build the harness (reproducibly: -trimpath, no VCS stamp). */
-static char *build_harness(int tla)
+/*
+ * Build the Go main in @src (relative to capture's home) into @bin
+ * (reproducibly: -trimpath, no VCS stamp).  Go's build cache keeps what
+ * was compiled: a rebuild of unchanged sources costs a link at most.
+ */
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *what)
 {
-	char *src = xasprintf("%s/scenarios/etcd", capture_home());
-	char *bin = xasprintf("%s/build/etcd/harness%s", capture_home(),
-			      tla ? "-with_tla" : "");
-	const char *argv[] = { go_tool(), "-C", src, "build", "-trimpath",
+	char *dir = xasprintf("%s/%s", capture_home(), src);
+	char *out = xasprintf("%s/%s", capture_home(), bin);
+	const char *argv[] = { go_tool(), "-C", dir, "build", "-trimpath",
 			       "-buildvcs=false", "-mod=readonly",
-			       "-tags", tla ? "with_tla" : "", "-o", bin, ".", NULL };
+			       "-tags", tags, "-o", out, ".", NULL };
 
-	progress("building the etcd harness%s", tla ? " (with_tla)" : "");
+	progress("building %s", what);
 	setenv("GOTOOLCHAIN", "local", 1);
 	proc_must(EXIT_ENV_MISSING, argv, NULL);
-	free(src);
-	return bin;
+	free(dir);
+	return out;
+}
+
+static char *build_harness(int tla)
+{
+	return etcd_go_build("scenarios/etcd", tla ? "build/etcd/harness-with_tla" :
+			     "build/etcd/harness", tla ? "with_tla" : "",
+			     tla ? "the etcd harness (with_tla)" : "the etcd harness");
 }
 
 const char *etcd_harness(int tla)
@@ -96,19 +108,24 @@ void etcd_harness_status(const char *bin, const char *scenario, int status)
 		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
 }
 
-/* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */
-static cJSON *raft_version(void)
+cJSON *etcd_go_mod_version(const char *src, const char *module)
 {
-	char *path = xasprintf("%s/scenarios/etcd/go.mod", capture_home());
-	char *text = read_file(path, NULL), *p;
+	char *path = xasprintf("%s/%s/go.mod", capture_home(), src);
+	char *want = xasprintf("%s ", module);
+	char *text = read_file(path, NULL), *p = text;
 	cJSON *v;
 
-	if (!text || !(p = strstr(text, "go.etcd.io/raft/v3 ")))
-		die(EXIT_ENV_MISSING, "%s: no go.etcd.io/raft/v3 requirement", path);
-	p += strlen("go.etcd.io/raft/v3 ");
+	/* "require M V" or, in a block, "\tM V" */
+	while (p && (p = strstr(p, want)) &&
+	       (p == text || (p[-1] != ' ' && p[-1] != '\t')))
+		p++;
+	if (!p)
+		die(EXIT_ENV_MISSING, "%s: no %s requirement", path, module);
+	p += strlen(want);
 	p[strcspn(p, " \n")] = 0;
 	v = json_str(p);
 	free(text);
+	free(want);
 	free(path);
 	return v;
 }
@@ -137,19 +154,24 @@ static cJSON *go_version(void)
 	return v;
 }
 
-/* The manifest's scenario and via; the harness's provenance. */
-static void etcd_describe(struct live_capture *lc, cJSON *m)
+void etcd_describe_harness(cJSON *env, const char *src, const char *bin)
 {
 	char hex[65];
 
+	json_add(env, "raft_module", json_str("go.etcd.io/raft/v3"));
+	json_add(env, "raft_version", etcd_go_mod_version(src, "go.etcd.io/raft/v3"));
+	json_add(env, "go_version", go_version());
+	if (sha256_file(bin, hex))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
+	json_add(env, "harness_sha256", json_str(hex));
+}
+
+/* The manifest's scenario and via; the harness's provenance. */
+static void etcd_describe(struct live_capture *lc, cJSON *m)
+{
 	json_add(m, "scenario", json_str(lc->scenario));
 	json_add(m, "via", json_str(lc->driver->name));
-	json_add(lc->environment, "raft_module", json_str("go.etcd.io/raft/v3"));
-	json_add(lc->environment, "raft_version", raft_version());
-	json_add(lc->environment, "go_version", go_version());
-	if (sha256_file(harness, hex))
-		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", harness);
-	json_add(lc->environment, "harness_sha256", json_str(hex));
+	etcd_describe_harness(lc->environment, "scenarios/etcd", harness);
 }
 
 /*
@@ -158,17 +180,19 @@ static void etcd_describe(struct live_capture *lc, cJSON *m)
  * corpus of this system.  Single scenarios may lack some (election has no
  * proposal).
  */
-static void etcd_finish(struct live_capture *lc, const cJSON *counts)
+void etcd_require_actions(const struct folder *f, const cJSON *counts)
 {
-	const struct folder *f = lc->sys->folder;
-
-	if (strcmp(lc->scenario, "all"))
-		return;
 	for (int i = 0; f->actions[i]; i++)
 		if (!json_get(counts, f->actions[i]))
-			die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
+			die(EXIT_CHECK_FAILED, "the capture gave no %s window: "
 			    "every target action must have at least one",
 			    f->actions[i]);
+}
+
+static void etcd_finish(struct live_capture *lc, const cJSON *counts)
+{
+	if (!strcmp(lc->scenario, "all"))
+		etcd_require_actions(lc->sys->folder, counts);
 }
 
 static void trace_prepare(struct live_capture *lc)
@@ -207,6 +231,7 @@ static const struct live_driver *const etcd_drivers[] = {
 
 const struct live_system live_etcd = {
 	.summary = "run a scenario on etcd raft under eBPF probes, fold it",
+	.command = etcd_takeover,
 	.usage = etcd_usage,
 	.options = etcd_options,
 	.option = etcd_option,
