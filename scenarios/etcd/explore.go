@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 
 // The scenario generator of capture etcd --explore: "-generate SEED STEPS
-// OUT [PREFIX_FILE K]" runs the cluster while it writes a scenario, each
+// OUT STEP_MAP [PREFIX_FILE K]" runs the cluster while it writes a scenario, each
 // step drawn by a PRNG seeded with SEED among the steps the cluster's
 // state allows (so none is refused and every tick is deterministic), and
-// writes the scenario to OUT.  With a prefix it first replays PREFIX_FILE's
+// writes the scenario to OUT and its step map (main.go's replay) to
+// STEP_MAP.  With a prefix it first replays PREFIX_FILE's
 // header and first K steps (a kept scenario being mutated).  The scenario
 // replays to the same trace: the randomness is all here, none at replay.
 package main
@@ -24,6 +25,8 @@ type generator struct {
 	rng   *rand.Rand
 	lines []string
 	data  int
+	out   string          // the scenario file being written
+	steps strings.Builder // its step map
 }
 
 // option is a step the state allows, with its weight in the draw.
@@ -160,6 +163,7 @@ func (g *generator) draw() string {
 // runLine parses and runs one step; the generator offers only steps the
 // state allows, so a refusal is its own bug.
 func (g *generator) runLine(line, pos string) {
+	fmt.Fprintf(&g.steps, "%d %s:%d\n", traceEvents(), g.out, len(g.lines)+1)
 	s, bad := parseStep(strings.Fields(line))
 	if bad == "" {
 		s.pos = pos
@@ -200,21 +204,21 @@ func headerLines(path string) []string {
 }
 
 func generate(args []string) {
-	if len(args) != 3 && len(args) != 5 {
-		fatal(2, "usage: etcd-harness -generate SEED STEPS OUT [PREFIX_FILE K]")
+	if len(args) != 4 && len(args) != 6 {
+		fatal(2, "usage: etcd-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
 	}
 	seed, err1 := strconv.ParseUint(args[0], 10, 64)
 	n, err2 := strconv.Atoi(args[1])
 	if err1 != nil || err2 != nil || n < 0 {
 		fatal(2, "-generate: bad SEED or STEPS")
 	}
-	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x65746364))}
-	if len(args) == 5 {
-		k, err := strconv.Atoi(args[4])
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x65746364)), out: args[2]}
+	if len(args) == 6 {
+		k, err := strconv.Atoi(args[5])
 		if err != nil || k < 0 {
 			fatal(2, "-generate: bad K")
 		}
-		g.prefix(args[3], k)
+		g.prefix(args[4], k)
 	} else {
 		g.c = newCluster(g.randomHeader())
 	}
@@ -223,6 +227,9 @@ func generate(args []string) {
 	}
 	out := strings.Join(g.lines, "\n") + "\n"
 	if err := os.WriteFile(args[2], []byte(out), 0o644); err != nil {
+		fatal(1, "%v", err)
+	}
+	if err := os.WriteFile(args[3], []byte(g.steps.String()), 0o644); err != nil {
 		fatal(1, "%v", err)
 	}
 	flushTrace()

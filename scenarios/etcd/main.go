@@ -434,6 +434,6 @@ func main() {
 		replay(os.Args[1], strings.Join(os.Args[2:], ""))
 	default:
 		fatal(2, "usage: etcd-harness SCENARIO_FILE [STEP_MAP]\n"+
-			"       etcd-harness -generate SEED STEPS OUT [PREFIX_FILE K]")
+			"       etcd-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
 	}
 }

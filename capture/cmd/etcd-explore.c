@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture etcd --explore: a coverage-guided search over scenarios of the
+ * harness's language, run on the real raft through the with_tla harness.
+ *
+ * Each try is one harness run: "-generate" draws a scenario step by step
+ * from the cluster's state (scenarios/etcd/explore.go), either fresh or,
+ * guided, as a mutation of a kept scenario (its first K steps, then new
+ * ones).  Its trace is folded (every check of the etcd folder: a violation
+ * names the scenario's line) and its windows classified by the etcd audit
+ * domain; the scenario is kept when it adds a class.  All randomness is a
+ * splitmix64 stream from --seed and the shard, and the seeds it hands the
+ * generator: the same seed and budget give the same scenarios.  Then each
+ * kept scenario is shrunk: steps are dropped while its replay still covers
+ * the classes it added.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../folders/folder.h"
+#include "../audit.h"
+#include "../command.h"
+#include "../die.h"
+#include "../json.h"
+#include "../proc.h"
+#include "etcd-explore.h"
+#include "fold-inputs.h"
+
+#define RUN_TIMEOUT 60.0
+
+struct classes {
+	char **v;
+	size_t n;
+};
+
+static int classes_has(const struct classes *c, const char *key)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i], key))
+			return 1;
+	return 0;
+}
+
+static void classes_add(struct classes *c, const char *key)
+{
+	if (classes_has(c, key))
+		return;
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n++] = xstrdup(key);
+}
+
+static void classes_free(struct classes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+	*c = (struct classes){ 0 };
+}
+
+/* What a fold's windows are collected into. */
+struct observed {
+	struct classes seen;
+	const struct classes *domain;   /* the classes that count */
+	const char *scenario;
+};
+
+static void observe_window(void *ctx, const struct window *w)
+{
+	struct observed *o = ctx;
+	struct strbuf row = { 0 }, col = { 0 };
+	const char *why;
+
+	if (etcd_audit.classify(w, &row, &col)) {
+		why = etcd_audit.impossible(row.buf, col.buf);
+		if (why)
+			die_at(EXIT_CHECK_FAILED, o->scenario, 0,
+			       "a %s window in the impossible class %s / %s (%s)",
+			       w->action, row.buf, col.buf, why);
+		strbuf_addf(&row, " / %s", col.buf);
+		if (classes_has(o->domain, row.buf))
+			classes_add(&o->seen, row.buf);
+	}
+	strbuf_release(&row);
+	strbuf_release(&col);
+}
+
+/* The classes of a trace the harness wrote for @scenario. */
+static struct classes trace_classes(const struct classes *domain,
+				    const char *trace, const char *steps,
+				    const char *scenario)
+{
+	struct observed o = { .domain = domain, .scenario = scenario };
+
+	fold_observed(folder_lookup("etcd"), trace, steps, observe_window, &o);
+	return o.seen;
+}
+
+/* The work files of one harness run. */
+struct try_files {
+	char *scen, *trace, *steps;
+};
+
+static struct try_files try_files(const char *work, const char *name)
+{
+	return (struct try_files){
+		.scen = xasprintf("%s/%s", work, name),
+		.trace = xasprintf("%s/%s.trace", work, name),
+		.steps = xasprintf("%s/%s.steps", work, name),
+	};
+}
+
+static void try_files_free(struct try_files *t)
+{
+	free(t->scen);
+	free(t->trace);
+	free(t->steps);
+}
+
+/*
+ * Run the harness: exit 0, or 3 when it refused a step (a shrunk replay:
+ * its message, @quiet, is of no interest).
+ */
+static int harness(const char *const argv[], const char *trace, int quiet)
+{
+	struct proc_result r = proc_run(argv, trace, quiet ? "/dev/null" : NULL,
+					RUN_TIMEOUT);
+
+	if (r.exited && (r.status == 0 || r.status == EXIT_BAD_INPUT))
+		return r.status;
+	die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", argv[0], argv[1],
+	    r.exited ? "exit status" : r.timed_out ? "timed out after" : "signal",
+	    r.timed_out ? (int)RUN_TIMEOUT : r.status);
+}
+
+/* splitmix64: the explorer's one source of randomness. */
+static unsigned long long next_random(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A scenario file as lines; its steps are the lines after the header. */
+struct scenario {
+	char **lines;
+	size_t n, header;
+	struct classes adds;   /* the classes it was kept for */
+};
+
+static struct scenario scenario_read(const char *path)
+{
+	struct scenario s = { 0 };
+	char *text = read_file(path, NULL), *save = NULL;
+
+	if (!text)
+		die(EXIT_CAPTURE_FAILED, "%s: cannot read", path);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (*l == '#')
+			continue;
+		s.lines = xrealloc(s.lines, (s.n + 1) * sizeof(*s.lines));
+		s.lines[s.n++] = xstrdup(l);
+		if (!strncmp(l, "config ", 7))
+			s.header = s.n;
+	}
+	free(text);
+	return s;
+}
+
+static void scenario_free(struct scenario *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->lines[i]);
+	free(s->lines);
+	classes_free(&s->adds);
+}
+
+/* Write @s without the lines @skip marks (NULL: all of them). */
+static void scenario_write(const struct scenario *s, const char *comment,
+			   const char *skip, const char *path)
+{
+	struct strbuf sb = { 0 };
+
+	if (comment)
+		strbuf_addstr(&sb, comment);
+	for (size_t i = 0; i < s->n; i++)
+		if (!skip || !skip[i])
+			strbuf_addf(&sb, "%s\n", s->lines[i]);
+	write_file(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+struct explorer {
+	const struct explore_opts *x;
+	const char *bin, *work;
+	unsigned long long rng;
+	struct classes covered;
+	struct scenario *kept;
+	size_t nkept;
+	long tried;
+	struct classes domain;   /* the audit's cells not declared impossible */
+	double start;
+};
+
+/* The audit's cells as "ROW / COL", but those declared impossible. */
+static struct classes reachable_domain(void)
+{
+	struct audit_axes ax = { 0 };
+	struct classes d = { 0 };
+
+	etcd_audit.axes(&ax, NULL);
+	for (size_t r = 0; r < ax.nrows; r++)
+		for (size_t c = 0; c < ax.ncols; c++)
+			if (!etcd_audit.impossible(ax.rows[r], ax.cols[c])) {
+				char *key = xasprintf("%s / %s", ax.rows[r],
+						      ax.cols[c]);
+
+				classes_add(&d, key);
+				free(key);
+			}
+	for (size_t r = 0; r < ax.nrows; r++)
+		free(ax.rows[r]);
+	for (size_t c = 0; c < ax.ncols; c++)
+		free(ax.cols[c]);
+	free(ax.rows);
+	free(ax.cols);
+	return d;
+}
+
+static void report(const struct explorer *e, const char *what)
+{
+	double t = monotonic_seconds() - e->start;
+
+	progress("explore: %s: tried %ld, kept %zu, classes %zu/%zu, %.1f s, "
+		 "%.1f tries/s", what, e->tried, e->nkept, e->covered.n,
+		 e->domain.n, t, t > 0 ? e->tried / t : 0.0);
+}
+
+/*
+ * Keep the scenario of @t if @seen adds a class to what is covered:
+ * returns 1 and takes @seen as what it adds.
+ */
+static int keep_if_new(struct explorer *e, const char *scen,
+		       struct classes *seen)
+{
+	struct scenario s;
+	int adds = 0;
+
+	for (size_t i = 0; i < seen->n; i++)
+		adds |= !classes_has(&e->covered, seen->v[i]);
+	if (!adds)
+		return 0;
+	s = scenario_read(scen);
+	for (size_t i = 0; i < seen->n; i++)
+		if (!classes_has(&e->covered, seen->v[i])) {
+			classes_add(&e->covered, seen->v[i]);
+			classes_add(&s.adds, seen->v[i]);
+		}
+	e->kept = xrealloc(e->kept, (e->nkept + 1) * sizeof(*e->kept));
+	e->kept[e->nkept++] = s;
+	return 1;
+}
+
+/* One try: a fresh scenario, or (guided) a kept one's prefix extended. */
+static void explore_one(struct explorer *e, struct try_files *t)
+{
+	char seed[24], steps[24], prefix[24], *parent = NULL;
+	const char *argv[9] = { e->bin, "-generate", seed, steps, t->scen,
+				t->steps };
+	unsigned long long r = next_random(&e->rng);
+	struct classes seen;
+
+	snprintf(seed, sizeof(seed), "%llu", next_random(&e->rng));
+	if (!e->x->unguided && e->nkept && r % 4) {
+		struct scenario *p = &e->kept[(r >> 8) % e->nkept];
+
+		parent = xasprintf("%s/parent", e->work);
+		scenario_write(p, NULL, NULL, parent);
+		snprintf(prefix, sizeof(prefix), "%llu",
+			 (r >> 24) % (p->n - p->header + 1));
+		snprintf(steps, sizeof(steps), "%llu", 1 + (r >> 40) % 20);
+		argv[6] = parent;
+		argv[7] = prefix;
+	} else {
+		snprintf(steps, sizeof(steps), "%llu", 5 + (r >> 8) % 40);
+	}
+	if (harness(argv, t->trace, 0))
+		die(EXIT_CAPTURE_FAILED, "the generator refused its own step");
+	e->tried++;
+	seen = trace_classes(&e->domain, t->trace, t->steps, t->scen);
+	if (keep_if_new(e, t->scen, &seen))
+		report(e, "kept");
+	else
+		classes_free(&seen);
+	free(parent);
+}
+
+static int budget_left(const struct explorer *e)
+{
+	if (e->x->budget)
+		return e->tried < e->x->budget;
+	return monotonic_seconds() - e->start < e->x->seconds;
+}
+
+/* Whether @s without the lines @skip marks replays and covers what it adds. */
+static int still_covers(const struct explorer *e, const struct scenario *s,
+			const char *skip, struct try_files *t)
+{
+	const char *argv[] = { e->bin, t->scen, t->steps, NULL };
+	struct classes seen;
+	int all = 1;
+
+	scenario_write(s, NULL, skip, t->scen);
+	if (harness(argv, t->trace, 1))
+		return 0;   /* a step the shorter scenario cannot take */
+	seen = trace_classes(&e->domain, t->trace, t->steps, t->scen);
+	for (size_t i = 0; i < s->adds.n && all; i++)
+		all = classes_has(&seen, s->adds.v[i]);
+	classes_free(&seen);
+	return all;
+}
+
+/*
+ * Shrink @s: drop chunks of steps, halving their size down to one step,
+ * whenever the rest still covers the classes @s was kept for.
+ */
+static void shrink(const struct explorer *e, struct scenario *s,
+		   struct try_files *t)
+{
+	char *skip = xcalloc(s->n, 1);
+	size_t keep = 0;
+
+	for (size_t chunk = (s->n - s->header + 1) / 2; chunk; chunk /= 2) {
+		for (size_t at = s->n; at > s->header; ) {
+			size_t from = at > s->header + chunk ? at - chunk : s->header;
+			char *trial = xmalloc(s->n);
+
+			memcpy(trial, skip, s->n);
+			memset(trial + from, 1, at - from);
+			if (still_covers(e, s, trial, t))
+				memcpy(skip, trial, s->n);
+			free(trial);
+			at = from;
+		}
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (!skip[i])
+			s->lines[keep++] = s->lines[i];
+		else
+			free(s->lines[i]);
+	s->n = keep;
+	free(skip);
+}
+
+/* Write the kept scenarios into @dir as NNN-explored, with what each adds. */
+static void write_kept(struct scenario *kept, size_t n, const char *origin,
+		       const char *dir)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%03zu-explored", dir, i + 1);
+		struct strbuf c = { 0 };
+
+		strbuf_addf(&c, "# %s; adds:\n", origin);
+		for (size_t k = 0; k < kept[i].adds.n; k++)
+			strbuf_addf(&c, "#   %s\n", kept[i].adds.v[k]);
+		scenario_write(&kept[i], c.buf, NULL, path);
+		strbuf_release(&c);
+		free(path);
+	}
+}
+
+static char *work_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *work = xasprintf("%s/capture-explore-XXXXXX", tmp ? tmp : "/tmp");
+
+	if (!mkdtemp(work))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", work);
+	progress("explore: work directory %s (left in place if a check fails: "
+		 "the scenario its message names is there)", work);
+	return work;
+}
+
+void explore_parse_shard(struct explore_opts *x, const char *arg)
+{
+	char *end;
+
+	x->shard = (int)strtol(arg, &end, 10);
+	if (*end == '/')
+		x->shards = (int)strtol(end + 1, &end, 10);
+	if (*end || x->shard < 1 || x->shards < x->shard)
+		die(EXIT_USAGE, "--shard %s: expected K/N with 1 <= K <= N", arg);
+}
+
+static void explorer_free(struct explorer *e, char *work)
+{
+	for (size_t i = 0; i < e->nkept; i++)
+		scenario_free(&e->kept[i]);
+	free(e->kept);
+	classes_free(&e->covered);
+	classes_free(&e->domain);
+	remove_tree(work);
+	free(work);
+}
+
+void etcd_explore(const struct explore_opts *x, const char *bin,
+		  const char *dir)
+{
+	char *work = work_dir(), *origin;
+	struct explorer e = { .x = x, .bin = bin, .work = work,
+			      .domain = reachable_domain(),
+			      .start = monotonic_seconds() };
+	struct try_files t = try_files(work, "candidate");
+
+	/* shards draw disjoint streams from the same seed */
+	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
+	while (budget_left(&e))
+		explore_one(&e, &t);
+	report(&e, "explored");
+	for (size_t i = 0; i < e.nkept; i++)
+		shrink(&e, &e.kept[i], &t);
+	report(&e, "shrunk");
+	origin = xasprintf("capture etcd --explore: seed %llu, shard %d/%d%s",
+			   x->seed, x->shard, x->shards,
+			   x->unguided ? ", unguided" : "");
+	write_kept(e.kept, e.nkept, origin, dir);
+	free(origin);
+	try_files_free(&t);
+	explorer_free(&e, work);
+}
+
+void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
+{
+	char *work = work_dir();
+	struct explorer e = { .bin = bin, .work = work,
+			      .domain = reachable_domain(),
+			      .start = monotonic_seconds() };
+	struct try_files t = try_files(work, "candidate");
+
+	for (int i = 0; i < n; i++) {
+		char *sdir = xasprintf("%s/scenarios", corpora[i]);
+		size_t k;
+		char **names = list_dir(sdir, is_scenario_file, &k);
+
+		if (!names)
+			die(EXIT_USAGE, "%s: no scenarios directory (not an "
+			    "explored corpus)", sdir);
+		for (size_t j = 0; j < k; j++) {
+			char *path = xasprintf("%s/%s", sdir, names[j]);
+			const char *argv[] = { bin, path, t.steps, NULL };
+			struct classes seen;
+
+			if (harness(argv, t.trace, 0))
+				die(EXIT_BAD_INPUT, "%s: bad scenario (the "
+				    "harness refused it)", path);
+			e.tried++;
+			seen = trace_classes(&e.domain, t.trace, t.steps, path);
+			if (!keep_if_new(&e, path, &seen))
+				classes_free(&seen);
+			free(path);
+		}
+		free_names(names, k);
+		free(sdir);
+	}
+	report(&e, "merged");
+	write_kept(e.kept, e.nkept, "capture etcd --merge", dir);
+	try_files_free(&t);
+	explorer_free(&e, work);
+}
