@@ -79,6 +79,11 @@ struct leader {
 	char id[24];
 };
 
+/* The highest commit a node showed while in a term. */
+struct term_commit {
+	long long term, commit;
+};
+
 struct etcd_fold {
 	struct fold_run *run;
 	struct line_reader r;
@@ -88,7 +93,8 @@ struct etcd_fold {
 	size_t nleaders;
 	int started;          /* windows opened */
 	long skipped, ignored_removed;
-	long long max_commit; /* the highest commit any node has shown */
+	struct term_commit *commits;
+	size_t ncommits;
 	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
 };
 
@@ -201,10 +207,38 @@ static void start(struct etcd_fold *f)
 	cJSON_Delete(st);
 }
 
+/* A node in term @term showed commit @commit. */
+static void note_commit(struct etcd_fold *f, long long term, long long commit)
+{
+	for (size_t i = 0; i < f->ncommits; i++)
+		if (f->commits[i].term == term) {
+			if (commit > f->commits[i].commit)
+				f->commits[i].commit = commit;
+			return;
+		}
+	f->commits = xrealloc(f->commits, (f->ncommits + 1) * sizeof(*f->commits));
+	f->commits[f->ncommits++] = (struct term_commit){ term, commit };
+}
+
+/*
+ * The highest index shown committed by a node in a term below @term: an
+ * entry committed by then was committed in such a term, and every leader
+ * of @term holds it (leader completeness).
+ */
+static long long committed_before(const struct etcd_fold *f, long long term)
+{
+	long long c = 0;
+
+	for (size_t i = 0; i < f->ncommits; i++)
+		if (f->commits[i].term < term && f->commits[i].commit > c)
+			c = f->commits[i].commit;
+	return c;
+}
+
 /*
  * At most one leader per term (election safety), and a new leader's log
- * holds every entry any node has shown committed (leader completeness, as
- * far as the projection's log lengths show it).
+ * holds every entry shown committed in an earlier term (leader
+ * completeness, as far as the projection's log lengths show it).
  */
 static void check_leader(struct etcd_fold *f, const struct node *n)
 {
@@ -216,10 +250,11 @@ static void check_leader(struct etcd_fold *f, const struct node *n)
 			       "led", n->id, n->s.term, f->leaders[i].id);
 		return;
 	}
-	if (n->s.log < f->max_commit)
+	if (n->s.log < committed_before(f, n->s.term))
 		violation(f, "node %s leads term %lld with a log of %lld "
-			  "entries, but %lld were committed", n->id, n->s.term,
-			  n->s.log, f->max_commit);
+			  "entries, but %lld were committed in earlier terms",
+			  n->id, n->s.term, n->s.log,
+			  committed_before(f, n->s.term));
 	f->leaders = xrealloc(f->leaders,
 			      (f->nleaders + 1) * sizeof(*f->leaders));
 	f->leaders[f->nleaders].term = n->s.term;
@@ -253,8 +288,7 @@ static void advance(struct etcd_fold *f, struct node *n,
 		violation(f, "node %s commits %lld beyond its log %lld", n->id,
 		       now->commit, now->log);
 	n->s = *now;
-	if (now->commit > f->max_commit)
-		f->max_commit = now->commit;
+	note_commit(f, now->term, now->commit);
 	if (!strcmp(now->role, "leader"))
 		check_leader(f, n);
 }
@@ -662,6 +696,7 @@ static void etcd_fold(struct fold_run *run)
 		 json_int(f.ignored_removed));
 	free(f.nodes);
 	free(f.leaders);
+	free(f.commits);
 	etcd_steps_free(f.steps);
 }
 

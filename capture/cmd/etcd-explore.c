@@ -118,19 +118,61 @@ static void try_files_free(struct try_files *t)
 }
 
 /*
- * Run the harness: exit 0, or 3 when it refused a step (a shrunk replay:
- * its message, @quiet, is of no interest).
+ * One harness run of a batch.  The with_tla harness sleeps a millisecond
+ * per message it receives (upstream's traceReceiveMessage), so a try is
+ * mostly waiting: BATCH of them run at once.  The batch size is fixed, not
+ * the machine's: the tries and what is kept do not depend on it.
  */
-static int harness(const char *const argv[], const char *trace, int quiet)
-{
-	struct proc_result r = proc_run(argv, trace, quiet ? "/dev/null" : NULL,
-					RUN_TIMEOUT);
+#define BATCH 4
 
-	if (r.exited && (r.status == 0 || r.status == EXIT_BAD_INPUT))
-		return r.status;
-	die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", argv[0], argv[1],
+struct job {
+	const char *argv[9];
+	struct try_files *files;
+	int quiet;         /* a shrunk replay: a refusal is expected */
+	int status;        /* 0, or 3: the harness refused a step */
+	struct proc p;
+};
+
+static void job_done(struct job *j, struct proc_result r)
+{
+	if (r.exited && (r.status == 0 || r.status == EXIT_BAD_INPUT)) {
+		j->status = r.status;
+		return;
+	}
+	die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", j->argv[0], j->argv[1],
 	    r.exited ? "exit status" : r.timed_out ? "timed out after" : "signal",
 	    r.timed_out ? (int)RUN_TIMEOUT : r.status);
+}
+
+/* Run @n jobs at once and wait for all of them. */
+static void run_batch(struct job *jobs, int n)
+{
+	double deadline = monotonic_seconds() + RUN_TIMEOUT;
+	int left = n;
+
+	for (int i = 0; i < n; i++) {
+		proc_start(&jobs[i].p, jobs[i].argv, jobs[i].files->trace,
+			   jobs[i].quiet ? "/dev/null" : NULL);
+		jobs[i].status = -1;
+	}
+	while (left) {
+		struct proc_result r;
+
+		for (int i = 0; i < n; i++)
+			if (jobs[i].status < 0 && proc_poll(&jobs[i].p, &r, 0)) {
+				job_done(&jobs[i], r);
+				left--;
+			}
+		if (left && monotonic_seconds() > deadline) {
+			for (int i = 0; i < n; i++)
+				if (jobs[i].status < 0)
+					proc_stop(&jobs[i].p);
+			die(EXIT_CAPTURE_FAILED, "the etcd harness timed out "
+			    "after %d s", (int)RUN_TIMEOUT);
+		}
+		if (left)
+			usleep(2000);
+	}
 }
 
 /* splitmix64: the explorer's one source of randomness. */
@@ -263,38 +305,57 @@ static int keep_if_new(struct explorer *e, const char *scen,
 	return 1;
 }
 
-/* One try: a fresh scenario, or (guided) a kept one's prefix extended. */
-static void explore_one(struct explorer *e, struct try_files *t)
-{
-	char seed[24], steps[24], prefix[24], *parent = NULL;
-	const char *argv[9] = { e->bin, "-generate", seed, steps, t->scen,
-				t->steps };
-	unsigned long long r = next_random(&e->rng);
-	struct classes seen;
+/* A batch slot: its files and the arguments of its harness run. */
+struct slot {
+	struct try_files f;
+	char *parent;
+	char seed[24], steps[24], prefix[24];
+	struct job job;
+};
 
-	snprintf(seed, sizeof(seed), "%llu", next_random(&e->rng));
+static void slots_init(struct slot *slots, const char *work)
+{
+	for (int i = 0; i < BATCH; i++) {
+		char *name = xasprintf("candidate-%d", i + 1);
+
+		slots[i] = (struct slot){ .f = try_files(work, name),
+					  .parent = xasprintf("%s/parent-%d",
+							      work, i + 1) };
+		slots[i].job.files = &slots[i].f;
+		free(name);
+	}
+}
+
+static void slots_free(struct slot *slots)
+{
+	for (int i = 0; i < BATCH; i++) {
+		try_files_free(&slots[i].f);
+		free(slots[i].parent);
+	}
+}
+
+/* Set up a try: a fresh scenario, or (guided) a kept one's prefix extended. */
+static void prepare_try(struct explorer *e, struct slot *t)
+{
+	const char *argv[9] = { e->bin, "-generate", t->seed, t->steps,
+				t->f.scen, t->f.steps };
+	unsigned long long r = next_random(&e->rng);
+
+	snprintf(t->seed, sizeof(t->seed), "%llu", next_random(&e->rng));
 	if (!e->x->unguided && e->nkept && r % 4) {
 		struct scenario *p = &e->kept[(r >> 8) % e->nkept];
 
-		parent = xasprintf("%s/parent", e->work);
-		scenario_write(p, NULL, NULL, parent);
-		snprintf(prefix, sizeof(prefix), "%llu",
+		scenario_write(p, NULL, NULL, t->parent);
+		snprintf(t->prefix, sizeof(t->prefix), "%llu",
 			 (r >> 24) % (p->n - p->header + 1));
-		snprintf(steps, sizeof(steps), "%llu", 1 + (r >> 40) % 20);
-		argv[6] = parent;
-		argv[7] = prefix;
+		snprintf(t->steps, sizeof(t->steps), "%llu", 1 + (r >> 40) % 20);
+		argv[6] = t->parent;
+		argv[7] = t->prefix;
 	} else {
-		snprintf(steps, sizeof(steps), "%llu", 5 + (r >> 8) % 40);
+		snprintf(t->steps, sizeof(t->steps), "%llu", 5 + (r >> 8) % 40);
 	}
-	if (harness(argv, t->trace, 0))
-		die(EXIT_CAPTURE_FAILED, "the generator refused its own step");
-	e->tried++;
-	seen = trace_classes(&e->domain, t->trace, t->steps, t->scen);
-	if (keep_if_new(e, t->scen, &seen))
-		report(e, "kept");
-	else
-		classes_free(&seen);
-	free(parent);
+	memcpy(t->job.argv, argv, sizeof(argv));
+	t->job.quiet = 0;
 }
 
 static int budget_left(const struct explorer *e)
@@ -304,54 +365,141 @@ static int budget_left(const struct explorer *e)
 	return monotonic_seconds() - e->start < e->x->seconds;
 }
 
-/* Whether @s without the lines @skip marks replays and covers what it adds. */
-static int still_covers(const struct explorer *e, const struct scenario *s,
-			const char *skip, struct try_files *t)
+/* One batch of tries, drawn from what was kept before it, judged in order. */
+static void explore_batch(struct explorer *e, struct slot *slots)
 {
-	const char *argv[] = { e->bin, t->scen, t->steps, NULL };
-	struct classes seen;
-	int all = 1;
+	struct job jobs[BATCH];
+	int n = 0;
 
-	scenario_write(s, NULL, skip, t->scen);
-	if (harness(argv, t->trace, 1))
-		return 0;   /* a step the shorter scenario cannot take */
-	seen = trace_classes(&e->domain, t->trace, t->steps, t->scen);
-	for (size_t i = 0; i < s->adds.n && all; i++)
-		all = classes_has(&seen, s->adds.v[i]);
-	classes_free(&seen);
-	return all;
+	while (n < BATCH && (!e->x->budget || e->tried + n < e->x->budget))
+		prepare_try(e, &slots[n++]);
+	for (int i = 0; i < n; i++)
+		jobs[i] = slots[i].job;
+	run_batch(jobs, n);
+	for (int i = 0; i < n; i++) {
+		struct classes seen;
+
+		if (jobs[i].status)
+			die(EXIT_CAPTURE_FAILED, "the generator refused its own "
+			    "step (its message is above)");
+		e->tried++;
+		seen = trace_classes(&e->domain, slots[i].f.trace,
+				     slots[i].f.steps, slots[i].f.scen);
+		if (keep_if_new(e, slots[i].f.scen, &seen))
+			report(e, "kept");
+		else
+			classes_free(&seen);
+	}
 }
 
 /*
- * Shrink @s: drop chunks of steps, halving their size down to one step,
- * whenever the rest still covers the classes @s was kept for.
+ * The shrinking of one kept scenario: chunks of steps are dropped, their
+ * size halving down to one step, whenever the rest still replays and
+ * covers the classes it was kept for.
  */
-static void shrink(const struct explorer *e, struct scenario *s,
-		   struct try_files *t)
+struct shrinking {
+	struct scenario *s;
+	char *skip, *trial;   /* lines dropped; those of the trial running */
+	size_t chunk, at;     /* the trial drops lines [at - chunk, at) */
+};
+
+static void shrink_start(struct shrinking *k, struct scenario *s)
 {
-	char *skip = xcalloc(s->n, 1);
+	*k = (struct shrinking){ .s = s, .skip = xcalloc(s->n, 1),
+				 .trial = xcalloc(s->n, 1),
+				 .chunk = (s->n - s->header + 1) / 2, .at = s->n };
+}
+
+/* Write the next trial into @t; 0 when the shrinking is over. */
+static int shrink_next(struct shrinking *k, struct explorer *e, struct slot *t)
+{
+	const struct scenario *s = k->s;
+	size_t from;
+
+	if (k->at <= s->header) {
+		k->chunk /= 2;
+		k->at = s->n;
+	}
+	if (!k->chunk || s->n == s->header)
+		return 0;
+	from = k->at > s->header + k->chunk ? k->at - k->chunk : s->header;
+	memcpy(k->trial, k->skip, s->n);
+	memset(k->trial + from, 1, k->at - from);
+	k->at = from;
+	scenario_write(s, NULL, k->trial, t->f.scen);
+	t->job.argv[0] = e->bin;
+	t->job.argv[1] = t->f.scen;
+	t->job.argv[2] = t->f.steps;
+	t->job.argv[3] = NULL;
+	t->job.quiet = 1;
+	return 1;
+}
+
+/* The trial's run ended with @status: keep the trial if it still covers. */
+static void shrink_judge(struct shrinking *k, struct explorer *e,
+			 struct slot *t, int status)
+{
+	struct classes seen;
+	int all = 1;
+
+	if (status)
+		return;   /* a step the shorter scenario cannot take */
+	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, t->f.scen);
+	for (size_t i = 0; i < k->s->adds.n && all; i++)
+		all = classes_has(&seen, k->s->adds.v[i]);
+	classes_free(&seen);
+	if (all)
+		memcpy(k->skip, k->trial, k->s->n);
+}
+
+static void shrink_finish(struct shrinking *k)
+{
+	struct scenario *s = k->s;
 	size_t keep = 0;
 
-	for (size_t chunk = (s->n - s->header + 1) / 2; chunk; chunk /= 2) {
-		for (size_t at = s->n; at > s->header; ) {
-			size_t from = at > s->header + chunk ? at - chunk : s->header;
-			char *trial = xmalloc(s->n);
-
-			memcpy(trial, skip, s->n);
-			memset(trial + from, 1, at - from);
-			if (still_covers(e, s, trial, t))
-				memcpy(skip, trial, s->n);
-			free(trial);
-			at = from;
-		}
-	}
 	for (size_t i = 0; i < s->n; i++)
-		if (!skip[i])
+		if (!k->skip[i])
 			s->lines[keep++] = s->lines[i];
 		else
 			free(s->lines[i]);
 	s->n = keep;
-	free(skip);
+	free(k->skip);
+	free(k->trial);
+}
+
+/*
+ * Shrink the kept scenarios, BATCH at a time, each one's trials in turn:
+ * a scenario's shrinking depends only on its own trials.
+ */
+static void shrink_all(struct explorer *e, struct slot *slots)
+{
+	for (size_t first = 0; first < e->nkept; first += BATCH) {
+		struct shrinking k[BATCH];
+		int n = 0, running;
+
+		while (n < BATCH && first + n < e->nkept) {
+			shrink_start(&k[n], &e->kept[first + n]);
+			n++;
+		}
+		do {
+			struct job jobs[BATCH];
+			int at[BATCH];
+
+			running = 0;
+			for (int i = 0; i < n; i++)
+				if (shrink_next(&k[i], e, &slots[running])) {
+					at[running] = i;
+					jobs[running] = slots[running].job;
+					running++;
+				}
+			run_batch(jobs, running);
+			for (int j = 0; j < running; j++)
+				shrink_judge(&k[at[j]], e, &slots[j],
+					     jobs[j].status);
+		} while (running);
+		for (int i = 0; i < n; i++)
+			shrink_finish(&k[i]);
+	}
 }
 
 /* Write the kept scenarios into @dir as NNN-explored, with what each adds. */
@@ -412,23 +560,43 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 	struct explorer e = { .x = x, .bin = bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
-	struct try_files t = try_files(work, "candidate");
+	struct slot slots[BATCH];
 
+	slots_init(slots, work);
 	/* shards draw disjoint streams from the same seed */
 	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
 	while (budget_left(&e))
-		explore_one(&e, &t);
+		explore_batch(&e, slots);
 	report(&e, "explored");
-	for (size_t i = 0; i < e.nkept; i++)
-		shrink(&e, &e.kept[i], &t);
+	shrink_all(&e, slots);
 	report(&e, "shrunk");
 	origin = xasprintf("capture etcd --explore: seed %llu, shard %d/%d%s",
 			   x->seed, x->shard, x->shards,
 			   x->unguided ? ", unguided" : "");
 	write_kept(e.kept, e.nkept, origin, dir);
 	free(origin);
-	try_files_free(&t);
+	slots_free(slots);
 	explorer_free(&e, work);
+}
+
+/* Keep scenario file @path if it adds a class (a shard's, being merged). */
+static void merge_one(struct explorer *e, struct slot *t, const char *path)
+{
+	struct classes seen;
+
+	t->job.argv[0] = e->bin;
+	t->job.argv[1] = path;
+	t->job.argv[2] = t->f.steps;
+	t->job.argv[3] = NULL;
+	t->job.quiet = 0;
+	run_batch(&t->job, 1);
+	if (t->job.status)
+		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness refused it)",
+		    path);
+	e->tried++;
+	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, path);
+	if (!keep_if_new(e, path, &seen))
+		classes_free(&seen);
 }
 
 void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
@@ -437,8 +605,9 @@ void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 	struct explorer e = { .bin = bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
-	struct try_files t = try_files(work, "candidate");
+	struct slot slots[BATCH];
 
+	slots_init(slots, work);
 	for (int i = 0; i < n; i++) {
 		char *sdir = xasprintf("%s/scenarios", corpora[i]);
 		size_t k;
@@ -449,16 +618,8 @@ void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 			    "explored corpus)", sdir);
 		for (size_t j = 0; j < k; j++) {
 			char *path = xasprintf("%s/%s", sdir, names[j]);
-			const char *argv[] = { bin, path, t.steps, NULL };
-			struct classes seen;
 
-			if (harness(argv, t.trace, 0))
-				die(EXIT_BAD_INPUT, "%s: bad scenario (the "
-				    "harness refused it)", path);
-			e.tried++;
-			seen = trace_classes(&e.domain, t.trace, t.steps, path);
-			if (!keep_if_new(&e, path, &seen))
-				classes_free(&seen);
+			merge_one(&e, &slots[0], path);
 			free(path);
 		}
 		free_names(names, k);
@@ -466,6 +627,6 @@ void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 	}
 	report(&e, "merged");
 	write_kept(e.kept, e.nkept, "capture etcd --merge", dir);
-	try_files_free(&t);
+	slots_free(slots);
 	explorer_free(&e, work);
 }

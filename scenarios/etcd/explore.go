@@ -79,7 +79,7 @@ func (g *generator) compactOption(opts []option, id uint64) []option {
 	if applied <= snap.GetMetadata().GetIndex() {
 		return opts
 	}
-	return append(opts, option{fmt.Sprintf("compact %d %d", id, applied), 1})
+	return append(opts, option{fmt.Sprintf("compact %d %d", id, applied), 2})
 }
 
 // nodeOptions are the steps node id can take in its state.
@@ -93,7 +93,7 @@ func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option 
 		opts = append(opts, option{fmt.Sprintf("tick %d", id), 4})
 	}
 	if n.rn.Status().RaftState != raft.StateLeader {
-		opts = append(opts, option{fmt.Sprintf("campaign %d", id), 2},
+		opts = append(opts, option{fmt.Sprintf("campaign %d", id), 3},
 			option{fmt.Sprintf("elect %d %d %d", id, a, b), 1})
 	}
 	if g.canPropose(id) {
@@ -109,7 +109,7 @@ func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option 
 // networkOptions are the steps on the network as a whole.
 func (g *generator) networkOptions(opts []option) []option {
 	if g.c.pending() {
-		opts = append(opts, option{"pump", 3})
+		opts = append(opts, option{"pump", 2})
 	}
 	for t := uint64(1); t <= nodes; t++ {
 		if len(g.c.queue[t]) > 0 {
