@@ -133,20 +133,6 @@ static int etcd_classify(const struct window *w, struct strbuf *row,
 	return 1;
 }
 
-/*
- * Why no heartbeat from a higher term advances a node's commit (raftkvs
- * has no heartbeats): sendHeartbeat sends commit min(Match, committed);
- * becomeLeader's reset sets every peer's Match to 0, and only an MsgAppResp
- * of the leader's term raises it (stepLeader: Progress.MaybeUpdate; Step
- * drops lower-term responses), which the node sends once in that term --
- * a term it never leaves downwards (the term is durable across restarts).
- */
-#define HIGHER_TERM_HEARTBEAT \
-	"a heartbeat from a higher term carries commit min(Match, " \
-	"committed) = 0 for a node not yet in that term (sendHeartbeat; " \
-	"becomeLeader resets Match to 0 and only an MsgAppResp of that " \
-	"term raises it), and commit moves only in traced handlers"
-
 struct impossible_cell {
 	const char *row, *col, *why;
 };
@@ -186,7 +172,9 @@ static const struct impossible_cell impossible[] = {
 	  "0 needs an MsgAppResp the node sent as a follower in the leader's "
 	  "term, after which it is never a candidate in that term" },
 	{ "candidate", "HandleHeartbeat commit advanced, new term",
-	  HIGHER_TERM_HEARTBEAT },
+	  "a heartbeat from a higher term carries commit min(Match, "
+	  "committed) = 0 for a node not yet in that term (sendHeartbeat), and "
+	  "a candidate's commit moves only in such handlers" },
 	{ "candidate", "ClientProposal appended",
 	  "stepCandidate drops MsgProp; only a leader appends (raftkvs: "
 	  "state = Leader)" },
@@ -206,18 +194,6 @@ static const struct impossible_cell impossible[] = {
 	  "the class needs the MsgApp's term to be the leader's own (lower: "
 	  "rejected; higher: becomeFollower, new term), which election "
 	  "safety rules out" },
-	{ "follower", "HandleHeartbeat commit advanced, new term",
-	  HIGHER_TERM_HEARTBEAT },
-	{ "precandidate", "HandleHeartbeat commit advanced, new term",
-	  HIGHER_TERM_HEARTBEAT },
-	{ "leader", "HandleHeartbeat commit advanced, new term",
-	  HIGHER_TERM_HEARTBEAT },
-	{ "leader", "HandleHeartbeat commit advanced",
-	  "a MsgHeartbeat of the leader's own term could only come from "
-	  "itself (election safety; bcastHeartbeat skips its own id), Step "
-	  "ignores or only answers one of a lower term, and a higher one "
-	  "raises the term (the new-term class); a leader's commit moves only "
-	  "in maybeCommit, which traces Commit" },
 	{ "leader", "BecomeLeader",
 	  "becomeLeader runs only in stepCandidate (VoteWon) and campaign's "
 	  "single-voter shortcut, never on a leader" },

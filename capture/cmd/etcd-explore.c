@@ -85,14 +85,36 @@ static void observe_window(void *ctx, const struct window *w)
 	strbuf_release(&col);
 }
 
+/*
+ * A check failed on a try: its scenario is a finding (a bug in raft or in
+ * the fold) that outlives the work directory, saved under the lines the
+ * message named.
+ */
+static void keep_failed(void *scenario)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *kept = xasprintf("%s/capture-explore-failed-XXXXXX",
+			       tmp ? tmp : "/tmp");
+	int fd = mkstemp(kept);
+
+	if (fd >= 0 && !copy_file(scenario, kept))
+		fprintf(stderr, "capture: explore: %s is kept as %s\n",
+			(char *)scenario, kept);
+	if (fd >= 0)
+		close(fd);
+	free(kept);
+}
+
 /* The classes of a trace the harness wrote for @scenario. */
 static struct classes trace_classes(const struct classes *domain,
 				    const char *trace, const char *steps,
 				    const char *scenario)
 {
 	struct observed o = { .domain = domain, .scenario = scenario };
+	int saved = on_failure(keep_failed, (void *)scenario);
 
 	fold_observed(folder_lookup("etcd"), trace, steps, observe_window, &o);
+	cancel_on_failure(saved);
 	return o.seen;
 }
 
@@ -280,12 +302,9 @@ static void report(const struct explorer *e, const char *what)
 		 e->domain.n, t, t > 0 ? e->tried / t : 0.0);
 }
 
-/*
- * Keep the scenario of @t if @seen adds a class to what is covered:
- * returns 1 and takes @seen as what it adds.
- */
+/* Keep scenario @scen if the classes it showed, @seen, add one: returns 1. */
 static int keep_if_new(struct explorer *e, const char *scen,
-		       struct classes *seen)
+		       const struct classes *seen)
 {
 	struct scenario s;
 	int adds = 0;
@@ -334,6 +353,19 @@ static void slots_free(struct slot *slots)
 	}
 }
 
+/*
+ * The kept scenario a guided try mutates: half the time one of the last 8
+ * kept (the newest reached the deepest states), else any.
+ */
+static size_t parent_of(const struct explorer *e, unsigned long long r)
+{
+	size_t recent = e->nkept < 8 ? e->nkept : 8;
+
+	if (r & 1)
+		return e->nkept - 1 - (r >> 1) % recent;
+	return (r >> 1) % e->nkept;
+}
+
 /* Set up a try: a fresh scenario, or (guided) a kept one's prefix extended. */
 static void prepare_try(struct explorer *e, struct slot *t)
 {
@@ -343,11 +375,13 @@ static void prepare_try(struct explorer *e, struct slot *t)
 
 	snprintf(t->seed, sizeof(t->seed), "%llu", next_random(&e->rng));
 	if (!e->x->unguided && e->nkept && r % 4) {
-		struct scenario *p = &e->kept[(r >> 8) % e->nkept];
+		struct scenario *p = &e->kept[parent_of(e, r >> 8)];
+		size_t steps = p->n - p->header;
 
 		scenario_write(p, NULL, NULL, t->parent);
-		snprintf(t->prefix, sizeof(t->prefix), "%llu",
-			 (r >> 24) % (p->n - p->header + 1));
+		/* half the time it goes on from the parent's end */
+		snprintf(t->prefix, sizeof(t->prefix), "%llu", (r >> 20) & 1 ?
+			 steps : (r >> 24) % (steps + 1));
 		snprintf(t->steps, sizeof(t->steps), "%llu", 1 + (r >> 40) % 20);
 		argv[6] = t->parent;
 		argv[7] = t->prefix;
@@ -387,8 +421,7 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 				     slots[i].f.steps, slots[i].f.scen);
 		if (keep_if_new(e, slots[i].f.scen, &seen))
 			report(e, "kept");
-		else
-			classes_free(&seen);
+		classes_free(&seen);
 	}
 }
 
@@ -519,15 +552,15 @@ static void write_kept(struct scenario *kept, size_t n, const char *origin,
 	}
 }
 
-static char *work_dir(void)
+/* The tries' files: removed at the end, and if the run fails. */
+static char *work_dir(int *cleanup)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *work = xasprintf("%s/capture-explore-XXXXXX", tmp ? tmp : "/tmp");
 
 	if (!mkdtemp(work))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", work);
-	progress("explore: work directory %s (left in place if a check fails: "
-		 "the scenario its message names is there)", work);
+	*cleanup = remove_on_failure(work);
 	return work;
 }
 
@@ -542,7 +575,7 @@ void explore_parse_shard(struct explore_opts *x, const char *arg)
 		die(EXIT_USAGE, "--shard %s: expected K/N with 1 <= K <= N", arg);
 }
 
-static void explorer_free(struct explorer *e, char *work)
+static void explorer_free(struct explorer *e, char *work, int cleanup)
 {
 	for (size_t i = 0; i < e->nkept; i++)
 		scenario_free(&e->kept[i]);
@@ -550,13 +583,15 @@ static void explorer_free(struct explorer *e, char *work)
 	classes_free(&e->covered);
 	classes_free(&e->domain);
 	remove_tree(work);
+	cancel_on_failure(cleanup);
 	free(work);
 }
 
 void etcd_explore(const struct explore_opts *x, const char *bin,
 		  const char *dir)
 {
-	char *work = work_dir(), *origin;
+	int cleanup;
+	char *work = work_dir(&cleanup), *origin;
 	struct explorer e = { .x = x, .bin = bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
@@ -576,7 +611,7 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 	write_kept(e.kept, e.nkept, origin, dir);
 	free(origin);
 	slots_free(slots);
-	explorer_free(&e, work);
+	explorer_free(&e, work, cleanup);
 }
 
 /* Keep scenario file @path if it adds a class (a shard's, being merged). */
@@ -595,13 +630,14 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 		    path);
 	e->tried++;
 	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, path);
-	if (!keep_if_new(e, path, &seen))
-		classes_free(&seen);
+	keep_if_new(e, path, &seen);
+	classes_free(&seen);
 }
 
 void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 {
-	char *work = work_dir();
+	int cleanup;
+	char *work = work_dir(&cleanup);
 	struct explorer e = { .bin = bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
@@ -628,5 +664,5 @@ void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 	report(&e, "merged");
 	write_kept(e.kept, e.nkept, "capture etcd --merge", dir);
 	slots_free(slots);
-	explorer_free(&e, work);
+	explorer_free(&e, work, cleanup);
 }

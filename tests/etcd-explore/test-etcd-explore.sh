@@ -86,7 +86,7 @@ else
 	not_ok "build the seeded-bug harness" "$(tail -n 2 "$TMP/go.err")"
 fi
 expect_exit 4 "a term going back fails the fold at the scenario's line" \
-	'scenarios/etcd/05-second-election:[0-9]+: node 2 goes back: term [0-9]+->[0-9]+ .*\(.*raw/05-second-election.ndjson:[0-9]+\)' \
+	'scenarios/etcd/05-second-election:[0-9]+: node 2 goes back: term [0-9]+->[0-9]+, .*\(.*raw/05-second-election.ndjson:[0-9]+\)' \
 	"$CAPTURE" etcd --via trace --binary "$bug" --scenario second-election -o "$TMP/bug"
 nothing_left "the seeded bug leaves no corpus" "$TMP/bug"
 # The same trace folded by itself names the trace line.
