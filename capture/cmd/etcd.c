@@ -269,13 +269,16 @@ static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin
 static void require_every_action(const struct folder *f, const cJSON *runs)
 {
 	cJSON *counts = run_counts(runs);
+	int missing = -1;
 
-	for (int i = 0; f->actions[i]; i++)
+	for (int i = 0; f->actions[i] && missing < 0; i++)
 		if (!json_get(counts, f->actions[i]))
-			die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
-			    "every target action must have at least one",
-			    f->actions[i]);
+			missing = i;
 	cJSON_Delete(counts);
+	if (missing >= 0)
+		die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
+		    "every target action must have at least one",
+		    f->actions[missing]);
 }
 
 /*

@@ -61,7 +61,7 @@ func (g *generator) linkOptions(opts []option, t, f uint64) []option {
 	link := fmt.Sprintf(" %d<-%d", t, f)
 	return append(opts, option{"deliver-one" + link, 8},
 		option{"deliver" + link, 3}, option{"drop" + link, 1},
-		option{"duplicate" + link, 1}, option{"reverse" + link, 1})
+		option{"duplicate" + link, 2}, option{"reverse" + link, 2})
 }
 
 func (g *generator) canPropose(id uint64) bool {
@@ -109,7 +109,7 @@ func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option 
 // networkOptions are the steps on the network as a whole.
 func (g *generator) networkOptions(opts []option) []option {
 	if g.c.pending() {
-		opts = append(opts, option{"pump", 2})
+		opts = append(opts, option{"pump", 1})
 	}
 	for t := uint64(1); t <= nodes; t++ {
 		if len(g.c.queue[t]) > 0 {
