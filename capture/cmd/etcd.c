@@ -427,6 +427,16 @@ static double explore_number(const char *name, const char *arg, double max)
 	return v;
 }
 
+static unsigned long long explore_seed(const char *arg)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg || *end || *arg == '-')
+		die(EXIT_USAGE, "--seed: expected an unsigned integer, not '%s'", arg);
+	return v;
+}
+
 static int explore_option(struct etcd_opts *o, int opt, const char *arg)
 {
 	if (opt == O_EXPLORE)
@@ -434,7 +444,7 @@ static int explore_option(struct etcd_opts *o, int opt, const char *arg)
 	else if (opt == O_MERGE)
 		o->merge = 1;
 	else if (opt == O_SEED)
-		o->x.seed = strtoull(arg, NULL, 10);
+		o->x.seed = explore_seed(arg);
 	else if (opt == O_BUDGET)
 		o->x.budget = (long)explore_number("budget", arg, 1e9);
 	else if (opt == O_SECONDS)

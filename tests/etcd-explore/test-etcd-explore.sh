@@ -117,3 +117,5 @@ expect_exit 2 "--merge of a corpus without scenarios" 'no scenarios directory' \
 	"$CAPTURE" etcd --merge "$TMP/one" --via trace -o "$TMP/u4"
 expect_exit 2 "a missing scenario file" 'no such scenario file' \
 	"$CAPTURE" etcd --scenario "$TMP/nowhere/01-x" --via trace -o "$TMP/u5"
+expect_exit 2 "a seed that is no number" 'seed' \
+	"$CAPTURE" etcd --explore --seed x1 --via trace -o "$TMP/u6"
