@@ -18,7 +18,10 @@ fi
 coverage() { "$CAPTURE" audit "$@" | sed -n 's/^coverage: \([0-9]*\/[0-9]*\).*/\1/p'; }
 
 X="$CAPTURE etcd --explore --seed 3 --budget 16 --via trace"
-check "explore (trace)" $X -o "$TMP/x"
+mkdir "$TMP/work"
+check "explore (trace)" env TMPDIR="$TMP/work" $X -o "$TMP/x"
+[ -z "$(ls -A "$TMP/work")" ] && ok "the exploration leaves no work files" ||
+	not_ok "the exploration leaves no work files" "$(ls "$TMP/work")"
 cp -r "$TMP/x" "$TMP/x1"
 check "explore again" $X -o "$TMP/x"
 if diff -r "$TMP/x1" "$TMP/x" >"$TMP/diff" 2>&1; then
