@@ -18,11 +18,13 @@
 #include "../proc.h"
 #include "goprobe.skel.h"
 #include "etcd-explore.h"
+#include "etcd-live.h"
 #include "etcd-probes.h"
 #include "fold-inputs.h"
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|FILE|all [--via ebpf|trace] [options]\n"
+	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n"
 	"       capture etcd --explore [--seed N] [--budget N|--seconds S] [--shard K/N] [options]\n"
 	"       capture etcd --merge CORPUS... [options]\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
@@ -76,21 +78,32 @@ static const char *go_tool(void)
 	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
 }
 
-/* Build the harness (reproducibly: -trimpath, no VCS stamp). */
-static char *build_harness(int tla)
+/*
+ * Build the Go main in @src (relative to capture's home) into @bin
+ * (reproducibly: -trimpath, no VCS stamp).  Go's build cache keeps what
+ * was compiled: a rebuild of unchanged sources costs a link at most.
+ */
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *what)
 {
-	char *src = xasprintf("%s/scenarios/etcd", capture_home());
-	char *bin = xasprintf("%s/build/etcd/harness%s", capture_home(),
-			      tla ? "-with_tla" : "");
-	const char *argv[] = { go_tool(), "-C", src, "build", "-trimpath",
+	char *dir = xasprintf("%s/%s", capture_home(), src);
+	char *out = xasprintf("%s/%s", capture_home(), bin);
+	const char *argv[] = { go_tool(), "-C", dir, "build", "-trimpath",
 			       "-buildvcs=false", "-mod=readonly",
-			       "-tags", tla ? "with_tla" : "", "-o", bin, ".", NULL };
+			       "-tags", tags, "-o", out, ".", NULL };
 
-	progress("building the etcd harness%s", tla ? " (with_tla)" : "");
+	progress("building %s", what);
 	setenv("GOTOOLCHAIN", "local", 1);
 	proc_must(EXIT_ENV_MISSING, argv, NULL);
-	free(src);
-	return bin;
+	free(dir);
+	return out;
+}
+
+static char *build_harness(int tla)
+{
+	return etcd_go_build("scenarios/etcd", tla ? "build/etcd/harness-with_tla" :
+			     "build/etcd/harness", tla ? "with_tla" : "",
+			     tla ? "the etcd harness (with_tla)" : "the etcd harness");
 }
 
 /* The directory the scenario files are taken from. */
@@ -196,19 +209,25 @@ static void run_traced(const char *bin, const char *scenario, const char *raw,
 	harness_status(bin, scenario, r.status);
 }
 
-/* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */
-static cJSON *raft_version(void)
+/* The version go.mod in @src (relative to capture's home) requires of @module. */
+cJSON *etcd_go_mod_version(const char *src, const char *module)
 {
-	char *path = xasprintf("%s/scenarios/etcd/go.mod", capture_home());
-	char *text = read_file(path, NULL), *p;
+	char *path = xasprintf("%s/%s/go.mod", capture_home(), src);
+	char *want = xasprintf("%s ", module);
+	char *text = read_file(path, NULL), *p = text;
 	cJSON *v;
 
-	if (!text || !(p = strstr(text, "go.etcd.io/raft/v3 ")))
-		die(EXIT_ENV_MISSING, "%s: no go.etcd.io/raft/v3 requirement", path);
-	p += strlen("go.etcd.io/raft/v3 ");
+	/* "require M V" or, in a block, "\tM V" */
+	while (p && (p = strstr(p, want)) &&
+	       (p == text || (p[-1] != ' ' && p[-1] != '\t')))
+		p++;
+	if (!p)
+		die(EXIT_ENV_MISSING, "%s: no %s requirement", path, module);
+	p += strlen(want);
 	p[strcspn(p, " \n")] = 0;
 	v = json_str(p);
 	free(text);
+	free(want);
 	free(path);
 	return v;
 }
@@ -237,18 +256,23 @@ static cJSON *go_version(void)
 	return v;
 }
 
-static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin)
+/*
+ * The manifest's environment: raft's version as @src's go.mod requires it,
+ * Go's, the binary's sha256 and, when it is probed, its Go build id and the
+ * BPF object's sha256.
+ */
+cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed)
 {
 	cJSON *env = json_add(m, "environment", json_obj());
 	char hex[65];
 
 	json_add(env, "raft_module", json_str("go.etcd.io/raft/v3"));
-	json_add(env, "raft_version", raft_version());
+	json_add(env, "raft_version", etcd_go_mod_version(src, "go.etcd.io/raft/v3"));
 	json_add(env, "go_version", go_version());
 	if (sha256_file(bin, hex))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
 	json_add(env, "harness_sha256", json_str(hex));
-	if (!strcmp(o->via, "ebpf")) {
+	if (probed) {
 		struct go_binary *b = go_open(bin);
 		size_t sz;
 		const void *obj = goprobe__elf_bytes(&sz);
@@ -258,6 +282,7 @@ static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin
 		sha256_hex(obj, sz, hex);
 		json_add(env, "bpf_object_sha256", json_str(hex));
 	}
+	return env;
 }
 
 /*
@@ -266,7 +291,7 @@ static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin
  * corpus of this system.  Single scenarios may lack some (election has no
  * proposal).
  */
-static void require_every_action(const struct folder *f, const cJSON *runs)
+void etcd_require_every_action(const struct folder *f, const cJSON *runs)
 {
 	cJSON *counts = run_counts(runs);
 	int missing = -1;
@@ -276,7 +301,7 @@ static void require_every_action(const struct folder *f, const cJSON *runs)
 			missing = i;
 	cJSON_Delete(counts);
 	if (missing >= 0)
-		die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
+		die(EXIT_CHECK_FAILED, "the capture gave no %s window: "
 		    "every target action must have at least one",
 		    f->actions[missing]);
 }
@@ -289,7 +314,6 @@ static void keep_scenario(struct corpus *c, const char *path, const char *name)
 {
 	char *rel = xasprintf("scenarios/%s", name);
 	char *dst = corpus_path(c, rel);
-
 	char *sdir = corpus_path(c, "scenarios");
 
 	mkdir_p(sdir);
@@ -316,7 +340,7 @@ static void capture_all(const struct etcd_opts *o)
 
 	json_add(m, "scenario", json_str(o->scenario));
 	json_add(m, "via", json_str(o->via));
-	add_environment(m, o, bin);
+	etcd_environment(m, "scenarios/etcd", bin, !strcmp(o->via, "ebpf"));
 	for (int i = 0; i < n; i++) {
 		char *scen = xasprintf("%s/%s", scen_dir, names[i]);
 		char *rel = xasprintf("raw/%s.ndjson", names[i]);
@@ -342,7 +366,7 @@ static void capture_all(const struct etcd_opts *o)
 	unlink(steps);
 	free(steps);
 	if (!strcmp(o->scenario, "all"))
-		require_every_action(f, runs);
+		etcd_require_every_action(f, runs);
 	system_corpus_commit(c, runs, dir);
 	free(tmp_out);
 	free(raw_dir);
@@ -501,6 +525,8 @@ int cmd_etcd(int argc, char **argv)
 			       .x = { .seed = 1, .shard = 1, .shards = 1 } };
 	int opt;
 
+	if (etcd_live_wanted(argc, argv))
+		return cmd_etcd_live(argc, argv);
 	while ((opt = getopt_long(argc, argv, "s:o:h", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(etcd_usage, 1);
