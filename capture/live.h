@@ -30,6 +30,9 @@ struct live_capture {
 	void *data;                  /* what live_system.prepare() made of them */
 	struct corpus *corpus;       /* from the corpus's begin on */
 	char **raw;                  /* raw[i]: DIR/raw/RUN.EXT of sc[i] */
+	char **maps;                 /* maps[i]: the step map of sc[i]'s raw
+				      * stream (struct fold_run), a file the
+				      * loop removes; NULL: none */
 	cJSON *environment;          /* provenance: the manifest's "environment" */
 };
 

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../../folders/folder.h"
 #include "../command.h"
 #include "../corpus.h"
@@ -22,6 +23,7 @@ enum { O_SCENARIOS = 0x800 };
 
 struct live_args {
 	const char *driver, *scenarios;
+	const char *from;   /* live_capture_from()'s directory, or NULL */
 	const struct live_driver *misplaced;  /* owns an option given */
 	const char *misplaced_option;
 	struct output_options out;
@@ -165,10 +167,10 @@ static void select_scenarios(struct live_capture *lc, const struct live_args *a)
 	char *dir;
 
 	if (!ls->select || !ls->select(lc)) {
-		dir = a->scenarios ? xstrdup(a->scenarios) :
+		dir = a->from ? xstrdup(a->from) : a->scenarios ? xstrdup(a->scenarios) :
 		      xasprintf("%s/%s", capture_home(), lc->sys->scenarios);
 		lc->sc = scenario_select(lc->sys->folder->name, dir,
-					 a->scenarios != NULL, lc->scenario, &lc->n);
+					 a->scenarios || a->from, lc->scenario, &lc->n);
 		free(dir);
 	}
 	if (live_of(lc)->prepare)
@@ -208,6 +210,42 @@ static void raw_paths(struct live_capture *lc)
 	free(raw_dir);
 }
 
+/*
+ * Scenario files from --scenarios DIR (not the installation's): the corpus
+ * keeps a copy of each as scenarios/RUN, what verify reruns.
+ */
+static void keep_scenarios(const struct live_capture *lc)
+{
+	char *dir = corpus_path(lc->corpus, "scenarios");
+
+	mkdir_p(dir);
+	for (size_t i = 0; i < lc->n; i++) {
+		char *dst = xasprintf("%s/%s", dir, lc->sc[i].run);
+
+		if (copy_file(lc->sc[i].path, dst))
+			die(EXIT_CAPTURE_FAILED, "%s: cannot copy into the corpus",
+			    lc->sc[i].path);
+		free(dst);
+	}
+	free(dir);
+}
+
+/* Fold run @i with its step map, if any, which then goes. */
+static void fold_run(struct live_capture *lc, size_t i,
+		     struct output_format fmt, cJSON *runs)
+{
+	const char *map = lc->maps ? lc->maps[i] : NULL;
+
+	progress("folding raw/%s.%s", lc->sc[i].run, live_of(lc)->raw_ext);
+	fold_input_mapped(lc->folder, lc->corpus, lc->sc[i].run, lc->raw[i],
+			  fmt, runs, map);
+	if (map) {
+		unlink(map);
+		free(lc->maps[i]);
+	}
+	free(lc->raw[i]);
+}
+
 /* Steps 5 to 7 of docs/architecture.md: one corpus of every scenario. */
 static void capture(struct live_capture *lc, const struct live_args *a,
 		    int argc, char **argv)
@@ -219,17 +257,16 @@ static void capture(struct live_capture *lc, const struct live_args *a,
 
 	lc->corpus = system_corpus_begin(dir, f, argc, argv);
 	raw_paths(lc);
+	if (a->scenarios || a->from)
+		keep_scenarios(lc);
 	lc->driver->run(lc);
 	if (live_of(lc)->describe)
 		live_of(lc)->describe(lc, corpus_manifest(lc->corpus));
 	if (lc->driver->describe)
 		lc->driver->describe(lc);
 	json_add(corpus_manifest(lc->corpus), "environment", lc->environment);
-	for (size_t i = 0; i < lc->n; i++) {
-		progress("folding raw/%s.%s", lc->sc[i].run, live_of(lc)->raw_ext);
-		fold_input(f, lc->corpus, lc->sc[i].run, lc->raw[i], fmt, runs);
-		free(lc->raw[i]);
-	}
+	for (size_t i = 0; i < lc->n; i++)
+		fold_run(lc, i, fmt, runs);
 	if (live_of(lc)->finish) {
 		/* In memory: reachable when finish() dies (LeakSanitizer). */
 		cJSON *volatile counts = run_counts(runs);
@@ -239,21 +276,26 @@ static void capture(struct live_capture *lc, const struct live_args *a,
 	}
 	system_corpus_commit(lc->corpus, runs, dir);
 	free(lc->raw);
+	free(lc->maps);
 	free(dir);
 }
 
 int cmd_live(const struct system *sys, int argc, char **argv)
 {
+	int rc = sys->live->command ? sys->live->command(argc, argv) : -1;
+
+	return rc >= 0 ? rc : live_capture_from(sys, argc, argv, NULL);
+}
+
+int live_capture_from(const struct system *sys, int argc, char **argv,
+		      const char *from)
+{
 	struct live_capture lc = {
 		.sys = sys, .folder = sys->folder, .environment = json_obj(),
 	};
-	struct live_args a = { .out = OUTPUT_OPTIONS_INIT };
-	int rc = sys->live->command ? sys->live->command(argc, argv) : -1;
+	struct live_args a = { .out = OUTPUT_OPTIONS_INIT, .from = from };
+	int rc;
 
-	if (rc >= 0) {
-		cJSON_Delete(lc.environment);
-		return rc;
-	}
 	parse(&lc, argc, argv, &a);
 	lc.driver = choose_driver(sys->live, &a);
 	if (lc.scenario)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/home.h"
 #include "../../../capture/json.h"
@@ -20,14 +21,17 @@
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"
-	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n\n"
+	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n"
+	"       capture etcd --explore [--seed N] [--budget N|--seconds S] [--shard K/N] [options]\n"
+	"       capture etcd --merge CORPUS... [options]\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
 	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
 	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
 	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
 	"  --via trace  the harness built with upstream's with_tla trace hook\n\n"
 	"options:\n"
-	"  -s, --scenario NAME  a scenario (election, 01-election, ...) or all\n"
+	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
+	"                       file (a path with a /), or all\n"
 	"      --via PATH       ebpf or trace\n"
 	"      --scenarios DIR  take the scenario files from DIR (default:\n"
 	"                       scenarios/etcd, the reference scenarios)\n"
@@ -36,6 +40,16 @@ static const char etcd_usage[] =
 	"      --hold-ring      read the ring buffer only after the harness exits\n"
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
 	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	"      --explore        search for scenarios that add audit classes (with\n"
+	"                       the with_tla harness), shrink them, and capture\n"
+	"                       them as a --scenarios directory (docs/etcd.md)\n"
+	"      --seed N         the exploration's seed (default 1)\n"
+	"      --budget N       scenarios to try (default 200)\n"
+	"      --seconds S      or try for S seconds (not reproducible)\n"
+	"      --shard K/N      shard K of N explorations of one seed\n"
+	"      --unguided       fresh random scenarios only (a baseline)\n"
+	"      --merge          capture the scenarios of explored CORPUS... that\n"
+	"                       add classes, in order, as one corpus\n"
 	OUTPUT_OPTIONS_HELP("corpus/etcd")
 	"  -h, --help           this text\n";
 
@@ -201,11 +215,18 @@ static void trace_prepare(struct live_capture *lc)
 	etcd_harness(1);
 }
 
+/* The with_tla harness, writing its step map beside (etcd-steps.h). */
 static void trace_run(struct live_capture *lc)
 {
+	lc->maps = xcalloc(lc->n, sizeof(*lc->maps));
 	for (size_t i = 0; i < lc->n; i++) {
-		const char *argv[] = { harness, lc->sc[i].path, NULL };
+		char *rel = xasprintf(".harness-steps-%s", lc->sc[i].run);
+		const char *argv[4] = { harness, lc->sc[i].path, NULL, NULL };
 		struct proc_result r;
+
+		lc->maps[i] = corpus_path(lc->corpus, rel);
+		argv[2] = lc->maps[i];
+		free(rel);
 
 		progress("etcd %s (trace)", lc->sc[i].run);
 		r = proc_run(argv, lc->raw[i], NULL, ETCD_HARNESS_TIMEOUT);

@@ -39,7 +39,10 @@ void etcd_require_actions(const struct folder *f, const cJSON *counts);
 void etcd_harness_status(const char *bin, const char *scenario, int status);
 
 extern const struct live_driver etcd_ebpf_driver, etcd_trace_driver;
-/* capture etcd --live, a command of its own (capture/cmd/etcd.c): -1 if not. */
+/*
+ * capture etcd --live, --explore, --merge: commands of their own
+ * (capture/cmd/etcd.c): -1 if argv asks for none.
+ */
 int etcd_takeover(int argc, char **argv);
 
 #endif
