@@ -34,6 +34,8 @@
 #define POLL_US 20000
 /* /init's first line on the console: the guest runs (qemu/init). */
 #define LIFE_MARKER "capture-guest: init up"
+/* /init's line once it waits for its words from fw_cfg (qemu/init). */
+#define READY_MARKER "capture-guest: ready"
 /* /init's line once a restored guest has its words (qemu/init). */
 #define RESTORED_MARKER "capture-guest: restored"
 /* Where a snapshot's guest waits for its words; what /init reads them from. */
@@ -106,8 +108,11 @@ struct attempt {
 	struct boot_run *run;
 	enum accel accel;
 	int racing;         /* the KVM probe's TCG twin, or the probe itself */
-	char *snapshot;     /* the snapshot it restores, NULL for a full boot */
+	char *snapshot;     /* the snapshot it restores or saves, NULL for a full boot */
 	char key[17];       /* that snapshot's key */
+	int saving;         /* boots to /init's ready point to save @snapshot */
+	char *qmp_dir;      /* the saving QEMU's QMP socket is qmp in there */
+	int qmp_cleanup;    /* removes @qmp_dir if we die */
 	char *events;       /* this attempt's event channel, renamed on success */
 	char *trace;        /* its trace channel, or NULL; renamed on success */
 	char *console;      /* the guest's ttyS0 */
@@ -265,9 +270,16 @@ static void launch(struct attempt *a)
 	char *words = run_words(b), *value;
 	struct qemu_line l = { 0 };
 
-	machine_line(&l, b, a->accel, a->console, a->events, a->trace,
-		     a->snapshot ? NULL : words);
-	if (a->snapshot) {
+	if (a->saving) {
+		machine_line(&l, b, a->accel, a->console, NULL, NULL, NULL);
+		arg(&l, "-qmp");
+		arg_own(&l, xasprintf("unix:%s/qmp,server=on,wait=off", a->qmp_dir));
+		l.argv[l.n] = NULL;
+	} else {
+		machine_line(&l, b, a->accel, a->console, a->events, a->trace,
+			     a->snapshot ? NULL : words);
+	}
+	if (a->snapshot && !a->saving) {
 		arg(&l, "-incoming");
 		arg_own(&l, snapshot_incoming(a->snapshot));
 		value = opt_value(words);
@@ -280,7 +292,10 @@ static void launch(struct attempt *a)
 	if (a->trace)
 		remove(a->trace);
 	remove(a->console);
-	if (a->snapshot)
+	if (a->saving)
+		progress("booting the %s guest (%s) to save a snapshot of it", b->name,
+			 accel_name(a->accel));
+	else if (a->snapshot)
 		progress("restoring the %s guest (%s) from its snapshot", b->name,
 			 accel_name(a->accel));
 	else
@@ -391,6 +406,9 @@ static void judge(struct attempt *a, struct proc_result r)
 
 	if (!r.exited) {
 		a->problem = xasprintf("QEMU died of signal %d%s", r.status, qemu);
+	} else if (a->saving) {
+		a->problem = xasprintf("QEMU exited %d before the guest was ready "
+				       "to be saved%s", r.status, qemu);
 	} else if (b->boot_only) {
 		if (r.status != EXIT_GUEST_DONE)
 			a->problem = xasprintf("QEMU exited %d, not through /init's "
@@ -486,76 +504,27 @@ static void keep_log(const char *path, const char *name, const char *suffix)
 }
 
 /*
- * Boot guests like @b under @accel once to /init's ready point and save
- * them into @path; 0 (said why) if that failed.
+ * What attempt @a of @run under @accel boots: in full (no snapshots, or
+ * they failed this run), a restore of the snapshot, or, when there is none
+ * yet or the KVM probe races (a snapshot is of one accelerator), a boot
+ * to /init's ready point that saves one.
  */
-static int save_snapshot(const struct guest_boot *b, enum accel accel,
-			 const char *path)
+static void choose_boot(struct attempt *a, struct boot_run *run, enum accel accel)
 {
-	char dir[] = "/tmp/capture-qmp-XXXXXX", *tmp = cache_tmp_name(path);
-	char *console = guest_cache_path("last-run/%s.%ld.snapshot.console.log",
-					 b->name, (long)getpid());
-	char *err = guest_cache_path("last-run/%s.%ld.snapshot.qemu.log", b->name,
-				     (long)getpid());
-	char *sock, *problem;
-	struct qemu_line l = { 0 };
-	struct proc qemu;
-	int cleanup = remove_on_failure(tmp), dir_cleanup;
+	char dir[] = "/tmp/capture-qmp-XXXXXX", *line;
 
+	if (guest_boot() || run->full)
+		return;
+	line = kernel_line(NULL);
+	a->snapshot = snapshot_path(run->b, accel_name(accel), line, a->key);
+	free(line);
+	if (!a->racing && file_exists(a->snapshot))
+		return;
 	if (!mkdtemp(dir))
 		die(EXIT_CAPTURE_FAILED, "cannot create a directory in /tmp");
-	dir_cleanup = remove_on_failure(dir);
-	sock = xasprintf("%s/qmp", dir);
-	machine_line(&l, b, accel, console, NULL, NULL, NULL);
-	arg(&l, "-qmp");
-	arg_own(&l, xasprintf("unix:%s,server=on,wait=off", sock));
-	l.argv[l.n] = NULL;
-	progress("saving a snapshot of the %s guest (%s) for later runs", b->name,
-		 accel_name(accel));
-	proc_start(&qemu, l.argv, "/dev/null", err);
-	problem = snapshot_save(&qemu, console, sock, tmp,
-				env_seconds("CAPTURE_GUEST_TIMEOUT", DEFAULT_TIMEOUT));
-	if (problem) {
-		progress("could not save a snapshot: %s (console log: %s); booting in full",
-			 problem, console);
-		remove(tmp);
-	} else {
-		cache_commit(tmp, path);
-		keep_log(console, b->name, "snapshot.console.log");
-		keep_log(err, b->name, "snapshot.qemu.log");
-	}
-	cancel_on_failure(cleanup);
-	remove_tree(dir);
-	cancel_on_failure(dir_cleanup);
-	line_free(&l);
-	free(problem);
-	free(sock);
-	free(err);
-	free(console);
-	free(tmp);
-	return !problem;
-}
-
-/*
- * The snapshot @run restores under @accel (saved first if there is none),
- * its key into @key; NULL to boot in full.
- */
-static char *snapshot_for(struct boot_run *run, enum accel accel, char key[17])
-{
-	static int unsaved;   /* saving failed: not tried again by this process */
-	char *line, *path;
-
-	if (guest_boot() || run->full || unsaved)
-		return NULL;
-	line = kernel_line(NULL);
-	path = snapshot_path(run->b, accel_name(accel), line, key);
-	free(line);
-	if (!file_exists(path) && !save_snapshot(run->b, accel, path)) {
-		unsaved = 1;
-		free(path);
-		return NULL;
-	}
-	return path;
+	a->qmp_dir = xstrdup(dir);
+	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
+	a->saving = 1;
 }
 
 static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
@@ -572,8 +541,7 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 	a->run = run;
 	a->accel = accel;
 	a->racing = racing;
-	/* The KVM probe and its twin boot in full: a snapshot is of one accelerator. */
-	a->snapshot = racing ? NULL : snapshot_for(run, accel, a->key);
+	choose_boot(a, run, accel);
 	a->events = xasprintf("%s.%s", run->b->events_path, accel_name(accel));
 	a->console = guest_cache_path("last-run/%s.%ld.%s.console.log",
 				      run->b->name, (long)getpid(), accel_name(accel));
@@ -596,6 +564,9 @@ static void free_attempt(struct attempt *a)
 	free(a->qemu_err);
 	free(a->problem);
 	free(a->snapshot);
+	if (a->qmp_dir)
+		remove_tree(a->qmp_dir);
+	free(a->qmp_dir);
 }
 
 /* Drop g->a[i] (stopped or ended), keeping the others in order. */
@@ -604,6 +575,8 @@ static void drop(struct guests *g, size_t i)
 	cancel_on_failure(g->a[i].cleanup);
 	if (g->a[i].trace)
 		cancel_on_failure(g->a[i].trace_cleanup);
+	if (g->a[i].qmp_dir)
+		cancel_on_failure(g->a[i].qmp_cleanup);
 	free_attempt(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
 	g->n--;
@@ -677,6 +650,14 @@ static void failed(struct guests *g, size_t i)
 	struct boot_run *run = a.run;
 	enum accel next = a.accel;
 
+	if (a.saving) {
+		progress("%s guest: could not save a snapshot: %s; booting in full "
+			 "(console log: %s)", run->b->name, a.problem, a.console);
+		run->full = 1;
+		drop(g, i);
+		start_attempt(g, run, next, 0);
+		return;
+	}
 	if (a.snapshot && !console_says(&a, RESTORED_MARKER)) {
 		/* Not the guest's failure: the snapshot's (corrupt, stale). */
 		progress("%s guest: its snapshot did not restore: %s; removed %s, "
@@ -776,6 +757,40 @@ static int race_over(struct guests *g, size_t i)
 	return 0;
 }
 
+/*
+ * Saving attempt @i's guest is ready: saved into its snapshot, which its
+ * run then restores.  A racing one has won the KVM probe.
+ */
+static void saved(struct guests *g, size_t i)
+{
+	struct attempt *a = &g->a[i];
+	struct boot_run *run = a->run;
+	enum accel accel = a->accel;
+	char *tmp = cache_tmp_name(a->snapshot), *sock = xasprintf("%s/qmp", a->qmp_dir);
+	int cleanup = remove_on_failure(tmp);
+	char *problem = snapshot_save(&a->proc, sock, tmp);
+
+	race_over(g, i);
+	kill_twin(g, &i);
+	a = &g->a[i];
+	if (problem) {
+		progress("%s guest: could not save a snapshot: %s; booting in full "
+			 "(console log: %s)", run->b->name, problem, a->console);
+		run->full = 1;
+		remove(tmp);
+	} else {
+		cache_commit(tmp, a->snapshot);
+	}
+	cancel_on_failure(cleanup);
+	keep_log(a->console, run->b->name, "snapshot.console.log");
+	keep_log(a->qemu_err, run->b->name, "snapshot.qemu.log");
+	drop(g, i);
+	start_attempt(g, run, accel, 0);
+	free(problem);
+	free(sock);
+	free(tmp);
+}
+
 /* One look at attempt @i; 1 if the set changed (i no longer names it). */
 static int step(struct guests *g, size_t i, double now)
 {
@@ -784,6 +799,10 @@ static int step(struct guests *g, size_t i, double now)
 
 	if (race(g, i, now))
 		return 1;
+	if (a->saving && console_says(a, READY_MARKER)) {
+		saved(g, i);
+		return 1;
+	}
 	if (proc_poll(&a->proc, &r, 0)) {
 		judge(a, r);
 	} else if (!(a->problem = watch(a, now))) {

@@ -19,8 +19,6 @@
 #include "cache.h"
 #include "snapshot.h"
 
-/* /init's line once it waits for its words from fw_cfg (qemu/init). */
-#define READY_MARKER "capture-guest: ready"
 /* How long one QMP answer may take (a migration is polled, not awaited). */
 #define QMP_REPLY_S 10
 #define POLL_US 20000
@@ -238,37 +236,14 @@ static char *save(const char *sock, const char *out)
 	return problem;
 }
 
-static int says_ready(const char *console)
+char *snapshot_save(struct proc *qemu, const char *sock, const char *out)
 {
-	char *text = read_file(console, NULL);
-	int ready = text && strstr(text, READY_MARKER);
-
-	free(text);
-	return ready;
-}
-
-char *snapshot_save(struct proc *qemu, const char *console, const char *sock,
-		    const char *out, double timeout)
-{
-	double start = monotonic_seconds();
+	char *problem = save(sock, out);
 	struct proc_result r;
-	char *problem;
 
-	while (!says_ready(console)) {
-		if (proc_poll(qemu, &r, 0))
-			return xasprintf("QEMU exited %d before the guest was ready",
-					 r.status);
-		if (monotonic_seconds() - start > timeout) {
-			proc_stop(qemu);
-			return xasprintf("the guest was not ready within %.0f s", timeout);
-		}
-		usleep(POLL_US);
-	}
-	problem = save(sock, out);
-	if (problem) {
+	if (problem)
 		proc_stop(qemu);
-		return problem;
-	}
-	proc_poll(qemu, &r, 1);
-	return NULL;
+	else
+		proc_poll(qemu, &r, 1);
+	return problem;
 }

@@ -21,11 +21,9 @@ char *snapshot_path(const struct guest_boot *b, const char *accel,
 /* The -incoming URI that restores the snapshot at @path. */
 char *snapshot_incoming(const char *path);
 /*
- * @qemu was started with -qmp unix:@sock and its serial console into
- * @console: once the guest says it is ready, save it into @out and end
- * QEMU.  NULL, or what went wrong (QEMU is stopped then).
+ * @qemu was started with -qmp unix:@sock and its guest is ready: save it
+ * into @out and end QEMU.  NULL, or what went wrong (QEMU is stopped then).
  */
-char *snapshot_save(struct proc *qemu, const char *console, const char *sock,
-		    const char *out, double timeout);
+char *snapshot_save(struct proc *qemu, const char *sock, const char *out);
 
 #endif
