@@ -212,8 +212,12 @@ int cmd_spin(int argc, char **argv)
 	parse_args(argc, argv, &a);
 	d = driver_lookup(a.kernel);
 	n = spin_scenarios_select(a.scenario, &sc);
-	if (a.run.boot_only)
-		return boot_only(d, &sc[0], &a.run);
+	if (a.run.boot_only) {
+		int rc = boot_only(d, &sc[0], &a.run);
+
+		spin_scenarios_free(sc, n);
+		return rc;
+	}
 	if (a.emit_ktest)
 		return emit_ktest(d, sc, n);
 	fmt = output_format_for(&a.out, f);
