@@ -19,11 +19,14 @@ for d in kernel modules initramfs helpers accel; do
 	[ -e "$cache/$d" ] && ln -s "$cache/$d" "$c/$d"
 done
 
-# run NAME OUT [ENV...]: capture contention into OUT, stderr into OUT.err.
+# run NAME OUT [VAR=VALUE...] [-- ARG...]: capture contention into OUT
+# with the private cache, stderr into OUT.err.
 run() {
-	local name=$1 out=$2; shift 2
-	if env CAPTURE_CACHE="$c" "$@" "$CAPTURE" spin --scenario contention \
-		-o "$out" 2>"$out.err"; then
+	local name=$1 out=$2 vars=() args=(); shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+	[ $# -gt 0 ] && shift && args=("$@")
+	if env CAPTURE_CACHE="$c" "${vars[@]}" "$CAPTURE" spin --scenario contention \
+		-o "$out" "${args[@]}" 2>"$out.err"; then
 		ok "$name"
 	else
 		not_ok "$name" "$(tail -n 3 "$out.err")"
@@ -37,6 +40,12 @@ says_not() {
 	! grep -Eq -- "$3" "$2" && ok "$1" || not_ok "$1" "$(grep -E -- "$3" "$2")"
 }
 snapshots() { ls "$c/snapshot" 2>/dev/null | grep -c '\.vm$' || true; }
+key_of() { grep -o '"snapshot": "[0-9a-f]\{16\}"' "$1" | grep -o '[0-9a-f]\{16\}'; }
+# same_corpus NAME A B: but for the raw ftrace pages, whose time stamps vary.
+same_corpus() {
+	diff -r -x '*.ftrace' "$2" "$3" >"$TMP/diff" && ok "$1" ||
+		not_ok "$1" "$(head -n 5 "$TMP/diff")"
+}
 
 run "first capture" "$TMP/s1"
 says "first capture: saves a snapshot" "$TMP/s1.err" 'to save a snapshot of it'
@@ -45,19 +54,15 @@ same_bytes "first capture: windows = spin_2thread.ndjson" \
 	"$TMP/s1/spin/01-contention.ndjson" "$ref/spin_2thread.ndjson"
 says "first capture: the manifest says snapshot" "$TMP/s1/MANIFEST.json" \
 	'"guest_boot": "snapshot"'
-key=$(grep -o '"snapshot": "[0-9a-f]\{16\}"' "$TMP/s1/MANIFEST.json" | grep -o '[0-9a-f]\{16\}')
+key=$(key_of "$TMP/s1/MANIFEST.json")
 [ -n "$key" ] && [ -s "$c/snapshot/$key.vm" ] &&
 	ok "first capture: the manifest's key names the snapshot" ||
 	not_ok "first capture: the manifest's key names the snapshot" "key '$key': $(ls "$c/snapshot")"
 
 run "second capture" "$TMP/s2"
 says_not "second capture: saves nothing" "$TMP/s2.err" 'save a snapshot|booting the'
-diff -r -x '*.ftrace' "$TMP/s1" "$TMP/s2" >"$TMP/diff" &&
-	ok "first and second corpus identical" ||
-	not_ok "first and second corpus identical" "$(head -n 5 "$TMP/diff")"
-if env CAPTURE_CACHE="$c" "$CAPTURE" spin --scenario contention --boot-only \
-	2>"$TMP/b1.err"; then ok "boot-only from the snapshot"
-else not_ok "boot-only from the snapshot" "$(tail -n 3 "$TMP/b1.err")"; fi
+same_corpus "first and second corpus identical" "$TMP/s1" "$TMP/s2"
+run "boot-only from the snapshot" "$TMP/b1" -- --boot-only
 says_not "boot-only: saves nothing" "$TMP/b1.err" 'save a snapshot|booting the'
 
 # Corrupt: the file cut to its first MB.
@@ -72,19 +77,15 @@ says "corrupt snapshot: the manifest says lean" "$TMP/x1/MANIFEST.json" '"guest_
 	not_ok "corrupt snapshot: removed" "$(ls -l "$c/snapshot")"
 run "after the corrupt one" "$TMP/x2"
 says "after the corrupt one: a new snapshot saved" "$TMP/x2.err" 'to save a snapshot of it'
-diff -r -x '*.ftrace' "$TMP/s1" "$TMP/x2" >"$TMP/diff" &&
-	ok "after the corrupt one: the first corpus again" ||
-	not_ok "after the corrupt one: the first corpus again" "$(head -n 5 "$TMP/diff")"
+same_corpus "after the corrupt one: the first corpus again" "$TMP/s1" "$TMP/x2"
 
 # A changed input is another key: two CPUs save a snapshot of their own.
 before=$(snapshots)
-if env CAPTURE_CACHE="$c" "$CAPTURE" spin --scenario contention --cpus 2 \
-	-o "$TMP/c2" 2>"$TMP/c2.err"; then ok "two CPUs: capture"
-else not_ok "two CPUs: capture" "$(tail -n 3 "$TMP/c2.err")"; fi
+run "two CPUs: capture" "$TMP/c2" -- --cpus 2
 says "two CPUs: a snapshot of their own" "$TMP/c2.err" 'to save a snapshot of it'
 [ "$(snapshots)" = $((before + 1)) ] && ok "two CPUs: another snapshot file" ||
 	not_ok "two CPUs: another snapshot file" "$(ls "$c/snapshot")"
-key2=$(grep -o '"snapshot": "[0-9a-f]\{16\}"' "$TMP/c2/MANIFEST.json" | grep -o '[0-9a-f]\{16\}')
+key2=$(key_of "$TMP/c2/MANIFEST.json")
 [ -n "$key2" ] && [ "$key2" != "$key" ] && ok "two CPUs: another key" ||
 	not_ok "two CPUs: another key" "'$key2' vs '$key'"
 
@@ -99,7 +100,7 @@ same_bytes "stale snapshot: windows = spin_2thread.ndjson" \
 printf '#!/bin/sh\nexec qemu-system-x86_64 "$@"\n' >"$TMP/qemu" && chmod +x "$TMP/qemu"
 run "another QEMU: capture" "$TMP/q1" CAPTURE_QEMU="$TMP/qemu"
 says "another QEMU: saves a snapshot of its own" "$TMP/q1.err" 'to save a snapshot of it'
-key3=$(grep -o '"snapshot": "[0-9a-f]\{16\}"' "$TMP/q1/MANIFEST.json" | grep -o '[0-9a-f]\{16\}')
+key3=$(key_of "$TMP/q1/MANIFEST.json")
 [ -n "$key3" ] && [ "$key3" != "$key" ] && ok "another QEMU: another key" ||
 	not_ok "another QEMU: another key" "'$key3' vs '$key'"
 
