@@ -76,6 +76,11 @@ struct guest_boot {
 	const char *vmlinux;
 	const char *initrd;
 	const char *append;       /* extra kernel command-line words */
+	/*
+	 * Words for the guest's /prepare.sh, the same for every run of a
+	 * snapshot (on its kernel line, so in its key), or NULL.
+	 */
+	const char *prepare;
 	int cpus;
 	const char *events_path;  /* the event channel's bytes go here */
 	const char *trace_path;   /* the trace channel's (port 0x4e9), or NULL */

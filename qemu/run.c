@@ -180,13 +180,14 @@ static char *run_words(const struct guest_boot *b)
 }
 
 /*
- * The kernel command line with @words, or, for a snapshot (NULL), with
- * the word that makes /init wait for them from fw_cfg.
+ * The kernel command line of @b with @words, or, for a snapshot (NULL),
+ * with the word that makes /init wait for them from fw_cfg.
  */
-static char *kernel_line(const char *words)
+static char *kernel_line(const struct guest_boot *b, const char *words)
 {
-	return xasprintf("%s%s%s%s", base_append, guest_boot_lean() ? lean_append : "",
-			 words ? " " : SNAPSHOT_WORD, words ? words : "");
+	return xasprintf("%s%s %s%s%s", base_append, guest_boot_lean() ? lean_append : "",
+			 b->prepare ? b->prepare : "", words ? " " : SNAPSHOT_WORD,
+			 words ? words : "");
 }
 
 /* A QEMU command line and the strings it owns. */
@@ -245,7 +246,7 @@ static void machine_line(struct qemu_line *l, const struct guest_boot *b,
 	arg(l, "-initrd");
 	arg(l, b->initrd);
 	arg(l, "-append");
-	arg_own(l, kernel_line(words));
+	arg_own(l, kernel_line(b, words));
 	arg(l, "-chardev");
 	arg_own(l, chardev("console", console));
 	arg(l, "-chardev");
@@ -515,7 +516,7 @@ static void choose_boot(struct attempt *a, struct boot_run *run, enum accel acce
 
 	if (guest_boot() || run->full)
 		return;
-	line = kernel_line(NULL);
+	line = kernel_line(run->b, NULL);
 	a->snapshot = snapshot_path(run->b, accel_name(accel), line, a->key);
 	free(line);
 	if (!a->racing && file_exists(a->snapshot))
