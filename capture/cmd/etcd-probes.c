@@ -20,11 +20,17 @@
  *   Replicate        appendEntry, per normal     appendEntry entry (the uncommitted
  *                    entry, before the append    size check in between changes nothing)
  *   Commit           maybeCommit (deferred)      its RETs
- *   Send*            send, last line             its RETs
+ *   Send*            send, last line             its entry (send only sets From, if
+ *                                                 unset, to r.id and, if unset, Term to
+ *                                                 r.Term: the event does the same)
  *   Receive*         Step, first line            Step entry
- *   Ready            acceptReady, last line      RawNode.Ready RETs (Ready returns right
- *                                                 after acceptReady, which the compiler
- *                                                 may inline there)
+ *   Ready            acceptReady, last line      its entry (nothing it changes is read;
+ *                                                 RawNode.Ready calls it, and so does
+ *                                                 raft's Node, which etcd's server runs
+ *                                                 without RawNode.Ready; a build that
+ *                                                 inlined it would be refused)
+ * Entries, not RETs, where they read the same: a RET site is single-stepped
+ * by uprobes (~10 us on a nested VM), the entry's stack-check JBE emulated.
  * Upstream's "conf" and "prop" fields are not produced.
  */
 #include <stdarg.h>
@@ -62,11 +68,22 @@ struct offsets {
 	long rn_raft;                                 /* RawNode */
 };
 
+/*
+ * What is open in one process: newRaft, and becomeLeader before its
+ * append.  Processes are kept apart (a live cluster runs one node in each,
+ * capture etcd --live); within one, raft runs on one goroutine at a time.
+ */
+struct proc_open {
+	unsigned int pid;
+	int newraft_depth;
+	int leader_pending;
+};
+
 struct etcd_trace {
 	FILE *out;
 	long events;
-	int newraft_depth;
-	int leader_pending;
+	struct proc_open *procs;
+	size_t nprocs;
 	char *error;
 	enum handler handler[GP_MAX_SITES];
 };
@@ -170,11 +187,10 @@ static void add_append(struct gp_site *s, const struct offsets *o)
 
 /* Site descriptors shared by the probes. */
 struct sites {
-	struct gp_site recv_state, saved_state, ready, step, sent, append;
+	struct gp_site recv_state, saved_state, ready, state_msg, append;
 };
 
 static const struct gp_site save_recv = { .nsaved = 1, .saved = { GP_RAX } };
-static const struct gp_site save_recv_arg = { .nsaved = 2, .saved = { GP_RAX, GP_RBX } };
 
 /* One probed function: its entry and exit descriptors and handlers. */
 struct probe {
@@ -183,8 +199,7 @@ struct probe {
 	enum handler in, out;
 };
 #define SAVE_RECV ((size_t)-1)
-#define SAVE_RECV_ARG ((size_t)-2)
-#define NO_EXIT ((size_t)-3)
+#define NO_EXIT ((size_t)-2)
 #define SITE(f) offsetof(struct sites, f)
 
 static const struct probe probes[] = {
@@ -195,17 +210,15 @@ static const struct probe probes[] = {
 	{ RAFT "(*raft).becomeLeader", SAVE_RECV, SAVE_RECV, H_LEADER_IN, H_LEADER_OUT },
 	{ RAFT "(*raft).appendEntry", SITE(append), NO_EXIT, H_APPEND, H_NONE },
 	{ RAFT "(*raft).maybeCommit", SAVE_RECV, SITE(saved_state), H_NONE, H_COMMIT },
-	{ RAFT "(*raft).send", SAVE_RECV_ARG, SITE(sent), H_NONE, H_SEND },
-	{ RAFT "(*raft).Step", SITE(step), NO_EXIT, H_RECEIVE, H_NONE },
-	{ RAFT "(*RawNode).Ready", SAVE_RECV, SITE(ready), H_NONE, H_READY },
+	{ RAFT "(*raft).send", SITE(state_msg), NO_EXIT, H_SEND, H_NONE },
+	{ RAFT "(*raft).Step", SITE(state_msg), NO_EXIT, H_RECEIVE, H_NONE },
+	{ RAFT "(*RawNode).acceptReady", SITE(ready), NO_EXIT, H_READY, H_NONE },
 };
 
 static const struct gp_site *site_of(const struct sites *s, size_t which)
 {
 	if (which == SAVE_RECV)
 		return &save_recv;
-	if (which == SAVE_RECV_ARG)
-		return &save_recv_arg;
 	if (which == NO_EXIT)
 		return NULL;
 	return (const struct gp_site *)((const char *)s + which);
@@ -216,11 +229,9 @@ static void build_sites(struct sites *s, const struct offsets *o)
 	memset(s, 0, sizeof(*s));
 	add_state(&s->recv_state, o, GP_SRC_REG, GP_RAX, -1);
 	add_state(&s->saved_state, o, GP_SRC_SAVED, 0, -1);
-	add_state(&s->ready, o, GP_SRC_SAVED, 0, o->rn_raft);
-	add_state(&s->step, o, GP_SRC_REG, GP_RAX, -1);
-	add_msg(&s->step, o, GP_SRC_REG, GP_RBX);
-	add_state(&s->sent, o, GP_SRC_SAVED, 0, -1);
-	add_msg(&s->sent, o, GP_SRC_SAVED, 1);
+	add_state(&s->ready, o, GP_SRC_REG, GP_RAX, o->rn_raft);
+	add_state(&s->state_msg, o, GP_SRC_REG, GP_RAX, -1);
+	add_msg(&s->state_msg, o, GP_SRC_REG, GP_RBX);
 	add_append(&s->append, o);
 }
 
@@ -349,11 +360,25 @@ static void put_u64(struct line *l, unsigned long long v)
 #define put_num(l, key, v) (put_lit(l, key), put_u64(l, v))
 #define put_id(l, key, v) (put_lit(l, key "\""), put_u64(l, v), put_lit(l, "\""))
 
+/* Which message an event carries: none, one received, one being sent. */
+enum msg_of { NO_MSG, MSG_IN, MSG_OUT };
+
+/*
+ * A message being sent is read at send's entry: send then sets From (if
+ * unset) to the node's id and Term (if unset: only votes and their
+ * responses come with theirs) to the node's term, as done here.
+ */
 static void write_msg(struct etcd_trace *t, struct line *l,
-		      const struct gp_record *r)
+		      const struct gp_record *r, enum msg_of which)
 {
 	unsigned long long type = mval(r, M_TYPE), idx = mval(r, M_INDEX),
-			   logterm = mval(r, M_LOGTERM), ents = mval(r, M_ENTRIES);
+			   logterm = mval(r, M_LOGTERM), ents = mval(r, M_ENTRIES),
+			   term = mval(r, M_TERM), from = mval(r, M_FROM);
+
+	if (which == MSG_OUT && !term)
+		term = r->val[S_TERM];
+	if (which == MSG_OUT && !from)
+		from = r->val[S_ID];
 
 	if (type >= NELEM(msg_types)) {
 		fail(t, "unknown raft message type %llu", type);
@@ -365,8 +390,8 @@ static void write_msg(struct etcd_trace *t, struct line *l,
 	}
 	put_lit(l, ",\"msg\":{\"type\":\"");
 	put(l, msg_types[type]);
-	put_num(l, "\",\"term\":", mval(r, M_TERM));
-	put_id(l, ",\"from\":", mval(r, M_FROM));
+	put_num(l, "\",\"term\":", term);
+	put_id(l, ",\"from\":", from);
 	put_id(l, ",\"to\":", mval(r, M_TO));
 	put_num(l, ",\"entries\":", ents);
 	put_num(l, ",\"logTerm\":", logterm);
@@ -383,7 +408,7 @@ static void write_msg(struct etcd_trace *t, struct line *l,
 
 /* One event in upstream's TracingEvent JSON (without conf and prop). */
 static void write_event(struct etcd_trace *t, const char *name,
-			const struct gp_record *r, int with_msg)
+			const struct gp_record *r, enum msg_of with_msg)
 {
 	const unsigned long long *v = r->val;
 	unsigned long long li;
@@ -404,8 +429,8 @@ static void write_event(struct etcd_trace *t, const char *name,
 	put_lit(&l, "},\"role\":\"");
 	put(&l, roles[v[S_ROLE]]);
 	put_num(&l, "\",\"log\":", li);
-	if (with_msg)
-		write_msg(t, &l, r);
+	if (with_msg != NO_MSG)
+		write_msg(t, &l, r, with_msg);
 	put_lit(&l, "}\n");
 	fwrite(l.buf, 1, l.n, t->out);
 	t->events++;
@@ -427,13 +452,24 @@ static const char *msg_event(unsigned long long type, int send)
 	return NULL;
 }
 
-static void on_append(struct etcd_trace *t, const struct gp_record *r)
+static struct proc_open *proc_open(struct etcd_trace *t, unsigned int pid)
+{
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (t->procs[i].pid == pid)
+			return &t->procs[i];
+	t->procs = xrealloc(t->procs, (t->nprocs + 1) * sizeof(*t->procs));
+	t->procs[t->nprocs] = (struct proc_open){ .pid = pid };
+	return &t->procs[t->nprocs++];
+}
+
+static void on_append(struct etcd_trace *t, const struct gp_record *r,
+		      struct proc_open *p)
 {
 	unsigned long long n = r->val[A_LEN];
 
-	if (t->leader_pending) {
-		t->leader_pending = 0;
-		write_event(t, "BecomeLeader", r, 0);
+	if (p->leader_pending) {
+		p->leader_pending = 0;
+		write_event(t, "BecomeLeader", r, NO_MSG);
 	}
 	if (n > MAX_NEW_ENTRIES) {
 		fail(t, "appendEntry with %llu entries (at most %d are read)",
@@ -442,7 +478,7 @@ static void on_append(struct etcd_trace *t, const struct gp_record *r)
 	}
 	for (unsigned i = 0; i < n; i++)   /* EntryNormal is 0 (nil reads as 0) */
 		if (NIL(r, A_TYPE0 + i) || !r->val[A_TYPE0 + i])
-			write_event(t, "Replicate", r, 0);
+			write_event(t, "Replicate", r, NO_MSG);
 }
 
 static void on_message(struct etcd_trace *t, const struct gp_record *r, int send)
@@ -450,47 +486,49 @@ static void on_message(struct etcd_trace *t, const struct gp_record *r, int send
 	const char *name = msg_event(mval(r, M_TYPE), send);
 
 	if (name)
-		write_event(t, name, r, 1);
+		write_event(t, name, r, send ? MSG_OUT : MSG_IN);
 }
 
 void etcd_record(const struct gp_record *r, void *arg)
 {
 	struct etcd_trace *t = arg;
+	struct proc_open *p;
 
 	if (t->error || r->site >= GP_MAX_SITES)
 		return;
+	p = proc_open(t, r->pid);
 	switch (t->handler[r->site]) {
 	case H_NONE:
 		break;
 	case H_NEWRAFT_IN:
-		t->newraft_depth++;
+		p->newraft_depth++;
 		break;
 	case H_NEWRAFT_OUT:
-		t->newraft_depth--;
+		p->newraft_depth--;
 		break;
 	case H_CONF:
-		if (t->newraft_depth > 0)
-			write_event(t, "InitState", r, 0);
-		write_event(t, "ApplyConfChange", r, 0);
+		if (p->newraft_depth > 0)
+			write_event(t, "InitState", r, NO_MSG);
+		write_event(t, "ApplyConfChange", r, NO_MSG);
 		break;
 	case H_FOLLOWER:
-		write_event(t, "BecomeFollower", r, 0);
+		write_event(t, "BecomeFollower", r, NO_MSG);
 		break;
 	case H_CANDIDATE:
-		write_event(t, "BecomeCandidate", r, 0);
+		write_event(t, "BecomeCandidate", r, NO_MSG);
 		break;
 	case H_LEADER_IN:
-		t->leader_pending = 1;
+		p->leader_pending = 1;
 		break;
 	case H_LEADER_OUT:
-		if (t->leader_pending)
+		if (p->leader_pending)
 			fail(t, "becomeLeader returned without appending its empty entry");
 		break;
 	case H_APPEND:
-		on_append(t, r);
+		on_append(t, r, p);
 		break;
 	case H_COMMIT:
-		write_event(t, "Commit", r, 0);
+		write_event(t, "Commit", r, NO_MSG);
 		break;
 	case H_SEND:
 		on_message(t, r, 1);
@@ -499,7 +537,7 @@ void etcd_record(const struct gp_record *r, void *arg)
 		on_message(t, r, 0);
 		break;
 	case H_READY:
-		write_event(t, "Ready", r, 0);
+		write_event(t, "Ready", r, NO_MSG);
 		break;
 	}
 }
@@ -510,6 +548,7 @@ long etcd_trace_end(struct etcd_trace *t)
 
 	if (t->error)
 		die(EXIT_CAPTURE_FAILED, "raft probes: %s", t->error);
+	free(t->procs);
 	free(t);
 	return n;
 }
