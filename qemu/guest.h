@@ -112,9 +112,11 @@ char *guest_helper_build(const char *src);
 /* QEMU: CAPTURE_QEMU, else qemu-system-x86_64 on PATH. */
 const char *guest_qemu(void);
 /*
- * The lean boot (default) or, with CAPTURE_GUEST_BOOT=classic, the boot
- * of capture 0.x (SeaBIOS, every boot-time self-test, gzip'd initramfs)
- * that bench/spin-capture compares it with.
+ * The lean boot (the default, CAPTURE_GUEST_BOOT=snapshot: booted once,
+ * saved and restored for every run; =lean: booted in full each time) or,
+ * with CAPTURE_GUEST_BOOT=classic, the boot of capture 0.x (SeaBIOS,
+ * every boot-time self-test, gzip'd initramfs) that bench/spin-capture
+ * compares it with.
  */
 int guest_boot_lean(void);
 
