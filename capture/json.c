@@ -283,17 +283,21 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 }
 
 /* An integer's decimal digits: the common number, too hot for printf. */
-void strbuf_add_int(struct strbuf *sb, long long n)
+void strbuf_add_uint(struct strbuf *sb, unsigned long long u)
 {
 	char digits[24], *p = digits + sizeof(digits);
-	unsigned long long u = n < 0 ? -(unsigned long long)n : (unsigned long long)n;
 
 	do
 		*--p = '0' + u % 10;
 	while (u /= 10);
-	if (n < 0)
-		*--p = '-';
 	put(sb, p, digits + sizeof(digits) - p);
+}
+
+void strbuf_add_int(struct strbuf *sb, long long n)
+{
+	if (n < 0)
+		put(sb, "-", 1);
+	strbuf_add_uint(sb, n < 0 ? -(unsigned long long)n : (unsigned long long)n);
 }
 
 void json_write_number(struct strbuf *sb, double d, enum json_style style)

@@ -33,6 +33,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* @n in decimal (what printf's %lld writes, for a fraction of its cost) */
 void strbuf_add_int(struct strbuf *sb, long long n);
+void strbuf_add_uint(struct strbuf *sb, unsigned long long n);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 

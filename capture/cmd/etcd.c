@@ -17,8 +17,8 @@
 #include "../options.h"
 #include "../proc.h"
 #include "goprobe.skel.h"
-#include "etcd-probes.h"
 #include "fold-inputs.h"
+#include "go-spec.h"
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n\n"
@@ -124,14 +124,21 @@ static void harness_status(const char *bin, const char *scenario, int status)
 		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
 }
 
-/* Run the harness under the probes; its events go to @raw. */
+/* The probe spec of raft (docs/go.md), next to the harness. */
+static char *probe_spec(void)
+{
+	return xasprintf("%s/scenarios/etcd/raft.probes", capture_home());
+}
+
+/* Run the harness under the spec's probes; its events go to @raw. */
 static void run_probed(const struct etcd_opts *o, const char *bin,
 		       const char *scenario, const char *raw, const char *tmp_out)
 {
+	char *path = probe_spec();
+	struct go_spec *spec = go_spec_parse(path);
 	struct gp_engine *e = gp_open(bin);
 	FILE *out = fopen(raw, "w");
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
-	struct etcd_trace *t;
 	size_t len = 0;
 	char *stdout_text;
 	int rc;
@@ -139,10 +146,13 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
-	t = etcd_probes(e, out);
-	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, etcd_record, t);
+	go_spec_probe(spec, e);
+	go_spec_output(spec, NULL, out);
+	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, go_spec_record, spec);
 	harness_status(bin, scenario, rc);
-	etcd_trace_end(t);
+	go_spec_end(spec, NULL);
+	go_spec_free(spec);
+	free(path);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
 	stdout_text = read_file(tmp_out, &len);
@@ -223,10 +233,16 @@ static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin
 		size_t sz;
 		const void *obj = goprobe__elf_bytes(&sz);
 
+		char *spec = probe_spec();
+
 		json_add(env, "harness_build_id", json_str(go_build_id(b)));
 		go_close(b);
 		sha256_hex(obj, sz, hex);
 		json_add(env, "bpf_object_sha256", json_str(hex));
+		if (sha256_file(spec, hex))
+			die(EXIT_ENV_MISSING, "%s: cannot read the probe spec", spec);
+		json_add(env, "spec_sha256", json_str(hex));
+		free(spec);
 	}
 }
 
