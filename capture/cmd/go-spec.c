@@ -38,10 +38,11 @@
 #define MAX_TABLES 32
 #define MAX_WORDS 66            /* names TABLE and 64 names */
 
-/* A table of names: value i is name[i] ("-": no name). */
+/* A table of names: value i is name[i] ("-": no name, shown[i] NULL). */
 struct table {
 	char *name;
 	char **names;
+	const char **shown;
 	int n;
 };
 
@@ -417,8 +418,11 @@ static void add_table(struct go_spec *s, long line, char **tok, int ntok)
 	t->name = xstrdup(tok[1]);
 	t->n = ntok - 2;
 	t->names = xcalloc((size_t)t->n, sizeof(*t->names));
-	for (int i = 0; i < t->n; i++)
+	t->shown = xcalloc((size_t)t->n, sizeof(*t->shown));
+	for (int i = 0; i < t->n; i++) {
 		t->names[i] = xstrdup(tok[i + 2]);
+		t->shown[i] = strcmp(t->names[i], "-") ? t->names[i] : NULL;
+	}
 }
 
 /* header KEY [proc]: once, before any function. */
@@ -965,21 +969,22 @@ static unsigned long long extend(const struct field *f, unsigned long long v)
 /* @t's name for @v, or NULL ("-" or past its end). */
 static const char *table_name(const struct table *t, unsigned long long v)
 {
-	return v < (unsigned long long)t->n && strcmp(t->names[v], "-") ?
-	       t->names[v] : NULL;
+	return v < (unsigned long long)t->n ? t->shown[v] : NULL;
 }
 
 static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *f,
 		       int have, unsigned long long v)
 {
+	const char *name = f->table && have ? table_name(f->table, v) : NULL;
+
 	if (!have) {
 		strbuf_addstr(l, "null");
-	} else if (f->table && !table_name(f->table, v)) {
+	} else if (f->table && !name) {
 		fail(s, f->line, "%s: %llu has no name in table %s", f->name, v,
 		     f->table->name);
 	} else if (f->table) {
 		strbuf_addstr(l, "\"");
-		strbuf_addstr(l, table_name(f->table, v));
+		strbuf_addstr(l, name);
 		strbuf_addstr(l, "\"");
 	} else if (f->kind == GO_KIND_BOOL) {
 		strbuf_addstr(l, v & 0xff ? "true" : "false");
@@ -1261,7 +1266,8 @@ void go_spec_record(const struct gp_record *r, void *arg)
 		write_raw(s, r, proc, 0);
 		return;
 	}
-	write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
+	if (s->raw)
+		write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
 	goid = site->goid_slot >= 0 ? r->val[site->goid_slot] : r->goid;
 	if (site->fn->tracked && !site->at_exit)
 		go_calls_enter(s->calls, proc, goid, site->fn->index);
@@ -1337,6 +1343,7 @@ void go_spec_free(struct go_spec *s)
 		for (int k = 0; k < s->table[i].n; k++)
 			free(s->table[i].names[k]);
 		free(s->table[i].names);
+		free(s->table[i].shown);
 		free(s->table[i].name);
 	}
 	go_calls_free(s->calls);
