@@ -38,11 +38,15 @@
 #define MAX_TABLES 32
 #define MAX_WORDS 66            /* names TABLE and 64 names */
 
+/* Literal text, its length known at compile time: one event line has ~30. */
+#define ADD_LIT(l, text) strbuf_add(l, text, sizeof(text) - 1)
+
 /* A table of names: value i is name[i] ("-": no name, shown[i] NULL). */
 struct table {
 	char *name;
 	char **names;
 	const char **shown;
+	size_t *len;            /* of each name */
 	int n;
 };
 
@@ -64,6 +68,7 @@ struct field {
 	int hidden;             /* read (or computed), not written */
 	struct go_calc *calc;   /* computed from other fields: no read */
 	char *pre;              /* written before the value: key, nesting */
+	size_t pre_len;
 };
 
 struct func;
@@ -92,6 +97,7 @@ struct site {
 	struct field field[MAX_FIELDS];
 	int nfields;
 	char *post;             /* closes what the last written field opened */
+	size_t post_len;
 	int goid_slot;          /* the goroutine's id read for "while", or -1 */
 	struct gp_site gp;
 	struct func *fn;
@@ -419,8 +425,10 @@ static void add_table(struct go_spec *s, long line, char **tok, int ntok)
 	t->n = ntok - 2;
 	t->names = xcalloc((size_t)t->n, sizeof(*t->names));
 	t->shown = xcalloc((size_t)t->n, sizeof(*t->shown));
+	t->len = xcalloc((size_t)t->n, sizeof(*t->len));
 	for (int i = 0; i < t->n; i++) {
 		t->names[i] = xstrdup(tok[i + 2]);
+		t->len[i] = strlen(t->names[i]);
 		t->shown[i] = strcmp(t->names[i], "-") ? t->names[i] : NULL;
 	}
 }
@@ -568,7 +576,7 @@ static int clause_field(struct go_spec *s, const struct site *site,
 	if (i < 0 || site->field[i].calc || !site->field[i].count != !slice)
 		die_at(EXIT_BAD_INPUT, s->path, ev->line,
 		       "no field %s (%s) below to %s", name,
-		       slice ? "a [:N] slice" : "one value read, not [:N]",
+		       slice ? "a [:N] slice" : "one value, not [:N]",
 		       slice ? "write an event per element of" : "name the event by");
 	return i;
 }
@@ -703,6 +711,7 @@ static void nest(struct go_spec *s, struct site *site)
 			add_key(&sb, f->name, k);
 		}
 		f->pre = xstrdup(sb.buf);
+		f->pre_len = sb.len;
 		prev = f->name;
 	}
 	strbuf_reset(&sb);
@@ -710,6 +719,7 @@ static void nest(struct go_spec *s, struct site *site)
 		strbuf_addstr(&sb, "}");
 	strbuf_addstr(&sb, "}\n");
 	site->post = xstrdup(sb.buf);
+	site->post_len = sb.len;
 	strbuf_release(&sb);
 }
 
@@ -978,25 +988,28 @@ static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *
 	const char *name = f->table && have ? table_name(f->table, v) : NULL;
 
 	if (!have) {
-		strbuf_addstr(l, "null");
+		ADD_LIT(l, "null");
 	} else if (f->table && !name) {
 		fail(s, f->line, "%s: %llu has no name in table %s", f->name, v,
 		     f->table->name);
 	} else if (f->table) {
-		strbuf_addstr(l, "\"");
-		strbuf_addstr(l, name);
-		strbuf_addstr(l, "\"");
+		ADD_LIT(l, "\"");
+		strbuf_add(l, name, f->table->len[v]);
+		ADD_LIT(l, "\"");
 	} else if (f->kind == GO_KIND_BOOL) {
-		strbuf_addstr(l, v & 0xff ? "true" : "false");
+		if (v & 0xff)
+			ADD_LIT(l, "true");
+		else
+			ADD_LIT(l, "false");
 	} else {
 		if (f->quoted)
-			strbuf_addstr(l, "\"");
+			ADD_LIT(l, "\"");
 		if (f->kind == GO_KIND_SIGNED)
 			strbuf_add_int(l, (long long)extend(f, v));
 		else
 			strbuf_add_uint(l, v);
 		if (f->quoted)
-			strbuf_addstr(l, "\"");
+			ADD_LIT(l, "\"");
 	}
 }
 
@@ -1023,24 +1036,24 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 	unsigned long long v;
 	long long n;
 
-	strbuf_addstr(l, f->pre);
+	strbuf_add(l, f->pre, f->pre_len);
 	if (!f->count) {
 		put_scalar(s, l, f, val->have, val->v);
 		return;
 	}
 	if ((n = slice_len(s, f, r)) < 0) {
-		strbuf_addstr(l, "null");
+		ADD_LIT(l, "null");
 		return;
 	}
-	strbuf_addstr(l, "[");
+	ADD_LIT(l, "[");
 	for (int i = 0; i < n; i++) {
 		int have = field_value(f, r, f->slot + i, &v);
 
 		if (i)
-			strbuf_addstr(l, ",");
+			ADD_LIT(l, ",");
 		put_scalar(s, l, f, have, v);
 	}
-	strbuf_addstr(l, "]");
+	ADD_LIT(l, "]");
 }
 
 /* The one-value fields of @r, read and computed, into s->vals. */
@@ -1184,19 +1197,19 @@ static void write_event(struct go_spec *s, const struct site *site,
 	struct strbuf *l = &s->line;
 
 	strbuf_reset(l);
-	strbuf_addstr(l, "{\"");
+	ADD_LIT(l, "{\"");
 	strbuf_addstr(l, s->key);
-	strbuf_addstr(l, "\":\"");
+	ADD_LIT(l, "\":\"");
 	strbuf_addstr(l, name);
-	strbuf_addstr(l, "\"");
+	ADD_LIT(l, "\"");
 	if (s->with_proc) {
-		strbuf_addstr(l, ",\"proc\":");
+		ADD_LIT(l, ",\"proc\":");
 		strbuf_add_int(l, proc);
 	}
 	for (int i = 0; i < site->nfields; i++)
 		if (!site->field[i].hidden)
 			put_field(s, l, &site->field[i], r, &s->vals[i]);
-	strbuf_addstr(l, site->post);
+	strbuf_add(l, site->post, site->post_len);
 	fwrite(l->buf, 1, l->len, s->events);
 }
 
@@ -1344,6 +1357,7 @@ void go_spec_free(struct go_spec *s)
 			free(s->table[i].names[k]);
 		free(s->table[i].names);
 		free(s->table[i].shown);
+		free(s->table[i].len);
 		free(s->table[i].name);
 	}
 	go_calls_free(s->calls);
