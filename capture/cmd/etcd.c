@@ -124,10 +124,14 @@ static void harness_status(const char *bin, const char *scenario, int status)
 		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
 }
 
-/* The probe spec of raft (docs/go.md), next to the harness. */
+/*
+ * The probe spec of raft (docs/go.md), next to the harness's source: the
+ * toolkit's, as its BPF program, even where CAPTURE_HOME points the
+ * scenarios elsewhere.
+ */
 static char *probe_spec(void)
 {
-	return xasprintf("%s/scenarios/etcd/raft.probes", capture_home());
+	return xasprintf("%s/scenarios/etcd/raft.probes", toolkit_tree());
 }
 
 /* Run the harness under the spec's probes; its events go to @raw. */
