@@ -4,20 +4,8 @@
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
 # (a "once" event missing from a call, a computed field over a nil value).
 source "$(dirname "$0")/../lib.sh"
-GO=/usr/local/go/bin/go
-D=$TESTS_DIR/go
-
-if [ "$(id -u)" != 0 ]; then
-	not_ok "capture go spec language" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
-if [ ! -x "$GO" ]; then
-	not_ok "capture go spec language" "needs Go at $GO to build the toy bank"
-	exit 0
-fi
-GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/bank" build -trimpath \
-	-buildvcs=false -o "$TMP/bank" . 2>"$TMP/go.err" ||
-	not_ok "build the bank" "$(tail -n 2 "$TMP/go.err")"
+source "$TESTS_DIR/go/bank.sh"
+build -o "$TMP/bank" .
 BANK="$TMP/bank -procs 2 -workers 3 -transfers 40"
 
 if $CAPTURE go --probes "$D/features.probes" -o "$TMP/f" -- $BANK >"$TMP/f.out" 2>"$TMP/f.err"; then
@@ -42,15 +30,6 @@ else
 	not_ok "the event's shape" "$line"
 fi
 
-spec() {   # spec NAME LINE...: a spec file of these lines
-	local name=$1; shift
-	printf '%s\n' "$@" >"$TMP/$name.probes"
-}
-refused() {   # refused NAME PATTERN: exit 3, the message, nothing written
-	expect_exit 3 "refused: $1" "$2" \
-		$CAPTURE go --probes "$TMP/$1.probes" -o "$TMP/out-$1" -- "$TMP/bank"
-	nothing_left "nothing written: $1" "$TMP/out-$1"
-}
 A='func main.(*Bank).apply'
 spec nowhile "$A" 'entry T while main.nosuch' '	id i64 t.ID'
 refused nowhile "nowhile.probes:2: while main.nosuch: no 'func main.nosuch' in the spec"

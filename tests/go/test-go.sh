@@ -3,24 +3,9 @@
 # processes) traced unmodified from a probe spec alone, its events checked
 # against what it logged; every refusal of a spec or binary.
 source "$(dirname "$0")/../lib.sh"
-GO=/usr/local/go/bin/go
-D=$TESTS_DIR/go
+source "$TESTS_DIR/go/bank.sh"
 SPEC=$D/bank.probes
 
-if [ "$(id -u)" != 0 ]; then
-	not_ok "capture go" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
-if [ ! -x "$GO" ]; then
-	not_ok "capture go" "needs Go at $GO to build the toy bank"
-	exit 0
-fi
-
-build() {
-	GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/bank" build -trimpath \
-		-buildvcs=false "$@" 2>"$TMP/go.err" ||
-		not_ok "build the bank $*" "$(tail -n 2 "$TMP/go.err")"
-}
 build -o "$TMP/bank" .
 build -ldflags=-w -o "$TMP/nodwarf" .
 BANK="$TMP/bank -procs 2 -workers 3 -transfers 40"
@@ -104,17 +89,6 @@ expect_exit 6 "--timeout: the target killed, the run failed" 'timed out after 1 
 	$CAPTURE go --probes "$SPEC" --timeout 1 -o "$TMP/x5" -- "$TMP/bank" -transfers 400000
 nothing_left "no corpus after a timeout" "$TMP/x5"
 
-# spec NAME LINE...: a spec file of these lines.
-spec() {
-	local name=$1; shift
-	printf '%s\n' "$@" >"$TMP/$name.probes"
-}
-refused() {   # refused NAME PATTERN [BINARY]: exit 3, the message, nothing written
-	local name=$1 pattern=$2 bin=${3:-$TMP/bank}
-	expect_exit 3 "refused: $name" "$pattern" \
-		$CAPTURE go --probes "$TMP/$name.probes" -o "$TMP/out-$name" -- "$bin"
-	nothing_left "nothing written: $name" "$TMP/out-$name"
-}
 spec missing '# no such function' 'func main.(*Bank).withdraw' 'entry W' '	x i64 b.applied'
 refused missing 'missing.probes:2: .*no function main\.\(\*Bank\)\.withdraw'
 spec inlined 'func main.(*Account).canPay' 'entry Pay' '	amount i64 amount'
