@@ -39,7 +39,7 @@
 #define MAX_WORDS 66            /* names TABLE and 64 names */
 
 /* Literal text, its length known at compile time: one event line has ~30. */
-#define ADD_LIT(l, text) strbuf_add(l, text, sizeof(text) - 1)
+#define ADD_LIT(l, text) strbuf_put(l, text, sizeof(text) - 1)
 
 /* A table of names: value i is name[i] ("-": no name, shown[i] NULL). */
 struct table {
@@ -994,7 +994,7 @@ static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *
 		     f->table->name);
 	} else if (f->table) {
 		ADD_LIT(l, "\"");
-		strbuf_add(l, name, f->table->len[v]);
+		strbuf_put(l, name, f->table->len[v]);
 		ADD_LIT(l, "\"");
 	} else if (f->kind == GO_KIND_BOOL) {
 		if (v & 0xff)
@@ -1036,7 +1036,7 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 	unsigned long long v;
 	long long n;
 
-	strbuf_add(l, f->pre, f->pre_len);
+	strbuf_put(l, f->pre, f->pre_len);
 	if (!f->count) {
 		put_scalar(s, l, f, val->have, val->v);
 		return;
@@ -1209,7 +1209,7 @@ static void write_event(struct go_spec *s, const struct site *site,
 	for (int i = 0; i < site->nfields; i++)
 		if (!site->field[i].hidden)
 			put_field(s, l, &site->field[i], r, &s->vals[i]);
-	strbuf_add(l, site->post, site->post_len);
+	strbuf_put(l, site->post, site->post_len);
 	fwrite(l->buf, 1, l->len, s->events);
 }
 
