@@ -36,6 +36,7 @@
 #define MAX_ONCE 64             /* "once" events of a spec (a mask's bits) */
 #define MAX_PROCS 4096
 #define MAX_TABLES 32
+#define MAX_GROUPS 16
 #define MAX_WORDS 66            /* names TABLE and 64 names */
 
 /* Literal text, its length known at compile time: one event line has ~30. */
@@ -111,8 +112,20 @@ struct func {
 	struct site *entry, *exit;
 };
 
+/* A group of fields, written once, used by several sites. */
+struct group {
+	char *name, *param;     /* PARAM in an EXPR is the use's ARG */
+	long line;
+	char *text[MAX_FIELDS];
+	long at[MAX_FIELDS];    /* each field's line */
+	int n;
+};
+
 struct go_spec {
 	const char *path;
+	struct group group[MAX_GROUPS];
+	int ngroups;
+	struct group *open_group;   /* the group the lines below go to */
 	char *key;              /* the key of the event's name */
 	int with_proc;
 	long header_line;
@@ -536,6 +549,111 @@ static void add_func(struct go_spec *s, long line, char **tok, int n)
 	fn->index = s->nfuncs++;
 }
 
+static const char *const statements[] = {
+	"header", "names", "group", "use", "func", "entry", "return",
+};
+
+/* Does @text (a line, comment stripped) start with a statement's word? */
+static int is_statement(const char *text)
+{
+	size_t skip = strspn(text, " \t\r"), len = strcspn(text + skip, " \t\r");
+
+	for (size_t i = 0; i < sizeof(statements) / sizeof(statements[0]); i++)
+		if (strlen(statements[i]) == len && !strncmp(text + skip, statements[i], len))
+			return 1;
+	return 0;
+}
+
+static struct group *find_group(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->ngroups; i++)
+		if (!strcmp(s->group[i].name, name))
+			return &s->group[i];
+	return NULL;
+}
+
+/* group NAME PARAM: the field lines below, until the next statement. */
+static void add_group(struct go_spec *s, long line, char **tok, int n)
+{
+	struct group *g;
+
+	if (n != 3 || !is_name(tok[1]) || !is_name(tok[2]))
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected 'group NAME PARAM', NAME and PARAM identifiers");
+	if (find_group(s, tok[1]))
+		die_at(EXIT_BAD_INPUT, s->path, line, "group %s defined twice (line %ld)",
+		       tok[1], find_group(s, tok[1])->line);
+	if (s->ngroups == MAX_GROUPS)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d groups", MAX_GROUPS);
+	g = &s->group[s->ngroups++];
+	g->name = xstrdup(tok[1]);
+	g->param = xstrdup(tok[2]);
+	g->line = line;
+	s->open_group = g;
+}
+
+static void group_line(struct go_spec *s, const char *text, long line)
+{
+	struct group *g = s->open_group;
+
+	if (!text[strspn(text, " \t\r")])
+		return;
+	if (g->n == MAX_FIELDS)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d fields in group %s",
+		       MAX_FIELDS, g->name);
+	g->at[g->n] = line;
+	g->text[g->n++] = xstrdup(text);
+}
+
+/* @expr with each identifier @param (not a field after a dot) as @arg. */
+static char *substitute(const char *expr, const char *param, const char *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(param);
+
+	for (const char *p = expr; *p;) {
+		int word = (p == expr || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' &&
+					  p[-1] != '.')) &&
+			   !strncmp(p, param, len) &&
+			   !isalnum((unsigned char)p[len]) && p[len] != '_';
+
+		if (word) {
+			strbuf_addstr(&sb, arg);
+			p += len;
+		} else {
+			strbuf_add(&sb, p++, 1);
+		}
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+/* use NAME ARG: the group's fields in this site, its PARAM read as ARG. */
+static void use_group(struct go_spec *s, struct site *site, long line,
+		      char **tok, int n)
+{
+	const struct group *g = n == 3 ? find_group(s, tok[1]) : NULL;
+
+	if (n != 3)
+		die_at(EXIT_BAD_INPUT, s->path, line, "expected 'use GROUP ARG'");
+	if (!g)
+		die_at(EXIT_BAD_INPUT, s->path, line, "no group %s above", tok[1]);
+	if (!g->n)
+		die_at(EXIT_BAD_INPUT, s->path, line, "group %s (line %ld) has no fields",
+		       g->name, g->line);
+	for (int i = 0; i < g->n; i++) {
+		char *text = xstrdup(g->text[i]), *ftok[MAX_WORDS + 1], *expr = NULL;
+		int k = split(text, ftok, MAX_WORDS);
+
+		if (k > 2 && strcmp(ftok[2], "=")) {
+			expr = substitute(ftok[2], g->param, tok[2]);
+			ftok[2] = expr;
+		}
+		add_field(s, site, g->at[i], ftok, k);
+		free(expr);
+		free(text);
+	}
+}
+
 static void parse_line(struct go_spec *s, char *text, long line,
 		       struct site **site)
 {
@@ -544,10 +662,22 @@ static void parse_line(struct go_spec *s, char *text, long line,
 	struct func *fn = s->nfuncs ? &s->func[s->nfuncs - 1] : NULL;
 
 	text[strcspn(text, "#")] = 0;
+	if (s->open_group && !is_statement(text)) {
+		group_line(s, text, line);
+		return;
+	}
+	s->open_group = NULL;
 	n = split(text, tok, MAX_WORDS);
 	if (!n)
 		return;
-	if (!strcmp(tok[0], "names")) {
+	if (!strcmp(tok[0], "group")) {
+		add_group(s, line, tok, n);
+		*site = NULL;
+	} else if (!strcmp(tok[0], "use")) {
+		if (!*site)
+			die_at(EXIT_BAD_INPUT, s->path, line, "use outside an entry or return");
+		use_group(s, *site, line, tok, n);
+	} else if (!strcmp(tok[0], "names")) {
 		add_table(s, line, tok, n);
 	} else if (!strcmp(tok[0], "header")) {
 		set_header(s, line, tok, n);
@@ -560,7 +690,7 @@ static void parse_line(struct go_spec *s, char *text, long line,
 		*site = add_event(s, fn, line, tok, n);
 	} else if (!*site) {
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "'%s': expected header, names, func, entry, return, or a field after them",
+		       "'%s': expected header, names, group, func, entry, return, or a field or use after them",
 		       tok[0]);
 	} else {
 		add_field(s, *site, line, tok, n);
@@ -1359,6 +1489,12 @@ void go_spec_free(struct go_spec *s)
 		free(s->table[i].shown);
 		free(s->table[i].len);
 		free(s->table[i].name);
+	}
+	for (int i = 0; i < s->ngroups; i++) {
+		for (int k = 0; k < s->group[i].n; k++)
+			free(s->group[i].text[k]);
+		free(s->group[i].name);
+		free(s->group[i].param);
 	}
 	go_calls_free(s->calls);
 	strbuf_release(&s->line);

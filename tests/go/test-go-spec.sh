@@ -14,7 +14,7 @@ else
 	not_ok "capture go of the bank with features.probes" "$(tail -n 2 "$TMP/f.err")"
 fi
 if out=$(python3 "$D/check-features.py" "$TMP/f/events/bank.ndjson" "$TMP/f.out" 2>&1); then
-	ok "header, nesting, hidden, computed, as string, while, once, per: as logged ($out)"
+	ok "header, group, nesting, hidden, computed, as string, while, once, per: as logged ($out)"
 else
 	not_ok "features against the log" "$out"
 fi
@@ -65,6 +65,17 @@ spec prockey "$A" 'entry T' '	proc.x i64 t.ID'
 refused prockey "prockey.probes:3: field name 'proc.x': proc is the header's key"
 spec badname "$A" 'entry T' '	a..b i64 t.ID'
 refused badname "badname.probes:3: field name 'a..b': Go-like identifiers joined by dots"
+
+spec nogroup "$A" 'entry T' '	use xfer t'
+refused nogroup 'nogroup.probes:3: no group xfer above'
+spec useout 'group g X' '	id i64 X.ID' 'use g t'
+refused useout 'useout.probes:3: use outside an entry or return'
+spec grouptwice 'group g X' '	id i64 X.ID' 'group g Y'
+refused grouptwice 'grouptwice.probes:3: group g defined twice \(line 1\)'
+spec emptygroup 'group g X' "$A" 'entry T' '	use g t'
+refused emptygroup 'emptygroup.probes:4: group g \(line 1\) has no fields'
+spec groupfield 'group g X' '	id i64 X.ID' '	memo i64 X.Memo' "$A" 'entry T' '	use g t'
+refused groupfield 'groupfield.probes:3: .*t\.Memo: main\.Transfer has no field Memo'
 
 # Failures while running: exit 6 at the spec's line, nothing written.
 spec once 'func main.worker' 'func main.(*Bank).report' 'entry R while main.worker once' '	n i64 len(owners)'
