@@ -17,6 +17,8 @@
  *                          a field of the site: EXPR read as TYPE; a
  *                          dotted FIELD nests ("state.term")
  *   FIELD TYPE = CALC ...  a field computed from the fields above it
+ *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
+ *                          site: PARAM in their expressions read as ARG
  */
 #include <ctype.h>
 #include <stdarg.h>
