@@ -112,6 +112,17 @@ cJSON *command_argv(int argc, char **argv)
 	return a;
 }
 
+long option_number(const char *arg, const char *name, long lo, long hi)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < lo || v > hi)
+		die(EXIT_USAGE, "%s %s: expected a number from %ld to %ld", name,
+		    arg, lo, hi);
+	return v;
+}
+
 unsigned long option_ring_bytes(const char *arg)
 {
 	char *end;

@@ -41,6 +41,8 @@ _Noreturn void usage(const char *text, int help);
  * written (-j): command_argv() leaves it out, as it does -o.
  */
 void option_unrecorded(const char *arg);
+/* @arg of option @name as a whole number in [@lo, @hi]; else exit 2. */
+long option_number(const char *arg, const char *name, long lo, long hi);
 /* --ring-bytes N of the eBPF commands: a power of two of at least 4096. */
 unsigned long option_ring_bytes(const char *arg);
 

@@ -17,11 +17,13 @@
 #include "../options.h"
 #include "../proc.h"
 #include "goprobe.skel.h"
+#include "etcd-live.h"
 #include "fold-inputs.h"
 #include "go-spec.h"
 
 static const char etcd_usage[] =
-	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n\n"
+	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"
+	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
 	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
 	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
@@ -60,21 +62,32 @@ static const char *go_tool(void)
 	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
 }
 
-/* Build the harness (reproducibly: -trimpath, no VCS stamp). */
-static char *build_harness(int tla)
+/*
+ * Build the Go main in @src (relative to capture's home) into @bin
+ * (reproducibly: -trimpath, no VCS stamp).  Go's build cache keeps what
+ * was compiled: a rebuild of unchanged sources costs a link at most.
+ */
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *what)
 {
-	char *src = xasprintf("%s/scenarios/etcd", capture_home());
-	char *bin = xasprintf("%s/build/etcd/harness%s", capture_home(),
-			      tla ? "-with_tla" : "");
-	const char *argv[] = { go_tool(), "-C", src, "build", "-trimpath",
+	char *dir = xasprintf("%s/%s", capture_home(), src);
+	char *out = xasprintf("%s/%s", capture_home(), bin);
+	const char *argv[] = { go_tool(), "-C", dir, "build", "-trimpath",
 			       "-buildvcs=false", "-mod=readonly",
-			       "-tags", tla ? "with_tla" : "", "-o", bin, ".", NULL };
+			       "-tags", tags, "-o", out, ".", NULL };
 
-	progress("building the etcd harness%s", tla ? " (with_tla)" : "");
+	progress("building %s", what);
 	setenv("GOTOOLCHAIN", "local", 1);
 	proc_must(EXIT_ENV_MISSING, argv, NULL);
-	free(src);
-	return bin;
+	free(dir);
+	return out;
+}
+
+static char *build_harness(int tla)
+{
+	return etcd_go_build("scenarios/etcd", tla ? "build/etcd/harness-with_tla" :
+			     "build/etcd/harness", tla ? "with_tla" : "",
+			     tla ? "the etcd harness (with_tla)" : "the etcd harness");
 }
 
 /* The directory the scenario files are taken from. */
@@ -134,15 +147,25 @@ static char *probe_spec(void)
 	return xasprintf("%s/scenarios/etcd/raft.probes", toolkit_tree());
 }
 
-/* Run the harness under the spec's probes; its events go to @raw. */
-static void run_probed(const struct etcd_opts *o, const char *bin,
-		       const char *scenario, const char *raw, const char *tmp_out)
+struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
 {
 	char *path = probe_spec();
 	struct go_spec *spec = go_spec_parse(path);
+
+	go_spec_probe(spec, e);
+	go_spec_output(spec, NULL, out);
+	free(path);
+	return spec;
+}
+
+/* Run the harness under the probes; its events go to @raw. */
+static void run_probed(const struct etcd_opts *o, const char *bin,
+		       const char *scenario, const char *raw, const char *tmp_out)
+{
 	struct gp_engine *e = gp_open(bin);
 	FILE *out = fopen(raw, "w");
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
+	struct go_spec *spec;
 	size_t len = 0;
 	char *stdout_text;
 	int rc;
@@ -150,13 +173,11 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
-	go_spec_probe(spec, e);
-	go_spec_output(spec, NULL, out);
+	spec = etcd_probes(e, out);
 	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, go_spec_record, spec);
 	harness_status(bin, scenario, rc);
 	go_spec_end(spec, NULL);
 	go_spec_free(spec);
-	free(path);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
 	stdout_text = read_file(tmp_out, &len);
@@ -180,19 +201,25 @@ static void run_traced(const char *bin, const char *scenario, const char *raw)
 	harness_status(bin, scenario, r.status);
 }
 
-/* "go.etcd.io/raft/v3 vX" from the harness's go.mod. */
-static cJSON *raft_version(void)
+/* The version go.mod in @src (relative to capture's home) requires of @module. */
+cJSON *etcd_go_mod_version(const char *src, const char *module)
 {
-	char *path = xasprintf("%s/scenarios/etcd/go.mod", capture_home());
-	char *text = read_file(path, NULL), *p;
+	char *path = xasprintf("%s/%s/go.mod", capture_home(), src);
+	char *want = xasprintf("%s ", module);
+	char *text = read_file(path, NULL), *p = text;
 	cJSON *v;
 
-	if (!text || !(p = strstr(text, "go.etcd.io/raft/v3 ")))
-		die(EXIT_ENV_MISSING, "%s: no go.etcd.io/raft/v3 requirement", path);
-	p += strlen("go.etcd.io/raft/v3 ");
+	/* "require M V" or, in a block, "\tM V" */
+	while (p && (p = strstr(p, want)) &&
+	       (p == text || (p[-1] != ' ' && p[-1] != '\t')))
+		p++;
+	if (!p)
+		die(EXIT_ENV_MISSING, "%s: no %s requirement", path, module);
+	p += strlen(want);
 	p[strcspn(p, " \n")] = 0;
 	v = json_str(p);
 	free(text);
+	free(want);
 	free(path);
 	return v;
 }
@@ -221,33 +248,39 @@ static cJSON *go_version(void)
 	return v;
 }
 
-static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin)
+/*
+ * The manifest's environment: raft's version as @src's go.mod requires it,
+ * Go's, the binary's sha256 and, when it is probed, its Go build id and the
+ * BPF object's sha256.
+ */
+cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed)
 {
 	cJSON *env = json_add(m, "environment", json_obj());
 	char hex[65];
 
 	json_add(env, "raft_module", json_str("go.etcd.io/raft/v3"));
-	json_add(env, "raft_version", raft_version());
+	json_add(env, "raft_version", etcd_go_mod_version(src, "go.etcd.io/raft/v3"));
 	json_add(env, "go_version", go_version());
 	if (sha256_file(bin, hex))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
 	json_add(env, "harness_sha256", json_str(hex));
-	if (!strcmp(o->via, "ebpf")) {
+	if (probed) {
 		struct go_binary *b = go_open(bin);
 		size_t sz;
 		const void *obj = goprobe__elf_bytes(&sz);
-
-		char *spec = probe_spec();
+		char *spec;
 
 		json_add(env, "harness_build_id", json_str(go_build_id(b)));
 		go_close(b);
 		sha256_hex(obj, sz, hex);
 		json_add(env, "bpf_object_sha256", json_str(hex));
+		spec = probe_spec();
 		if (sha256_file(spec, hex))
 			die(EXIT_ENV_MISSING, "%s: cannot read the probe spec", spec);
 		json_add(env, "spec_sha256", json_str(hex));
 		free(spec);
 	}
+	return env;
 }
 
 /*
@@ -256,13 +289,13 @@ static void add_environment(cJSON *m, const struct etcd_opts *o, const char *bin
  * corpus of this system.  Single scenarios may lack some (election has no
  * proposal).
  */
-static void require_every_action(const struct folder *f, const cJSON *runs)
+void etcd_require_every_action(const struct folder *f, const cJSON *runs)
 {
 	cJSON *counts = run_counts(runs);
 
 	for (int i = 0; f->actions[i]; i++)
 		if (!json_get(counts, f->actions[i]))
-			die(EXIT_CHECK_FAILED, "the etcd scenarios gave no %s window: "
+			die(EXIT_CHECK_FAILED, "the capture gave no %s window: "
 			    "every target action must have at least one",
 			    f->actions[i]);
 	cJSON_Delete(counts);
@@ -283,7 +316,7 @@ static void capture_all(const struct etcd_opts *o)
 
 	json_add(m, "scenario", json_str(o->scenario));
 	json_add(m, "via", json_str(o->via));
-	add_environment(m, o, bin);
+	etcd_environment(m, "scenarios/etcd", bin, !strcmp(o->via, "ebpf"));
 	for (int i = 0; i < n; i++) {
 		char *scen = xasprintf("%s/%s", scen_dir, names[i]);
 		char *rel = xasprintf("raw/%s.ndjson", names[i]);
@@ -303,7 +336,7 @@ static void capture_all(const struct etcd_opts *o)
 	}
 	unlink(tmp_out);
 	if (!strcmp(o->scenario, "all"))
-		require_every_action(f, runs);
+		etcd_require_every_action(f, runs);
 	system_corpus_commit(c, runs, dir);
 	free(tmp_out);
 	free(raw_dir);
@@ -346,6 +379,8 @@ int cmd_etcd(int argc, char **argv)
 			       .argc = argc, .argv = argv };
 	int opt;
 
+	if (etcd_live_wanted(argc, argv))
+		return cmd_etcd_live(argc, argv);
 	while ((opt = getopt_long(argc, argv, "s:o:h", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(etcd_usage, 1);

@@ -33,7 +33,7 @@
 #include "go-spec.h"
 
 #define MAX_FUNCS 64
-#define MAX_FIELDS GP_MAX_READS
+#define MAX_FIELDS 48		/* of a site (computed ones read nothing) */
 #define MAX_EVENTS 8            /* events of one site */
 #define MAX_ONCE 64             /* "once" events of a spec (a mask's bits) */
 #define MAX_PROCS 4096
@@ -124,7 +124,7 @@ struct group {
 };
 
 struct go_spec {
-	const char *path;
+	char *path;
 	struct group group[MAX_GROUPS];
 	int ngroups;
 	struct group *open_group;   /* the group the lines below go to */
@@ -141,7 +141,7 @@ struct go_spec {
 	struct go_calls *calls;
 	unsigned pid[MAX_PROCS];
 	int nprocs;
-	long records;
+	long records, events_written;
 	char *error;
 	struct strbuf line;
 	struct go_val vals[MAX_FIELDS];
@@ -198,9 +198,9 @@ static void split_range(struct go_spec *s, long line, struct field *f,
 	if (!r)
 		return;
 	f->count = (int)strtol(r + 2, &end, 10);
-	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > MAX_FIELDS)
+	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > GP_MAX_READS)
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "%s: expected [:N] with N from 1 to %d", expr, MAX_FIELDS);
+		       "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
 	if (strstr(end, "[:"))
 		die_at(EXIT_BAD_INPUT, s->path, line, "%s: one [:N] a field", expr);
 	f->expr[r - expr - f->star] = 0;
@@ -861,7 +861,7 @@ struct go_spec *go_spec_parse(const char *path)
 	struct line_reader lr;
 	struct site *site = NULL;
 
-	s->path = path;
+	s->path = xstrdup(path);
 	s->key = xstrdup("event");
 	s->with_proc = 1;
 	line_reader_open(&lr, path);
@@ -1343,6 +1343,7 @@ static void write_event(struct go_spec *s, const struct site *site,
 			put_field(s, l, &site->field[i], r, &s->vals[i]);
 	strbuf_put(l, site->post, site->post_len);
 	fwrite(l->buf, 1, l->len, s->events);
+	s->events_written++;
 }
 
 static void site_events(struct go_spec *s, struct site *site, int proc,
@@ -1477,6 +1478,11 @@ static void free_site(struct site *site)
 	free(site);
 }
 
+long go_spec_events(const struct go_spec *s)
+{
+	return s->events_written;
+}
+
 void go_spec_free(struct go_spec *s)
 {
 	for (int i = 0; i < s->nfuncs; i++) {
@@ -1501,5 +1507,6 @@ void go_spec_free(struct go_spec *s)
 	go_calls_free(s->calls);
 	strbuf_release(&s->line);
 	free(s->key);
+	free(s->path);
 	free(s);
 }

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture etcd --live: three members of the stock etcd server and a client
+ * workload (scenarios/etcd-live/, one Go binary: its "cluster" command
+ * starts the members as processes of itself, stops and restarts the leader
+ * half-way, stops them all), every process probed by the raft plan capture
+ * etcd uses, the events folded by the etcd folder.  The run is not
+ * deterministic; what is checked holds in any run: the folder's checks
+ * (terms, commits and logs never going back on a node, one leader a term,
+ * the windows' self-consistency) and the causal check of etcd-messages.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../bpf/engine.h"
+#include "../../folders/folder.h"
+#include "../command.h"
+#include "../corpus.h"
+#include "../die.h"
+#include "../json.h"
+#include "../options.h"
+#include "../proc.h"
+#include "etcd-live.h"
+#include "go-spec.h"
+#include "fold-inputs.h"
+
+static const char live_usage[] =
+	"usage: capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n\n"
+	"Run a 3-member etcd cluster (go.etcd.io/etcd/server/v3, unmodified) on\n"
+	"loopback ports under a put/get workload of C concurrent clients for N\n"
+	"seconds, the leader stopped and restarted half-way, every member probed\n"
+	"by capture etcd's raft plan; fold the events into windows.  Needs root\n"
+	"(or CAP_BPF and CAP_PERFMON).\n\n"
+	"options:\n"
+	"      --seconds N      how long the workload runs (1..3600, default 30)\n"
+	"      --clients C      concurrent clients (1..256, default 8)\n"
+	"      --no-restart     leave the leader running\n"
+	"      --binary FILE    run this build of scenarios/etcd-live instead\n"
+	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
+	"      --hold-ring      read the ring buffer only after the cluster exits\n"
+	OUTPUT_OPTIONS_HELP("corpus/etcd-live")
+	"  -h, --help           this text\n";
+
+#define LIVE_SRC "scenarios/etcd-live"
+/* Beyond the workload: starting, electing, restarting and stopping members. */
+#define LIVE_SLACK 120.0
+
+struct live_opts {
+	long seconds, clients;
+	int restart, hold_ring;
+	const char *binary;
+	unsigned long ring_bytes;
+	struct output_options out;
+	int argc;
+	char **argv;
+};
+
+int etcd_live_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--live"))
+			return 1;
+	return 0;
+}
+
+static void parse(struct live_opts *o, int argc, char **argv)
+{
+	enum { O_LIVE = 256, O_SECONDS, O_CLIENTS, O_NO_RESTART, O_BINARY,
+	       O_RING, O_HOLD };
+	static const struct option longopts[] = {
+		{ "live", no_argument, NULL, O_LIVE },
+		{ "seconds", required_argument, NULL, O_SECONDS },
+		{ "clients", required_argument, NULL, O_CLIENTS },
+		{ "no-restart", no_argument, NULL, O_NO_RESTART },
+		{ "binary", required_argument, NULL, O_BINARY },
+		{ "ring-bytes", required_argument, NULL, O_RING },
+		{ "hold-ring", no_argument, NULL, O_HOLD },
+		OUTPUT_LONG_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			usage(live_usage, 1);
+		else if (opt == O_SECONDS)
+			o->seconds = option_number(optarg, "--seconds", 1, 3600);
+		else if (opt == O_CLIENTS)
+			o->clients = option_number(optarg, "--clients", 1, 256);
+		else if (opt == O_NO_RESTART)
+			o->restart = 0;
+		else if (opt == O_BINARY)
+			o->binary = optarg;
+		else if (opt == O_RING)
+			o->ring_bytes = option_ring_bytes(optarg);
+		else if (opt == O_HOLD)
+			o->hold_ring = 1;
+		else if (opt != O_LIVE && !output_option(opt, optarg, &o->out))
+			usage(live_usage, 0);
+	}
+	if (optind != argc)
+		usage(live_usage, 0);
+}
+
+/*
+ * Run the cluster under the probes: the members are processes of the same
+ * binary, followed as the cluster starts them; events to @raw, the
+ * cluster's summary line to @summary.  Adds "probes" to @m.
+ */
+static void run_cluster(const struct live_opts *o, const char *bin,
+			const char *members, const char *raw,
+			const char *summary, cJSON *m)
+{
+	struct gp_engine *e = gp_open(bin);
+	FILE *out = fopen(raw, "w");
+	char secs[24], clients[24];
+	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
+			 "-seconds", secs, "-clients", clients,
+			 o->restart ? "-restart=true" : "-restart=false", NULL };
+	struct go_spec *spec;
+	const struct gp_stats *st;
+	cJSON *p;
+	double start;
+	int rc;
+
+	if (!out)
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
+	snprintf(secs, sizeof(secs), "%ld", o->seconds);
+	snprintf(clients, sizeof(clients), "%ld", o->clients);
+	gp_follow(e);
+	gp_set_ring(e, o->ring_bytes, o->hold_ring);
+	spec = etcd_probes(e, out);
+	start = monotonic_seconds();
+	rc = gp_run(e, argv, summary, (double)o->seconds + LIVE_SLACK,
+		    go_spec_record, spec);
+	if (rc)
+		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
+		    bin, rc);
+	p = json_add(m, "probes", json_obj());
+	go_spec_end(spec, NULL);
+	json_add(p, "events", json_int(go_spec_events(spec)));
+	go_spec_free(spec);
+	st = gp_stats(e);
+	json_add(p, "records", json_int((long long)st->records));
+	json_add(p, "records_per_second",
+		 json_int((long long)(st->records / (monotonic_seconds() - start))));
+	json_add(p, "ring_buffer_drops", json_int((long long)st->drops));
+	if (fclose(out))
+		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
+	gp_close(e);
+}
+
+/* The cluster's one line: requests, requests per second, the leaders. */
+static void add_workload(cJSON *m, const char *summary)
+{
+	char *text = read_file(summary, NULL);
+	cJSON *w = text ? cJSON_Parse(text) : NULL;
+
+	if (!cJSON_IsObject(w))
+		die(EXIT_CAPTURE_FAILED, "%s: the cluster printed no summary line",
+		    summary);
+	progress("workload: %.0f requests, %.0f/s, %.0f failed",
+		 cJSON_GetNumberValue(json_get(w, "requests")),
+		 cJSON_GetNumberValue(json_get(w, "requests_per_second")),
+		 cJSON_GetNumberValue(json_get(w, "failed")));
+	json_add(m, "workload", w);
+	free(text);
+}
+
+static void add_params(cJSON *m, const struct live_opts *o, const char *bin)
+{
+	cJSON *env = etcd_environment(m, LIVE_SRC, bin, 1), *l;
+
+	json_add(env, "etcd_server_version",
+		 etcd_go_mod_version(LIVE_SRC, "go.etcd.io/etcd/server/v3"));
+	l = json_add(m, "live", json_obj());
+	json_add(l, "seconds", json_int(o->seconds));
+	json_add(l, "clients", json_int(o->clients));
+	json_add(l, "restart", json_bool(o->restart));
+}
+
+static void capture_live(const struct live_opts *o)
+{
+	char *bin = o->binary ? xstrdup(o->binary) :
+		    etcd_go_build(LIVE_SRC, "build/etcd/live", "",
+				  "the live etcd cluster (etcd server and client)");
+	const struct folder *f = folder_lookup("etcd");
+	const char *dir = o->out.dir ? o->out.dir : "corpus/etcd-live";
+	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
+	cJSON *m = corpus_manifest(c), *runs = json_arr();
+	char *raw_dir = corpus_path(c, "raw"), *raw = corpus_path(c, "raw/live.ndjson");
+	char *members = corpus_path(c, ".members");
+	char *summary = corpus_path(c, ".summary");
+
+	add_params(m, o, bin);
+	mkdir_p(raw_dir);
+	progress("etcd live cluster: %ld s, %ld clients%s", o->seconds,
+		 o->clients, o->restart ? ", the leader restarted half-way" : "");
+	run_cluster(o, bin, members, raw, summary, m);
+	remove_tree(members);
+	add_workload(m, summary);
+	unlink(summary);
+	etcd_check_messages(raw, m);
+	fold_input(f, c, "live", raw, output_format_for(&o->out, f), runs);
+	etcd_require_every_action(f, runs);
+	system_corpus_commit(c, runs, dir);
+	free(summary);
+	free(members);
+	free(raw);
+	free(raw_dir);
+	free(bin);
+}
+
+int cmd_etcd_live(int argc, char **argv)
+{
+	struct live_opts o = { .seconds = 30, .clients = 8, .restart = 1,
+			       .out = OUTPUT_OPTIONS_INIT, .argc = argc,
+			       .argv = argv };
+
+	parse(&o, argc, argv);
+	gp_require_permission();
+	capture_live(&o);
+	return 0;
+}
