@@ -143,7 +143,7 @@ void audit_write_svg(struct strbuf *sb, const cJSON *rep)
 	const cJSON *cov = json_get(rep, "coverage");
 	const cJSON *rows = json_get(cov, "rows"), *cols = json_get(cov, "columns");
 	const cJSON *r, *c;
-	long long covered = 0, reachable = 0, total = 0;
+	long long covered = 0, observed = 0, reachable = 0, total = 0;
 	int left = MARGIN + CHAR_W * longest(rows) + 8;
 	int top = MARGIN + TITLE_H + CHAR_W * longest(cols) + 8;
 	int ncols = cJSON_GetArraySize(cols), nrows = cJSON_GetArraySize(rows);
@@ -152,6 +152,7 @@ void audit_write_svg(struct strbuf *sb, const cJSON *rep)
 	int x, y;
 
 	json_get_int(cov, "covered", &covered);
+	json_get_int(cov, "observed", &observed);
 	json_get_int(cov, "reachable", &reachable);
 	json_get_int(cov, "total", &total);
 	if (width < legend_width())
@@ -165,8 +166,9 @@ void audit_write_svg(struct strbuf *sb, const cJSON *rep)
 		    MARGIN + 14);
 	escaped(sb, json_get_str(rep, "system"));
 	if (cov && cJSON_IsObject(cov))
-		strbuf_addf(sb, ": %lld/%lld reachable combinations covered "
-			    "(%lld impossible of %lld)", covered, reachable,
+		strbuf_addf(sb, ": %lld/%lld reachable combinations observed "
+			    "(%lld never completing; %lld impossible of %lld)",
+			    observed, reachable, observed - covered,
 			    total - reachable, total);
 	else
 		strbuf_addstr(sb, ": no audit domain");

@@ -470,6 +470,9 @@ static const struct folder *infer_system(const struct window_file *files,
 		int k = actions_known(files, n, folders[i]);
 		int lacking = actions_declared(folders[i]) - k;
 
+		if (folders[i]->refines)
+			continue;
+
 		if (k > best_n || (k && k == best_n && lacking < best_lacking)) {
 			best = folders[i];
 			best_n = k;

@@ -51,6 +51,12 @@ struct folder {
 	 * (capture/itf.h); NULL: none.
 	 */
 	const struct itf_var *itf;
+	/*
+	 * Another system's projection with that system's actions (the
+	 * extended spin-spinning of spin), or NULL: such a system is never
+	 * inferred from action names; a manifest or --system names it.
+	 */
+	const struct folder *refines;
 };
 
 /* The systems' audit domains (folders/SYSTEM-audit.c). */

@@ -3,12 +3,12 @@
 #include <string.h>
 #include "folder.h"
 
-extern const struct folder folder_spin;
+extern const struct folder folder_spin, folder_spin_spinning;
 extern const struct folder folder_locksvc, folder_dqueue, folder_etcd;
 extern const struct folder folder_raftkvs;
 
 const struct folder *const folders[] = {
-	&folder_spin,
+	&folder_spin, &folder_spin_spinning,
 	&folder_locksvc, &folder_dqueue, &folder_etcd, &folder_raftkvs,
 	NULL,
 };

@@ -2,78 +2,33 @@
 /*
  * spin's audit domain, exhaustive: 3 pre-states (free, held by 0, held by
  * 1) x 6 actions with their data (AcquireLock by thread 0|1 with callType
- * lock|try, ReleaseLock by thread 0|1) = 18 cells.
+ * lock|try, ReleaseLock by thread 0|1) = 18 cells, all reachable on a real
+ * kernel (spin-domain.h):
  *
- * Impossible: a lock() window on a held lock.  lock() returns only once
- * it took the lock, and took it free: the window of a lock() that waited
- * for the other thread's release is drawn when it succeeds, from the free
- * state (the folder refuses an AcquireSuccess on a held lock); a lock() by
- * the holder never returns, which the audit shows as a call observed never
- * completing.  A release by a thread that does not hold the lock is not
- * impossible: spin_unlock() checks no owner (a misuse, which the module
- * and folder refuse, but the kernel would do it), so those cells stay
- * reachable.
+ * - a lock() on a lock the other thread holds starts spinning: a window
+ *   of its own, whose post equals its pre (the folder draws another when
+ *   it takes the lock, from the free state);
+ * - a lock() by the holder spins forever: a call observed never
+ *   completing, shown apart;
+ * - a release by the thread that does not hold the lock, or of a free
+ *   lock: spin_unlock() checks no owner, the lock is free afterwards.
+ *
+ * The extended projection's domain, with who spins, is spin-spinning.c's.
  */
-#include <stdio.h>
-#include <string.h>
 #include "../capture/audit.h"
-#include "../capture/json.h"
 #include "folder.h"
-
-#define THREADS 2
-
-static const char *const call_types[] = { "lock", "try" };
+#include "spin-domain.h"
 
 static void spin_axes(struct audit_axes *ax, const cJSON *learned)
 {
 	(void)learned;
-	audit_add_row(ax, "free");
-	for (int t = 0; t < THREADS; t++)
-		audit_add_row(ax, "held by %d", t);
-	for (int t = 0; t < THREADS; t++)
-		for (int c = 0; c < 2; c++)
-			audit_add_col(ax, "AcquireLock(%d, %s)", t, call_types[c]);
-	for (int t = 0; t < THREADS; t++)
-		audit_add_col(ax, "ReleaseLock(%d)", t);
+	spin_domain_axes(ax, 0);
 }
 
 static int spin_classify(const struct window *w, struct strbuf *row,
 			 struct strbuf *col)
 {
-	const cJSON *held = json_get(w->pre, "lockHeld");
-	long long holder, thread;
-	const char *call = json_get_str(w->data, "callType");
-
-	if (json_get_int(w->data, "thread", &thread))
-		return 0;
-	if (cJSON_IsFalse(held))
-		strbuf_addstr(row, "free");
-	else if (cJSON_IsTrue(held) && !json_get_int(w->pre, "lockHolder", &holder))
-		strbuf_addf(row, "held by %lld", holder);
-	else
-		return 0;
-	if (!strcmp(w->action, "ReleaseLock"))
-		strbuf_addf(col, "ReleaseLock(%lld)", thread);
-	else if (!strcmp(w->action, "AcquireLock") && call)
-		strbuf_addf(col, "AcquireLock(%lld, %s)", thread, call);
-	else
-		return 0;
-	return 1;
-}
-
-static const char *spin_impossible(const char *row, const char *col)
-{
-	int holder, thread;
-	char call[8];
-
-	if (sscanf(row, "held by %d", &holder) != 1 ||
-	    sscanf(col, "AcquireLock(%d, %7[a-z])", &thread, call) != 2 ||
-	    strcmp(call, "lock"))
-		return NULL;
-	if (thread == holder)
-		return "lock() by the holder spins forever: it never returns";
-	return "lock() returns only once it took the lock, from the free "
-	       "state after the holder's release";
+	return spin_domain_classify(w, row, col, 0);
 }
 
 const struct audit_domain spin_audit = {
@@ -81,5 +36,4 @@ const struct audit_domain spin_audit = {
 		     "callType)",
 	.axes = spin_axes,
 	.classify = spin_classify,
-	.impossible = spin_impossible,
 };

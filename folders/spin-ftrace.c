@@ -30,6 +30,7 @@ struct decode {
 	size_t nops;
 	struct op *ops;
 	long long entries, exits, contention_begin, contention_end;
+	long long spinning_at_end;	/* lock()s still in the slow path */
 };
 
 static int is(const struct ftrace_record *r, const char *sys, const char *name)
@@ -171,6 +172,25 @@ static int ours(const struct decode *d, const struct ftrace_record *r)
 	return ftrace_num(d->t, r, "lock_addr") == d->lock;
 }
 
+/*
+ * A lock() of this CPU had not returned at spin_end: a self-deadlock the
+ * run ended on (the module allows it only as the last step, and stops
+ * tracing before it frees the lock).  It must be the run's last operation,
+ * begun on a held lock, and still in the slow path: the evidence that it
+ * spins.  Whether its caller held the lock is the folder's check.
+ */
+static void still_spinning(struct decode *d, const struct cpu_walk *w, int cpu)
+{
+	if ((size_t)w->pending + 1 != d->nops || !d->ops[w->pending].locked)
+		die_at(EXIT_CHECK_FAILED, d->path, 0,
+		       "cpu%d: the lock() of seq %lld never returned, and it is "
+		       "not the run's last operation, begun on a held lock",
+		       cpu, w->pending);
+	if (!w->in_slowpath)
+		no_evidence(d, cpu, w->pending);
+	d->spinning_at_end++;
+}
+
 /* The ops of one CPU in its buffer's order, with the slow path between. */
 static void walk_cpu(struct decode *d, int cpu)
 {
@@ -201,8 +221,8 @@ static void walk_cpu(struct decode *d, int cpu)
 			d->contention_end += ours(d, &r[i]);
 		}
 	}
-	if (w.in_slowpath)
-		unexplained(d, cpu, "was never left");
+	if (w.pending >= 0)
+		still_spinning(d, &w, cpu);
 }
 
 static void event_line(struct strbuf *sb, size_t seq, const struct op *o,
@@ -265,6 +285,7 @@ static void describe(const struct decode *d, long long stops, cJSON *info)
 	json_add(info, "slowpath_entries", json_int(d->entries));
 	json_add(info, "slowpath_exits", json_int(d->exits));
 	json_add(info, "stop_spinning", json_int(stops));
+	json_add(info, "spinning_at_end", json_int(d->spinning_at_end));
 	json_add(info, "contention_begin", json_int(d->contention_begin));
 	json_add(info, "contention_end", json_int(d->contention_end));
 }

@@ -17,7 +17,14 @@
  *
  * Observable state {lockHeld, lockHolder}; windows AcquireLock {thread,
  * callType: lock|try} (a failed try is a window whose post equals its pre)
- * and ReleaseLock {thread}.
+ * and ReleaseLock {thread}.  A lock() that begins on a lock another actor
+ * holds is a window of its own when it begins (it starts spinning; its
+ * post equals its pre) and another when it takes the lock.  The extended
+ * projection (spin-spinning, folders/spin-spinning.c) adds to the state
+ * the set of actors spinning: those lock()s between the two windows, each
+ * of which must show the kernel's evidence, StopSpinning, before it gets
+ * the lock.  A release checks no owner, as spin_unlock() does not: a
+ * release by another actor, or of a free lock, leaves the lock free.
  *
  * A try's outcome is the next event: the same actor's AcquireSuccess or
  * AcquireFail, or -- for emitters that print nothing on a failed try, like
@@ -33,6 +40,7 @@
 #include "../capture/proc.h"
 #include "folder.h"
 #include "spin-ftrace.h"
+#include "spin.h"
 
 enum spin_action {
 	TRY_ACQUIRE_BLOCKING, STOP_SPINNING, ACQUIRE_SUCCESS,
@@ -57,6 +65,10 @@ struct spin_event {
 
 struct spin_fold {
 	struct fold_run *run;
+	const struct folder *folder;
+	int extended;               /* the state shows who spins */
+	unsigned long long spinning; /* actors in a lock() begun on a held lock */
+	unsigned long long stopped; /* of those, the ones that showed StopSpinning */
 	struct line_reader in;
 	int held;
 	long long holder;
@@ -70,7 +82,7 @@ struct spin_fold {
 	int begun, ended;
 };
 
-static const struct folder *spin_folder(void);
+#define BIT(a) (1ULL << (a))
 
 static cJSON *spin_state(const struct spin_fold *s)
 {
@@ -78,6 +90,13 @@ static cJSON *spin_state(const struct spin_fold *s)
 
 	json_add(st, "lockHeld", json_bool(s->held));
 	json_add(st, "lockHolder", s->held ? json_int(s->holder) : json_null());
+	if (s->extended) {
+		cJSON *set = json_add(st, "spinning", json_arr());
+
+		for (int a = 0; a < MAX_ACTORS; a++)
+			if (s->spinning & BIT(a))
+				json_add(set, NULL, json_int(a));
+	}
 	return st;
 }
 
@@ -165,12 +184,32 @@ static void acquired(struct spin_fold *s, const struct spin_event *e)
 	if (s->held)
 		violation(s, "%s: actor %lld got a lock that is held",
 			  "AcquireSuccess", e->actor);
+	if (s->extended && (s->spinning & ~s->stopped & BIT(e->actor)))
+		violation(s, "%s: the lock() of actor %lld began on a held lock, "
+			  "but no StopSpinning shows that the kernel saw it spin "
+			  "(the trace channel's kretprobe evidence is missing)",
+			  "AcquireSuccess", e->actor);
+	s->spinning &= ~BIT(e->actor);
+	s->stopped &= ~BIT(e->actor);
 	s->held = 1;
 	s->holder = e->actor;
 	s->pending[e->actor] = NONE;
 	s->try_actor = NO_ONE;
 	normalized(s, e, ACQUIRE_SUCCESS, 0);
 	window_acquire(s, e->actor, p == BLOCKING ? "lock" : "try");
+}
+
+/*
+ * A lock() by @actor begins: on a lock another actor holds, it spins, a
+ * window of its own (the two-variable state does not change; the extended
+ * one shows the spinner).  On its own lock it never returns (on_end()).
+ */
+static void starts_spinning(struct spin_fold *s, long long actor)
+{
+	if (!s->held || s->holder == actor)
+		return;
+	s->spinning |= BIT(actor);
+	window_acquire(s, actor, "lock");
 }
 
 static void apply(struct spin_fold *s, const struct spin_event *e)
@@ -187,6 +226,8 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		if (e->action == TRY_ACQUIRE_NON_BLOCKING)
 			s->try_actor = e->actor;
 		normalized(s, e, e->action, 0);
+		if (e->action == TRY_ACQUIRE_BLOCKING)
+			starts_spinning(s, e->actor);
 		break;
 	case STOP_SPINNING:
 		if (s->pending[e->actor] != BLOCKING)
@@ -202,6 +243,10 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		if (!e->locked)
 			violation(s, "%s by actor %lld reports the lock free: the "
 				  "spin ends by taking it", "StopSpinning", e->actor);
+		if (s->extended && !(s->spinning & BIT(e->actor)))
+			violation(s, "%s: the lock() of actor %lld began on a free "
+				  "lock", "StopSpinning", e->actor);
+		s->stopped |= s->spinning & BIT(e->actor);
 		normalized(s, e, e->action, 0);
 		return;
 	case ACQUIRE_SUCCESS:
@@ -214,9 +259,10 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		try_failed(s, e, 0);
 		break;
 	case RELEASE:
-		if (!s->held || s->holder != e->actor)
-			violation(s, "%s by actor %lld, which does not hold the lock",
+		if (s->pending[e->actor] == BLOCKING)
+			violation(s, "%s by actor %lld, which is inside lock()",
 				  "Release", e->actor);
+		/* spin_unlock() checks no owner: the lock is free after it */
 		s->held = 0;
 		normalized(s, e, e->action, 0);
 		window_release(s, e->actor);
@@ -312,7 +358,7 @@ static void on_begin(struct spin_fold *s)
 		       "a second CAPTURE BEGIN marker");
 	s->begun = 1;
 	cJSON *initial = spin_state(s);
-	fold_run_windows(s->run, spin_folder(), initial);
+	fold_run_windows(s->run, s->folder, initial);
 	cJSON_Delete(initial);
 }
 
@@ -383,9 +429,12 @@ static char *decoded(struct fold_run *run, int *cleanup)
 	return path;
 }
 
-static void fold_spin(struct fold_run *run)
+void spin_fold(struct fold_run *run, const struct folder *f, int extended)
 {
-	struct spin_fold s = { .run = run, .try_actor = NO_ONE, .next_seq = 0 };
+	struct spin_fold s = {
+		.run = run, .folder = f, .extended = extended,
+		.try_actor = NO_ONE, .next_seq = 0,
+	};
 	const char *line, *p;
 	int cleanup = 0;
 	char *stream = decoded(run, &cleanup);
@@ -416,10 +465,14 @@ static void fold_spin(struct fold_run *run)
 	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));
 }
 
-static const char *const spin_actions[] = { "AcquireLock", "ReleaseLock", NULL };
+static void fold_spin(struct fold_run *run)
+{
+	spin_fold(run, &folder_spin, 0);
+}
 
-/* lockHolder is null while the lock is free */
-static const struct itf_var spin_itf[] = {
+const char *const spin_actions[] = { "AcquireLock", "ReleaseLock", NULL };
+
+const struct itf_var spin_itf[] = {
 	{ "lockHolder", "option" },
 	{ 0 }
 };
@@ -433,8 +486,3 @@ const struct folder folder_spin = {
 	.audit = &spin_audit,
 	.itf = spin_itf,
 };
-
-static const struct folder *spin_folder(void)
-{
-	return &folder_spin;
-}

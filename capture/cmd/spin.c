@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "../../folders/folder.h"
 #include "../../scenarios/spin/asterinas.h"
+#include "../../scenarios/spin/domain.h"
 #include "../../scenarios/spin/driver.h"
 #include "../../scenarios/spin/steps.h"
 #include "../command.h"
@@ -19,11 +20,12 @@
 #include "fold-inputs.h"
 
 static const char spin_usage[] =
-	"usage: capture spin --scenario NAME|all [options]\n\n"
+	"usage: capture spin --scenario NAME|all|domain [options]\n\n"
 	"Boot a kernel, run the scenario on one real spinlock, fold the events\n"
 	"the kernel reports into (pre, action, post) windows.  Scenarios are the\n"
 	"files NN-NAME of scenarios/spin/; \"all\" runs them in NN order into\n"
-	"one corpus (window files spin/NN-NAME.ndjson).\n\n"
+	"one corpus (window files spin/NN-NAME.ndjson); \"domain\" runs the\n"
+	"scenarios generated from spin's audit domain (--cpus 2).\n\n"
 	"options:\n"
 	"  -s, --scenario NAME  a scenario name, or all\n"
 	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
@@ -36,6 +38,8 @@ static const char spin_usage[] =
 	"                       (--kernel asterinas), run nothing\n"
 	"      --boot-only      boot the same guest, stop before the scenario,\n"
 	"                       write nothing (the floor bench/spin-capture uses)\n"
+	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}) or\n"
+	"                       spin-spinning (the state also shows who spins)\n"
 	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
 	"  -h, --help           this text\n\n"
 	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
@@ -48,6 +52,7 @@ static const char spin_usage[] =
 struct spin_args {
 	const char *scenario;
 	const char *kernel;
+	const char *fold;
 	int emit_ktest;
 	struct spin_run_options run;
 	struct output_options out;
@@ -84,6 +89,7 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 		{ "asterinas-src", required_argument, NULL, 'A' },
 		{ "boot-only", no_argument, NULL, 'B' },
 		{ "emit-ktest", no_argument, NULL, 'E' },
+		{ "fold", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		OUTPUT_LONG_OPTIONS,
 		{ 0 }
@@ -97,6 +103,7 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 		case 'A': a->run.asterinas_src = optarg; break;
 		case 'B': a->run.boot_only = 1; break;
 		case 'E': a->emit_ktest = 1; break;
+		case 'F': a->fold = optarg; break;
 		case 'h': usage(spin_usage, 1);
 		case 'j':
 			a->run.jobs = parse_jobs(optarg);
@@ -114,6 +121,18 @@ static void parse_args(int argc, char **argv, struct spin_args *a)
 	}
 	if (optind != argc || !a->scenario)
 		usage(spin_usage, 0);
+}
+
+/* --fold: spin or a projection of it (spin-spinning). */
+static const struct folder *fold_lookup(const char *name)
+{
+	const struct folder *spin = folder_find("spin");
+	const struct folder *f = folder_find(name);
+
+	if (!f || (f != spin && f->refines != spin))
+		die(EXIT_USAGE, "--fold: '%s' does not fold spin streams "
+		    "(spin or spin-spinning)", name);
+	return f;
 }
 
 static const struct spin_driver *driver_lookup(const char *name)
@@ -140,10 +159,19 @@ static cJSON *scenario_entry(const struct spin_scenario *sc, const char *run)
 	cJSON *e = json_obj();
 	char hex[65];
 
-	if (sha256_file(sc->path, hex))
+	struct strbuf text = STRBUF_INIT;
+
+	if (sc->generated) {
+		spin_scenario_text(sc, &text);
+		sha256_hex(text.buf, text.len, hex);
+		strbuf_release(&text);
+	} else if (sha256_file(sc->path, hex)) {
 		die_at(EXIT_BAD_INPUT, sc->path, 0, "cannot read");
+	}
 	json_add(e, "name", json_str(sc->name));
 	json_add(e, "file", json_str(run));
+	if (sc->generated)
+		json_add(e, "generated", json_str(SPIN_DOMAIN_SET));
 	json_add(e, "sha256", json_str(hex));
 	json_add(e, "steps", json_int((long long)sc->nsteps));
 	return e;
@@ -197,10 +225,10 @@ static void vary_ftrace(struct corpus *c, const char *run)
 int cmd_spin(int argc, char **argv)
 {
 	struct spin_args a = {
-		.kernel = "linux", .out = OUTPUT_OPTIONS_INIT,
+		.kernel = "linux", .fold = "spin", .out = OUTPUT_OPTIONS_INIT,
 		.run = { .cpus = 1, .jobs = default_jobs() },
 	};
-	const struct folder *f = folder_find("spin");
+	const struct folder *f;
 	const struct spin_driver *d;
 	struct spin_scenario *sc;
 	struct corpus *c;
@@ -210,7 +238,15 @@ int cmd_spin(int argc, char **argv)
 	size_t n;
 
 	parse_args(argc, argv, &a);
+	f = fold_lookup(a.fold);
 	d = driver_lookup(a.kernel);
+	if (!strcmp(a.scenario, SPIN_DOMAIN_SET) && a.run.cpus != 2)
+		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
+		    "its lock()s on a held lock spin on the other CPU");
+	if (!strcmp(a.scenario, SPIN_DOMAIN_SET) && d != &spin_linux_driver)
+		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " runs on --kernel "
+		    "linux: its releases of a lock another actor holds have no "
+		    "safe Asterinas SpinLock call");
 	n = spin_scenarios_select(a.scenario, &sc);
 	if (a.run.boot_only)
 		return boot_only(d, &sc[0], &a.run);

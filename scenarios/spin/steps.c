@@ -6,6 +6,7 @@
 #include "../../capture/die.h"
 #include "../../capture/proc.h"
 #include "../../capture/ndjson.h"
+#include "domain.h"
 #include "steps.h"
 
 static const char *const op_names[] = {
@@ -131,7 +132,8 @@ static _Noreturn void unknown(const char *which, char **files, size_t n)
 		free(known);
 		known = more;
 	}
-	die(EXIT_USAGE, "no spin scenario '%s' (known: %s, or all)", which, known);
+	die(EXIT_USAGE, "no spin scenario '%s' (known: %s, all, or the "
+	    "generated set " SPIN_DOMAIN_SET ")", which, known);
 }
 
 static int by_index(const void *a, const void *b)
@@ -144,9 +146,13 @@ static int by_index(const void *a, const void *b)
 
 size_t spin_scenarios_select(const char *which, struct spin_scenario **out)
 {
-	char *dir = spin_scenario_dir();
-	char **files;
-	size_t n = list_files(dir, &files), got = 0;
+	char *dir, **files;
+	size_t n, got = 0;
+
+	if (!strcmp(which, SPIN_DOMAIN_SET))
+		return spin_domain_scenarios(out);
+	dir = spin_scenario_dir();
+	n = list_files(dir, &files);
 
 	*out = xcalloc(n ? n : 1, sizeof(**out));
 	for (size_t i = 0; i < n; i++) {

@@ -33,6 +33,7 @@ struct spin_scenario {
 	int index;          /* 1 for 01-contention */
 	struct spin_step *steps;
 	size_t nsteps;
+	int generated;      /* of the domain set: no file (domain.h) */
 };
 
 /* Word for @op in scenario files ("lock", "try", "release"). */
@@ -47,7 +48,8 @@ void spin_scenario_load(const char *path, struct spin_scenario *s);
 
 /*
  * Load the scenarios selected by @which (a name, or "all" for every file of
- * the scenario directory in NN order) from capture_home()/scenarios/spin.
+ * the scenario directory in NN order) from capture_home()/scenarios/spin;
+ * "domain" is the generated domain set (domain.h).
  * *@out gets a malloc'ed array; returns its length.  An unknown name dies
  * with EXIT_USAGE listing the known ones.
  */

@@ -13,8 +13,11 @@ function next(state, action, data) {
 	if (action === 'AcquireLock') {
 		if (!state.lockHeld)
 			return held;
-		// A lock() on a held lock spins: no window until it is free.
-		return data.callType === 'try' ? state : null;
+		// A failed try, or a lock() starting to spin on a lock
+		// another thread holds, leaves the state as it was; a lock()
+		// by the holder never returns (no window).
+		return data.callType === 'try' || state.lockHolder !== data.thread
+			? state : null;
 	}
 	if (action === 'ReleaseLock')
 		return state.lockHeld && state.lockHolder === data.thread ? free : null;

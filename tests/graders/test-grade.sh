@@ -31,6 +31,19 @@ expect "mutant fails exactly the 11 release windows" \
 expect "mutant: 11/22 on state-changing windows" \
 	'r["all"]["changing_passed"] == 11 and r["all"]["changing_scored"] == 22' "$TMP/mutant.json"
 
+# The domain set (tests/spin-fold/domain, recorded from real guests): the
+# reference grader, a model of the lock's contract, accepts the lock()s
+# that start spinning (state unchanged) and fails exactly the 4 releases
+# the kernel allows and the contract forbids (of a free lock, by the
+# non-holder).
+"$CAPTURE" fold spin "$ROOT"/tests/spin-fold/domain/*.ftrace -o "$TMP/dom" >/dev/null 2>&1 ||
+	not_ok "fold the domain set" "exit $?"
+expect_exit 4 "domain set: the reference grader fails some windows (exit 4)" '' \
+	"$CAPTURE" grade --json --exec "node $here/spin-next.js" "$TMP/dom"
+cp "$TMP/.stdout" "$TMP/dom.json"
+expect "domain set: 60/64, the 4 failures the unchecked releases" \
+	'r["all"]["passed"] == 60 and r["all"]["windows"] == 64 and sorted((f["action"], json.loads(f["why"].split(" in ")[1])["lockHeld"]) for f in r["failures"]) == [("ReleaseLock", False), ("ReleaseLock", False), ("ReleaseLock", True), ("ReleaseLock", True)]' "$TMP/dom.json"
+
 # The same windows in stream form grade the same.
 "$CAPTURE" convert --form stream "$ref/spin_seq.ndjson" "$TMP/seq.ndjson"
 expect_exit 4 "stream-form input: mutant fails its 8 releases" '' \

@@ -145,9 +145,18 @@ home=$(fake_home deadlock "$TMP/01-deadlock")
 expect_exit 3 "step the kernel refuses names file:line" '01-deadlock:2:.*spin forever' \
 	env CAPTURE_HOME="$home" "$CAPTURE" spin --scenario deadlock -o "$TMP/dl"
 nothing_left "refused step: no output" "$TMP/dl"
+# A lock by the holder never returns: at two CPUs only as the last step.
+printf '0 lock\n0 lock\n0 release\n' >"$TMP/01-selfdl"
+home=$(fake_home selfdl "$TMP/01-selfdl")
+expect_exit 3 "a self-deadlock before the last step names file:line" \
+	"01-selfdl:2: '0 lock': the kernel cannot run this step: .*must be the scenario's last step" \
+	env CAPTURE_HOME="$home" "$CAPTURE" spin --scenario selfdl --cpus 2 -o "$TMP/sd"
+nothing_left "self-deadlock not last: no output" "$TMP/sd"
 
-# A new scenario file runs on the same module and initramfs.
-printf '1 try\n0 try\n1 release\n0 lock\n0 release\n' >"$TMP/07-new"
+# A new scenario file runs on the same module and initramfs; at one CPU
+# too, a release of a free lock and one by the actor not holding it run
+# as spin_unlock() runs them (the guest stays sound: it ends and reports).
+printf '1 try\n0 try\n1 release\n0 lock\n0 release\n0 release\n0 lock\n1 release\n0 lock\n0 release\n' >"$TMP/07-new"
 home=$(fake_home new "$TMP/07-new")
 check "new scenario file" env CAPTURE_HOME="$home" "$CAPTURE" spin --scenario new -o "$TMP/new"
 for key in module initramfs_sha256; do
@@ -159,6 +168,10 @@ if grep -q '"action": "AcquireLock", "data": {"thread": 0, "callType": "try"}, "
 else
 	not_ok "new scenario: 0's try fails while 1 holds" "$(cat "$TMP/new/spin/07-new.ndjson")"
 fi
+[ "$(sed -n '6p;8p' "$TMP/new/spin/07-new.ndjson" | tr -d '\n')" = \
+  '{"action": "ReleaseLock", "data": {"thread": 0}, "pre_state": {"lockHeld": false, "lockHolder": null}, "post_state": {"lockHeld": false, "lockHolder": null}}{"action": "ReleaseLock", "data": {"thread": 1}, "pre_state": {"lockHeld": true, "lockHolder": 0}, "post_state": {"lockHeld": false, "lockHolder": null}}' ] &&
+	ok "one CPU: releases of a free lock and by the non-holder leave it free" ||
+	not_ok "one CPU: releases of a free lock and by the non-holder leave it free" "$(sed -n '6,8p' "$TMP/new/spin/07-new.ndjson")"
 
 # A guest that powers off without a word, and one that hangs.
 expect_exit 6 "guest powering off early fails the capture" \

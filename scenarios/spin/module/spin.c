@@ -11,7 +11,13 @@
  * lock over would have to sleep with it held.  So a lock on a held lock
  * cannot run there and is refused.  At two CPUs (cpus=2), each actor is a
  * kthread pinned to its CPU; they take turns on a step counter, and a lock
- * on a held lock really spins until the holder's release.
+ * on a held lock really spins until the holder's release.  A lock by the
+ * holder, as the last step, really deadlocks: the other CPU sees it spin
+ * in the slow path, ends the run, and only then frees it.
+ *
+ * spin_unlock() checks no owner: a release by the actor that does not hold
+ * the lock, or of a free lock, is run as the kernel runs it (the lock
+ * word's store), and each actor's preemption is balanced apart (owed[]).
  *
  * Events go to a buffer during the scenario and are written after it, so
  * nothing is printed inside a critical section.  Output, one line each:
@@ -107,6 +113,10 @@ struct run {
 	int waiter;		/* actor spinning in spin_lock, -1 if none */
 	int handoff;		/* the waiter may record its AcquireSuccess */
 	size_t turn;		/* step to run next; nsteps: done or aborted */
+	/* preempt_disable()s of an actor's acquires no unlock of its undid */
+	int owed[ACTORS];
+	int deadlocked;		/* actor spinning on the lock it holds, or -1 */
+	bool ended;		/* spin_end traced (by a deadlock's observer) */
 	const char *error;
 	size_t failed_step;	/* NO_STEP: the run failed as a whole */
 };
@@ -168,9 +178,31 @@ static void lock_blocking(struct run *r, size_t i, int actor)
 		cpu_relax();
 	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
 	r->holder = actor;
+	r->owed[actor]++;
 	atomic_set(&in_slowpath, 0);
 	WRITE_ONCE(r->waiter, -1);
 	smp_store_release(&r->handoff, 0);
+}
+
+/*
+ * A lock by the holder: it spins on its own lock for good.  The other CPU
+ * ends the run (end_deadlock()); the call returns only once the run is
+ * over and nothing more is recorded.
+ */
+static const char *self_deadlock(struct run *r, size_t i, int actor)
+{
+	if (cpus == 1)
+		return "lock by the actor holding it would spin forever at one "
+		       "CPU, with no other CPU to end the run";
+	if (i != r->nsteps - 1)
+		return "lock by the actor holding it never returns: it must be "
+		       "the scenario's last step";
+	record(r, actor, TRY_ACQUIRE_BLOCKING, 1);
+	smp_store_release(&r->deadlocked, actor);
+	next_turn(r, i);
+	spin_lock(&the_lock);
+	r->owed[actor]++;
+	return NULL;
 }
 
 static const char *lock(struct run *r, size_t i, int actor)
@@ -178,7 +210,7 @@ static const char *lock(struct run *r, size_t i, int actor)
 	const char *why;
 
 	if (r->holder == actor)
-		return "lock by the actor holding it would spin forever";
+		return self_deadlock(r, i, actor);
 	if (spin_is_locked(&the_lock)) {
 		why = cannot_block(r, i, actor);
 		if (!why)
@@ -189,6 +221,7 @@ static const char *lock(struct run *r, size_t i, int actor)
 	spin_lock(&the_lock);
 	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
 	r->holder = actor;
+	r->owed[actor]++;
 	next_turn(r, i);
 	return NULL;
 }
@@ -199,6 +232,7 @@ static const char *try(struct run *r, size_t i, int actor)
 	if (spin_trylock(&the_lock)) {
 		record(r, actor, ACQUIRE_SUCCESS, 1);
 		r->holder = actor;
+		r->owed[actor]++;
 	} else {
 		record(r, actor, ACQUIRE_FAIL, spin_is_locked(&the_lock));
 	}
@@ -221,19 +255,29 @@ static void wait_for_spinner(void)
 }
 
 /*
- * Only the actor that took the lock releases it: an unlock on another CPU
- * would unbalance both CPUs' preempt counts.
+ * spin_unlock() by @actor, whoever holds the lock: the lock word's store,
+ * which checks no owner, and the preempt_enable() of one of @actor's own
+ * acquires, if it has one left.  An unlock by another CPU would otherwise
+ * drive that CPU's preempt count below zero and leave the holder's CPU
+ * non-preemptible; the holder pays its own at its next unlock or at the
+ * end of the run.
  */
+static void unlock(struct run *r, int actor)
+{
+	do_raw_spin_unlock(&the_lock.rlock);
+	if (r->owed[actor]) {
+		r->owed[actor]--;
+		preempt_enable();
+	}
+}
+
 static const char *release(struct run *r, size_t i, int actor)
 {
 	int waiting = READ_ONCE(r->waiter) >= 0;
 
-	if (r->holder != actor)
-		return r->holder < 0 ? "release of a lock that is not held"
-				     : "release by the actor not holding the lock";
 	if (waiting && trace)
 		wait_for_spinner();
-	spin_unlock(&the_lock);
+	unlock(r, actor);
 	r->holder = -1;
 	/*
 	 * A waiting CPU takes the lock at once; the state after the unlock
@@ -284,6 +328,42 @@ static void abort_run(struct run *r, size_t i, const char *why)
 	smp_store_release(&r->turn, r->nsteps);
 }
 
+/*
+ * The other actor spins on the lock it holds: once the kretprobe has seen
+ * it in the slow path, the run is over.  Tracing stops before the lock is
+ * freed under it, so that what follows (its slow path returning, its
+ * cleanup) is not part of the run.
+ */
+static void end_deadlock(struct run *r)
+{
+	if (trace)
+		wait_for_spinner();
+	trace_spin_end(r->nevents, 0);
+	r->ended = true;
+	tracing_off();
+	do_raw_spin_unlock(&the_lock.rlock);
+}
+
+/*
+ * After the last step: leave the lock free (never exit holding it) and
+ * pay back what preemption the thread's actors still owe.
+ */
+static void leave(struct run *r, struct actor_thread *th)
+{
+	int a;
+
+	if (r->holder >= 0 && (th->actors & (1u << r->holder))) {
+		r->holder = -1;
+		do_raw_spin_unlock(&the_lock.rlock);
+	}
+	for (a = 0; a < ACTORS; a++) {
+		if (!(th->actors & (1u << a)))
+			continue;
+		for (; r->owed[a]; r->owed[a]--)
+			preempt_enable();
+	}
+}
+
 static int actor_main(void *arg)
 {
 	struct actor_thread *th = arg;
@@ -302,12 +382,11 @@ static int actor_main(void *arg)
 			break;
 		}
 	}
-	/* After the last step, leave the lock free: never exit holding it. */
 	wait_turn(r, r->nsteps);
-	if (r->holder >= 0 && (th->actors & (1u << r->holder))) {
-		r->holder = -1;
-		spin_unlock(&the_lock);
-	}
+	if (smp_load_acquire(&r->deadlocked) >= 0 &&
+	    !(th->actors & (1u << r->deadlocked)))
+		end_deadlock(r);
+	leave(r, th);
 	/* Exit without returning into module text that may be unloaded. */
 	kthread_complete_and_exit(&th->done, 0);
 }
@@ -448,7 +527,7 @@ static const char *malformed(size_t n, size_t *at)
 static int __init spin_init(void)
 {
 	struct actor_thread th[ACTORS];
-	struct run r = { .holder = -1, .waiter = -1 };
+	struct run r = { .holder = -1, .waiter = -1, .deadlocked = -1 };
 	size_t len = strlen(steps);
 	int k, started;
 
@@ -481,7 +560,8 @@ static int __init spin_init(void)
 		wait_for_completion(&th[k].done);
 	if (trace)
 		unregister_kretprobe(&slowpath_probe);
-	trace_spin_end(r.nevents, r.error != NULL);
+	if (!r.ended)
+		trace_spin_end(r.nevents, r.error != NULL);
 	report(&r);
 	kfree(r.events);
 	/*
