@@ -43,11 +43,14 @@
  * ElectionTimeout gives term+1, candidate, vote = self.
  * A window changes only its node's slice by construction.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
+#include "etcd-steps.h"
 #include "folder.h"
 
 extern const struct folder folder_etcd;
@@ -76,6 +79,11 @@ struct leader {
 	char id[24];
 };
 
+/* The highest commit a node showed while in a term. */
+struct term_commit {
+	long long term, commit;
+};
+
 struct etcd_fold {
 	struct fold_run *run;
 	struct line_reader r;
@@ -85,7 +93,30 @@ struct etcd_fold {
 	size_t nleaders;
 	int started;          /* windows opened */
 	long skipped, ignored_removed;
+	struct term_commit *commits;
+	size_t ncommits;
+	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
 };
+
+/*
+ * A check failed at the current line: raft's rules or the fold are wrong.
+ * With a step map the message names the scenario step that made the line.
+ */
+__attribute__((format(printf, 2, 3)))
+static _Noreturn void violation(struct etcd_fold *f, const char *fmt, ...)
+{
+	const char *step = etcd_step_at(f->steps, f->r.line);
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (step)
+		die_at(EXIT_CHECK_FAILED, step, 0, "%s (%s:%ld)", msg,
+		       f->r.path, f->r.line);
+	die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line, "%s", msg);
+}
 
 /* The second string of the pair in @map whose first is @key, or NULL. */
 static const char *lookup(const char *const (*map)[2], size_t n,
@@ -176,17 +207,54 @@ static void start(struct etcd_fold *f)
 	cJSON_Delete(st);
 }
 
+/* A node in term @term showed commit @commit. */
+static void note_commit(struct etcd_fold *f, long long term, long long commit)
+{
+	for (size_t i = 0; i < f->ncommits; i++)
+		if (f->commits[i].term == term) {
+			if (commit > f->commits[i].commit)
+				f->commits[i].commit = commit;
+			return;
+		}
+	f->commits = xrealloc(f->commits, (f->ncommits + 1) * sizeof(*f->commits));
+	f->commits[f->ncommits++] = (struct term_commit){ term, commit };
+}
+
+/*
+ * The highest index shown committed by a node in a term below @term: an
+ * entry committed by then was committed in such a term, and every leader
+ * of @term holds it (leader completeness).
+ */
+static long long committed_before(const struct etcd_fold *f, long long term)
+{
+	long long c = 0;
+
+	for (size_t i = 0; i < f->ncommits; i++)
+		if (f->commits[i].term < term && f->commits[i].commit > c)
+			c = f->commits[i].commit;
+	return c;
+}
+
+/*
+ * At most one leader per term (election safety), and a new leader's log
+ * holds every entry shown committed in an earlier term (leader
+ * completeness, as far as the projection's log lengths show it).
+ */
 static void check_leader(struct etcd_fold *f, const struct node *n)
 {
 	for (size_t i = 0; i < f->nleaders; i++) {
 		if (f->leaders[i].term != n->s.term)
 			continue;
 		if (strcmp(f->leaders[i].id, n->id))
-			die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
-			       "node %s leads term %lld, which node %s already "
+			violation(f, "node %s leads term %lld, which node %s already "
 			       "led", n->id, n->s.term, f->leaders[i].id);
 		return;
 	}
+	if (n->s.log < committed_before(f, n->s.term))
+		violation(f, "node %s leads term %lld with a log of %lld "
+			  "entries, but %lld were committed in earlier terms",
+			  n->id, n->s.term, n->s.log,
+			  committed_before(f, n->s.term));
 	f->leaders = xrealloc(f->leaders,
 			      (f->nleaders + 1) * sizeof(*f->leaders));
 	f->leaders[f->nleaders].term = n->s.term;
@@ -213,15 +281,14 @@ static void advance(struct etcd_fold *f, struct node *n,
 
 	if (now->term < s->term || now->commit < s->commit ||
 	    (now->log < s->log && !log_cut(n, now)))
-		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
-		       "node %s goes back: term %lld->%lld, commit %lld->%lld, "
+		violation(f, "node %s goes back: term %lld->%lld, commit %lld->%lld, "
 		       "log %lld->%lld", n->id, s->term, now->term, s->commit,
 		       now->commit, s->log, now->log);
 	if (now->commit > now->log)
-		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
-		       "node %s commits %lld beyond its log %lld", n->id,
+		violation(f, "node %s commits %lld beyond its log %lld", n->id,
 		       now->commit, now->log);
 	n->s = *now;
+	note_commit(f, now->term, now->commit);
 	if (!strcmp(now->role, "leader"))
 		check_leader(f, n);
 }
@@ -233,8 +300,7 @@ static void check_timeout(struct etcd_fold *f, const struct node *n,
 
 	if (s->term != pre->term + 1 || strcmp(s->role, "candidate") ||
 	    strcmp(s->vote, n->id))
-		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
-		       "ElectionTimeout of node %s gives term %lld, role %s, "
+		violation(f, "ElectionTimeout of node %s gives term %lld, role %s, "
 		       "vote %s (expected term %lld, candidate, vote %s)",
 		       n->id, s->term, s->role, s->vote, pre->term + 1, n->id);
 }
@@ -506,14 +572,12 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 		return;
 	}
 	if (strcmp(name, "BecomeFollower"))
-		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
-		       "node %s: %s inside its restart (newRaft traces "
+		violation(f, "node %s: %s inside its restart (newRaft traces "
 		       "InitState, ApplyConfChange, then BecomeFollower)",
 		       n->id, name);
 	if (now->term < pre->term || now->log < pre->log ||
 	    (now->term == pre->term && strcmp(now->vote, pre->vote)))
-		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line,
-		       "node %s restarts without its durable state: term "
+		violation(f, "node %s restarts without its durable state: term "
 		       "%lld->%lld, vote %s->%s, log %lld->%lld", n->id,
 		       pre->term, now->term, pre->vote, now->vote, pre->log,
 		       now->log);
@@ -602,7 +666,8 @@ static void fold_event(struct etcd_fold *f, const cJSON *ev)
 
 static void etcd_fold(struct fold_run *run)
 {
-	struct etcd_fold f = { .run = run };
+	struct etcd_fold f = { .run = run,
+			       .steps = etcd_steps_read(run->step_map) };
 	cJSON *line;
 
 	line_reader_open_as(&f.r, run->path, run->input);
@@ -619,8 +684,7 @@ static void etcd_fold(struct fold_run *run)
 		struct node *n = &f.nodes[i];
 
 		if (n->open && !strcmp(n->open, "Restart"))
-			die_at(EXIT_CHECK_FAILED, f.r.path, f.r.line,
-			       "the input ends inside node %s's restart", n->id);
+			violation(&f, "the input ends inside node %s's restart", n->id);
 		if (n->present)
 			close_open(&f, n);
 	}
@@ -632,6 +696,8 @@ static void etcd_fold(struct fold_run *run)
 		 json_int(f.ignored_removed));
 	free(f.nodes);
 	free(f.leaders);
+	free(f.commits);
+	etcd_steps_free(f.steps);
 }
 
 static const char *const etcd_actions[] = {

@@ -34,6 +34,8 @@ void fold_run_windows(struct fold_run *run, const struct folder *f,
 		audit_pass_run(audit, rel);
 		windows_observe(run->windows, audit_pass_window, audit);
 	}
+	else if (run->observe)   /* a check-only fold: no audit */
+		windows_observe(run->windows, run->observe, run->observe_ctx);
 	free(rel);
 }
 
@@ -239,14 +241,10 @@ static void copy_remove(struct input_copy *cp)
 	free(cp->path);
 }
 
-void fold_input(const struct folder *f, struct corpus *c, const char *name,
-		const char *input, struct output_format fmt, cJSON *runs)
+/* fold_input() of @run (name, input, corpus, fmt and the options set). */
+static void fold_one(const struct folder *f, struct fold_run run, cJSON *runs)
 {
-	const char *inside = c ? corpus_rel(c, input) : NULL;
-	struct fold_run run = {
-		.name = name, .input = input, .corpus = c, .fmt = fmt,
-		.source = inside ? inside : input,
-	};
+	const char *name = run.name, *input = run.input;
 	char *rel = xasprintf("events/%s.ndjson", name);
 	struct input_copy copy;
 	struct input_digest d;
@@ -256,7 +254,7 @@ void fold_input(const struct folder *f, struct corpus *c, const char *name,
 	copy_if_stream(&copy, input);
 	run.path = copy.path ? copy.path : input;
 	digest_start(&d, input, run.path);
-	run.events = events_open(c, rel);
+	run.events = events_open(run.corpus, rel);
 	run.repairs = json_arr();
 	run.counts = json_obj();
 	run.info = json_obj();
@@ -264,8 +262,11 @@ void fold_input(const struct folder *f, struct corpus *c, const char *name,
 	if (!run.windows)
 		die_at(EXIT_CHECK_FAILED, input, 0, "no %s run found", f->name);
 	windows_close(run.windows, run.counts);
-	/* a run that shows no step is no ground truth, whatever it parsed */
-	if (!run.counts->child)
+	/*
+	 * a run that shows no step is no ground truth, whatever it parsed
+	 * (an observed fold only counts what it shows)
+	 */
+	if (!run.counts->child && !run.observe)
 		die_at(EXIT_CHECK_FAILED, input, 0,
 		       "no windows: the run shows no %s action", f->name);
 	nevents = events_close(run.events);
@@ -287,4 +288,33 @@ void fold_input(const struct folder *f, struct corpus *c, const char *name,
 	json_add(r, "windows", run.counts);
 	json_add(r, "repairs", run.repairs);
 	json_add(r, "info", run.info);
+}
+
+void fold_input_mapped(const struct folder *f, struct corpus *c,
+		       const char *name, const char *input,
+		       struct output_format fmt, cJSON *runs,
+		       const char *step_map)
+{
+	const char *inside = c ? corpus_rel(c, input) : NULL;
+
+	fold_one(f, (struct fold_run){
+		.name = name, .input = input, .corpus = c, .fmt = fmt,
+		.source = inside ? inside : input, .step_map = step_map,
+	}, runs);
+}
+
+void fold_input(const struct folder *f, struct corpus *c, const char *name,
+		const char *input, struct output_format fmt, cJSON *runs)
+{
+	fold_input_mapped(f, c, name, input, fmt, runs, NULL);
+}
+
+void fold_observed(const struct folder *f, const char *input,
+		   const char *step_map, window_observer *fn, void *ctx)
+{
+	fold_one(f, (struct fold_run){
+		.name = "explored", .input = input, .source = input,
+		.fmt = { .form = f->form }, .observe = fn, .observe_ctx = ctx,
+		.step_map = step_map,
+	}, NULL);
 }

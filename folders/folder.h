@@ -34,6 +34,10 @@ struct fold_run {
 	cJSON *counts;             /* object: windows per action */
 	cJSON *info;               /* object: folder-specific facts for the
 				    * manifest (inferred events, drops...) */
+	window_observer *observe;  /* NULL, or also handed every window */
+	void *observe_ctx;
+	const char *step_map;      /* NULL, or the scenario step of each
+				    * input line (etcd: the harness's map) */
 };
 
 struct folder {
@@ -87,6 +91,19 @@ void fold_run_never_completing(struct fold_run *run, const char *action,
  */
 void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		const char *input, struct output_format fmt, cJSON *runs);
+
+/* fold_input() with a step map (struct fold_run), NULL: none. */
+void fold_input_mapped(const struct folder *f, struct corpus *c,
+		       const char *name, const char *input,
+		       struct output_format fmt, cJSON *runs,
+		       const char *step_map);
+/*
+ * Fold @input as fold_input() checks it (nothing written), handing every
+ * window to @fn(@ctx); @step_map as in struct fold_run.  Dies on any
+ * violation; a run without windows is none.
+ */
+void fold_observed(const struct folder *f, const char *input,
+		   const char *step_map, window_observer *fn, void *ctx);
 
 const struct folder *folder_find(const char *name);
 extern const struct folder *const folders[]; /* NULL-terminated */

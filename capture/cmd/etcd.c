@@ -17,20 +17,24 @@
 #include "../options.h"
 #include "../proc.h"
 #include "goprobe.skel.h"
+#include "etcd-explore.h"
 #include "etcd-live.h"
 #include "fold-inputs.h"
 #include "go-spec.h"
 
 static const char etcd_usage[] =
-	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"
-	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n\n"
+	"usage: capture etcd --scenario NAME|FILE|all [--via ebpf|trace] [options]\n"
+	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n"
+	"       capture etcd --explore [--seed N] [--budget N|--seconds S] [--shard K/N] [options]\n"
+	"       capture etcd --merge CORPUS... [options]\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
 	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
 	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
 	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
 	"  --via trace  the harness built with upstream's with_tla trace hook\n\n"
 	"options:\n"
-	"  -s, --scenario NAME  a scenario (election, 01-election, ...) or all\n"
+	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
+	"                       file (a path with a /), or all\n"
 	"      --via PATH       ebpf or trace\n"
 	"      --scenarios DIR  take the scenario files from DIR (default:\n"
 	"                       scenarios/etcd, the reference scenarios)\n"
@@ -39,6 +43,16 @@ static const char etcd_usage[] =
 	"      --hold-ring      read the ring buffer only after the harness exits\n"
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
 	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	"      --explore        search for scenarios that add audit classes (with\n"
+	"                       the with_tla harness), shrink them, and capture\n"
+	"                       them as a --scenarios directory (docs/etcd.md)\n"
+	"      --seed N         the exploration's seed (default 1)\n"
+	"      --budget N       scenarios to try (default 200)\n"
+	"      --seconds S      or try for S seconds (not reproducible)\n"
+	"      --shard K/N      shard K of N explorations of one seed\n"
+	"      --unguided       fresh random scenarios only (a baseline)\n"
+	"      --merge          capture the scenarios of explored CORPUS... that\n"
+	"                       add classes, in order, as one corpus\n"
 	OUTPUT_OPTIONS_HELP("corpus/etcd")
 	"  -h, --help           this text\n";
 
@@ -47,7 +61,9 @@ static const char etcd_usage[] =
 struct etcd_opts {
 	const char *scenario, *via, *binary, *resolve, *scenarios;
 	unsigned long ring_bytes;
-	int hold_ring;
+	int hold_ring, explore, merge;
+	struct explore_opts x;
+	const char *form, *json;   /* as given, for a replay's command */
 	struct output_options out;
 	int argc;
 	char **argv;
@@ -93,6 +109,9 @@ static char *build_harness(int tla)
 /* The directory the scenario files are taken from. */
 static char *scenario_dir(const struct etcd_opts *o)
 {
+	if (strchr(o->scenario, '/'))
+		return xasprintf("%.*s", (int)(strrchr(o->scenario, '/') -
+					       o->scenario), o->scenario);
 	if (o->scenarios)
 		return xstrdup(o->scenarios);
 	return xasprintf("%s/scenarios/etcd", capture_home());
@@ -106,8 +125,17 @@ static char **find_scenarios(const struct etcd_opts *o, const char *dir,
 			     const char *want, int *n)
 {
 	size_t all;
-	char **names = list_dir(dir, is_scenario_file, &all);
+	char **names;
 
+	if (strchr(want, '/')) {    /* a file: scenario_dir() took its dir */
+		if (!file_exists(want))
+			die(EXIT_USAGE, "%s: no such scenario file", want);
+		names = xmalloc(sizeof(*names));
+		names[0] = xstrdup(strrchr(want, '/') + 1);
+		*n = 1;
+		return names;
+	}
+	names = list_dir(dir, is_scenario_file, &all);
 	if (!names)
 		die(o->scenarios ? EXIT_USAGE : EXIT_ENV_MISSING,
 		    "%s: cannot open the scenario directory", dir);
@@ -189,9 +217,11 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	gp_close(e);
 }
 
-static void run_traced(const char *bin, const char *scenario, const char *raw)
+/* The with_tla harness; @steps: its step map (etcd-steps.h). */
+static void run_traced(const char *bin, const char *scenario, const char *raw,
+		       const char *steps)
 {
-	const char *argv[] = { bin, scenario, NULL };
+	const char *argv[] = { bin, scenario, steps, NULL };
 	struct proc_result r = proc_run(argv, raw, NULL, HARNESS_TIMEOUT);
 
 	if (!r.exited)
@@ -292,13 +322,34 @@ cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed)
 void etcd_require_every_action(const struct folder *f, const cJSON *runs)
 {
 	cJSON *counts = run_counts(runs);
+	int missing = -1;
 
-	for (int i = 0; f->actions[i]; i++)
+	for (int i = 0; f->actions[i] && missing < 0; i++)
 		if (!json_get(counts, f->actions[i]))
-			die(EXIT_CHECK_FAILED, "the capture gave no %s window: "
-			    "every target action must have at least one",
-			    f->actions[i]);
+			missing = i;
 	cJSON_Delete(counts);
+	if (missing >= 0)
+		die(EXIT_CHECK_FAILED, "the capture gave no %s window: "
+		    "every target action must have at least one",
+		    f->actions[missing]);
+}
+
+/*
+ * A corpus of scenarios from --scenarios DIR keeps a copy of each as
+ * scenarios/NAME: what verify reruns, and what --merge reads.
+ */
+static void keep_scenario(struct corpus *c, const char *path, const char *name)
+{
+	char *rel = xasprintf("scenarios/%s", name);
+	char *dst = corpus_path(c, rel);
+	char *sdir = corpus_path(c, "scenarios");
+
+	mkdir_p(sdir);
+	free(sdir);
+	if (copy_file(path, dst))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot copy into the corpus", path);
+	free(dst);
+	free(rel);
 }
 
 static void capture_all(const struct etcd_opts *o)
@@ -312,6 +363,7 @@ static void capture_all(const struct etcd_opts *o)
 	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();
 	char *tmp_out = corpus_path(c, ".harness-stdout");
+	char *steps = corpus_path(c, ".harness-steps");
 	char *raw_dir = corpus_path(c, "raw");
 
 	json_add(m, "scenario", json_str(o->scenario));
@@ -324,17 +376,23 @@ static void capture_all(const struct etcd_opts *o)
 
 		mkdir_p(raw_dir);
 		progress("etcd %s (%s)", names[i], o->via);
+		if (o->scenarios)
+			keep_scenario(c, scen, names[i]);
 		if (tla)
-			run_traced(bin, scen, raw);
+			run_traced(bin, scen, raw, steps);
 		else
 			run_probed(o, bin, scen, raw, tmp_out);
-		fold_input(f, c, names[i], raw, output_format_for(&o->out, f), runs);
+		fold_input_mapped(f, c, names[i], raw,
+				  output_format_for(&o->out, f), runs,
+				  tla ? steps : NULL);
 		free(scen);
 		free(rel);
 		free(raw);
 		free(names[i]);
 	}
 	unlink(tmp_out);
+	unlink(steps);
+	free(steps);
 	if (!strcmp(o->scenario, "all"))
 		etcd_require_every_action(f, runs);
 	system_corpus_commit(c, runs, dir);
@@ -344,6 +402,52 @@ static void capture_all(const struct etcd_opts *o)
 	free(bin);
 	free(dir);
 	free(scen_dir);
+}
+
+/*
+ * --explore, --merge CORPUS...: find the scenarios with the with_tla
+ * harness, then capture them as "--scenarios DIR/scenarios --scenario all",
+ * the command the manifest records: verify replays the kept scenarios,
+ * whatever budget found them.
+ */
+static void explore_then_capture(struct etcd_opts *o, char **corpora, int n)
+{
+	char *tla = build_harness(1), *stage = xstrdup("/tmp/capture-scenarios-XXXXXX");
+	const char *dir = o->out.dir ? o->out.dir : "corpus/etcd";
+	char *keep = xasprintf("%s/scenarios", dir);
+	char *argv[14] = { "etcd", "--scenarios", keep, "--scenario", "all",
+			   "--via", (char *)o->via };
+	int argc = 7, cleanup;
+
+	if (!mkdtemp(stage))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
+	cleanup = remove_on_failure(stage);
+	if (o->merge)
+		etcd_merge(corpora, n, tla, stage);
+	else
+		etcd_explore(&o->x, tla, stage);
+	if (o->form) {
+		argv[argc++] = "--form";
+		argv[argc++] = (char *)o->form;
+	}
+	if (o->json) {
+		argv[argc++] = "--json";
+		argv[argc++] = (char *)o->json;
+	}
+	if (o->out.dir) {   /* the element command_argv() leaves out */
+		argv[argc++] = "-o";
+		argv[argc++] = (char *)o->out.dir;
+	}
+	o->scenarios = stage;
+	o->scenario = "all";
+	o->argc = argc;
+	o->argv = argv;
+	capture_all(o);
+	remove_tree(stage);
+	cancel_on_failure(cleanup);
+	free(stage);
+	free(keep);
+	free(tla);
 }
 
 /* --resolve FUNC: where the engine would probe FUNC. */
@@ -360,9 +464,71 @@ static void resolve_only(const struct etcd_opts *o)
 	free(bin);
 }
 
+enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE, O_SCENARIOS,
+       O_EXPLORE, O_SEED, O_BUDGET, O_SECONDS, O_SHARD, O_UNGUIDED, O_MERGE };
+
+/* A number option of --explore; dies naming it. */
+static double explore_number(const char *name, const char *arg, double max)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || v <= 0 || v > max)
+		die(EXIT_USAGE, "--%s: expected a number in (0, %g], not '%s'",
+		    name, max, arg);
+	return v;
+}
+
+static unsigned long long explore_seed(const char *arg)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg || *end || *arg == '-')
+		die(EXIT_USAGE, "--seed: expected an unsigned integer, not '%s'", arg);
+	return v;
+}
+
+static int explore_option(struct etcd_opts *o, int opt, const char *arg)
+{
+	if (opt == O_EXPLORE)
+		o->explore = 1;
+	else if (opt == O_MERGE)
+		o->merge = 1;
+	else if (opt == O_SEED)
+		o->x.seed = explore_seed(arg);
+	else if (opt == O_BUDGET)
+		o->x.budget = (long)explore_number("budget", arg, 1e9);
+	else if (opt == O_SECONDS)
+		o->x.seconds = explore_number("seconds", arg, 1e7);
+	else if (opt == O_SHARD)
+		explore_parse_shard(&o->x, arg);
+	else if (opt == O_UNGUIDED)
+		o->x.unguided = 1;
+	else if (opt == 'F' || opt == 'J') {
+		*(opt == 'F' ? &o->form : &o->json) = arg;
+		return 0;   /* output_option() parses it */
+	} else
+		return 0;
+	return 1;
+}
+
+static int explore_command(struct etcd_opts *o, int n, char **corpora)
+{
+	if (o->explore == o->merge || o->scenario || o->scenarios ||
+	    (!o->merge && n) || (o->merge && !n) ||
+	    (strcmp(o->via, "ebpf") && strcmp(o->via, "trace")))
+		usage(etcd_usage, 0);
+	if (!o->x.budget && !o->x.seconds)
+		o->x.budget = 200;
+	if (!strcmp(o->via, "ebpf"))
+		gp_require_permission();
+	explore_then_capture(o, corpora, n);
+	return 0;
+}
+
 int cmd_etcd(int argc, char **argv)
 {
-	enum { O_VIA = 256, O_BINARY, O_RING, O_HOLD, O_RESOLVE, O_SCENARIOS };
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, 's' },
 		{ "via", required_argument, NULL, O_VIA },
@@ -371,12 +537,20 @@ int cmd_etcd(int argc, char **argv)
 		{ "hold-ring", no_argument, NULL, O_HOLD },
 		{ "resolve", required_argument, NULL, O_RESOLVE },
 		{ "scenarios", required_argument, NULL, O_SCENARIOS },
+		{ "explore", no_argument, NULL, O_EXPLORE },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "budget", required_argument, NULL, O_BUDGET },
+		{ "seconds", required_argument, NULL, O_SECONDS },
+		{ "shard", required_argument, NULL, O_SHARD },
+		{ "unguided", no_argument, NULL, O_UNGUIDED },
+		{ "merge", no_argument, NULL, O_MERGE },
 		OUTPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct etcd_opts o = { .via = "ebpf", .out = OUTPUT_OPTIONS_INIT,
-			       .argc = argc, .argv = argv };
+			       .argc = argc, .argv = argv,
+			       .x = { .seed = 1, .shard = 1, .shards = 1 } };
 	int opt;
 
 	if (etcd_live_wanted(argc, argv))
@@ -398,9 +572,12 @@ int cmd_etcd(int argc, char **argv)
 			o.resolve = optarg;
 		else if (opt == O_SCENARIOS)
 			o.scenarios = optarg;
-		else if (!output_option(opt, optarg, &o.out))
+		else if (!explore_option(&o, opt, optarg) &&
+			 !output_option(opt, optarg, &o.out))
 			usage(etcd_usage, 0);
 	}
+	if (o.explore || o.merge)
+		return explore_command(&o, argc - optind, argv + optind);
 	if (optind != argc)
 		usage(etcd_usage, 0);
 	if (o.resolve) {

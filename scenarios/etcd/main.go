@@ -13,7 +13,7 @@
 // probes on this process, or (built with -tags with_tla) from upstream's
 // TraceLogger hook, whose events tracing.go writes to stdout.
 //
-// Usage: etcd-harness SCENARIO_FILE
+// Usage: etcd-harness SCENARIO_FILE [STEP_MAP] (explore.go: -generate)
 package main
 
 import (
@@ -21,7 +21,9 @@ import (
 	"io"
 	"log"
 	"os"
+	"reflect"
 	"slices"
+	"strings"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
@@ -249,9 +251,34 @@ func (c *cluster) propose(id uint64, data string) error {
 	return nil
 }
 
-func (c *cluster) tick(id uint64) {
+// electionElapsed is raft's count of ticks since node id last heard from
+// a leader or changed role (unexported: read through reflect, never set).
+func (c *cluster) electionElapsed(id uint64) int {
+	r := reflect.ValueOf(c.nodes[id].rn).Elem().FieldByName("raft").Elem()
+	return int(r.FieldByName("electionElapsed").Int())
+}
+
+// tickSafe says whether a tick of node id is deterministic: a leader's
+// always is; a follower or candidate campaigns once its elapsed ticks
+// reach a timeout raft draws at random from [ElectionTick,
+// 2*ElectionTick), so only a tick that stays below ElectionTick is.
+func (c *cluster) tickSafe(id uint64) bool {
+	if c.nodes[id].rn.Status().RaftState == raft.StateLeader {
+		return true
+	}
+	return c.electionElapsed(id)+1 < c.cfg.electionTick
+}
+
+func (c *cluster) tick(id uint64) error {
+	if !c.tickSafe(id) {
+		return refuse("tick %d: node %d has ticked %d time(s) without "+
+			"hearing from a leader; one more may reach its randomized "+
+			"election timeout (a campaign at a random tick)", id, id,
+			c.electionElapsed(id))
+	}
 	c.nodes[id].rn.Tick()
 	c.drain(id)
+	return nil
 }
 
 // crash stops node id: its volatile state and the messages queued for it
@@ -343,6 +370,8 @@ func (c *cluster) run(s step) error {
 		return c.duplicate(s.ids[0], s.ids[1])
 	case "compact":
 		return c.compact(s.ids[0], s.index)
+	case "tick":
+		return c.tick(s.ids[0])
 	}
 	c.runTotal(s)
 	return nil
@@ -351,8 +380,6 @@ func (c *cluster) run(s step) error {
 // runTotal runs the steps that cannot be refused once parsed.
 func (c *cluster) runTotal(s step) {
 	switch s.word {
-	case "tick":
-		c.tick(s.ids[0])
 	case "deliver":
 		c.deliver(s.ids[0], s.ids[1])
 	case "reverse":
@@ -373,16 +400,40 @@ func (c *cluster) runTotal(s step) {
 	}
 }
 
-func main() {
-	if len(os.Args) != 2 {
-		fatal(2, "usage: etcd-harness SCENARIO_FILE")
+// replay runs a scenario file; with a step map file, it writes there one
+// line per step: the trace events written before it, and its file:line.
+func replay(path, stepMap string) {
+	cfg, steps := readScenario(path)
+	var sm *os.File
+	if stepMap != "" {
+		var err error
+		if sm, err = os.Create(stepMap); err != nil {
+			fatal(1, "%v", err)
+		}
 	}
-	cfg, steps := readScenario(os.Args[1])
 	c := newCluster(cfg)
 	for _, s := range steps {
+		if sm != nil {
+			fmt.Fprintf(sm, "%d %s\n", traceEvents(), s.pos)
+		}
 		if err := c.run(s); err != nil {
 			fatal(3, "%s: %v", s.pos, err)
 		}
 	}
+	if sm != nil && sm.Close() != nil {
+		fatal(1, "%s: write error", stepMap)
+	}
 	flushTrace()
+}
+
+func main() {
+	switch {
+	case len(os.Args) >= 2 && os.Args[1] == "-generate":
+		generate(os.Args[2:])
+	case len(os.Args) == 2 || len(os.Args) == 3:
+		replay(os.Args[1], strings.Join(os.Args[2:], ""))
+	default:
+		fatal(2, "usage: etcd-harness SCENARIO_FILE [STEP_MAP]\n"+
+			"       etcd-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
+	}
 }

@@ -25,6 +25,7 @@ var defaultConfig = config{electionTick: 10, heartbeatTick: 1}
 // step is one parsed scenario line.
 type step struct {
 	pos    string // file:line, for refusals while the step runs
+	text   string // the line's words, comment cut
 	word   string
 	ids    []uint64
 	data   string
@@ -178,7 +179,7 @@ func scenarioLine(cfg *config, seen map[string]bool, steps []step,
 	fields []string, pos string) ([]step, string) {
 	if fields[0] != "config" {
 		s, bad := parseStep(fields)
-		s.pos = pos
+		s.pos, s.text = pos, strings.Join(fields, " ")
 		return append(steps, s), bad
 	}
 	if len(steps) > 0 {

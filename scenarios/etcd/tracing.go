@@ -16,8 +16,9 @@ import (
 // defines it, per stdout line (without the zap envelope of upstream's own
 // test logger).
 type ndjsonSink struct {
-	out *bufio.Writer
-	enc *json.Encoder
+	out    *bufio.Writer
+	enc    *json.Encoder
+	events int
 }
 
 var sink = newSink()
@@ -28,6 +29,8 @@ func newSink() *ndjsonSink {
 }
 
 func (s *ndjsonSink) TraceEvent(ev *raft.TracingEvent) {
+	s.events++
+	seededBug(ev)
 	if err := s.enc.Encode(ev); err != nil {
 		fatal(1, "trace: %v", err)
 	}
@@ -41,4 +44,9 @@ func flushTrace() {
 	if err := sink.out.Flush(); err != nil {
 		fatal(1, "trace: %v", err)
 	}
+}
+
+// traceEvents is how many events were written so far (for the step map).
+func traceEvents() int {
+	return sink.events
 }

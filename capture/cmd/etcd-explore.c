@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture etcd --explore: a coverage-guided search over scenarios of the
+ * harness's language, run on the real raft through the with_tla harness.
+ *
+ * Each try is one harness run: "-generate" draws a scenario step by step
+ * from the cluster's state (scenarios/etcd/explore.go), either fresh or,
+ * guided, as a mutation of a kept scenario (its first K steps, then new
+ * ones).  Its trace is folded (every check of the etcd folder: a violation
+ * names the scenario's line) and its windows classified by the etcd audit
+ * domain; the scenario is kept when it adds a class.  All randomness is a
+ * splitmix64 stream from --seed and the shard, and the seeds it hands the
+ * generator: the same seed and budget give the same scenarios.  Then each
+ * kept scenario is shrunk: steps are dropped while its replay still covers
+ * the classes it added.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../folders/folder.h"
+#include "../audit.h"
+#include "../command.h"
+#include "../die.h"
+#include "../json.h"
+#include "../proc.h"
+#include "etcd-explore.h"
+#include "fold-inputs.h"
+
+#define RUN_TIMEOUT 60.0
+
+struct classes {
+	char **v;
+	size_t n;
+};
+
+static int classes_has(const struct classes *c, const char *key)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i], key))
+			return 1;
+	return 0;
+}
+
+static void classes_add(struct classes *c, const char *key)
+{
+	if (classes_has(c, key))
+		return;
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n++] = xstrdup(key);
+}
+
+static void classes_free(struct classes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+	*c = (struct classes){ 0 };
+}
+
+/* What a fold's windows are collected into. */
+struct observed {
+	struct classes seen;
+	const struct classes *domain;   /* the classes that count */
+	const char *scenario;
+};
+
+static void observe_window(void *ctx, const struct window *w)
+{
+	struct observed *o = ctx;
+	struct strbuf row = { 0 }, col = { 0 };
+	const char *why;
+
+	if (etcd_audit.classify(w, &row, &col)) {
+		why = etcd_audit.impossible(row.buf, col.buf);
+		if (why)
+			die_at(EXIT_CHECK_FAILED, o->scenario, 0,
+			       "a %s window in the impossible class %s / %s (%s)",
+			       w->action, row.buf, col.buf, why);
+		strbuf_addf(&row, " / %s", col.buf);
+		if (classes_has(o->domain, row.buf))
+			classes_add(&o->seen, row.buf);
+	}
+	strbuf_release(&row);
+	strbuf_release(&col);
+}
+
+/*
+ * A check failed on a try: its scenario is a finding (a bug in raft or in
+ * the fold) that outlives the work directory, saved under the lines the
+ * message named.
+ */
+static void keep_failed(void *scenario)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *kept = xasprintf("%s/capture-explore-failed-XXXXXX",
+			       tmp ? tmp : "/tmp");
+	int fd = mkstemp(kept);
+
+	if (fd >= 0 && !copy_file(scenario, kept))
+		fprintf(stderr, "capture: explore: %s is kept as %s\n",
+			(char *)scenario, kept);
+	if (fd >= 0)
+		close(fd);
+	free(kept);
+}
+
+/* The classes of a trace the harness wrote for @scenario. */
+static struct classes trace_classes(const struct classes *domain,
+				    const char *trace, const char *steps,
+				    const char *scenario)
+{
+	struct observed o = { .domain = domain, .scenario = scenario };
+	int saved = on_failure(keep_failed, (void *)scenario);
+
+	fold_observed(folder_lookup("etcd"), trace, steps, observe_window, &o);
+	cancel_on_failure(saved);
+	return o.seen;
+}
+
+/* The work files of one harness run. */
+struct try_files {
+	char *scen, *trace, *steps;
+};
+
+static struct try_files try_files(const char *work, const char *name)
+{
+	return (struct try_files){
+		.scen = xasprintf("%s/%s", work, name),
+		.trace = xasprintf("%s/%s.trace", work, name),
+		.steps = xasprintf("%s/%s.steps", work, name),
+	};
+}
+
+static void try_files_free(struct try_files *t)
+{
+	free(t->scen);
+	free(t->trace);
+	free(t->steps);
+}
+
+/*
+ * One harness run of a batch.  The with_tla harness sleeps a millisecond
+ * per message it receives (upstream's traceReceiveMessage), so a try is
+ * mostly waiting: BATCH of them run at once.  The batch size is fixed, not
+ * the machine's: the tries and what is kept do not depend on it.
+ */
+#define BATCH 4
+
+struct job {
+	const char *argv[9];
+	struct try_files *files;
+	int quiet;         /* a shrunk replay: a refusal is expected */
+	int status;        /* 0, or 3: the harness refused a step */
+	struct proc p;
+};
+
+static void job_done(struct job *j, struct proc_result r)
+{
+	if (r.exited && (r.status == 0 || r.status == EXIT_BAD_INPUT)) {
+		j->status = r.status;
+		return;
+	}
+	die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", j->argv[0], j->argv[1],
+	    r.exited ? "exit status" : r.timed_out ? "timed out after" : "signal",
+	    r.timed_out ? (int)RUN_TIMEOUT : r.status);
+}
+
+/* Run @n jobs at once and wait for all of them. */
+static void run_batch(struct job *jobs, int n)
+{
+	double deadline = monotonic_seconds() + RUN_TIMEOUT;
+	int left = n;
+
+	for (int i = 0; i < n; i++) {
+		proc_start(&jobs[i].p, jobs[i].argv, jobs[i].files->trace,
+			   jobs[i].quiet ? "/dev/null" : NULL);
+		jobs[i].status = -1;
+	}
+	while (left) {
+		struct proc_result r;
+
+		for (int i = 0; i < n; i++)
+			if (jobs[i].status < 0 && proc_poll(&jobs[i].p, &r, 0)) {
+				job_done(&jobs[i], r);
+				left--;
+			}
+		if (left && monotonic_seconds() > deadline) {
+			for (int i = 0; i < n; i++)
+				if (jobs[i].status < 0)
+					proc_stop(&jobs[i].p);
+			die(EXIT_CAPTURE_FAILED, "the etcd harness timed out "
+			    "after %d s", (int)RUN_TIMEOUT);
+		}
+		if (left)
+			usleep(2000);
+	}
+}
+
+/* splitmix64: the explorer's one source of randomness. */
+static unsigned long long next_random(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A scenario file as lines; its steps are the lines after the header. */
+struct scenario {
+	char **lines;
+	size_t n, header;
+	struct classes adds;   /* the classes it was kept for */
+};
+
+static struct scenario scenario_read(const char *path)
+{
+	struct scenario s = { 0 };
+	char *text = read_file(path, NULL), *save = NULL;
+
+	if (!text)
+		die(EXIT_CAPTURE_FAILED, "%s: cannot read", path);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (*l == '#')
+			continue;
+		s.lines = xrealloc(s.lines, (s.n + 1) * sizeof(*s.lines));
+		s.lines[s.n++] = xstrdup(l);
+		if (!strncmp(l, "config ", 7))
+			s.header = s.n;
+	}
+	free(text);
+	return s;
+}
+
+static void scenario_free(struct scenario *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->lines[i]);
+	free(s->lines);
+	classes_free(&s->adds);
+}
+
+/* Write @s without the lines @skip marks (NULL: all of them). */
+static void scenario_write(const struct scenario *s, const char *comment,
+			   const char *skip, const char *path)
+{
+	struct strbuf sb = { 0 };
+
+	if (comment)
+		strbuf_addstr(&sb, comment);
+	for (size_t i = 0; i < s->n; i++)
+		if (!skip || !skip[i])
+			strbuf_addf(&sb, "%s\n", s->lines[i]);
+	write_file(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+struct explorer {
+	const struct explore_opts *x;
+	const char *bin, *work;
+	unsigned long long rng;
+	struct classes covered;
+	struct scenario *kept;
+	size_t nkept;
+	long tried;
+	struct classes domain;   /* the audit's cells not declared impossible */
+	double start;
+};
+
+/* The audit's cells as "ROW / COL", but those declared impossible. */
+static struct classes reachable_domain(void)
+{
+	struct audit_axes ax = { 0 };
+	struct classes d = { 0 };
+
+	etcd_audit.axes(&ax, NULL);
+	for (size_t r = 0; r < ax.nrows; r++)
+		for (size_t c = 0; c < ax.ncols; c++)
+			if (!etcd_audit.impossible(ax.rows[r], ax.cols[c])) {
+				char *key = xasprintf("%s / %s", ax.rows[r],
+						      ax.cols[c]);
+
+				classes_add(&d, key);
+				free(key);
+			}
+	for (size_t r = 0; r < ax.nrows; r++)
+		free(ax.rows[r]);
+	for (size_t c = 0; c < ax.ncols; c++)
+		free(ax.cols[c]);
+	free(ax.rows);
+	free(ax.cols);
+	return d;
+}
+
+static void report(const struct explorer *e, const char *what)
+{
+	double t = monotonic_seconds() - e->start;
+
+	progress("explore: %s: tried %ld, kept %zu, classes %zu/%zu, %.1f s, "
+		 "%.1f tries/s", what, e->tried, e->nkept, e->covered.n,
+		 e->domain.n, t, t > 0 ? e->tried / t : 0.0);
+}
+
+/* Keep scenario @scen if the classes it showed, @seen, add one: returns 1. */
+static int keep_if_new(struct explorer *e, const char *scen,
+		       const struct classes *seen)
+{
+	struct scenario s;
+	int adds = 0;
+
+	for (size_t i = 0; i < seen->n; i++)
+		adds |= !classes_has(&e->covered, seen->v[i]);
+	if (!adds)
+		return 0;
+	s = scenario_read(scen);
+	for (size_t i = 0; i < seen->n; i++)
+		if (!classes_has(&e->covered, seen->v[i])) {
+			classes_add(&e->covered, seen->v[i]);
+			classes_add(&s.adds, seen->v[i]);
+		}
+	e->kept = xrealloc(e->kept, (e->nkept + 1) * sizeof(*e->kept));
+	e->kept[e->nkept++] = s;
+	return 1;
+}
+
+/* A batch slot: its files and the arguments of its harness run. */
+struct slot {
+	struct try_files f;
+	char *parent;
+	char seed[24], steps[24], prefix[24];
+	struct job job;
+};
+
+static void slots_init(struct slot *slots, const char *work)
+{
+	for (int i = 0; i < BATCH; i++) {
+		char *name = xasprintf("candidate-%d", i + 1);
+
+		slots[i] = (struct slot){ .f = try_files(work, name),
+					  .parent = xasprintf("%s/parent-%d",
+							      work, i + 1) };
+		slots[i].job.files = &slots[i].f;
+		free(name);
+	}
+}
+
+static void slots_free(struct slot *slots)
+{
+	for (int i = 0; i < BATCH; i++) {
+		try_files_free(&slots[i].f);
+		free(slots[i].parent);
+	}
+}
+
+/*
+ * The kept scenario a guided try mutates: half the time one of the last 8
+ * kept (the newest reached the deepest states), else any.
+ */
+static size_t parent_of(const struct explorer *e, unsigned long long r)
+{
+	size_t recent = e->nkept < 8 ? e->nkept : 8;
+
+	if (r & 1)
+		return e->nkept - 1 - (r >> 1) % recent;
+	return (r >> 1) % e->nkept;
+}
+
+/* Set up a try: a fresh scenario, or (guided) a kept one's prefix extended. */
+static void prepare_try(struct explorer *e, struct slot *t)
+{
+	const char *argv[9] = { e->bin, "-generate", t->seed, t->steps,
+				t->f.scen, t->f.steps };
+	unsigned long long r = next_random(&e->rng);
+
+	snprintf(t->seed, sizeof(t->seed), "%llu", next_random(&e->rng));
+	if (!e->x->unguided && e->nkept && r % 4) {
+		struct scenario *p = &e->kept[parent_of(e, r >> 8)];
+		size_t steps = p->n - p->header;
+
+		scenario_write(p, NULL, NULL, t->parent);
+		/* half the time it goes on from the parent's end */
+		snprintf(t->prefix, sizeof(t->prefix), "%llu", (r >> 20) & 1 ?
+			 steps : (r >> 24) % (steps + 1));
+		snprintf(t->steps, sizeof(t->steps), "%llu", 1 + (r >> 40) % 20);
+		argv[6] = t->parent;
+		argv[7] = t->prefix;
+	} else {
+		snprintf(t->steps, sizeof(t->steps), "%llu", 5 + (r >> 8) % 40);
+	}
+	memcpy(t->job.argv, argv, sizeof(argv));
+	t->job.quiet = 0;
+}
+
+static int budget_left(const struct explorer *e)
+{
+	if (e->x->budget)
+		return e->tried < e->x->budget;
+	return monotonic_seconds() - e->start < e->x->seconds;
+}
+
+/* One batch of tries, drawn from what was kept before it, judged in order. */
+static void explore_batch(struct explorer *e, struct slot *slots)
+{
+	struct job jobs[BATCH];
+	int n = 0;
+
+	while (n < BATCH && (!e->x->budget || e->tried + n < e->x->budget))
+		prepare_try(e, &slots[n++]);
+	for (int i = 0; i < n; i++)
+		jobs[i] = slots[i].job;
+	run_batch(jobs, n);
+	for (int i = 0; i < n; i++) {
+		struct classes seen;
+
+		if (jobs[i].status)
+			die(EXIT_CAPTURE_FAILED, "the generator refused its own "
+			    "step (its message is above)");
+		e->tried++;
+		seen = trace_classes(&e->domain, slots[i].f.trace,
+				     slots[i].f.steps, slots[i].f.scen);
+		if (keep_if_new(e, slots[i].f.scen, &seen))
+			report(e, "kept");
+		classes_free(&seen);
+	}
+}
+
+/*
+ * The shrinking of one kept scenario: chunks of steps are dropped, their
+ * size halving down to one step, whenever the rest still replays and
+ * covers the classes it was kept for.
+ */
+struct shrinking {
+	struct scenario *s;
+	char *skip, *trial;   /* lines dropped; those of the trial running */
+	size_t chunk, at;     /* the trial drops lines [at - chunk, at) */
+};
+
+static void shrink_start(struct shrinking *k, struct scenario *s)
+{
+	*k = (struct shrinking){ .s = s, .skip = xcalloc(s->n, 1),
+				 .trial = xcalloc(s->n, 1),
+				 .chunk = (s->n - s->header + 1) / 2, .at = s->n };
+}
+
+/* Write the next trial into @t; 0 when the shrinking is over. */
+static int shrink_next(struct shrinking *k, struct explorer *e, struct slot *t)
+{
+	const struct scenario *s = k->s;
+	size_t from;
+
+	if (k->at <= s->header) {
+		k->chunk /= 2;
+		k->at = s->n;
+	}
+	if (!k->chunk || s->n == s->header)
+		return 0;
+	from = k->at > s->header + k->chunk ? k->at - k->chunk : s->header;
+	memcpy(k->trial, k->skip, s->n);
+	memset(k->trial + from, 1, k->at - from);
+	k->at = from;
+	scenario_write(s, NULL, k->trial, t->f.scen);
+	t->job.argv[0] = e->bin;
+	t->job.argv[1] = t->f.scen;
+	t->job.argv[2] = t->f.steps;
+	t->job.argv[3] = NULL;
+	t->job.quiet = 1;
+	return 1;
+}
+
+/* The trial's run ended with @status: keep the trial if it still covers. */
+static void shrink_judge(struct shrinking *k, struct explorer *e,
+			 struct slot *t, int status)
+{
+	struct classes seen;
+	int all = 1;
+
+	if (status)
+		return;   /* a step the shorter scenario cannot take */
+	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, t->f.scen);
+	for (size_t i = 0; i < k->s->adds.n && all; i++)
+		all = classes_has(&seen, k->s->adds.v[i]);
+	classes_free(&seen);
+	if (all)
+		memcpy(k->skip, k->trial, k->s->n);
+}
+
+static void shrink_finish(struct shrinking *k)
+{
+	struct scenario *s = k->s;
+	size_t keep = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!k->skip[i])
+			s->lines[keep++] = s->lines[i];
+		else
+			free(s->lines[i]);
+	s->n = keep;
+	free(k->skip);
+	free(k->trial);
+}
+
+/*
+ * Shrink the kept scenarios, BATCH at a time, each one's trials in turn:
+ * a scenario's shrinking depends only on its own trials.
+ */
+static void shrink_all(struct explorer *e, struct slot *slots)
+{
+	for (size_t first = 0; first < e->nkept; first += BATCH) {
+		struct shrinking k[BATCH];
+		int n = 0, running;
+
+		while (n < BATCH && first + n < e->nkept) {
+			shrink_start(&k[n], &e->kept[first + n]);
+			n++;
+		}
+		do {
+			struct job jobs[BATCH];
+			int at[BATCH];
+
+			running = 0;
+			for (int i = 0; i < n; i++)
+				if (shrink_next(&k[i], e, &slots[running])) {
+					at[running] = i;
+					jobs[running] = slots[running].job;
+					running++;
+				}
+			run_batch(jobs, running);
+			for (int j = 0; j < running; j++)
+				shrink_judge(&k[at[j]], e, &slots[j],
+					     jobs[j].status);
+		} while (running);
+		for (int i = 0; i < n; i++)
+			shrink_finish(&k[i]);
+	}
+}
+
+/* Write the kept scenarios into @dir as NNN-explored, with what each adds. */
+static void write_kept(struct scenario *kept, size_t n, const char *origin,
+		       const char *dir)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%03zu-explored", dir, i + 1);
+		struct strbuf c = { 0 };
+
+		strbuf_addf(&c, "# %s; adds:\n", origin);
+		for (size_t k = 0; k < kept[i].adds.n; k++)
+			strbuf_addf(&c, "#   %s\n", kept[i].adds.v[k]);
+		scenario_write(&kept[i], c.buf, NULL, path);
+		strbuf_release(&c);
+		free(path);
+	}
+}
+
+/* The tries' files: removed at the end, and if the run fails. */
+static char *work_dir(int *cleanup)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *work = xasprintf("%s/capture-explore-XXXXXX", tmp ? tmp : "/tmp");
+
+	if (!mkdtemp(work))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", work);
+	*cleanup = remove_on_failure(work);
+	return work;
+}
+
+void explore_parse_shard(struct explore_opts *x, const char *arg)
+{
+	char *end;
+
+	x->shard = (int)strtol(arg, &end, 10);
+	if (*end == '/')
+		x->shards = (int)strtol(end + 1, &end, 10);
+	if (*end || x->shard < 1 || x->shards < x->shard)
+		die(EXIT_USAGE, "--shard %s: expected K/N with 1 <= K <= N", arg);
+}
+
+static void explorer_free(struct explorer *e, char *work, int cleanup)
+{
+	for (size_t i = 0; i < e->nkept; i++)
+		scenario_free(&e->kept[i]);
+	free(e->kept);
+	classes_free(&e->covered);
+	classes_free(&e->domain);
+	remove_tree(work);
+	cancel_on_failure(cleanup);
+	free(work);
+}
+
+void etcd_explore(const struct explore_opts *x, const char *bin,
+		  const char *dir)
+{
+	int cleanup;
+	char *work = work_dir(&cleanup), *origin;
+	struct explorer e = { .x = x, .bin = bin, .work = work,
+			      .domain = reachable_domain(),
+			      .start = monotonic_seconds() };
+	struct slot slots[BATCH];
+
+	slots_init(slots, work);
+	/* shards draw disjoint streams from the same seed */
+	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
+	while (budget_left(&e))
+		explore_batch(&e, slots);
+	report(&e, "explored");
+	shrink_all(&e, slots);
+	report(&e, "shrunk");
+	origin = xasprintf("capture etcd --explore: seed %llu, shard %d/%d%s",
+			   x->seed, x->shard, x->shards,
+			   x->unguided ? ", unguided" : "");
+	write_kept(e.kept, e.nkept, origin, dir);
+	free(origin);
+	slots_free(slots);
+	explorer_free(&e, work, cleanup);
+}
+
+/* Keep scenario file @path if it adds a class (a shard's, being merged). */
+static void merge_one(struct explorer *e, struct slot *t, const char *path)
+{
+	struct classes seen;
+
+	t->job.argv[0] = e->bin;
+	t->job.argv[1] = path;
+	t->job.argv[2] = t->f.steps;
+	t->job.argv[3] = NULL;
+	t->job.quiet = 0;
+	run_batch(&t->job, 1);
+	if (t->job.status)
+		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness refused it)",
+		    path);
+	e->tried++;
+	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, path);
+	keep_if_new(e, path, &seen);
+	classes_free(&seen);
+}
+
+void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
+{
+	int cleanup;
+	char *work = work_dir(&cleanup);
+	struct explorer e = { .bin = bin, .work = work,
+			      .domain = reachable_domain(),
+			      .start = monotonic_seconds() };
+	struct slot slots[BATCH];
+
+	slots_init(slots, work);
+	for (int i = 0; i < n; i++) {
+		char *sdir = xasprintf("%s/scenarios", corpora[i]);
+		size_t k;
+		char **names = list_dir(sdir, is_scenario_file, &k);
+
+		if (!names)
+			die(EXIT_USAGE, "%s: no scenarios directory (not an "
+			    "explored corpus)", sdir);
+		for (size_t j = 0; j < k; j++) {
+			char *path = xasprintf("%s/%s", sdir, names[j]);
+
+			merge_one(&e, &slots[0], path);
+			free(path);
+		}
+		free_names(names, k);
+		free(sdir);
+	}
+	report(&e, "merged");
+	write_kept(e.kept, e.nkept, "capture etcd --merge", dir);
+	slots_free(slots);
+	explorer_free(&e, work, cleanup);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture etcd --explore and --merge: coverage-guided search for scenarios
+ * of the harness's language (docs/etcd.md, "Exploration").  Both write
+ * scenario files NNN-explored into a directory, which capture etcd then
+ * captures as it does any --scenarios directory.
+ */
+#ifndef CAPTURE_ETCD_EXPLORE_H
+#define CAPTURE_ETCD_EXPLORE_H
+
+struct explore_opts {
+	unsigned long long seed;
+	long budget;          /* scenarios to try; 0: until @seconds */
+	double seconds;
+	int shard, shards;    /* --shard K/N: this is shard K (1-based) of N */
+	int unguided;         /* fresh random scenarios only (a baseline) */
+};
+
+/* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
+void explore_parse_shard(struct explore_opts *x, const char *arg);
+
+/*
+ * Explore with the with_tla harness @bin; write the kept scenarios, shrunk,
+ * into @dir (which exists and is empty).
+ */
+void etcd_explore(const struct explore_opts *x, const char *bin,
+		  const char *dir);
+
+/*
+ * The scenarios of corpora @corpora[0..n) (each CORPUS/scenarios), in
+ * order, keeping those that add a class, into @dir (exists, empty).
+ */
+void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir);
+
+#endif

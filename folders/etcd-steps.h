@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The etcd harness's step map (etcd-harness SCENARIO STEP_MAP): one line
+ * per scenario step, "N FILE:LINE", N the trace events written before the
+ * step.  It turns a trace line into the scenario line that made it, so a
+ * violation names the step of the scenario.
+ */
+#ifndef CAPTURE_ETCD_STEPS_H
+#define CAPTURE_ETCD_STEPS_H
+
+struct etcd_steps;
+
+/* Read @path (NULL: no map, returns NULL); a bad line dies naming it. */
+struct etcd_steps *etcd_steps_read(const char *path);
+/* The FILE:LINE of the step that wrote trace line @line, or NULL. */
+const char *etcd_step_at(const struct etcd_steps *s, long line);
+void etcd_steps_free(struct etcd_steps *s);
+
+#endif

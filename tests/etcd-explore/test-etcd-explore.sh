@@ -1,0 +1,124 @@
+#!/bin/bash
+# capture etcd --explore, --merge and the fold's safety checks: a short
+# exploration is deterministic, verifies, replays one scenario and is the
+# same by eBPF; two shards merge into one corpus that covers what both do;
+# a harness whose trace says a term went back is caught at the scenario's
+# line; a tick that could reach raft's random election timeout is refused.
+source "$(dirname "$0")/../lib.sh"
+source "$TESTS_DIR/etcd-live/paths.sh"
+export PATH=$PATH:/usr/local/go/bin
+HERE=$TESTS_DIR/etcd-explore
+
+if [ "$(id -u)" != 0 ]; then
+	not_ok "etcd exploration" "needs root for BPF uprobes (make test runs as root)"
+	exit 0
+fi
+
+# coverage LINE of capture audit: "coverage: K/N reachable covered ..."
+coverage() { "$CAPTURE" audit "$@" | sed -n 's/^coverage: \([0-9]*\/[0-9]*\).*/\1/p'; }
+
+X="$CAPTURE etcd --explore --seed 3 --budget 16 --via trace"
+mkdir "$TMP/work"
+check "explore (trace)" env TMPDIR="$TMP/work" $X -o "$TMP/x"
+[ -z "$(ls -A "$TMP/work")" ] && ok "the exploration leaves no work files" ||
+	not_ok "the exploration leaves no work files" "$(ls "$TMP/work")"
+cp -r "$TMP/x" "$TMP/x1"
+check "explore again" $X -o "$TMP/x"
+if diff -r "$TMP/x1" "$TMP/x" >"$TMP/diff" 2>&1; then
+	ok "the same seed gives the same corpus, byte for byte"
+else
+	not_ok "the same seed gives the same corpus" "$(head -n 3 "$TMP/diff")"
+fi
+n=$(ls "$TMP/x/scenarios" | wc -l)
+[ "$n" -ge 3 ] && [ "$n" = "$(ls "$TMP/x/etcd" | wc -l)" ] &&
+	ok "$n scenarios kept, one window file each" ||
+	not_ok "scenarios kept" "$n scenarios, $(ls "$TMP/x/etcd" | wc -l) window files"
+grep -q '^# capture etcd --explore: seed 3, shard 1/1; adds:' "$TMP/x/scenarios/001-explored" &&
+	ok "a kept scenario says what it adds" ||
+	not_ok "a kept scenario says what it adds" "$(head -n 2 "$TMP/x/scenarios/001-explored")"
+check "verify the explored corpus" "$CAPTURE" verify "$TMP/x"
+
+# Another seed explores otherwise.
+check "explore with another seed" \
+	"$CAPTURE" etcd --explore --seed 4 --budget 16 --via trace -o "$TMP/y"
+if diff -rq "$TMP/x/scenarios" "$TMP/y/scenarios" >/dev/null; then
+	not_ok "another seed, other scenarios" "seeds 3 and 4 kept the same scenarios"
+else
+	ok "another seed, other scenarios"
+fi
+
+# One kept scenario replayed by file, on both paths.
+f=$TMP/x/scenarios/002-explored
+check "replay one kept scenario (trace)" \
+	"$CAPTURE" etcd --scenario "$f" --via trace -o "$TMP/one"
+same_bytes "replayed windows = explored windows" \
+	"$TMP/one/etcd/002-explored.ndjson" "$TMP/x/etcd/002-explored.ndjson"
+check "the kept scenarios by eBPF" \
+	"$CAPTURE" etcd --scenarios "$TMP/x/scenarios" --scenario all -o "$TMP/e"
+same_paths "$TMP/e" "$TMP/x"
+check "verify the eBPF corpus" "$CAPTURE" verify "$TMP/e"
+
+# Two shards of one seed, merged.
+for k in 1 2; do
+	check "explore shard $k/2" "$CAPTURE" etcd --explore --seed 5 \
+		--budget 12 --shard $k/2 --via trace -o "$TMP/s$k"
+done
+if diff -rq "$TMP/s1/scenarios" "$TMP/s2/scenarios" >/dev/null; then
+	not_ok "shards explore apart" "shards 1 and 2 kept the same scenarios"
+else
+	ok "shards explore apart"
+fi
+check "merge the shards" "$CAPTURE" etcd --merge "$TMP/s1" "$TMP/s2" \
+	--via trace -o "$TMP/m"
+both=$(coverage "$TMP/s1" "$TMP/s2")
+merged=$(coverage "$TMP/m")
+[ -n "$both" ] && [ "$both" = "$merged" ] &&
+	ok "the merged corpus covers what both shards do ($merged)" ||
+	not_ok "merged coverage" "shards together $both, merged $merged"
+check "verify the merged corpus" "$CAPTURE" verify "$TMP/m"
+grep -q '"--scenarios",' "$TMP/m/MANIFEST.json" &&
+	ok "the merged manifest records the replay of its scenarios" ||
+	not_ok "merged manifest" "no --scenarios in its command"
+
+# The seeded bug: node 2's term goes back by one in the trace.
+bug=$TMP/harness-seeded-bug
+if go -C "$ROOT/scenarios/etcd" build -trimpath -buildvcs=false -mod=readonly \
+	-tags with_tla,seeded_bug -o "$bug" . 2>"$TMP/go.err"; then
+	ok "build the seeded-bug harness"
+else
+	not_ok "build the seeded-bug harness" "$(tail -n 2 "$TMP/go.err")"
+fi
+expect_exit 4 "a term going back fails the fold at the scenario's line" \
+	'scenarios/etcd/05-second-election:[0-9]+: node 2 goes back: term [0-9]+->[0-9]+, .*\(.*raw/05-second-election.ndjson:[0-9]+\)' \
+	"$CAPTURE" etcd --via trace --binary "$bug" --scenario second-election -o "$TMP/bug"
+nothing_left "the seeded bug leaves no corpus" "$TMP/bug"
+# The same trace folded by itself names the trace line.
+"$bug" "$ROOT/scenarios/etcd/05-second-election" >"$TMP/bug.ndjson" 2>/dev/null
+expect_exit 4 "capture fold of the seeded-bug trace names its line" \
+	'bug.ndjson:[0-9]+: node 2 goes back' \
+	"$CAPTURE" fold etcd "$TMP/bug.ndjson" -o "$TMP/bugfold"
+
+# Leader completeness: a leader whose log lacks a committed entry.
+python3 "$HERE/drop-leader-log.py" "$TMP/x1/raw/001-explored.ndjson" >"$TMP/lc.ndjson"
+expect_exit 4 "a leader without a committed entry is refused" \
+	'lc.ndjson:[0-9]+: node [0-9]+ leads term [0-9]+ with a log of [0-9]+ entries, but [0-9]+ were committed in earlier terms' \
+	"$CAPTURE" fold etcd "$TMP/lc.ndjson" -o "$TMP/lcfold"
+
+# A tick that could reach the randomized election timeout is refused.
+printf 'config election-tick 3\nelect 1 2 3\ntick 2\ntick 2\ntick 2\n' >"$TMP/01-ticks"
+expect_exit 3 "a follower's third tick of three is refused at its line" \
+	'01-ticks:5: tick 2: node 2 has ticked 2 time\(s\)' \
+	"$CAPTURE" etcd --scenario "$TMP/01-ticks" --via trace -o "$TMP/ticks"
+
+# Usage.
+expect_exit 2 "--explore with --scenario" '' \
+	"$CAPTURE" etcd --explore --scenario all -o "$TMP/u1"
+expect_exit 2 "--shard 3/2" 'K/N' \
+	"$CAPTURE" etcd --explore --shard 3/2 -o "$TMP/u2"
+expect_exit 2 "--merge without corpora" '' "$CAPTURE" etcd --merge -o "$TMP/u3"
+expect_exit 2 "--merge of a corpus without scenarios" 'no scenarios directory' \
+	"$CAPTURE" etcd --merge "$TMP/one" --via trace -o "$TMP/u4"
+expect_exit 2 "a missing scenario file" 'no such scenario file' \
+	"$CAPTURE" etcd --scenario "$TMP/nowhere/01-x" --via trace -o "$TMP/u5"
+expect_exit 2 "a seed that is no number" 'seed' \
+	"$CAPTURE" etcd --explore --seed x1 --via trace -o "$TMP/u6"
