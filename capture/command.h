@@ -17,6 +17,12 @@ struct command {
 
 /* Directory holding scenarios/, qemu/, ... (the source tree). */
 const char *capture_home(void);
+/*
+ * The source tree the running executable was built in, whatever
+ * CAPTURE_HOME says: what belongs to the toolkit itself (a probe spec
+ * such as etcd's, like the BPF object built into the executable).
+ */
+const char *toolkit_tree(void);
 
 /*
  * Scenario files are scenarios/SYSTEM/NN-NAME: NN orders them (for "all"

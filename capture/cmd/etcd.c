@@ -19,8 +19,8 @@
 #include "goprobe.skel.h"
 #include "etcd-explore.h"
 #include "etcd-live.h"
-#include "etcd-probes.h"
 #include "fold-inputs.h"
+#include "go-spec.h"
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|FILE|all [--via ebpf|trace] [options]\n"
@@ -165,6 +165,27 @@ static void harness_status(const char *bin, const char *scenario, int status)
 		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
 }
 
+/*
+ * The probe spec of raft (docs/go.md), next to the harness's source: the
+ * toolkit's, as its BPF program, even where CAPTURE_HOME points the
+ * scenarios elsewhere.
+ */
+static char *probe_spec(void)
+{
+	return xasprintf("%s/scenarios/etcd/raft.probes", toolkit_tree());
+}
+
+struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
+{
+	char *path = probe_spec();
+	struct go_spec *spec = go_spec_parse(path);
+
+	go_spec_probe(spec, e);
+	go_spec_output(spec, NULL, out);
+	free(path);
+	return spec;
+}
+
 /* Run the harness under the probes; its events go to @raw. */
 static void run_probed(const struct etcd_opts *o, const char *bin,
 		       const char *scenario, const char *raw, const char *tmp_out)
@@ -172,7 +193,7 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	struct gp_engine *e = gp_open(bin);
 	FILE *out = fopen(raw, "w");
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
-	struct etcd_trace *t;
+	struct go_spec *spec;
 	size_t len = 0;
 	char *stdout_text;
 	int rc;
@@ -180,10 +201,11 @@ static void run_probed(const struct etcd_opts *o, const char *bin,
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
-	t = etcd_probes(e, out);
-	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, etcd_record, t);
+	spec = etcd_probes(e, out);
+	rc = gp_run(e, argv, tmp_out, HARNESS_TIMEOUT, go_spec_record, spec);
 	harness_status(bin, scenario, rc);
-	etcd_trace_end(t);
+	go_spec_end(spec, NULL);
+	go_spec_free(spec);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
 	stdout_text = read_file(tmp_out, &len);
@@ -276,11 +298,17 @@ cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed)
 		struct go_binary *b = go_open(bin);
 		size_t sz;
 		const void *obj = goprobe__elf_bytes(&sz);
+		char *spec;
 
 		json_add(env, "harness_build_id", json_str(go_build_id(b)));
 		go_close(b);
 		sha256_hex(obj, sz, hex);
 		json_add(env, "bpf_object_sha256", json_str(hex));
+		spec = probe_spec();
+		if (sha256_file(spec, hex))
+			die(EXIT_ENV_MISSING, "%s: cannot read the probe spec", spec);
+		json_add(env, "spec_sha256", json_str(hex));
+		free(spec);
 	}
 	return env;
 }
