@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Driver of bench/ebpf-overhead: run BINARY N under the full `capture etcd`
- * probe set (every site with its field reads), records translated to
- * events that go to /dev/null, and print what the target and the engine
- * measured:
+ * probe set (its spec, scenarios/etcd/raft.probes: every site with its
+ * field reads), records translated to events that go to /dev/null, and
+ * print what the target and the engine measured:
  *   <target's ns per call> <records> <drops> <morestack entries skipped>
  *   <BPF program runs> <BPF program ns> <consumer CPU ns>
  * The program's runs and time are 0 unless --bpf-stats enables the
@@ -15,6 +15,7 @@
  * bench subtracts a run with N = 0).
  *
  * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only]
+ * (run from the top of the tree: the spec is read from there)
  */
 #include <bpf/bpf.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "../capture/cmd/etcd-probes.h"
+#include "../capture/cmd/go-spec.h"
 #include "../capture/die.h"
 #include "../capture/proc.h"
 
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
 	char *args[] = { argv[1], argv[2], NULL }, *text;
 	const struct gp_stats *st;
 	struct gp_engine *e;
-	struct etcd_trace *t;
+	struct go_spec *spec;
 	const char *opt = argc == 4 ? argv[3] : "";
 	int translate = strcmp(opt, "--count-only") != 0;
 	FILE *devnull;
@@ -63,11 +64,14 @@ int main(int argc, char **argv)
 	devnull = fopen("/dev/null", "w");
 	if (fd < 0 || !devnull)
 		die(EXIT_CAPTURE_FAILED, "cannot create temporary files");
+	spec = go_spec_parse("scenarios/etcd/raft.probes");
 	e = gp_open(argv[1]);
-	t = etcd_probes(e, devnull);
-	if (gp_run(e, args, out, 600, translate ? etcd_record : count_only, t))
+	go_spec_probe(spec, e);
+	go_spec_output(spec, NULL, devnull);
+	if (gp_run(e, args, out, 600, translate ? go_spec_record : count_only, spec))
 		die(EXIT_CAPTURE_FAILED, "%s exited with an error", argv[1]);
-	etcd_trace_end(t);
+	go_spec_end(spec, NULL);
+	go_spec_free(spec);
 	st = gp_stats(e);
 	text = read_file(out, NULL);
 	unlink(out);

@@ -7,30 +7,20 @@
 #include "die.h"
 #include "json.h"
 
-static void grow(struct strbuf *sb, size_t len)
+void strbuf_grow(struct strbuf *sb, size_t len)
 {
 	sb->alloc = (sb->len + len + 1) * 2;
 	sb->buf = xrealloc(sb->buf, sb->alloc);
 }
 
-/* strbuf_add, inlined where the JSON writer adds a few bytes at a time. */
-static inline void put(struct strbuf *sb, const void *data, size_t len)
-{
-	if (sb->len + len + 1 > sb->alloc)
-		grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-}
-
 static inline void put_str(struct strbuf *sb, const char *s)
 {
-	put(sb, s, strlen(s));
+	strbuf_put(sb, s, strlen(s));
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
-	put(sb, data, len);
+	strbuf_put(sb, data, len);
 }
 
 void strbuf_addstr(struct strbuf *sb, const char *s)
@@ -178,7 +168,7 @@ void json_write_chars(struct strbuf *sb, const char *str, size_t len,
 		while (s < end && plain(*s, style))
 			s++;
 		if (s > run) {
-			put(sb, run, s - run);
+			strbuf_put(sb, run, s - run);
 			continue;
 		}
 		switch (*s) {
@@ -212,9 +202,9 @@ void json_write_chars(struct strbuf *sb, const char *str, size_t len,
 void json_write_string(struct strbuf *sb, const char *str, size_t len,
 		       enum json_style style)
 {
-	put(sb, "\"", 1);
+	strbuf_put(sb, "\"", 1);
 	json_write_chars(sb, str, len, style);
-	put(sb, "\"", 1);
+	strbuf_put(sb, "\"", 1);
 }
 
 /* Shortest "%.*e" that reads back as @d: the digits of a round trip. */
@@ -244,7 +234,7 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 	prec = shortest_digits(d, e, sizeof(e));
 	const char *p = e;
 	if (*p == '-') {
-		put(sb, "-", 1);
+		strbuf_put(sb, "-", 1);
 		p++;
 	}
 	for (; *p && *p != 'e'; p++)
@@ -257,10 +247,10 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 	int sci = style == JSON_PYTHON ? (exp < -4 || exp >= 16)
 				       : (exp < -6 || exp >= 21);
 	if (sci) {
-		put(sb, digits, 1);
+		strbuf_put(sb, digits, 1);
 		if (nd > 1) {
-			put(sb, ".", 1);
-			put(sb, digits + 1, nd - 1);
+			strbuf_put(sb, ".", 1);
+			strbuf_put(sb, digits + 1, nd - 1);
 		}
 		if (style == JSON_PYTHON)
 			strbuf_addf(sb, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
@@ -269,13 +259,13 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 	} else if (exp < 0) {
 		put_str(sb, "0.");
 		for (int i = -1; i > exp; i--)
-			put(sb, "0", 1);
-		put(sb, digits, nd);
+			strbuf_put(sb, "0", 1);
+		strbuf_put(sb, digits, nd);
 	} else {
 		for (int i = 0; i <= exp || i < nd; i++) {
 			if (i == exp + 1)
-				put(sb, ".", 1);
-			put(sb, i < nd ? &digits[i] : "0", 1);
+				strbuf_put(sb, ".", 1);
+			strbuf_put(sb, i < nd ? &digits[i] : "0", 1);
 		}
 		if (nd <= exp + 1 && style == JSON_PYTHON)
 			put_str(sb, ".0");
@@ -283,17 +273,21 @@ static void write_double(struct strbuf *sb, double d, enum json_style style)
 }
 
 /* An integer's decimal digits: the common number, too hot for printf. */
-void strbuf_add_int(struct strbuf *sb, long long n)
+void strbuf_add_uint(struct strbuf *sb, unsigned long long u)
 {
 	char digits[24], *p = digits + sizeof(digits);
-	unsigned long long u = n < 0 ? -(unsigned long long)n : (unsigned long long)n;
 
 	do
 		*--p = '0' + u % 10;
 	while (u /= 10);
+	strbuf_put(sb, p, digits + sizeof(digits) - p);
+}
+
+void strbuf_add_int(struct strbuf *sb, long long n)
+{
 	if (n < 0)
-		*--p = '-';
-	put(sb, p, digits + sizeof(digits) - p);
+		strbuf_put(sb, "-", 1);
+	strbuf_add_uint(sb, n < 0 ? -(unsigned long long)n : (unsigned long long)n);
 }
 
 void json_write_number(struct strbuf *sb, double d, enum json_style style)
@@ -354,12 +348,12 @@ static void write_object(struct strbuf *sb, const cJSON *v,
 	const cJSON **members, *m;
 	int n, i = 0;
 
-	put(sb, "{", 1);
+	strbuf_put(sb, "{", 1);
 	if (style != JSON_CANONICAL || !v->child || !v->child->next) {
 		cJSON_ArrayForEach(m, v)
 			json_write_member(sb, m->string, m, m == v->child,
 					  style);
-		put(sb, "}", 1);
+		strbuf_put(sb, "}", 1);
 		return;
 	}
 	n = cJSON_GetArraySize(v);
@@ -370,7 +364,7 @@ static void write_object(struct strbuf *sb, const cJSON *v,
 	for (i = 0; i < n; i++)
 		json_write_member(sb, members[i]->string, members[i], !i,
 				  style);
-	put(sb, "}", 1);
+	strbuf_put(sb, "}", 1);
 	free(members);
 }
 
@@ -390,14 +384,14 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style)
 	case cJSON_Raw: put_str(sb, v->valuestring); return;
 	case cJSON_Object: write_object(sb, v, style); return;
 	case cJSON_Array:
-		put(sb, "[", 1);
+		strbuf_put(sb, "[", 1);
 		cJSON_ArrayForEach(m, v) {
 			if (!first)
 				put_str(sb, style == JSON_PYTHON ? ", " : ",");
 			first = 0;
 			json_write(sb, m, style);
 		}
-		put(sb, "]", 1);
+		strbuf_put(sb, "]", 1);
 		return;
 	}
 	die(EXIT_CAPTURE_FAILED, "json_write: unknown cJSON type %d", v->type);
@@ -405,9 +399,9 @@ void json_write(struct strbuf *sb, const cJSON *v, enum json_style style)
 
 static void newline(struct strbuf *sb, int depth)
 {
-	put(sb, "\n", 1);
+	strbuf_put(sb, "\n", 1);
 	for (int i = 0; i < depth; i++)
-		put(sb, "  ", 2);
+		strbuf_put(sb, "  ", 2);
 }
 
 void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
@@ -419,7 +413,7 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
 		json_write(sb, v, JSON_PYTHON);
 		return;
 	}
-	put(sb, obj ? "{" : "[", 1);
+	strbuf_put(sb, obj ? "{" : "[", 1);
 	cJSON_ArrayForEach(m, v) {
 		newline(sb, depth + 1);
 		if (obj) {
@@ -429,10 +423,10 @@ void json_write_indented(struct strbuf *sb, const cJSON *v, int depth)
 		}
 		json_write_indented(sb, m, depth + 1);
 		if (m->next)
-			put(sb, ",", 1);
+			strbuf_put(sb, ",", 1);
 	}
 	newline(sb, depth);
-	put(sb, obj ? "}" : "]", 1);
+	strbuf_put(sb, obj ? "}" : "]", 1);
 }
 
 void json_print_indented(FILE *f, const cJSON *v)

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cJSON.h>
 
 enum json_style { JSON_PYTHON, JSON_COMPACT, JSON_CANONICAL };
@@ -28,11 +29,24 @@ struct strbuf {
 };
 #define STRBUF_INIT { NULL, 0, 0 }
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+/* Room for @len more bytes and a NUL. */
+void strbuf_grow(struct strbuf *sb, size_t len);
+
+/* strbuf_add, inlined where a writer adds a few bytes at a time. */
+static inline void strbuf_put(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->alloc)
+		strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* @n in decimal (what printf's %lld writes, for a fraction of its cost) */
 void strbuf_add_int(struct strbuf *sb, long long n);
+void strbuf_add_uint(struct strbuf *sb, unsigned long long n);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 

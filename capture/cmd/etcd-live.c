@@ -21,7 +21,7 @@
 #include "../options.h"
 #include "../proc.h"
 #include "etcd-live.h"
-#include "etcd-probes.h"
+#include "go-spec.h"
 #include "fold-inputs.h"
 
 static const char live_usage[] =
@@ -118,7 +118,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
 			 "-seconds", secs, "-clients", clients,
 			 o->restart ? "-restart=true" : "-restart=false", NULL };
-	struct etcd_trace *t;
+	struct go_spec *spec;
 	const struct gp_stats *st;
 	cJSON *p;
 	double start;
@@ -130,15 +130,17 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
 	gp_follow(e);
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
-	t = etcd_probes(e, out);
+	spec = etcd_probes(e, out);
 	start = monotonic_seconds();
 	rc = gp_run(e, argv, summary, (double)o->seconds + LIVE_SLACK,
-		    etcd_record, t);
+		    go_spec_record, spec);
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
 	p = json_add(m, "probes", json_obj());
-	json_add(p, "events", json_int(etcd_trace_end(t)));
+	go_spec_end(spec, NULL);
+	json_add(p, "events", json_int(go_spec_events(spec)));
+	go_spec_free(spec);
 	st = gp_stats(e);
 	json_add(p, "records", json_int((long long)st->records));
 	json_add(p, "records_per_second",

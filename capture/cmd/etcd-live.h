@@ -6,6 +6,7 @@
 #ifndef CAPTURE_ETCD_LIVE_H
 #define CAPTURE_ETCD_LIVE_H
 
+#include <stdio.h>
 #include <cJSON.h>
 #include "../../scenarios/etcd/driver/harness.h"
 
@@ -15,7 +16,15 @@ struct folder;
 int etcd_live_wanted(int argc, char **argv);
 int cmd_etcd_live(int argc, char **argv);
 
-/* Add "environment" to manifest @m (see etcd.c); returns it. */
+struct gp_engine;
+
+/*
+ * Place the probes of raft's spec (scenarios/etcd/raft.probes) on @e, its
+ * events going to @out: gp_run() it with go_spec_record, then
+ * go_spec_end() and go_spec_free() it.
+ */
+struct go_spec *etcd_probes(struct gp_engine *e, FILE *out);
+/* Add "environment" to manifest @m (see etcd.c, spec_sha256 when probed); returns it. */
 cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed);
 
 /*

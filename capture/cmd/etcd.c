@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
- * run under the Go uprobe engine (bpf/) with the raft probe plan of
- * etcd-probes.c, which writes upstream's with_tla event stream.  It sits
- * here, beside that plan, until the plan becomes a probe spec (issue 13);
+ * run under the Go uprobe engine (bpf/) with raft's probe spec
+ * (scenarios/etcd/raft.probes, read by go-spec.c), which writes upstream's
+ * with_tla event stream.  It sits here, beside the spec reader of the CLI,
+ * until that reader moves below the CLI;
  * the rest of etcd's live side is scenarios/etcd/driver/harness.c.  So is
  * what capture etcd --live (etcd-live.c) shares with it.
  */
@@ -14,6 +15,7 @@
 #include "../../scenarios/etcd/driver/harness.h"
 #include "../corpus.h"
 #include "../die.h"
+#include "../home.h"
 #include "../json.h"
 #include "../live.h"
 #include "../options.h"
@@ -23,7 +25,7 @@
 #include "../system.h"
 #include "etcd-explore.h"
 #include "etcd-live.h"
-#include "etcd-probes.h"
+#include "go-spec.h"
 #include "fold-inputs.h"
 
 enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
@@ -75,6 +77,27 @@ static void ebpf_prepare(struct live_capture *lc)
 	etcd_harness(0);
 }
 
+/*
+ * The probe spec of raft (docs/go.md), next to the harness's source: the
+ * toolkit's, as its BPF program, even where CAPTURE_HOME points the
+ * scenarios elsewhere.
+ */
+static char *probe_spec(void)
+{
+	return xasprintf("%s/scenarios/etcd/raft.probes", toolkit_tree());
+}
+
+struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
+{
+	char *path = probe_spec();
+	struct go_spec *spec = go_spec_parse(path);
+
+	go_spec_probe(spec, e);
+	go_spec_output(spec, NULL, out);
+	free(path);
+	return spec;
+}
+
 /* Run the harness under the probes; its events go to @raw. */
 static void run_probed(const char *bin, const char *scenario, const char *raw,
 		       const char *tmp_out)
@@ -82,7 +105,7 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 	struct gp_engine *e = gp_open(bin);
 	FILE *out = fopen(raw, "w");
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
-	struct etcd_trace *t;
+	struct go_spec *spec;
 	size_t len = 0;
 	char *stdout_text;
 	int rc;
@@ -90,10 +113,11 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	gp_set_ring(e, ebpf.ring_bytes, ebpf.hold_ring);
-	t = etcd_probes(e, out);
-	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, etcd_record, t);
+	spec = etcd_probes(e, out);
+	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record, spec);
 	etcd_harness_status(bin, scenario, rc);
-	etcd_trace_end(t);
+	go_spec_end(spec, NULL);
+	go_spec_free(spec);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
 	stdout_text = read_file(tmp_out, &len);
@@ -111,12 +135,17 @@ static void describe_probes(const char *bin, cJSON *env)
 	struct go_binary *b = go_open(bin);
 	size_t sz;
 	const void *obj = goprobe__elf_bytes(&sz);
+	char *spec = probe_spec();
 	char hex[65];
 
 	json_add(env, "harness_build_id", json_str(go_build_id(b)));
 	go_close(b);
 	sha256_hex(obj, sz, hex);
 	json_add(env, "bpf_object_sha256", json_str(hex));
+	if (sha256_file(spec, hex))
+		die(EXIT_ENV_MISSING, "%s: cannot read the probe spec", spec);
+	json_add(env, "spec_sha256", json_str(hex));
+	free(spec);
 }
 
 static void ebpf_run(struct live_capture *lc)

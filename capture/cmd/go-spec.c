@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe specs for `capture go` (format: docs/go.md).  One line a statement,
- * so that every refusal names its exact file:line:
+ * Probe specs for `capture go` and `capture etcd` (format: docs/go.md).
+ * One line a statement, so that every refusal names its exact file:line:
  *
- *   func SYMBOL            a function to probe
- *   entry EVENT            its entry becomes event EVENT
- *   return EVENT           each of its returns becomes event EVENT
- *   entry TABLE by FIELD   ... the event TABLE names FIELD's value ("-": none)
- *   FIELD TYPE EXPR        a field of the last event: EXPR read as TYPE
- *                          (bool, i8 ... i64, u8 ... u64, or a table of
- *                          names); EXPR[:N]... reads at most N elements
- *                          of a slice; "... or N": N where EXPR is nil
+ *   header KEY [proc]      events start with "KEY":EVENT (and "proc":P)
  *   names TABLE NAME...    value i is written as the i-th NAME ("-": none)
+ *   func SYMBOL            a function to probe
+ *   entry EVENT [CLAUSE]   its entry becomes event EVENT; several entry
+ *   return EVENT [CLAUSE]  (return) lines in a row: several events of one
+ *                          record, in order.  CLAUSE: "by FIELD" (EVENT is
+ *                          a table naming FIELD's value), "while SYMBOL
+ *                          [once]" (only inside a call of SYMBOL on the
+ *                          goroutine), "per FIELD == VALUE" (one event per
+ *                          element of slice FIELD that is VALUE)
+ *   FIELD TYPE EXPR [or N] [as string] [hidden]
+ *                          a field of the site: EXPR read as TYPE; a
+ *                          dotted FIELD nests ("state.term")
+ *   FIELD TYPE = CALC ...  a field computed from the fields above it
+ *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
+ *                          site: PARAM in their expressions read as ARG
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -21,24 +28,33 @@
 #include "../die.h"
 #include "../json.h"
 #include "../ndjson.h"
+#include "../../bpf/goeval.h"
 #include "../../bpf/goexpr.h"
 #include "go-spec.h"
 
 #define MAX_FUNCS 64
-#define MAX_FIELDS GP_MAX_READS
+#define MAX_FIELDS 48		/* of a site (computed ones read nothing) */
+#define MAX_EVENTS 8            /* events of one site */
+#define MAX_ONCE 64             /* "once" events of a spec (a mask's bits) */
 #define MAX_PROCS 4096
 #define MAX_TABLES 32
+#define MAX_GROUPS 16
 #define MAX_WORDS 66            /* names TABLE and 64 names */
 
-/* A table of names: value i is name[i] ("-": no name). */
+/* Literal text, its length known at compile time: one event line has ~30. */
+#define ADD_LIT(l, text) strbuf_put(l, text, sizeof(text) - 1)
+
+/* A table of names: value i is name[i] ("-": no name, shown[i] NULL). */
 struct table {
 	char *name;
 	char **names;
+	const char **shown;
+	size_t *len;            /* of each name */
 	int n;
 };
 
 struct field {
-	char *name;
+	char *name;             /* dotted: nested objects */
 	long line;
 	enum go_kind kind;
 	int size;
@@ -51,41 +67,84 @@ struct field {
 	const struct table *table;  /* values written as its names */
 	int has_default;        /* or N: a nil read is N */
 	unsigned long long def;
+	int quoted;             /* as string: the number as a JSON string */
+	int hidden;             /* read (or computed), not written */
+	struct go_calc *calc;   /* computed from other fields: no read */
+	char *pre;              /* written before the value: key, nesting */
+	size_t pre_len;
 };
 
-struct site {
-	char *event;            /* or the table naming it by a field's value */
+struct func;
+
+struct event {
+	char *name;             /* or the table naming it by a field's value */
+	long line;
 	const struct table *by_table;
 	char *by_name;
 	int by_field;
 	long *by_count;         /* events per table entry */
+	char *open_name;        /* while SYMBOL */
+	struct func *open;
+	int once;               /* bit in the open call's mask, +1; 0: none */
+	char *per_name, *per_text;  /* per FIELD == VALUE */
+	int per_field;
+	unsigned long long per_value;
+	long count;
+};
+
+struct site {
+	struct event ev[MAX_EVENTS];
+	int nevents;
 	long line;
 	int at_exit;
 	struct field field[MAX_FIELDS];
 	int nfields;
+	char *post;             /* closes what the last written field opened */
+	size_t post_len;
+	int goid_slot;          /* the goroutine's id read for "while", or -1 */
 	struct gp_site gp;
-	long count;
+	struct func *fn;
 };
 
 struct func {
 	char *name;
 	long line;
+	int index;
+	int tracked;            /* a "while" names it: its calls are followed */
 	struct site *entry, *exit;
 };
 
+/* A group of fields, written once, used by several sites. */
+struct group {
+	char *name, *param;     /* PARAM in an EXPR is the use's ARG */
+	long line;
+	char *text[MAX_FIELDS];
+	long at[MAX_FIELDS];    /* each field's line */
+	int n;
+};
+
 struct go_spec {
-	const char *path;
+	char *path;
+	struct group group[MAX_GROUPS];
+	int ngroups;
+	struct group *open_group;   /* the group the lines below go to */
+	char *key;              /* the key of the event's name */
+	int with_proc;
+	long header_line;
 	struct func func[MAX_FUNCS];
 	int nfuncs;
 	struct table table[MAX_TABLES];
 	int ntables;
+	int nonce;
 	struct site *by_id[GP_MAX_SITES];
 	FILE *raw, *events;
+	struct go_calls *calls;
 	unsigned pid[MAX_PROCS];
 	int nprocs;
-	long records;
+	long records, events_written;
 	char *error;
 	struct strbuf line;
+	struct go_val vals[MAX_FIELDS];
 };
 
 static int is_name(const char *s)
@@ -96,6 +155,18 @@ static int is_name(const char *s)
 		if (!isalnum((unsigned char)*s) && *s != '_')
 			return 0;
 	return 1;
+}
+
+/* NAME or NAME.NAME...: a field's key, nested at each dot. */
+static int is_path(const char *s)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	int ok = s[0] != '.' && s[strlen(s) - 1] != '.' && !strstr(s, "..");
+
+	for (char *p = strtok_r(copy, ".", &save); ok && p; p = strtok_r(NULL, ".", &save))
+		ok = is_name(p);
+	free(copy);
+	return ok;
 }
 
 static const struct { const char *name; enum go_kind kind; int size; } types[] = {
@@ -127,9 +198,9 @@ static void split_range(struct go_spec *s, long line, struct field *f,
 	if (!r)
 		return;
 	f->count = (int)strtol(r + 2, &end, 10);
-	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > MAX_FIELDS)
+	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > GP_MAX_READS)
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "%s: expected [:N] with N from 1 to %d", expr, MAX_FIELDS);
+		       "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
 	if (strstr(end, "[:"))
 		die_at(EXIT_BAD_INPUT, s->path, line, "%s: one [:N] a field", expr);
 	f->expr[r - expr - f->star] = 0;
@@ -144,45 +215,175 @@ static const struct table *find_table(struct go_spec *s, const char *name)
 	return NULL;
 }
 
-/* "or N" after a field's expression: N (or true, false) where it is nil. */
-static void add_default(struct go_spec *s, long line, struct field *f,
-			char **tok)
+/* @word as a number, or as a name of @t; -1 if it is neither. */
+static int constant(const char *word, const struct table *t, unsigned long long *v)
 {
 	char *end;
 
-	if (strcmp(tok[0], "or"))
-		die_at(EXIT_BAD_INPUT, s->path, line, "'%s': expected 'or VALUE'", tok[0]);
+	if (isdigit((unsigned char)*word)) {
+		*v = strtoull(word, &end, 0);
+		return *end ? -1 : 0;
+	}
+	for (int i = 0; t && i < t->n; i++)
+		if (strcmp(t->names[i], "-") && !strcmp(t->names[i], word)) {
+			*v = (unsigned long long)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* "or N" after a field's expression: N (or true, false) where it is nil. */
+static void add_default(struct go_spec *s, long line, struct field *f,
+			const char *word)
+{
+	char *end;
+
 	f->has_default = 1;
 	if (f->kind == GO_KIND_BOOL && !f->table &&
-	    (!strcmp(tok[1], "true") || !strcmp(tok[1], "false"))) {
-		f->def = !strcmp(tok[1], "true");
+	    (!strcmp(word, "true") || !strcmp(word, "false"))) {
+		f->def = !strcmp(word, "true");
 		return;
 	}
-	f->def = strtoull(tok[1], &end, 0);
-	if (*end || f->kind == GO_KIND_BOOL || *tok[1] == '-')
+	f->def = strtoull(word, &end, 0);
+	if (*end || f->kind == GO_KIND_BOOL || *word == '-')
 		die_at(EXIT_BAD_INPUT, s->path, line,
 		       "or %s: a default is a number of the field's type (or true, false)",
-		       tok[1]);
+		       word);
+}
+
+static int find_field(const struct site *site, const char *name)
+{
+	for (int i = 0; i < site->nfields; i++)
+		if (!strcmp(site->field[i].name, name))
+			return i;
+	return -1;
+}
+
+/* An operand of a computed field: a one-value field above, or a constant. */
+static void calc_operand(struct go_spec *s, struct site *site, long line,
+			 const char *word, const struct table *t,
+			 struct go_operand *o)
+{
+	int i = find_field(site, word);
+
+	o->field = i;
+	if (i >= 0 && !site->field[i].count)
+		return;
+	if (i >= 0)
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "%s is a slice ([:N]): a computed field takes one-value fields",
+		       word);
+	if (constant(word, t, &o->k))
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "'%s': neither a field above nor a number%s", word,
+		       t ? " nor a name of its table" : "");
+}
+
+/* OPERAND [+|- OPERAND]... over words [from, to). */
+static void calc_sum(struct go_spec *s, struct site *site, long line,
+		     char **tok, int from, int to, struct go_sum *sum)
+{
+	if (from >= to || (to - from) % 2 == 0 || (to - from + 1) / 2 > GO_CALC_TERMS)
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
+		       GO_CALC_TERMS);
+	sum->n = 0;
+	for (int i = from; i < to; i += 2) {
+		if (i > from && strcmp(tok[i - 1], "+") && strcmp(tok[i - 1], "-"))
+			die_at(EXIT_BAD_INPUT, s->path, line, "'%s': expected + or -",
+			       tok[i - 1]);
+		sum->neg[sum->n] = i > from && !strcmp(tok[i - 1], "-");
+		calc_operand(s, site, line, tok[i], NULL, &sum->op[sum->n++]);
+	}
+}
+
+/* SUM, or: if FIELD == VALUE then SUM else SUM. */
+static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long line,
+				  char **tok, int n)
+{
+	struct go_calc *c = xcalloc(1, sizeof(*c));
+	int then = -1, other = -1;
+
+	if (n < 1 || strcmp(tok[0], "if")) {
+		calc_sum(s, site, line, tok, 0, n, &c->then);
+		return c;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(tok[i], "then") && then < 0)
+			then = i;
+		else if (!strcmp(tok[i], "else") && other < 0)
+			other = i;
+	}
+	if (then != 4 || strcmp(tok[2], "==") || other < then)
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected 'if FIELD == VALUE then SUM else SUM'");
+	c->cond = 1;
+	calc_operand(s, site, line, tok[1], NULL, &c->a);
+	if (c->a.field < 0)
+		die_at(EXIT_BAD_INPUT, s->path, line, "if %s: not a field above", tok[1]);
+	calc_operand(s, site, line, tok[3], site->field[c->a.field].table, &c->b);
+	calc_sum(s, site, line, tok, then + 1, other, &c->then);
+	calc_sum(s, site, line, tok, other + 1, n, &c->other);
+	return c;
+}
+
+/* The words after a field's expression: or N, as string, hidden. */
+static void field_clauses(struct go_spec *s, long line, struct field *f,
+			  char **tok, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(tok[i], "or") && i + 1 < n && !f->calc && !f->has_default) {
+			add_default(s, line, f, tok[++i]);
+		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
+			   !strcmp(tok[i + 1], "string") && !f->quoted) {
+			if (f->table || f->kind == GO_KIND_BOOL)
+				die_at(EXIT_BAD_INPUT, s->path, line,
+				       "as string: only integers are written as strings");
+			f->quoted = 1;
+			i++;
+		} else if (!strcmp(tok[i], "hidden") && !f->hidden) {
+			f->hidden = 1;
+		} else {
+			die_at(EXIT_BAD_INPUT, s->path, line,
+			       "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
+			       tok[i]);
+		}
+	}
+}
+
+/* The field's key must not be the header's (or proc, when written). */
+static void check_key(struct go_spec *s, long line, const char *name)
+{
+	size_t top = strcspn(name, ".");
+	const char *taken = NULL;
+
+	if (strlen(s->key) == top && !strncmp(name, s->key, top))
+		taken = s->key;
+	else if (s->with_proc && top == 4 && !strncmp(name, "proc", 4))
+		taken = "proc";
+	if (taken)
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "field name '%s': %s is the header's key", name, taken);
 }
 
 static void add_field(struct go_spec *s, struct site *site, long line,
 		      char **tok, int ntok)
 {
 	struct field *f;
+	int calc = ntok > 2 && !strcmp(tok[2], "=");
+	int end = 3;
 	size_t t;
 
-	if (ntok != 3 && ntok != 5)
+	if (ntok < 3)
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "a field is NAME TYPE EXPR [or VALUE] (%d words here)", ntok);
-	if (!is_name(tok[0]) || !strcmp(tok[0], "event") || !strcmp(tok[0], "proc"))
+		       "a field is NAME TYPE EXPR [or VALUE] [as string] [hidden], or NAME TYPE = CALC");
+	if (!is_path(tok[0]))
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "field name '%s': a Go-like identifier other than event and proc",
-		       tok[0]);
-	for (int i = 0; i < site->nfields; i++)
-		if (!strcmp(site->field[i].name, tok[0]))
-			die_at(EXIT_BAD_INPUT, s->path, line,
-			       "field %s already in event %s (line %ld)", tok[0],
-			       site->event, site->field[i].line);
+		       "field name '%s': Go-like identifiers joined by dots", tok[0]);
+	check_key(s, line, tok[0]);
+	if (find_field(site, tok[0]) >= 0)
+		die_at(EXIT_BAD_INPUT, s->path, line, "field %s already in event %s (line %ld)",
+		       tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
 	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
 		;
 	if (t == NTYPES && !find_table(s, tok[1]))
@@ -191,7 +392,7 @@ static void add_field(struct go_spec *s, struct site *site, long line,
 		       tok[1]);
 	if (site->nfields == MAX_FIELDS)
 		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d fields", MAX_FIELDS);
-	f = &site->field[site->nfields++];
+	f = &site->field[site->nfields];
 	f->name = xstrdup(tok[0]);
 	f->line = line;
 	if (t == NTYPES) {
@@ -201,9 +402,17 @@ static void add_field(struct go_spec *s, struct site *site, long line,
 		f->kind = types[t].kind;
 		f->size = types[t].size;
 	}
-	split_range(s, line, f, tok[2]);
-	if (ntok == 5)
-		add_default(s, line, f, tok + 3);
+	if (calc) {
+		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
+			end++;
+		if (f->kind == GO_KIND_BOOL)
+			die_at(EXIT_BAD_INPUT, s->path, line, "a computed field is an integer");
+		f->calc = parse_calc(s, site, line, tok + 3, end - 3);
+	} else {
+		split_range(s, line, f, tok[2]);
+	}
+	site->nfields++;
+	field_clauses(s, line, f, tok + end, ntok - end);
 }
 
 static void add_table(struct go_spec *s, long line, char **tok, int ntok)
@@ -230,36 +439,84 @@ static void add_table(struct go_spec *s, long line, char **tok, int ntok)
 	t->name = xstrdup(tok[1]);
 	t->n = ntok - 2;
 	t->names = xcalloc((size_t)t->n, sizeof(*t->names));
-	for (int i = 0; i < t->n; i++)
+	t->shown = xcalloc((size_t)t->n, sizeof(*t->shown));
+	t->len = xcalloc((size_t)t->n, sizeof(*t->len));
+	for (int i = 0; i < t->n; i++) {
 		t->names[i] = xstrdup(tok[i + 2]);
+		t->len[i] = strlen(t->names[i]);
+		t->shown[i] = strcmp(t->names[i], "-") ? t->names[i] : NULL;
+	}
 }
 
-static struct site *add_site(struct go_spec *s, struct func *fn, long line,
-			     char **tok, int ntok)
+/* header KEY [proc]: once, before any function. */
+static void set_header(struct go_spec *s, long line, char **tok, int n)
+{
+	if (n < 2 || n > 3 || !is_name(tok[1]) || (n == 3 && strcmp(tok[2], "proc")) ||
+	    !strcmp(tok[1], "proc"))
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected 'header KEY [proc]', KEY an identifier other than proc");
+	if (s->header_line || s->nfuncs)
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "one header, before any 'func'");
+	free(s->key);
+	s->key = xstrdup(tok[1]);
+	s->with_proc = n == 3;
+	s->header_line = line;
+}
+
+/* The clauses of an event line after its name: by, while [once], per. */
+static void event_clauses(struct go_spec *s, struct event *ev, char **tok, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(tok[i], "by") && i + 1 < n && !ev->by_name && is_path(tok[i + 1])) {
+			ev->by_name = xstrdup(tok[++i]);
+		} else if (!strcmp(tok[i], "while") && i + 1 < n && !ev->open_name) {
+			ev->open_name = xstrdup(tok[++i]);
+			if (i + 1 < n && !strcmp(tok[i + 1], "once"))
+				ev->once = ++i;   /* its bit is given below */
+		} else if (!strcmp(tok[i], "per") && i + 3 < n && !ev->per_name &&
+			   !strcmp(tok[i + 2], "==")) {
+			ev->per_name = xstrdup(tok[i + 1]);
+			ev->per_text = xstrdup(tok[i + 3]);
+			i += 3;
+		} else {
+			die_at(EXIT_BAD_INPUT, s->path, ev->line,
+			       "'%s': expected 'by FIELD', 'while SYMBOL [once]' or 'per FIELD == VALUE' (each once)",
+			       tok[i]);
+		}
+	}
+}
+
+static struct site *add_event(struct go_spec *s, struct func *fn, long line,
+			      char **tok, int ntok)
 {
 	int at_exit = !strcmp(tok[0], "return");
 	struct site **slot = at_exit ? &fn->exit : &fn->entry;
+	struct event *ev;
 
-	const struct table *t = NULL;
-
-	if (!((ntok == 2 && is_name(tok[1])) ||
-	      (ntok == 4 && !strcmp(tok[2], "by") && is_name(tok[3]))))
+	if (ntok < 2 || !is_name(tok[1]))
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected '%s EVENT' or '%s TABLE by FIELD', EVENT and FIELD identifiers",
-		       tok[0], tok[0]);
-	if (ntok == 4 && !(t = find_table(s, tok[1])))
-		die_at(EXIT_BAD_INPUT, s->path, line, "no names table %s above", tok[1]);
-	if (*slot)
-		die_at(EXIT_BAD_INPUT, s->path, line, "%s already has its %s event (line %ld)",
+		       "expected '%s EVENT [CLAUSE]...', EVENT an identifier", tok[0]);
+	if (*slot && (*slot)->nfields)
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "%s already has its %s event and fields (line %ld): a site's events are listed together, above its fields",
 		       fn->name, tok[0], (*slot)->line);
-	*slot = xcalloc(1, sizeof(**slot));
-	(*slot)->event = xstrdup(tok[1]);
-	(*slot)->line = line;
-	(*slot)->at_exit = at_exit;
-	if (t) {
-		(*slot)->by_table = t;
-		(*slot)->by_name = xstrdup(tok[3]);
-		(*slot)->by_count = xcalloc((size_t)t->n, sizeof(long));
+	if (!*slot) {
+		*slot = xcalloc(1, sizeof(**slot));
+		(*slot)->line = line;
+		(*slot)->at_exit = at_exit;
+		(*slot)->fn = fn;
+	}
+	if ((*slot)->nevents == MAX_EVENTS)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d events a site", MAX_EVENTS);
+	ev = &(*slot)->ev[(*slot)->nevents++];
+	ev->name = xstrdup(tok[1]);
+	ev->line = line;
+	event_clauses(s, ev, tok + 2, ntok - 2);
+	if (ev->by_name) {
+		if (!(ev->by_table = find_table(s, tok[1])))
+			die_at(EXIT_BAD_INPUT, s->path, line, "no names table %s above", tok[1]);
+		ev->by_count = xcalloc((size_t)ev->by_table->n, sizeof(long));
 	}
 	return *slot;
 }
@@ -276,6 +533,129 @@ static int split(char *text, char **tok, int max)
 	return n;
 }
 
+static void add_func(struct go_spec *s, long line, char **tok, int n)
+{
+	struct func *fn;
+
+	if (n != 2)
+		die_at(EXIT_BAD_INPUT, s->path, line, "expected 'func SYMBOL'");
+	if (s->nfuncs == MAX_FUNCS)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d functions", MAX_FUNCS);
+	for (int i = 0; i < s->nfuncs; i++)
+		if (!strcmp(s->func[i].name, tok[1]))
+			die_at(EXIT_BAD_INPUT, s->path, line,
+			       "%s already probed (line %ld)", tok[1], s->func[i].line);
+	fn = &s->func[s->nfuncs];
+	fn->name = xstrdup(tok[1]);
+	fn->line = line;
+	fn->index = s->nfuncs++;
+}
+
+static const char *const statements[] = {
+	"header", "names", "group", "use", "func", "entry", "return",
+};
+
+/* Does @text (a line, comment stripped) start with a statement's word? */
+static int is_statement(const char *text)
+{
+	size_t skip = strspn(text, " \t\r"), len = strcspn(text + skip, " \t\r");
+
+	for (size_t i = 0; i < sizeof(statements) / sizeof(statements[0]); i++)
+		if (strlen(statements[i]) == len && !strncmp(text + skip, statements[i], len))
+			return 1;
+	return 0;
+}
+
+static struct group *find_group(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->ngroups; i++)
+		if (!strcmp(s->group[i].name, name))
+			return &s->group[i];
+	return NULL;
+}
+
+/* group NAME PARAM: the field lines below, until the next statement. */
+static void add_group(struct go_spec *s, long line, char **tok, int n)
+{
+	struct group *g;
+
+	if (n != 3 || !is_name(tok[1]) || !is_name(tok[2]))
+		die_at(EXIT_BAD_INPUT, s->path, line,
+		       "expected 'group NAME PARAM', NAME and PARAM identifiers");
+	if (find_group(s, tok[1]))
+		die_at(EXIT_BAD_INPUT, s->path, line, "group %s defined twice (line %ld)",
+		       tok[1], find_group(s, tok[1])->line);
+	if (s->ngroups == MAX_GROUPS)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d groups", MAX_GROUPS);
+	g = &s->group[s->ngroups++];
+	g->name = xstrdup(tok[1]);
+	g->param = xstrdup(tok[2]);
+	g->line = line;
+	s->open_group = g;
+}
+
+static void group_line(struct go_spec *s, const char *text, long line)
+{
+	struct group *g = s->open_group;
+
+	if (!text[strspn(text, " \t\r")])
+		return;
+	if (g->n == MAX_FIELDS)
+		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d fields in group %s",
+		       MAX_FIELDS, g->name);
+	g->at[g->n] = line;
+	g->text[g->n++] = xstrdup(text);
+}
+
+/* @expr with each identifier @param (not a field after a dot) as @arg. */
+static char *substitute(const char *expr, const char *param, const char *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(param);
+
+	for (const char *p = expr; *p;) {
+		int word = (p == expr || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' &&
+					  p[-1] != '.')) &&
+			   !strncmp(p, param, len) &&
+			   !isalnum((unsigned char)p[len]) && p[len] != '_';
+
+		if (word) {
+			strbuf_addstr(&sb, arg);
+			p += len;
+		} else {
+			strbuf_add(&sb, p++, 1);
+		}
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+/* use NAME ARG: the group's fields in this site, its PARAM read as ARG. */
+static void use_group(struct go_spec *s, struct site *site, long line,
+		      char **tok, int n)
+{
+	const struct group *g = n == 3 ? find_group(s, tok[1]) : NULL;
+
+	if (n != 3)
+		die_at(EXIT_BAD_INPUT, s->path, line, "expected 'use GROUP ARG'");
+	if (!g)
+		die_at(EXIT_BAD_INPUT, s->path, line, "no group %s above", tok[1]);
+	if (!g->n)
+		die_at(EXIT_BAD_INPUT, s->path, line, "group %s (line %ld) has no fields",
+		       g->name, g->line);
+	for (int i = 0; i < g->n; i++) {
+		char *text = xstrdup(g->text[i]), *ftok[MAX_WORDS + 1], *expr = NULL;
+		int k = split(text, ftok, MAX_WORDS);
+
+		if (k > 2 && strcmp(ftok[2], "=")) {
+			expr = substitute(ftok[2], g->param, tok[2]);
+			ftok[2] = expr;
+		}
+		add_field(s, site, g->at[i], ftok, k);
+		free(expr);
+		free(text);
+	}
+}
+
 static void parse_line(struct go_spec *s, char *text, long line,
 		       struct site **site)
 {
@@ -284,50 +664,195 @@ static void parse_line(struct go_spec *s, char *text, long line,
 	struct func *fn = s->nfuncs ? &s->func[s->nfuncs - 1] : NULL;
 
 	text[strcspn(text, "#")] = 0;
+	if (s->open_group && !is_statement(text)) {
+		group_line(s, text, line);
+		return;
+	}
+	s->open_group = NULL;
 	n = split(text, tok, MAX_WORDS);
 	if (!n)
 		return;
-	if (!strcmp(tok[0], "names")) {
+	if (!strcmp(tok[0], "group")) {
+		add_group(s, line, tok, n);
+		*site = NULL;
+	} else if (!strcmp(tok[0], "use")) {
+		if (!*site)
+			die_at(EXIT_BAD_INPUT, s->path, line, "use outside an entry or return");
+		use_group(s, *site, line, tok, n);
+	} else if (!strcmp(tok[0], "names")) {
 		add_table(s, line, tok, n);
+	} else if (!strcmp(tok[0], "header")) {
+		set_header(s, line, tok, n);
 	} else if (!strcmp(tok[0], "func")) {
-		if (n != 2)
-			die_at(EXIT_BAD_INPUT, s->path, line, "expected 'func SYMBOL'");
-		if (s->nfuncs == MAX_FUNCS)
-			die_at(EXIT_BAD_INPUT, s->path, line, "more than %d functions",
-			       MAX_FUNCS);
-		for (int i = 0; i < s->nfuncs; i++)
-			if (!strcmp(s->func[i].name, tok[1]))
-				die_at(EXIT_BAD_INPUT, s->path, line,
-				       "%s already probed (line %ld)", tok[1], s->func[i].line);
-		fn = &s->func[s->nfuncs++];
-		fn->name = xstrdup(tok[1]);
-		fn->line = line;
+		add_func(s, line, tok, n);
 		*site = NULL;
 	} else if (!strcmp(tok[0], "entry") || !strcmp(tok[0], "return")) {
 		if (!fn)
 			die_at(EXIT_BAD_INPUT, s->path, line, "%s before any 'func'", tok[0]);
-		*site = add_site(s, fn, line, tok, n);
+		*site = add_event(s, fn, line, tok, n);
 	} else if (!*site) {
 		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "'%s': expected func, entry, return, or a field after them", tok[0]);
+		       "'%s': expected header, names, group, func, entry, return, or a field or use after them",
+		       tok[0]);
 	} else {
 		add_field(s, *site, line, tok, n);
 	}
 }
 
-/* "TABLE by FIELD": FIELD, one value of the site, names its events. */
-static void name_by_field(struct go_spec *s, struct site *site)
+/* An event's "by" or "per" field: one value (@slice 0) or a [:N] slice. */
+static int clause_field(struct go_spec *s, const struct site *site,
+			const struct event *ev, const char *name, int slice)
 {
-	if (!site || !site->by_table)
+	int i = find_field(site, name);
+
+	if (i < 0 || site->field[i].calc || !site->field[i].count != !slice)
+		die_at(EXIT_BAD_INPUT, s->path, ev->line,
+		       "no field %s (%s) below to %s", name,
+		       slice ? "a [:N] slice" : "one value, not [:N]",
+		       slice ? "write an event per element of" : "name the event by");
+	return i;
+}
+
+static struct func *find_func(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->nfuncs; i++)
+		if (!strcmp(s->func[i].name, name))
+			return &s->func[i];
+	return NULL;
+}
+
+/* An empty site of a followed function: its calls' entries or returns. */
+static void follow_site(struct func *fn, struct site **slot, int at_exit)
+{
+	if (*slot)
 		return;
-	for (int i = 0; i < site->nfields; i++)
-		if (!strcmp(site->field[i].name, site->by_name) && !site->field[i].count) {
-			site->by_field = i;
-			return;
+	*slot = xcalloc(1, sizeof(**slot));
+	(*slot)->line = fn->line;
+	(*slot)->at_exit = at_exit;
+	(*slot)->fn = fn;
+}
+
+/* "while SYMBOL": the function is followed, at its entry and returns. */
+static void resolve_while(struct go_spec *s, struct event *ev)
+{
+	if (!ev->open_name)
+		return;
+	if (!(ev->open = find_func(s, ev->open_name)))
+		die_at(EXIT_BAD_INPUT, s->path, ev->line,
+		       "while %s: no 'func %s' in the spec", ev->open_name, ev->open_name);
+	ev->open->tracked = 1;
+	follow_site(ev->open, &ev->open->entry, 0);
+	follow_site(ev->open, &ev->open->exit, 1);
+	if (!ev->once)
+		return;
+	if (s->nonce == MAX_ONCE)
+		die_at(EXIT_BAD_INPUT, s->path, ev->line, "more than %d 'once' events",
+		       MAX_ONCE);
+	ev->once = ++s->nonce;
+}
+
+static void resolve_events(struct go_spec *s, struct site *site)
+{
+	for (int i = 0; site && i < site->nevents; i++) {
+		struct event *ev = &site->ev[i];
+
+		if (ev->by_name)
+			ev->by_field = clause_field(s, site, ev, ev->by_name, 0);
+		if (ev->per_name) {
+			ev->per_field = clause_field(s, site, ev, ev->per_name, 1);
+			if (constant(ev->per_text, site->field[ev->per_field].table,
+				     &ev->per_value))
+				die_at(EXIT_BAD_INPUT, s->path, ev->line,
+				       "per %s == %s: a number or a name of its table",
+				       ev->per_name, ev->per_text);
 		}
-	die_at(EXIT_BAD_INPUT, s->path, site->line,
-	       "no field %s (one value, not [:N]) below to name the event by",
-	       site->by_name);
+		resolve_while(s, ev);
+	}
+}
+
+/* Levels of @a and @b's nesting (the dots before their last key) in common. */
+static int common_groups(const char *a, const char *b)
+{
+	int n = 0;
+
+	for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '.')
+			n++;
+	return n;
+}
+
+static int groups(const char *a)
+{
+	int n = 0;
+
+	while ((a = strchr(a, '.')))
+		n++, a++;
+	return n;
+}
+
+/* The @k-th key of dotted @name (its own text up to the next dot). */
+static void add_key(struct strbuf *sb, const char *name, int k)
+{
+	while (k--)
+		name = strchr(name, '.') + 1;
+	strbuf_addstr(sb, "\"");
+	strbuf_add(sb, name, strcspn(name, "."));
+	strbuf_addstr(sb, "\":");
+}
+
+/*
+ * What each written field is preceded by (closing the objects the field
+ * before opened and it does not share, opening its own) and what ends the
+ * event.  An object's fields must be consecutive, and no key both a value
+ * and an object.
+ */
+static void nest(struct go_spec *s, struct site *site)
+{
+	const char *prev = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < site->nfields; i++) {
+		struct field *f = &site->field[i];
+		int c;
+
+		if (f->hidden)
+			continue;
+		for (int j = 0; j < i; j++) {
+			const char *o = site->field[j].name;
+			size_t lo = strlen(o), lf = strlen(f->name);
+
+			if (site->field[j].hidden)
+				continue;
+			if ((lo < lf && !strncmp(o, f->name, lo) && f->name[lo] == '.') ||
+			    (lf < lo && !strncmp(o, f->name, lf) && o[lf] == '.'))
+				die_at(EXIT_BAD_INPUT, s->path, f->line,
+				       "%s and %s (line %ld): a key is a value or an object, not both",
+				       f->name, o, site->field[j].line);
+			if (prev && common_groups(o, f->name) > common_groups(prev, f->name))
+				die_at(EXIT_BAD_INPUT, s->path, f->line,
+				       "%s: the fields of an object are consecutive (%s is at line %ld)",
+				       f->name, o, site->field[j].line);
+		}
+		/* the header comes first: every key follows another, or a "{" */
+		c = prev ? common_groups(prev, f->name) : 0;
+		strbuf_reset(&sb);
+		for (int k = prev ? groups(prev) : 0; k > c; k--)
+			strbuf_addstr(&sb, "}");
+		for (int k = c; k <= groups(f->name); k++) {
+			strbuf_addstr(&sb, k == c ? "," : "{");
+			add_key(&sb, f->name, k);
+		}
+		f->pre = xstrdup(sb.buf);
+		f->pre_len = sb.len;
+		prev = f->name;
+	}
+	strbuf_reset(&sb);
+	for (int k = prev ? groups(prev) : 0; k > 0; k--)
+		strbuf_addstr(&sb, "}");
+	strbuf_addstr(&sb, "}\n");
+	site->post = xstrdup(sb.buf);
+	site->post_len = sb.len;
+	strbuf_release(&sb);
 }
 
 struct go_spec *go_spec_parse(const char *path)
@@ -336,7 +861,9 @@ struct go_spec *go_spec_parse(const char *path)
 	struct line_reader lr;
 	struct site *site = NULL;
 
-	s->path = path;
+	s->path = xstrdup(path);
+	s->key = xstrdup("event");
+	s->with_proc = 1;
 	line_reader_open(&lr, path);
 	while (line_reader_next(&lr))
 		parse_line(s, lr.buf, lr.line, &site);
@@ -344,12 +871,22 @@ struct go_spec *go_spec_parse(const char *path)
 	if (!s->nfuncs)
 		die_at(EXIT_BAD_INPUT, path, 0, "the probe spec names no function");
 	for (int i = 0; i < s->nfuncs; i++) {
-		if (!s->func[i].entry && !s->func[i].exit)
-			die_at(EXIT_BAD_INPUT, path, s->func[i].line,
-			       "%s has neither an entry nor a return event", s->func[i].name);
-		name_by_field(s, s->func[i].entry);
-		name_by_field(s, s->func[i].exit);
+		resolve_events(s, s->func[i].entry);
+		resolve_events(s, s->func[i].exit);
 	}
+	for (int i = 0; i < s->nfuncs; i++) {
+		struct func *fn = &s->func[i];
+
+		if (!fn->entry && !fn->exit)
+			die_at(EXIT_BAD_INPUT, path, fn->line,
+			       "%s has neither an entry nor a return event, and no 'while' names it",
+			       fn->name);
+		if (fn->entry)
+			nest(s, fn->entry);
+		if (fn->exit)
+			nest(s, fn->exit);
+	}
+	s->calls = go_calls_new();
 	return s;
 }
 
@@ -376,13 +913,15 @@ static void resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	site->gp.reads[slot] = v.rd;
 }
 
-/* Every read of @f: one, or the length and N elements. */
+/* Every read of @f: none (computed), one, or the length and N elements. */
 static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			 struct site *site, struct field *f, int slot)
 {
+	if (f->calc)
+		return slot;
 	if (slot + 1 + f->count > GP_MAX_READS)
 		die_at(EXIT_BAD_INPUT, s->path, f->line,
-		       "event %s reads more than %d values", site->event, GP_MAX_READS);
+		       "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
 	f->slot = slot;
 	if (!f->count) {
 		char *e = xasprintf("%s%s", f->star ? "*" : "", f->expr);
@@ -428,7 +967,7 @@ static void save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
 			if (k == GP_SAVED_ARGS)
 				die_at(EXIT_BAD_INPUT, s->path, fn->exit->line,
 				       "event %s reads more than %d argument registers",
-				       fn->exit->event, GP_SAVED_ARGS);
+				       fn->exit->ev[0].name, GP_SAVED_ARGS);
 			entry->saved[entry->nsaved++] = rd->reg;
 		}
 		rd->reg = (unsigned char)k;
@@ -445,6 +984,33 @@ static void resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
 	for (int i = 0; i < site->nfields; i++)
 		slot = resolve_field(s, b, d, site, &site->field[i], slot);
 	site->gp.nreads = (unsigned)slot;
+	site->goid_slot = -1;
+}
+
+/*
+ * A "while" event needs the goroutine's id, which the BPF program reads
+ * only where it pairs entries with returns: an entry that saves nothing
+ * reads it as one more value (not written to raw/).
+ */
+static void read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
+		      struct site *site, struct gp_site *gp)
+{
+	struct go_value v;
+	char *why;
+	int open = 0;
+
+	for (int i = 0; i < site->nevents; i++)
+		open |= site->ev[i].open != NULL;
+	if (!open || gp->nsaved)
+		return;
+	if (gp->nreads == GP_MAX_READS)
+		die_at(EXIT_BAD_INPUT, s->path, site->line,
+		       "event %s reads %d values and 'while' needs one more",
+		       site->ev[0].name, GP_MAX_READS);
+	if ((why = go_expr(b, d, "goid", 0, &v)))
+		die_at(EXIT_BAD_INPUT, s->path, site->line, "%s: %s", go_path(b), why);
+	site->goid_slot = (int)gp->nreads;
+	gp->reads[gp->nreads++] = v.rd;
 }
 
 void go_spec_probe(struct go_spec *s, struct gp_engine *e)
@@ -471,6 +1037,8 @@ void go_spec_probe(struct go_spec *s, struct gp_engine *e)
 			resolve_site(s, b, &d, fn->exit);
 			save_args(s, fn, &entry);
 		}
+		if (fn->entry)
+			read_goid(s, b, &d, fn->entry, &entry);
 		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL);
 		s->by_id[id] = fn->entry;
 		if (fn->exit)
@@ -530,61 +1098,117 @@ static int field_value(const struct field *f, const struct gp_record *r, int slo
 	return !nil || f->has_default;
 }
 
+/* @v of a signed field of @size bytes, sign-extended to 64 bits. */
+static unsigned long long extend(const struct field *f, unsigned long long v)
+{
+	int keep = 64 - 8 * f->size;
+
+	if (f->kind != GO_KIND_SIGNED)
+		return v;
+	return (unsigned long long)((long long)(v << keep) >> keep);
+}
+
 /* @t's name for @v, or NULL ("-" or past its end). */
 static const char *table_name(const struct table *t, unsigned long long v)
 {
-	return v < (unsigned long long)t->n && strcmp(t->names[v], "-") ?
-	       t->names[v] : NULL;
+	return v < (unsigned long long)t->n ? t->shown[v] : NULL;
 }
 
-static void put_value(struct go_spec *s, struct strbuf *l, const struct field *f,
-		      const struct gp_record *r, int slot)
+static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *f,
+		       int have, unsigned long long v)
 {
-	unsigned long long v;
-	int have = field_value(f, r, slot, &v), keep = 64 - 8 * f->size;
+	const char *name = f->table && have ? table_name(f->table, v) : NULL;
 
-	if (!have)
-		strbuf_addstr(l, "null");
-	else if (f->table && !table_name(f->table, v))
+	if (!have) {
+		ADD_LIT(l, "null");
+	} else if (f->table && !name) {
 		fail(s, f->line, "%s: %llu has no name in table %s", f->name, v,
 		     f->table->name);
-	else if (f->table)
-		strbuf_addf(l, "\"%s\"", table_name(f->table, v));
-	else if (f->kind == GO_KIND_BOOL)
-		strbuf_addstr(l, v & 0xff ? "true" : "false");
-	else if (f->kind == GO_KIND_SIGNED)
-		strbuf_add_int(l, (long long)(v << keep) >> keep);
-	else
-		strbuf_addf(l, "%llu", v);
+	} else if (f->table) {
+		ADD_LIT(l, "\"");
+		strbuf_put(l, name, f->table->len[v]);
+		ADD_LIT(l, "\"");
+	} else if (f->kind == GO_KIND_BOOL) {
+		if (v & 0xff)
+			ADD_LIT(l, "true");
+		else
+			ADD_LIT(l, "false");
+	} else {
+		if (f->quoted)
+			ADD_LIT(l, "\"");
+		if (f->kind == GO_KIND_SIGNED)
+			strbuf_add_int(l, (long long)extend(f, v));
+		else
+			strbuf_add_uint(l, v);
+		if (f->quoted)
+			ADD_LIT(l, "\"");
+	}
 }
 
-static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f,
-		      const struct gp_record *r)
+/* A [:N] field's length, or -1 (nil, or longer than N: then the run fails). */
+static long long slice_len(struct go_spec *s, const struct field *f,
+			   const struct gp_record *r)
 {
 	unsigned long long n;
 
-	strbuf_addf(l, ",\"%s\":", f->name);
-	if (!f->count) {
-		put_value(s, l, f, r, f->slot);
-		return;
-	}
-	if (r->nil_mask & (1u << f->len_slot)) {
-		strbuf_addstr(l, "null");
-		return;
-	}
+	if (r->nil_mask & (1u << f->len_slot))
+		return -1;
 	n = r->val[f->len_slot];
 	if (n > (unsigned long long)f->count) {
 		fail(s, f->line, "%s: a slice of %llu elements, the spec reads at most %d",
 		     f->name, n, f->count);
+		return -1;
+	}
+	return (long long)n;
+}
+
+static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f,
+		      const struct gp_record *r, const struct go_val *val)
+{
+	unsigned long long v;
+	long long n;
+
+	strbuf_put(l, f->pre, f->pre_len);
+	if (!f->count) {
+		put_scalar(s, l, f, val->have, val->v);
 		return;
 	}
-	strbuf_addstr(l, "[");
-	for (unsigned i = 0; i < n; i++) {
-		if (i)
-			strbuf_addstr(l, ",");
-		put_value(s, l, f, r, f->slot + (int)i);
+	if ((n = slice_len(s, f, r)) < 0) {
+		ADD_LIT(l, "null");
+		return;
 	}
-	strbuf_addstr(l, "]");
+	ADD_LIT(l, "[");
+	for (int i = 0; i < n; i++) {
+		int have = field_value(f, r, f->slot + i, &v);
+
+		if (i)
+			ADD_LIT(l, ",");
+		put_scalar(s, l, f, have, v);
+	}
+	ADD_LIT(l, "]");
+}
+
+/* The one-value fields of @r, read and computed, into s->vals. */
+static void values(struct go_spec *s, const struct site *site,
+		   const struct gp_record *r)
+{
+	for (int i = 0; i < site->nfields; i++) {
+		const struct field *f = &site->field[i];
+		struct go_val *v = &s->vals[i];
+		int nil;
+
+		v->have = 0;
+		if (f->count)
+			continue;
+		if (!f->calc) {
+			v->have = field_value(f, r, f->slot, &v->v);
+			v->v = extend(f, v->v);
+		} else if (go_calc_eval(f->calc, s->vals, &v->v, &nil)) {
+			fail(s, f->line, "%s: %s is nil", f->name, site->field[nil].name);
+		} else {
+			v->have = 1;
+		}
+	}
 }
 
 static void write_raw(struct go_spec *s, const struct gp_record *r, int proc,
@@ -592,6 +1216,8 @@ static void write_raw(struct go_spec *s, const struct gp_record *r, int proc,
 {
 	struct strbuf *l = &s->line;
 
+	if (!s->raw)
+		return;
 	strbuf_reset(l);
 	strbuf_addf(l, "{\"site\":%d,\"proc\":%d,\"goid\":%llu,\"nil\":%u,\"val\":[",
 		    r->site == GP_SITE_EXEC ? -1 : (int)r->site, proc, r->goid,
@@ -626,29 +1252,147 @@ static const struct gp_record *past_length(const struct site *site,
 }
 
 /*
- * The event @r of @site becomes, counted; NULL for none (a value its table
- * leaves unnamed, or one it cannot name: then the run fails).
+ * The name of @ev for @r, or NULL for none (a value its table leaves
+ * unnamed, or one it cannot name: then the run fails); *@entry the table
+ * entry it counts under.
  */
-static const char *event_name(struct go_spec *s, struct site *site,
-			      const struct gp_record *r)
+static const char *event_name(struct go_spec *s, const struct site *site,
+			      const struct event *ev, int *entry)
 {
-	const struct field *f = &site->field[site->by_field];
-	unsigned long long v;
+	const struct go_val *v = &s->vals[ev->by_field];
 
-	if (!site->by_table) {
-		site->count++;
-		return site->event;
-	}
-	if (!field_value(f, r, f->slot, &v)) {
-		fail(s, site->line, "%s is nil: no event name (give it 'or VALUE')", f->name);
+	*entry = -1;
+	if (!ev->by_table)
+		return ev->name;
+	if (!v->have) {
+		fail(s, ev->line, "%s is nil: no event name (give it 'or VALUE')",
+		     site->field[ev->by_field].name);
 		return NULL;
 	}
-	if (v < (unsigned long long)site->by_table->n) {
-		site->by_count[v]++;
-		return table_name(site->by_table, v);
+	if (v->v < (unsigned long long)ev->by_table->n) {
+		*entry = (int)v->v;
+		return table_name(ev->by_table, v->v);
 	}
-	fail(s, site->line, "%s: %llu is past table %s", f->name, v, site->by_table->name);
+	fail(s, ev->line, "%s: %llu is past table %s", site->field[ev->by_field].name,
+	     v->v, ev->by_table->name);
 	return NULL;
+}
+
+/* How many copies of @ev @r makes: 1, or per its slice's matching elements. */
+static int copies(struct go_spec *s, const struct site *site,
+		  const struct event *ev, const struct gp_record *r)
+{
+	const struct field *f = &site->field[ev->per_field];
+	unsigned long long v;
+	long long n;
+	int k = 0;
+
+	if (!ev->per_name)
+		return 1;
+	if ((n = slice_len(s, f, r)) < 0) {
+		fail(s, ev->line, "per %s: the slice is nil or too long", f->name);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!field_value(f, r, f->slot + i, &v)) {
+			fail(s, ev->line, "per %s: element %d is nil (give it 'or VALUE')",
+			     f->name, i);
+			return 0;
+		}
+		k += extend(f, v) == ev->per_value;
+	}
+	return k;
+}
+
+/* "while SYMBOL [once]": inside a call of SYMBOL on this goroutine? */
+static int inside(struct go_spec *s, const struct event *ev, int proc,
+		  unsigned long long goid)
+{
+	unsigned long long *done;
+
+	if (!ev->open)
+		return 1;
+	done = go_calls_open(s->calls, proc, goid, ev->open->index);
+	if (!done)
+		return 0;
+	if (!ev->once)
+		return 1;
+	if (*done & (1ull << (ev->once - 1)))
+		return 0;
+	*done |= 1ull << (ev->once - 1);
+	return 1;
+}
+
+static void write_event(struct go_spec *s, const struct site *site,
+			const char *name, int proc, const struct gp_record *r)
+{
+	struct strbuf *l = &s->line;
+
+	strbuf_reset(l);
+	ADD_LIT(l, "{\"");
+	strbuf_addstr(l, s->key);
+	ADD_LIT(l, "\":\"");
+	strbuf_addstr(l, name);
+	ADD_LIT(l, "\"");
+	if (s->with_proc) {
+		ADD_LIT(l, ",\"proc\":");
+		strbuf_add_int(l, proc);
+	}
+	for (int i = 0; i < site->nfields; i++)
+		if (!site->field[i].hidden)
+			put_field(s, l, &site->field[i], r, &s->vals[i]);
+	strbuf_put(l, site->post, site->post_len);
+	fwrite(l->buf, 1, l->len, s->events);
+	s->events_written++;
+}
+
+static void site_events(struct go_spec *s, struct site *site, int proc,
+			unsigned long long goid, const struct gp_record *r)
+{
+	int have_values = 0;
+
+	for (int i = 0; i < site->nevents && !s->error; i++) {
+		struct event *ev = &site->ev[i];
+		const char *name;
+		int entry, n;
+
+		if (!inside(s, ev, proc, goid))
+			continue;
+		if (!have_values++)
+			values(s, site, r);
+		if (!(name = event_name(s, site, ev, &entry)) ||
+		    !(n = copies(s, site, ev, r)))
+			continue;
+		if (entry >= 0)
+			ev->by_count[entry] += n;
+		else
+			ev->count += n;
+		while (n-- && !s->error)
+			write_event(s, site, name, proc, r);
+	}
+}
+
+/* A followed call returns: every "once" event must have been written in it. */
+static void leave(struct go_spec *s, struct func *fn, int proc,
+		  unsigned long long goid)
+{
+	unsigned long long done;
+
+	if (go_calls_leave(s->calls, proc, goid, fn->index, &done))
+		return;   /* entered before the capture: not followed */
+	for (int i = 0; i < s->nfuncs; i++) {
+		struct site *x[2] = { s->func[i].entry, s->func[i].exit };
+
+		for (int k = 0; k < 2; k++)
+			for (int j = 0; x[k] && j < x[k]->nevents; j++) {
+				const struct event *ev = &x[k]->ev[j];
+
+				if (ev->open == fn && ev->once &&
+				    !(done & (1ull << (ev->once - 1))))
+					fail(s, ev->line, "%s returned without event %s",
+					     fn->name, ev->name);
+			}
+	}
 }
 
 void go_spec_record(const struct gp_record *r, void *arg)
@@ -656,88 +1400,113 @@ void go_spec_record(const struct gp_record *r, void *arg)
 	struct go_spec *s = arg;
 	struct gp_record copy;
 	struct site *site;
-	const char *event;
+	unsigned long long goid;
 	int proc;
 
 	if (s->error)
 		return;
 	s->records++;
 	proc = proc_index(s, r->pid);
-	if (r->site == GP_SITE_EXEC) {
-		write_raw(s, r, proc, 0);
-		return;
-	}
 	site = r->site < GP_MAX_SITES ? s->by_id[r->site] : NULL;
-	if (!site) {
+	if (r->site == GP_SITE_EXEC || !site) {
 		write_raw(s, r, proc, 0);
 		return;
 	}
-	write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
-	if (!(event = event_name(s, site, r)))
-		return;
-	strbuf_reset(&s->line);
-	strbuf_addf(&s->line, "{\"event\":\"%s\",\"proc\":%d", event, proc);
-	for (int i = 0; i < site->nfields; i++)
-		put_field(s, &s->line, &site->field[i], r);
-	strbuf_addstr(&s->line, "}\n");
-	fwrite(s->line.buf, 1, s->line.len, s->events);
+	if (s->raw)
+		write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
+	goid = site->goid_slot >= 0 ? r->val[site->goid_slot] : r->goid;
+	if (site->fn->tracked && !site->at_exit)
+		go_calls_enter(s->calls, proc, goid, site->fn->index);
+	site_events(s, site, proc, goid, r);
+	if (site->fn->tracked && site->at_exit)
+		leave(s, site->fn, proc, goid);
 }
 
 /* A site's events per name: a table's names in its order, those seen. */
 static void count_events(cJSON *counts, const struct site *site)
 {
-	if (!site->by_table) {
-		json_count(counts, site->event, site->count);
-		return;
+	for (int k = 0; site && k < site->nevents; k++) {
+		const struct event *ev = &site->ev[k];
+
+		if (!ev->by_table) {
+			json_count(counts, ev->name, ev->count);
+			continue;
+		}
+		for (int i = 0; i < ev->by_table->n; i++)
+			if (ev->by_count[i] && table_name(ev->by_table, (unsigned)i))
+				json_count(counts, ev->by_table->names[i], ev->by_count[i]);
 	}
-	for (int i = 0; i < site->by_table->n; i++)
-		if (site->by_count[i] && table_name(site->by_table, (unsigned)i))
-			json_count(counts, site->by_table->names[i], site->by_count[i]);
 }
 
 void go_spec_end(struct go_spec *s, cJSON *m)
 {
-	cJSON *counts = json_add(m, "events", json_obj());
+	cJSON *counts;
 
 	if (s->error)
 		die(EXIT_CAPTURE_FAILED, "%s", s->error);
+	if (!m)
+		return;
+	counts = json_add(m, "events", json_obj());
 	for (int i = 0; i < s->nfuncs; i++) {
-		struct site *x[2] = { s->func[i].entry, s->func[i].exit };
-
-		for (int k = 0; k < 2; k++)
-			if (x[k])
-				count_events(counts, x[k]);
+		count_events(counts, s->func[i].entry);
+		count_events(counts, s->func[i].exit);
 	}
 	json_add(m, "records", json_int(s->records));
 	json_add(m, "processes", json_int(s->nprocs));
 }
 
+static void free_site(struct site *site)
+{
+	if (!site)
+		return;
+	for (int j = 0; j < site->nfields; j++) {
+		free(site->field[j].name);
+		free(site->field[j].expr);
+		free(site->field[j].rest);
+		free(site->field[j].calc);
+		free(site->field[j].pre);
+	}
+	for (int j = 0; j < site->nevents; j++) {
+		free(site->ev[j].name);
+		free(site->ev[j].by_name);
+		free(site->ev[j].by_count);
+		free(site->ev[j].open_name);
+		free(site->ev[j].per_name);
+		free(site->ev[j].per_text);
+	}
+	free(site->post);
+	free(site);
+}
+
+long go_spec_events(const struct go_spec *s)
+{
+	return s->events_written;
+}
+
 void go_spec_free(struct go_spec *s)
 {
 	for (int i = 0; i < s->nfuncs; i++) {
-		struct site *x[2] = { s->func[i].entry, s->func[i].exit };
-
-		for (int k = 0; k < 2; k++) {
-			if (!x[k])
-				continue;
-			for (int j = 0; j < x[k]->nfields; j++) {
-				free(x[k]->field[j].name);
-				free(x[k]->field[j].expr);
-				free(x[k]->field[j].rest);
-			}
-			free(x[k]->event);
-			free(x[k]->by_name);
-			free(x[k]->by_count);
-			free(x[k]);
-		}
+		free_site(s->func[i].entry);
+		free_site(s->func[i].exit);
 		free(s->func[i].name);
 	}
 	for (int i = 0; i < s->ntables; i++) {
 		for (int k = 0; k < s->table[i].n; k++)
 			free(s->table[i].names[k]);
 		free(s->table[i].names);
+		free(s->table[i].shown);
+		free(s->table[i].len);
 		free(s->table[i].name);
 	}
+	for (int i = 0; i < s->ngroups; i++) {
+		for (int k = 0; k < s->group[i].n; k++)
+			free(s->group[i].text[k]);
+		free(s->group[i].name);
+		free(s->group[i].param);
+	}
+	go_calls_free(s->calls);
 	strbuf_release(&s->line);
+	free(s->key);
+	free(s->path);
 	free(s);
 }

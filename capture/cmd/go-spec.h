@@ -14,16 +14,18 @@
 
 struct go_spec;
 
-/* Parse @path; dies with file:line on a malformed line. */
+/* Parse @path (copied); dies with file:line on a malformed line. */
 struct go_spec *go_spec_parse(const char *path);
 /* Resolve every function and expression in @e's binary and register the probes. */
 void go_spec_probe(struct go_spec *s, struct gp_engine *e);
-/* Where records (raw) and events go. */
+/* Where records (raw, NULL: not written) and events go. */
 void go_spec_output(struct go_spec *s, FILE *raw, FILE *events);
 /* gp_run() callback: a raw line per record, an event line per event record. */
 void go_spec_record(const struct gp_record *r, void *spec);
-/* Dies if a record could not be translated; adds counts to @manifest. */
+/* Dies if a record could not be translated; adds counts to @manifest (unless NULL). */
 void go_spec_end(struct go_spec *s, cJSON *manifest);
+/* Events written so far. */
+long go_spec_events(const struct go_spec *s);
 void go_spec_free(struct go_spec *s);
 
 #endif

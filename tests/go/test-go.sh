@@ -3,24 +3,9 @@
 # processes) traced unmodified from a probe spec alone, its events checked
 # against what it logged; every refusal of a spec or binary.
 source "$(dirname "$0")/../lib.sh"
-GO=/usr/local/go/bin/go
-D=$TESTS_DIR/go
+source "$TESTS_DIR/go/bank.sh"
 SPEC=$D/bank.probes
 
-if [ "$(id -u)" != 0 ]; then
-	not_ok "capture go" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
-if [ ! -x "$GO" ]; then
-	not_ok "capture go" "needs Go at $GO to build the toy bank"
-	exit 0
-fi
-
-build() {
-	GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/bank" build -trimpath \
-		-buildvcs=false "$@" 2>"$TMP/go.err" ||
-		not_ok "build the bank $*" "$(tail -n 2 "$TMP/go.err")"
-}
 build -o "$TMP/bank" .
 build -ldflags=-w -o "$TMP/nodwarf" .
 BANK="$TMP/bank -procs 2 -workers 3 -transfers 40"
@@ -104,17 +89,6 @@ expect_exit 6 "--timeout: the target killed, the run failed" 'timed out after 1 
 	$CAPTURE go --probes "$SPEC" --timeout 1 -o "$TMP/x5" -- "$TMP/bank" -transfers 400000
 nothing_left "no corpus after a timeout" "$TMP/x5"
 
-# spec NAME LINE...: a spec file of these lines.
-spec() {
-	local name=$1; shift
-	printf '%s\n' "$@" >"$TMP/$name.probes"
-}
-refused() {   # refused NAME PATTERN [BINARY]: exit 3, the message, nothing written
-	local name=$1 pattern=$2 bin=${3:-$TMP/bank}
-	expect_exit 3 "refused: $name" "$pattern" \
-		$CAPTURE go --probes "$TMP/$name.probes" -o "$TMP/out-$name" -- "$bin"
-	nothing_left "nothing written: $name" "$TMP/out-$name"
-}
 spec missing '# no such function' 'func main.(*Bank).withdraw' 'entry W' '	x i64 b.applied'
 refused missing 'missing.probes:2: .*no function main\.\(\*Bank\)\.withdraw'
 spec inlined 'func main.(*Account).canPay' 'entry Pay' '	amount i64 amount'
@@ -135,8 +109,8 @@ spec syntax 'func main.(*Bank).apply' 'entry T' '	id int64 t.ID'
 refused syntax 'syntax.probes:3: type .int64.: one of bool'
 spec nofunc 'entry T'
 refused nofunc 'nofunc.probes:1: entry before any .func.'
-spec twice 'func main.(*Bank).apply' 'entry T' 'entry U'
-refused twice 'twice.probes:3: .*already has its entry event \(line 2\)'
+spec twice 'func main.(*Bank).apply' 'entry T' '	id i64 t.ID' 'entry U'
+refused twice 'twice.probes:4: .*already has its entry event and fields \(line 2\)'
 spec empty '# nothing'
 refused empty 'empty.probes: the probe spec names no function'
 cp "$SPEC" "$TMP/nodwarf.probes"
@@ -195,28 +169,36 @@ nothing_left "no corpus after a refused fold" "$TMP/x3"
 expect_exit 2 "--fold of an unknown system" "unknown system 'nosuch'" \
 	$CAPTURE go --probes "$SPEC" --fold nosuch -o "$TMP/x4" -- "$TMP/bank"
 
-# The reads of capture etcd's raft plan, as a spec (tests/go/raft.probes):
-# translated as etcd-probes.c translates its records, every event that is
-# one record's equals capture etcd's, for every scenario.
+# capture etcd's probes are a spec (scenarios/etcd/raft.probes): capture go
+# with it on the harness writes, for every scenario, exactly the events
+# capture etcd writes as its raw stream.
 export PATH=$PATH:/usr/local/go/bin
-check "capture etcd of all scenarios (the plan in C)" $CAPTURE etcd --scenario all -o "$TMP/etcd"
+RAFT=$ROOT/scenarios/etcd/raft.probes
+check "capture etcd of all scenarios" $CAPTURE etcd --scenario all -o "$TMP/etcd"
 for s in "$ROOT"/scenarios/etcd/0[1-9]-*; do
 	n=$(basename "$s")
-	if ! $CAPTURE go --probes "$D/raft.probes" -o "$TMP/raft-$n" -- \
+	if ! $CAPTURE go --probes "$RAFT" -o "$TMP/raft-$n" -- \
 		"$ROOT/build/etcd/harness" "$s" >/dev/null 2>"$TMP/raft.err"; then
 		not_ok "raft spec capture $n" "$(tail -n 2 "$TMP/raft.err")"
-	elif out=$(python3 "$D/check-raft.py" "$TMP/raft-$n/events/harness.ndjson" \
-		   "$TMP/etcd/raw/$n.ndjson" 2>&1); then
-		ok "raft spec $n: $out as capture etcd's"
 	else
-		not_ok "raft spec $n = capture etcd" "$(printf '%s' "$out" | head -n 2)"
+		same_bytes "raft spec $n: capture go's events = capture etcd's" \
+			"$TMP/raft-$n/events/harness.ndjson" "$TMP/etcd/raw/$n.ndjson"
 	fi
 done
+# --fold etcd: the spec's events are the folder's input, as capture etcd's.
+check "capture go --fold etcd with the raft spec" $CAPTURE go --probes "$RAFT" --fold etcd \
+	-o "$TMP/raft-fold" -- "$ROOT/build/etcd/harness" "$ROOT/scenarios/etcd/02-proposal"
+same_bytes "capture go --fold etcd: the windows of capture etcd" \
+	"$TMP/raft-fold/etcd/harness.ndjson" "$TMP/etcd/etcd/02-proposal.ndjson"
+want_sha=$(sha256sum "$RAFT" | cut -d' ' -f1)
+[ "$(jq -r .environment.spec_sha256 "$TMP/etcd/MANIFEST.json")" = "$want_sha" ] &&
+	ok "capture etcd's manifest: the spec's sha256" ||
+	not_ok "capture etcd's manifest: the spec's sha256" "$(jq -c .environment "$TMP/etcd/MANIFEST.json")"
 
 # A program whose schedule is fixed (the harness has no goroutines of its
 # own) gives the same bytes twice, and capture verify reruns it.
 p=$ROOT/scenarios/etcd/02-proposal
-check "raft spec capture again" $CAPTURE go --probes "$D/raft.probes" -o "$TMP/raft-again" -- \
+check "raft spec capture again" $CAPTURE go --probes "$RAFT" -o "$TMP/raft-again" -- \
 	"$ROOT/build/etcd/harness" "$p"
 if diff -r "$TMP/raft-02-proposal" "$TMP/raft-again" >"$TMP/diff" 2>&1; then
 	ok "two captures of a deterministic program byte-identical (raw, events, manifest)"

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a probe spec computes from a record beyond the values it reads
+ * (docs/go.md): a value computed from other values (a sum, or a choice
+ * between two on an equality), and which probed calls are open on each
+ * goroutine (an event "while FUNC" is written only inside a FUNC call).
+ */
+#ifndef GOEVAL_H
+#define GOEVAL_H
+
+#define GO_CALC_TERMS 8
+
+/* A value of a record: what was read or computed, or none (nil). */
+struct go_val {
+	unsigned long long v;
+	int have;
+};
+
+/* A field's value (@field >= 0) or a constant. */
+struct go_operand {
+	int field;
+	unsigned long long k;
+};
+
+/* op[0] +/- op[1] +/- ...: neg[i] subtracts op[i]. */
+struct go_sum {
+	int n;
+	struct go_operand op[GO_CALC_TERMS];
+	int neg[GO_CALC_TERMS];
+};
+
+/* @then, or, when @cond, @then if a == b else @other (unsigned, mod 2^64). */
+struct go_calc {
+	int cond;
+	struct go_operand a, b;
+	struct go_sum then, other;
+};
+
+/*
+ * Evaluate @c over @vals (indexed by field).  Returns 0, or -1 with
+ * *@nil the field that had no value.
+ */
+int go_calc_eval(const struct go_calc *c, const struct go_val *vals,
+		 unsigned long long *out, int *nil);
+
+/* The probed calls open on each goroutine of each process. */
+struct go_calls;
+
+struct go_calls *go_calls_new(void);
+void go_calls_free(struct go_calls *c);
+/* A call of function @func begins on (@proc, @goid). */
+void go_calls_enter(struct go_calls *c, int proc, unsigned long long goid, int func);
+/*
+ * The innermost open call of @func on (@proc, @goid): its mask of "once"
+ * events written (the caller sets bits), or NULL when none is open.
+ */
+unsigned long long *go_calls_open(struct go_calls *c, int proc,
+				  unsigned long long goid, int func);
+/*
+ * That call returns: 0 and its mask in *@done, or -1 when none was open
+ * (a return whose entry the capture did not see).
+ */
+int go_calls_leave(struct go_calls *c, int proc, unsigned long long goid,
+		   int func, unsigned long long *done);
+
+#endif

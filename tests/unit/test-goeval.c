@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/* A probe spec's computed values and the calls open on each goroutine. */
+#include "bpf/goeval.h"
+#include "unit.h"
+
+static struct go_operand field(int i)
+{
+	return (struct go_operand){ .field = i };
+}
+
+static struct go_operand num(unsigned long long k)
+{
+	return (struct go_operand){ .field = -1, .k = k };
+}
+
+static void calcs(void)
+{
+	/* uoff, ulen, type, snap, nents; field 5 has no value */
+	struct go_val v[6] = { { 5, 1 }, { 0, 1 }, { 7, 1 }, { 40, 1 }, { 3, 1 }, { 0, 0 } };
+	struct go_calc log = { .then = { 3, { field(0), field(1), num(1) }, { 0, 0, 1 } } };
+	struct go_calc ents = { .cond = 1, .a = field(2), .b = num(7),
+				.then = { 1, { field(3) }, { 0 } },
+				.other = { 1, { field(4) }, { 0 } } };
+	struct go_calc nil = { .then = { 2, { field(0), field(5) }, { 0, 0 } } };
+	unsigned long long out = 0;
+	int which = -1;
+
+	check("a sum: uoff + ulen - 1", !go_calc_eval(&log, v, &out, &which) && out == 4,
+	      "not 4");
+	v[0].v = 0;
+	check("unsigned, modulo 2^64: 0 + 0 - 1", !go_calc_eval(&log, v, &out, &which) &&
+	      out == ~0ull, "not 2^64 - 1");
+	check("if type == 7 then snap", !go_calc_eval(&ents, v, &out, &which) && out == 40,
+	      "not the snapshot's index");
+	v[2].v = 3;
+	check("else nents", !go_calc_eval(&ents, v, &out, &which) && out == 3,
+	      "not the entries");
+	check("an operand without a value: -1 naming it",
+	      go_calc_eval(&nil, v, &out, &which) == -1 && which == 5, "not refused");
+	v[2].have = 0;
+	which = -1;
+	check("a condition without a value: -1 naming it",
+	      go_calc_eval(&ents, v, &out, &which) == -1 && which == 2, "not refused");
+}
+
+static void calls(void)
+{
+	struct go_calls *c = go_calls_new();
+	unsigned long long *mask, done = 0;
+
+	check("nothing open at first", !go_calls_open(c, 0, 1, 0), "open");
+	go_calls_enter(c, 0, 1, 0);          /* f on goroutine 1 */
+	go_calls_enter(c, 0, 2, 0);          /* f on goroutine 2 */
+	go_calls_enter(c, 0, 1, 0);          /* f again inside f on 1 */
+	check("open on its goroutine only", go_calls_open(c, 0, 1, 0) &&
+	      !go_calls_open(c, 0, 3, 0) && !go_calls_open(c, 1, 1, 0) &&
+	      !go_calls_open(c, 0, 1, 1), "wrong calls open");
+	mask = go_calls_open(c, 0, 1, 0);
+	*mask |= 1;                          /* the inner call's once event */
+	check("the inner call returns with its mask",
+	      !go_calls_leave(c, 0, 1, 0, &done) && done == 1, "wrong mask");
+	check("the outer call is the innermost now, its mask clear",
+	      (mask = go_calls_open(c, 0, 1, 0)) && *mask == 0, "wrong call");
+	check("goroutine 2's call returns",
+	      !go_calls_leave(c, 0, 2, 0, &done) && done == 0, "not open");
+	check("a return without its entry: -1", go_calls_leave(c, 0, 2, 0, &done) == -1,
+	      "found a call");
+	check("goroutine 1's outer call still open", go_calls_open(c, 0, 1, 0) != NULL,
+	      "lost");
+	for (int i = 0; i < 100; i++)        /* the list grows */
+		go_calls_enter(c, 0, 10 + (unsigned)i, 0);
+	check("100 more open", go_calls_open(c, 0, 109, 0) && go_calls_open(c, 0, 1, 0),
+	      "lost one");
+	go_calls_free(c);
+}
+
+int main(void)
+{
+	calcs();
+	calls();
+	return unit_status();
+}
