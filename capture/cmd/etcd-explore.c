@@ -366,7 +366,55 @@ static size_t parent_of(const struct explorer *e, unsigned long long r)
 	return (r >> 1) % e->nkept;
 }
 
-/* Set up a try: a fresh scenario, or (guided) a kept one's prefix extended. */
+/*
+ * The prefix file of a mutation: @hdr's header, then @a's first @k steps,
+ * then @b's steps from its @j-th on (@b NULL: none).  The generator drops
+ * the steps the state no longer allows, so any composition replays.
+ */
+static size_t compose(const struct scenario *hdr, const struct scenario *a,
+		      size_t k, const struct scenario *b, size_t j,
+		      const char *path)
+{
+	struct scenario c = { 0 };
+	size_t n = 0;
+
+	c.lines = xcalloc(hdr->header + k + (b ? b->n : 0), sizeof(*c.lines));
+	for (size_t i = 0; i < hdr->header; i++)
+		c.lines[n++] = hdr->lines[i];
+	for (size_t i = 0; i < k; i++)
+		c.lines[n++] = a->lines[a->header + i];
+	for (size_t i = b ? b->header + j : 0; b && i < b->n; i++)
+		c.lines[n++] = b->lines[i];
+	c.n = n;
+	scenario_write(&c, NULL, NULL, path);
+	free(c.lines);
+	return n - hdr->header;
+}
+
+/*
+ * A guided try's prefix, drawn from @r: a kept scenario's first steps
+ * (half the time all of them), the same steps under another kept one's
+ * header (raft's configuration decides which classes a state leads to;
+ * a fresh try draws it anew), or a splice of two kept scenarios.
+ */
+static size_t mutate(struct explorer *e, struct slot *t, unsigned long long r)
+{
+	const struct scenario *a = &e->kept[parent_of(e, r >> 8)];
+	const struct scenario *b = &e->kept[(r >> 40) % e->nkept];
+	size_t steps = a->n - a->header;
+	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
+
+	switch ((r >> 2) % 4) {
+	case 0:
+		return compose(b, a, steps, NULL, 0, t->parent);
+	case 1:
+		return compose(a, a, k, b, (r >> 48) % (b->n - b->header + 1),
+			       t->parent);
+	}
+	return compose(a, a, k, NULL, 0, t->parent);
+}
+
+/* Set up a try: a fresh scenario, or (guided) a mutation of kept ones. */
 static void prepare_try(struct explorer *e, struct slot *t)
 {
 	const char *argv[9] = { e->bin, "-generate", t->seed, t->steps,
@@ -375,13 +423,9 @@ static void prepare_try(struct explorer *e, struct slot *t)
 
 	snprintf(t->seed, sizeof(t->seed), "%llu", next_random(&e->rng));
 	if (!e->x->unguided && e->nkept && r % 4) {
-		struct scenario *p = &e->kept[parent_of(e, r >> 8)];
-		size_t steps = p->n - p->header;
+		unsigned long long m = next_random(&e->rng);
 
-		scenario_write(p, NULL, NULL, t->parent);
-		/* half the time it goes on from the parent's end */
-		snprintf(t->prefix, sizeof(t->prefix), "%llu", (r >> 20) & 1 ?
-			 steps : (r >> 24) % (steps + 1));
+		snprintf(t->prefix, sizeof(t->prefix), "%zu", mutate(e, t, m));
 		snprintf(t->steps, sizeof(t->steps), "%llu", 1 + (r >> 40) % 20);
 		argv[6] = t->parent;
 		argv[7] = t->prefix;
