@@ -212,6 +212,8 @@ struct scenario {
 	char **lines;
 	size_t n, header;
 	struct classes adds;   /* the classes it was kept for */
+	struct classes seen;   /* every class its run showed */
+	unsigned picked;       /* how many tries mutated it */
 };
 
 static struct scenario scenario_read(const char *path)
@@ -239,6 +241,7 @@ static void scenario_free(struct scenario *s)
 		free(s->lines[i]);
 	free(s->lines);
 	classes_free(&s->adds);
+	classes_free(&s->seen);
 }
 
 /* Write @s without the lines @skip marks (NULL: all of them). */
@@ -314,11 +317,13 @@ static int keep_if_new(struct explorer *e, const char *scen,
 	if (!adds)
 		return 0;
 	s = scenario_read(scen);
-	for (size_t i = 0; i < seen->n; i++)
+	for (size_t i = 0; i < seen->n; i++) {
+		classes_add(&s.seen, seen->v[i]);
 		if (!classes_has(&e->covered, seen->v[i])) {
 			classes_add(&e->covered, seen->v[i]);
 			classes_add(&s.adds, seen->v[i]);
 		}
+	}
 	e->kept = xrealloc(e->kept, (e->nkept + 1) * sizeof(*e->kept));
 	e->kept[e->nkept++] = s;
 	return 1;
@@ -354,16 +359,69 @@ static void slots_free(struct slot *slots)
 }
 
 /*
- * The kept scenario a guided try mutates: half the time one of the last 8
- * kept (the newest reached the deepest states), else any.
+ * How close class @have ("ROLE / ACTION OUTCOME") is to @want: 2 for the
+ * same role and action, 1 for the same role.
  */
-static size_t parent_of(const struct explorer *e, unsigned long long r)
+static unsigned nearness(const char *have, const char *want)
 {
-	size_t recent = e->nkept < 8 ? e->nkept : 8;
+	size_t role = strcspn(want, "/"), act = role + 2 + strcspn(want + role + 2, " ");
 
-	if (r & 1)
+	if (strncmp(have, want, role))
+		return 0;
+	return strncmp(have, want, act) || (have[act] && have[act] != ' ') ? 1 : 2;
+}
+
+/*
+ * A kept scenario's energy: how near the classes its run showed come to
+ * those not covered yet (a candidate's append of a new term wants a run
+ * that had candidates handling appends), falling as it is mutated (AFL's
+ * power schedules: the least tried gets the tries).
+ */
+static unsigned long long energy(const struct explorer *e,
+				 const struct scenario *s)
+{
+	unsigned long long near = 1;
+
+	for (size_t u = 0; u < e->domain.n; u++) {
+		unsigned best = 0;
+
+		if (classes_has(&e->covered, e->domain.v[u]))
+			continue;
+		for (size_t i = 0; i < s->seen.n && best < 2; i++) {
+			unsigned n = nearness(s->seen.v[i], e->domain.v[u]);
+
+			best = n > best ? n : best;
+		}
+		near += best;
+	}
+	return (near << 16) / (1 + s->picked);
+}
+
+/*
+ * The kept scenario a guided try mutates: half the time one of the 8
+ * newest (they reached the deepest states), else one drawn by energy.
+ */
+static size_t parent_of(struct explorer *e, unsigned long long r)
+{
+	unsigned long long total = 0, w;
+	size_t i;
+
+	if (r & 1) {
+		size_t recent = e->nkept < 8 ? e->nkept : 8;
+
 		return e->nkept - 1 - (r >> 1) % recent;
-	return (r >> 1) % e->nkept;
+	}
+	for (i = 0; i < e->nkept; i++)
+		total += energy(e, &e->kept[i]);
+	r = (r >> 1) % total;
+	for (i = 0; i + 1 < e->nkept; i++) {
+		w = energy(e, &e->kept[i]);
+		if (r < w)
+			break;
+		r -= w;
+	}
+	e->kept[i].picked++;
+	return i;
 }
 
 /*
