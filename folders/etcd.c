@@ -38,8 +38,9 @@
  * Checks, per event (so errors name the line that shows the violation):
  * a node's term, commit and log never decrease (but a follower's log may be
  * cut to its commit index while it handles an append or a snapshot, and a
- * restart may lose the volatile commit); a restart keeps term, vote within
- * the term, and log; commit <= log; at most one leader per term;
+ * restart may lose the volatile commit); a restart keeps term and vote
+ * within the term, and may lose a log tail above its persisted commit;
+ * commit <= log; at most one leader per term;
  * ElectionTimeout gives term+1, candidate, vote = self.
  * A window changes only its node's slice by construction.
  */
@@ -553,8 +554,28 @@ static void apply_conf(struct etcd_fold *f, const cJSON *ev)
  * InitState and ApplyConfChange before it loads the hard state (term 0,
  * vote 0, commit at the storage's snapshot), then becomeFollower with the
  * loaded state: one Restart window from the state before the crash to
- * that, which must keep what Raft makes durable (term, the vote within
- * the term, the log).  Commit is volatile and may go back.
+ * that.  What survives a crash is what the node persisted (Raft's Figure
+ * 2; raft.go's newRaft -> loadState reads HardState {Term, Vote, Commit}
+ * and the stable log from Storage), so the check is on that:
+ *  - term and vote never go back: raft queues every response that reveals
+ *    them (votes, append acks, the leader's self-ack) in msgsAfterAppend,
+ *    sent only once the Ready holding them is saved (raft.go send(),
+ *    rawnode.go readyWithoutAccept); etcd's raftNode sends a leader's
+ *    messages in parallel with its save (etcdserver/raft.go, "the leader
+ *    can write to its disk in parallel"), but a leader's term and vote were
+ *    saved while it was a candidate, which saves before it sends.  (A term
+ *    or vote held only in memory, never sent, could be lost too; this
+ *    check would refuse that.)
+ *  - the log may lose a tail that was never persisted (a stop under load),
+ *    but not below the persisted commit: etcd saves HardState and entries
+ *    of one Ready together (storage.Save), and loadState panics on a
+ *    commit beyond the log.  The commit itself may go back to the
+ *    persisted one: etcd persists it lazily.
+ * Entries committed in the cluster may be missing from the restarted log
+ * (a leader's own entries count once two followers saved them); what no
+ * node may do is build on that loss: leader completeness (check_leader)
+ * and a cut never below the node's own commit (log_cut) keep holding
+ * across the restart.
  */
 static void restart(struct etcd_fold *f, struct node *n)
 {
@@ -575,12 +596,12 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 		violation(f, "node %s: %s inside its restart (newRaft traces "
 		       "InitState, ApplyConfChange, then BecomeFollower)",
 		       n->id, name);
-	if (now->term < pre->term || now->log < pre->log ||
+	if (now->term < pre->term || now->commit > now->log ||
 	    (now->term == pre->term && strcmp(now->vote, pre->vote)))
 		violation(f, "node %s restarts without its durable state: term "
-		       "%lld->%lld, vote %s->%s, log %lld->%lld", n->id,
-		       pre->term, now->term, pre->vote, now->vote, pre->log,
-		       now->log);
+		       "%lld->%lld, vote %s->%s, log %lld->%lld with commit "
+		       "%lld", n->id, pre->term, now->term, pre->vote,
+		       now->vote, pre->log, now->log, now->commit);
 	n->s = *now;
 	close_open(f, n);
 }

@@ -76,6 +76,11 @@ struct guest_boot {
 	const char *vmlinux;
 	const char *initrd;
 	const char *append;       /* extra kernel command-line words */
+	/*
+	 * Words for the guest's /prepare.sh, the same for every run of a
+	 * snapshot (on its kernel line, so in its key), or NULL.
+	 */
+	const char *prepare;
 	int cpus;
 	const char *events_path;  /* the event channel's bytes go here */
 	const char *trace_path;   /* the trace channel's (port 0x4e9), or NULL */
@@ -107,9 +112,11 @@ char *guest_helper_build(const char *src);
 /* QEMU: CAPTURE_QEMU, else qemu-system-x86_64 on PATH. */
 const char *guest_qemu(void);
 /*
- * The lean boot (default) or, with CAPTURE_GUEST_BOOT=classic, the boot
- * of capture 0.x (SeaBIOS, every boot-time self-test, gzip'd initramfs)
- * that bench/spin-capture compares it with.
+ * The lean boot (the default, CAPTURE_GUEST_BOOT=snapshot: booted once,
+ * saved and restored for every run; =lean: booted in full each time) or,
+ * with CAPTURE_GUEST_BOOT=classic, the boot of capture 0.x (SeaBIOS,
+ * every boot-time self-test, gzip'd initramfs) that bench/spin-capture
+ * compares it with.
  */
 int guest_boot_lean(void);
 

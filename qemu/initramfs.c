@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reproducible initramfs: busybox-static, qemu/init as /init and the
- * caller's files, every time stamp 0, owner 0:0, sorted, newc cpio (gzip'd
+ * Reproducible initramfs: busybox-static, qemu/init as /init, the fw_cfg
+ * reader it takes a restored snapshot's words with (qemu/guest/fwcfg.c)
+ * and the caller's files, every time stamp 0, owner 0:0, sorted, newc cpio (gzip'd
  * without name or time for the classic boot; the lean boot spares the
  * guest's gunzip): the same inputs give the same sha256.
  */
@@ -39,8 +40,8 @@ static void make_dir(const char *dir, const char *sub)
 	free(p);
 }
 
-static void build(const char *init, const struct guest_file *files, size_t n,
-		  const char *out)
+static void build(const char *init, const char *fwcfg,
+		  const struct guest_file *files, size_t n, const char *out)
 {
 	char *dir = cache_tmp_name(out);
 	char *tmp = xasprintf("%s.cpio", dir);
@@ -60,6 +61,7 @@ static void build(const char *init, const struct guest_file *files, size_t n,
 	make_dir(dir, "dev");
 	stage(dir, BUSYBOX, "bin/busybox", 1);
 	stage(dir, init, "init", 1);
+	stage(dir, fwcfg, "fwcfg", 1);
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 
@@ -78,22 +80,27 @@ static void build(const char *init, const struct guest_file *files, size_t n,
 char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65])
 {
 	char *init = xasprintf("%s/qemu/init", capture_home());
-	const char **parts = xcalloc(n + 3, sizeof(*parts));
+	char *src = xasprintf("%s/qemu/guest/fwcfg.c", capture_home());
+	char *fwcfg = guest_helper_build(src);
+	const char **parts = xcalloc(n + 4, sizeof(*parts));
 	char key[17], *out;
 
 	if (!file_exists(BUSYBOX))
 		die(EXIT_ENV_MISSING, "no %s: run 'make deps' (busybox-static)", BUSYBOX);
 	parts[0] = BUSYBOX;
 	parts[1] = init;
+	parts[2] = fwcfg;
 	for (size_t i = 0; i < n; i++)
-		parts[i + 2] = files[i].src;
+		parts[i + 3] = files[i].src;
 	sha256_key(parts, key);
 	out = guest_cache_path("initramfs/%s.cpio%s", key, guest_boot_lean() ? "" : ".gz");
 	if (!file_exists(out))
-		build(init, files, n, out);
+		build(init, fwcfg, files, n, out);
 	if (sha256_file(out, sha))
 		die(EXIT_CAPTURE_FAILED, "cannot read %s", out);
 	free(parts);
+	free(fwcfg);
+	free(src);
 	free(init);
 	return out;
 }

@@ -14,7 +14,9 @@
 #include "../capture/json.h"
 #include "../capture/proc.h"
 #include "accel.h"
+#include "cache.h"
 #include "guest.h"
+#include "snapshot.h"
 
 /* /init's isa-debug-exit values 0x10 (done) and 0x11 (failed), as QEMU exits. */
 #define EXIT_GUEST_DONE ((0x10 << 1) | 1)
@@ -32,6 +34,13 @@
 #define POLL_US 20000
 /* /init's first line on the console: the guest runs (qemu/init). */
 #define LIFE_MARKER "capture-guest: init up"
+/* /init's line once it waits for its words from fw_cfg (qemu/init). */
+#define READY_MARKER "capture-guest: ready"
+/* /init's line once a restored guest has its words (qemu/init). */
+#define RESTORED_MARKER "capture-guest: restored"
+/* Where a snapshot's guest waits for its words; what /init reads them from. */
+#define SNAPSHOT_WORD " capture_snapshot=1"
+#define WORDS_FW_CFG "opt/capture/words"
 
 /* Quiet, fast boot: no KASLR, no mitigations, no keyboard probe. */
 static const char base_append[] =
@@ -54,11 +63,18 @@ static const char base_append[] =
 static const char lean_append[] =
 	" cryptomgr.notests nolapic_timer rodata=off acpi=off noreplace-smp";
 
+/* CAPTURE_GUEST_BOOT: snapshot (the default), lean or classic. */
+static int guest_boot(void)
+{
+	static const char *const boots[] = { "snapshot", "lean", "classic", NULL };
+	int boot = env_choice("CAPTURE_GUEST_BOOT", boots);
+
+	return boot < 0 ? 0 : boot;
+}
+
 int guest_boot_lean(void)
 {
-	static const char *const boots[] = { "lean", "classic", NULL };
-
-	return env_choice("CAPTURE_GUEST_BOOT", boots) != 1;
+	return guest_boot() != 2;
 }
 
 const char *guest_qemu(void)
@@ -81,7 +97,9 @@ struct boot_run {
 	const struct guest_boot *b;
 	int tries;
 	int done;
+	int full;           /* boot in full: no snapshot, or it failed */
 	enum accel accel;   /* of the attempt that counted */
+	char key[17];       /* its snapshot's key, "" if it booted in full */
 	char *error;        /* the guest's CAPTURE ERROR text */
 };
 
@@ -90,6 +108,11 @@ struct attempt {
 	struct boot_run *run;
 	enum accel accel;
 	int racing;         /* the KVM probe's TCG twin, or the probe itself */
+	char *snapshot;     /* the snapshot it restores or saves, NULL for a full boot */
+	char key[17];       /* that snapshot's key */
+	int saving;         /* boots to /init's ready point to save @snapshot */
+	char *qmp_dir;      /* the saving QEMU's QMP socket is qmp in there */
+	int qmp_cleanup;    /* removes @qmp_dir if we die */
 	char *events;       /* this attempt's event channel, renamed on success */
 	char *trace;        /* its trace channel, or NULL; renamed on success */
 	char *console;      /* the guest's ttyS0 */
@@ -126,77 +149,164 @@ static const char *stop_word(const struct guest_boot *b)
 	return stop < 0 ? NULL : stops[stop];
 }
 
-/* A file chardev @id at @path (QEMU splits options at commas: ",," is one). */
-static char *chardev_file(const char *id, const char *path)
+/* @s with QEMU's option commas doubled: "," is ",," inside a value. */
+static char *opt_value(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "file,id=%s,path=", id);
-	for (const char *p = path; *p; p++)
+	for (const char *p = s; *p; p++)
 		strbuf_addstr(&sb, *p == ',' ? ",," : (char[]){ *p, 0 });
 	return sb.buf;
 }
 
-/* The event channel (port 0xe9) and, if the boot asks, the trace channel (0x4e9). */
-static size_t channel_args(const struct attempt *a, const char **argv,
-			   char *dev[2])
+/* A chardev @id writing into @path, or discarding what it gets (NULL). */
+static char *chardev(const char *id, const char *path)
 {
-	size_t n = 0;
+	char *value = path ? opt_value(path) : NULL;
+	char *dev = path ? xasprintf("file,id=%s,path=%s", id, value) :
+		    xasprintf("null,id=%s", id);
 
-	dev[0] = chardev_file("events", a->events);
-	argv[n++] = "-chardev";
-	argv[n++] = dev[0];
-	argv[n++] = "-device";
-	argv[n++] = "isa-debugcon,iobase=0xe9,chardev=events";
-	dev[1] = a->trace ? chardev_file("trace", a->trace) : NULL;
-	if (dev[1]) {
-		argv[n++] = "-chardev";
-		argv[n++] = dev[1];
-		argv[n++] = "-device";
-		argv[n++] = "isa-debugcon,iobase=0x4e9,chardev=trace";
-	}
-	return n;
+	free(value);
+	return dev;
 }
 
+/* The words /init gets as variables: the boot's own and its capture_stop. */
+static char *run_words(const struct guest_boot *b)
+{
+	const char *stop = stop_word(b);
+
+	return xasprintf("%s%s %s", stop ? "capture_stop=" : "", stop ? stop : "",
+			 b->append ? b->append : "");
+}
+
+/*
+ * The kernel command line of @b with @words, or, for a snapshot (NULL),
+ * with the word that makes /init wait for them from fw_cfg.
+ */
+static char *kernel_line(const struct guest_boot *b, const char *words)
+{
+	return xasprintf("%s%s %s%s%s", base_append, guest_boot_lean() ? lean_append : "",
+			 b->prepare ? b->prepare : "", words ? " " : SNAPSHOT_WORD,
+			 words ? words : "");
+}
+
+/* A QEMU command line and the strings it owns. */
+struct qemu_line {
+	const char *argv[64];
+	size_t n;
+	char *owned[16];
+	size_t nowned;
+};
+
+static void arg(struct qemu_line *l, const char *a)
+{
+	l->argv[l->n++] = a;
+}
+
+/* Add @a, freed with the line. */
+static void arg_own(struct qemu_line *l, char *a)
+{
+	l->owned[l->nowned++] = a;
+	arg(l, a);
+}
+
+static void line_free(struct qemu_line *l)
+{
+	for (size_t i = 0; i < l->nowned; i++)
+		free(l->owned[i]);
+}
+
+/*
+ * The machine of boot @b: the event channel (port 0xe9) into @events and,
+ * if the boot asks, the trace channel (0x4e9) into @trace.  A snapshot's
+ * machine (@words NULL) always has both: the one restoring it must have
+ * the devices of the one that saved it.
+ */
+static void machine_line(struct qemu_line *l, const struct guest_boot *b,
+			 enum accel accel, const char *console, const char *events,
+			 const char *trace, const char *words)
+{
+	int kvm = accel == ACCEL_KVM;
+	static const char *const fixed[] = { "-M", "pc", "-m", "256M", "-nodefaults",
+		"-display", "none", "-no-reboot", "-serial", "chardev:console",
+		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-device",
+		"isa-debugcon,iobase=0xe9,chardev=events", NULL };
+
+	arg(l, guest_qemu());
+	arg(l, "-accel");
+	arg(l, accel_name(accel));
+	arg(l, "-cpu");
+	arg(l, kvm ? "host" : "qemu64");
+	arg(l, "-smp");
+	arg_own(l, xasprintf("%d", b->cpus > 0 ? b->cpus : 1));
+	for (size_t i = 0; fixed[i]; i++)
+		arg(l, fixed[i]);
+	arg(l, "-kernel");
+	arg(l, b->vmlinux);
+	arg(l, "-initrd");
+	arg(l, b->initrd);
+	arg(l, "-append");
+	arg_own(l, kernel_line(b, words));
+	arg(l, "-chardev");
+	arg_own(l, chardev("console", console));
+	arg(l, "-chardev");
+	arg_own(l, chardev("events", events));
+	if (trace || !words) {
+		arg(l, "-chardev");
+		arg_own(l, chardev("trace", trace));
+		arg(l, "-device");
+		arg(l, "isa-debugcon,iobase=0x4e9,chardev=trace");
+	}
+	if (guest_boot_lean()) {
+		arg(l, "-bios");
+		arg(l, "qboot.rom");
+	}
+	l->argv[l->n] = NULL;
+}
+
+/* Boot @a in full, or restore its snapshot and hand it its words. */
 static void launch(struct attempt *a)
 {
 	const struct guest_boot *b = a->run->b;
-	int lean = guest_boot_lean(), kvm = a->accel == ACCEL_KVM;
-	char *cpus = xasprintf("%d", b->cpus > 0 ? b->cpus : 1);
-	const char *stop = stop_word(b);
-	char *full = xasprintf("%s%s%s%s %s", base_append, lean ? lean_append : "",
-			       stop ? " capture_stop=" : "", stop ? stop : "",
-			       b->append ? b->append : "");
-	char *console = chardev_file("console", a->console), *dev[2];
-	const char *argv[48] = { guest_qemu(), "-accel", accel_name(a->accel),
-		"-cpu", kvm ? "host" : "qemu64", "-M", "pc", "-smp", cpus,
-		"-m", "256M", "-nodefaults", "-display", "none", "-no-reboot",
-		"-kernel", b->vmlinux, "-initrd", b->initrd, "-append", full,
-		"-chardev", console, "-serial", "chardev:console",
-		"-device", "isa-debug-exit,iobase=0xf4,iosize=0x04" };
-	size_t n = 0;
+	char *words = run_words(b), *value;
+	struct qemu_line l = { 0 };
 
-	while (argv[n])
-		n++;
-	n += channel_args(a, argv + n, dev);
-	if (lean) {
-		argv[n++] = "-bios";
-		argv[n++] = "qboot.rom";
+	if (a->saving) {
+		machine_line(&l, b, a->accel, a->console, NULL, NULL, NULL);
+		arg(&l, "-qmp");
+		arg_own(&l, xasprintf("unix:%s/qmp,server=on,wait=off", a->qmp_dir));
+		l.argv[l.n] = NULL;
+	} else {
+		machine_line(&l, b, a->accel, a->console, a->events, a->trace,
+			     a->snapshot ? NULL : words);
+	}
+	if (a->snapshot && !a->saving) {
+		arg(&l, "-incoming");
+		arg_own(&l, snapshot_incoming(a->snapshot));
+		value = opt_value(words);
+		arg(&l, "-fw_cfg");
+		arg_own(&l, xasprintf("name=%s,string=%s", WORDS_FW_CFG, value));
+		free(value);
+		l.argv[l.n] = NULL;
 	}
 	remove(a->events);
 	if (a->trace)
 		remove(a->trace);
 	remove(a->console);
-	progress("booting the %s guest (%s)", b->name, accel_name(a->accel));
-	proc_start(&a->proc, argv, "/dev/null", a->qemu_err);
+	if (a->saving)
+		progress("booting the %s guest (%s) to save a snapshot of it", b->name,
+			 accel_name(a->accel));
+	else if (a->snapshot)
+		progress("restoring the %s guest (%s) from its snapshot", b->name,
+			 accel_name(a->accel));
+	else
+		progress("booting the %s guest (%s)", b->name, accel_name(a->accel));
+	proc_start(&a->proc, l.argv, "/dev/null", a->qemu_err);
 	a->started = a->changed = a->said = monotonic_seconds();
 	a->life = 0;
 	a->seen = 0;
-	free(dev[0]);
-	free(dev[1]);
-	free(console);
-	free(full);
-	free(cpus);
+	line_free(&l);
+	free(words);
 }
 
 /*
@@ -297,6 +407,9 @@ static void judge(struct attempt *a, struct proc_result r)
 
 	if (!r.exited) {
 		a->problem = xasprintf("QEMU died of signal %d%s", r.status, qemu);
+	} else if (a->saving) {
+		a->problem = xasprintf("QEMU exited %d before the guest was ready "
+				       "to be saved%s", r.status, qemu);
 	} else if (b->boot_only) {
 		if (r.status != EXIT_GUEST_DONE)
 			a->problem = xasprintf("QEMU exited %d, not through /init's "
@@ -325,21 +438,22 @@ static long long file_size(const char *path)
 	return stat(path, &st) ? 0 : (long long)st.st_size;
 }
 
+static int console_says(const struct attempt *a, const char *marker)
+{
+	char *text = read_file(a->console, NULL);
+	int says = text && strstr(text, marker);
+
+	free(text);
+	return says;
+}
+
 /*
  * Life is /init's line on the console or anything on the event channel;
  * firmware may print before the kernel runs, which proves nothing.
  */
 static int alive(const struct attempt *a)
 {
-	char *text;
-	int up;
-
-	if (file_size(a->events))
-		return 1;
-	text = read_file(a->console, NULL);
-	up = text && strstr(text, LIFE_MARKER);
-	free(text);
-	return up;
+	return file_size(a->events) || console_says(a, LIFE_MARKER);
 }
 
 /*
@@ -380,6 +494,40 @@ struct guests {
 	size_t n, alloc;
 };
 
+/* Keep @path as last-run/NAME.SUFFIX: the newest run's, whole. */
+static void keep_log(const char *path, const char *name, const char *suffix)
+{
+	char *final = guest_cache_path("last-run/%s.%s", name, suffix);
+
+	if (rename(path, final))
+		remove(path);
+	free(final);
+}
+
+/*
+ * What attempt @a of @run under @accel boots: in full (no snapshots, or
+ * they failed this run), a restore of the snapshot, or, when there is none
+ * yet or the KVM probe races (a snapshot is of one accelerator), a boot
+ * to /init's ready point that saves one.
+ */
+static void choose_boot(struct attempt *a, struct boot_run *run, enum accel accel)
+{
+	char dir[] = "/tmp/capture-qmp-XXXXXX", *line;
+
+	if (guest_boot() || run->full)
+		return;
+	line = kernel_line(run->b, NULL);
+	a->snapshot = snapshot_path(run->b, accel_name(accel), line, a->key);
+	free(line);
+	if (!a->racing && file_exists(a->snapshot))
+		return;
+	if (!mkdtemp(dir))
+		die(EXIT_CAPTURE_FAILED, "cannot create a directory in /tmp");
+	a->qmp_dir = xstrdup(dir);
+	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
+	a->saving = 1;
+}
+
 static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 				     enum accel accel, int racing)
 {
@@ -394,6 +542,7 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 	a->run = run;
 	a->accel = accel;
 	a->racing = racing;
+	choose_boot(a, run, accel);
 	a->events = xasprintf("%s.%s", run->b->events_path, accel_name(accel));
 	a->console = guest_cache_path("last-run/%s.%ld.%s.console.log",
 				      run->b->name, (long)getpid(), accel_name(accel));
@@ -415,6 +564,10 @@ static void free_attempt(struct attempt *a)
 	free(a->console);
 	free(a->qemu_err);
 	free(a->problem);
+	free(a->snapshot);
+	if (a->qmp_dir)
+		remove_tree(a->qmp_dir);
+	free(a->qmp_dir);
 }
 
 /* Drop g->a[i] (stopped or ended), keeping the others in order. */
@@ -423,6 +576,8 @@ static void drop(struct guests *g, size_t i)
 	cancel_on_failure(g->a[i].cleanup);
 	if (g->a[i].trace)
 		cancel_on_failure(g->a[i].trace_cleanup);
+	if (g->a[i].qmp_dir)
+		cancel_on_failure(g->a[i].qmp_cleanup);
 	free_attempt(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
 	g->n--;
@@ -433,16 +588,6 @@ static void remove_channels(const struct attempt *a)
 	remove(a->events);
 	if (a->trace)
 		remove(a->trace);
-}
-
-/* Keep @path as last-run/NAME.SUFFIX: the newest run's, whole. */
-static void keep_log(const char *path, const char *name, const char *suffix)
-{
-	char *final = guest_cache_path("last-run/%s.%s", name, suffix);
-
-	if (rename(path, final))
-		remove(path);
-	free(final);
 }
 
 /*
@@ -495,6 +640,7 @@ static void succeed(struct guests *g, size_t i)
 	keep_log(a->qemu_err, b->name, "qemu.log");
 	a->run->done = 1;
 	a->run->accel = a->accel;
+	strcpy(a->run->key, a->snapshot ? a->key : "");
 	drop(g, i);
 }
 
@@ -505,6 +651,26 @@ static void failed(struct guests *g, size_t i)
 	struct boot_run *run = a.run;
 	enum accel next = a.accel;
 
+	if (a.saving) {
+		progress("%s guest: could not save a snapshot: %s; booting in full "
+			 "(console log: %s)", run->b->name, a.problem, a.console);
+		run->full = 1;
+		drop(g, i);
+		start_attempt(g, run, next, 0);
+		return;
+	}
+	if (a.snapshot && !console_says(&a, RESTORED_MARKER)) {
+		/* Not the guest's failure: the snapshot's (corrupt, stale). */
+		progress("%s guest: its snapshot did not restore: %s; removed %s, "
+			 "booting in full (the next capture saves a new one)",
+			 run->b->name, a.problem, a.snapshot);
+		remove(a.snapshot);
+		run->full = 1;
+		remove_channels(&a);
+		drop(g, i);
+		start_attempt(g, run, next, 0);
+		return;
+	}
 	if (++run->tries == 2)
 		die(EXIT_CAPTURE_FAILED, "%s guest: %s; console log: %s",
 		    run->b->name, a.problem, a.console);
@@ -592,6 +758,40 @@ static int race_over(struct guests *g, size_t i)
 	return 0;
 }
 
+/*
+ * Saving attempt @i's guest is ready: saved into its snapshot, which its
+ * run then restores.  A racing one has won the KVM probe.
+ */
+static void saved(struct guests *g, size_t i)
+{
+	struct attempt *a = &g->a[i];
+	struct boot_run *run = a->run;
+	enum accel accel = a->accel;
+	char *tmp = cache_tmp_name(a->snapshot), *sock = xasprintf("%s/qmp", a->qmp_dir);
+	int cleanup = remove_on_failure(tmp);
+	char *problem = snapshot_save(&a->proc, sock, tmp);
+
+	race_over(g, i);
+	kill_twin(g, &i);
+	a = &g->a[i];
+	if (problem) {
+		progress("%s guest: could not save a snapshot: %s; booting in full "
+			 "(console log: %s)", run->b->name, problem, a->console);
+		run->full = 1;
+		remove(tmp);
+	} else {
+		cache_commit(tmp, a->snapshot);
+	}
+	cancel_on_failure(cleanup);
+	keep_log(a->console, run->b->name, "snapshot.console.log");
+	keep_log(a->qemu_err, run->b->name, "snapshot.qemu.log");
+	drop(g, i);
+	start_attempt(g, run, accel, 0);
+	free(problem);
+	free(sock);
+	free(tmp);
+}
+
 /* One look at attempt @i; 1 if the set changed (i no longer names it). */
 static int step(struct guests *g, size_t i, double now)
 {
@@ -600,6 +800,10 @@ static int step(struct guests *g, size_t i, double now)
 
 	if (race(g, i, now))
 		return 1;
+	if (a->saving && console_says(a, READY_MARKER)) {
+		saved(g, i);
+		return 1;
+	}
 	if (proc_poll(&a->proc, &r, 0)) {
 		judge(a, r);
 	} else if (!(a->problem = watch(a, now))) {
@@ -640,6 +844,24 @@ static size_t unfinished(const struct boot_run *runs, size_t n)
 	return left;
 }
 
+/*
+ * "guest_boot": snapshot when every run restored one ("snapshot": its
+ * key), else the boot the runs made in full.
+ */
+static void describe_boot(const struct boot_run *runs, size_t n, cJSON *env)
+{
+	int boot = guest_boot(), restored = !boot;
+
+	for (size_t i = 0; i < n; i++)
+		restored &= !!runs[i].key[0];
+	cJSON_DeleteItemFromObjectCaseSensitive(env, "guest_boot");
+	cJSON_DeleteItemFromObjectCaseSensitive(env, "snapshot");
+	json_add(env, "guest_boot", json_str(restored ? "snapshot" :
+					     boot == 2 ? "classic" : "lean"));
+	if (restored)
+		json_add(env, "snapshot", json_str(runs[n - 1].key));
+}
+
 void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
 		       char **errors, cJSON *env)
 {
@@ -664,6 +886,7 @@ void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
 	}
 	cJSON_DeleteItemFromObjectCaseSensitive(env, "accelerator");
 	json_add(env, "accelerator", json_str(accel_name(runs[n - 1].accel)));
+	describe_boot(runs, n, env);
 	for (size_t i = 0; i < n; i++)
 		errors[i] = runs[i].error;
 	free(runs);

@@ -2,12 +2,12 @@
 /*
  * capture etcd --live: three members of the stock etcd server and a client
  * workload (scenarios/etcd-live/, one Go binary: its "cluster" command
- * starts the members as processes of itself, stops and restarts the leader
- * half-way, stops them all), every process probed by the raft plan capture
- * etcd uses, the events folded by the etcd folder.  The run is not
- * deterministic; what is checked holds in any run: the folder's checks
- * (terms, commits and logs never going back on a node, one leader a term,
- * the windows' self-consistency) and the causal check of etcd-messages.c.
+ * starts the members as processes of itself, kills the leader under load
+ * half-way and restarts it, stops them all), every process probed by the
+ * raft plan capture etcd uses, the events folded by the etcd folder.  The
+ * run is not deterministic; what is checked holds in any run: the folder's
+ * checks (terms, commits and logs never going back on a node, one leader a
+ * term, the windows' self-consistency) and the causal check of etcd-messages.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +28,9 @@ static const char live_usage[] =
 	"usage: capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n\n"
 	"Run a 3-member etcd cluster (go.etcd.io/etcd/server/v3, unmodified) on\n"
 	"loopback ports under a put/get workload of C concurrent clients for N\n"
-	"seconds, the leader stopped and restarted half-way, every member probed\n"
-	"by capture etcd's raft plan; fold the events into windows.  Needs root\n"
-	"(or CAP_BPF and CAP_PERFMON).\n\n"
+	"seconds, the leader killed under load half-way and restarted, every\n"
+	"member probed by capture etcd's raft plan; fold the events into\n"
+	"windows.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
 	"options:\n"
 	"      --seconds N      how long the workload runs (1..3600, default 30)\n"
 	"      --clients C      concurrent clients (1..256, default 8)\n"

@@ -248,8 +248,12 @@ int cmd_spin(int argc, char **argv)
 		    "linux: its releases of a lock another actor holds have no "
 		    "safe Asterinas SpinLock call");
 	n = spin_scenarios_select(a.scenario, &sc);
-	if (a.run.boot_only)
-		return boot_only(d, &sc[0], &a.run);
+	if (a.run.boot_only) {
+		int rc = boot_only(d, &sc[0], &a.run);
+
+		spin_scenarios_free(sc, n);
+		return rc;
+	}
 	if (a.emit_ktest)
 		return emit_ktest(d, sc, n);
 	fmt = output_format_for(&a.out, f);

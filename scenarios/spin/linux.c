@@ -35,8 +35,8 @@ struct linux_guest {
 static const struct linux_guest *prepare(void)
 {
 	static struct linux_guest g;
-	char *dir, *src, *header, *kbuild, *script, *ko, *helper, *dump;
-	struct guest_file initrd[3];
+	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump;
+	struct guest_file initrd[4];
 
 	if (g.initrd)
 		return &g;
@@ -46,6 +46,7 @@ static const struct linux_guest *prepare(void)
 	helper = xasprintf("%s/qemu/guest/tracedump.c", capture_home());
 	kbuild = xasprintf("%s/Kbuild", dir);
 	script = xasprintf("%s/guest.sh", dir);
+	prep = xasprintf("%s/prepare.sh", dir);
 	guest_kernel_get(&g.kernel);
 	ko = guest_module_build(&g.kernel, "spin",
 				(const char *const[]){ src, header, kbuild, NULL },
@@ -54,12 +55,14 @@ static const struct linux_guest *prepare(void)
 	initrd[0] = (struct guest_file){ ko, "spin.ko" };
 	initrd[1] = (struct guest_file){ script, "guest.sh" };
 	initrd[2] = (struct guest_file){ dump, "tracedump" };
-	g.initrd = guest_initramfs(initrd, 3, g.initrd_sha);
+	initrd[3] = (struct guest_file){ prep, "prepare.sh" };
+	g.initrd = guest_initramfs(initrd, 4, g.initrd_sha);
 	free(dump);
 	free(helper);
 	free(header);
 	free(ko);
 	free(script);
+	free(prep);
 	free(kbuild);
 	free(src);
 	free(dir);
@@ -107,10 +110,16 @@ static int trace_kb(void)
 }
 
 /*
- * "capture_name=NAME capture_steps=0l1t0r... capture_cpus=N
- * capture_trace_kb=K" for /guest.sh and the module.
+ * "capture_cpus=N capture_trace_kb=K" for /prepare.sh, which loads the
+ * module: the same for every scenario, so a snapshot can hold it.
  */
-static char *scenario_words(const struct spin_scenario *sc, int cpus)
+static char *guest_words(int cpus)
+{
+	return xasprintf("capture_cpus=%d capture_trace_kb=%d", cpus, trace_kb());
+}
+
+/* "capture_name=NAME capture_steps=0l1t0r..." for /guest.sh and the module. */
+static char *scenario_words(const struct spin_scenario *sc)
 {
 	static const char op_letter[] = { [SPIN_LOCK] = 'l', [SPIN_TRY] = 't',
 					  [SPIN_RELEASE] = 'r' };
@@ -121,8 +130,7 @@ static char *scenario_words(const struct spin_scenario *sc, int cpus)
 		steps[2 * i] = '0' + sc->steps[i].actor;
 		steps[2 * i + 1] = op_letter[sc->steps[i].op];
 	}
-	words = xasprintf("capture_name=%s capture_steps=%s capture_cpus=%d "
-			  "capture_trace_kb=%d", sc->name, steps, cpus, trace_kb());
+	words = xasprintf("capture_name=%s capture_steps=%s", sc->name, steps);
 	free(steps);
 	if (strlen(words) > MAX_SCENARIO_WORDS)
 		die_at(EXIT_BAD_INPUT, sc->path, 0,
@@ -199,7 +207,8 @@ static void linux_run(const struct spin_scenario *sc, size_t n,
 
 	for (size_t i = 0; i < n; i++)
 		boots[i] = (struct guest_boot){
-			.name = boot_name(&sc[i]), .append = scenario_words(&sc[i], opt->cpus),
+			.name = boot_name(&sc[i]), .append = scenario_words(&sc[i]),
+			.prepare = guest_words(opt->cpus),
 			.cpus = opt->cpus,
 			.events_path = traced ? beside(raw_paths[i], ".json.log") : xstrdup(raw_paths[i]),
 			.trace_path = traced ? beside(raw_paths[i], ".ftrace") : NULL,
@@ -223,6 +232,7 @@ static void linux_run(const struct spin_scenario *sc, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		free((char *)boots[i].name);
 		free((char *)boots[i].append);
+		free((char *)boots[i].prepare);
 		free((char *)boots[i].events_path);
 		free((char *)boots[i].trace_path);
 	}

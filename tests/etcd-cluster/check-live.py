@@ -8,7 +8,9 @@ event stream alone (independently of the C checks it repeats):
 - on a node, the term never decreases, nor the commit index except at a
   restart (InitState: newRaft starts from the storage's snapshot);
 - the leader stopped half-way restarted: one node has two InitState events,
-  and a second leader, of a higher term, was elected.
+  and a second leader, of a higher term, was elected;
+- the clients went on while it was down: other nodes replicated proposals
+  between its last event and its restart.
 
 Prints one line per violation and exits 1, else prints the counts."""
 import collections
@@ -21,6 +23,9 @@ def main(path):
     leaders = {}
     last = {}
     inits = collections.Counter()
+    seen = {}      # node -> line of its latest event
+    down = None    # (node, last line before the crash, line of its restart)
+    replicates = []  # (line, node) of every Replicate
     errors = []
     sent = received = 0
     with open(path) as f:
@@ -39,8 +44,12 @@ def main(path):
                     errors.append(f"{n}: {nid} receives {msg['type']} never sent to it")
                 pending[key] -= 1
                 received += 1
+            if name == "Replicate":
+                replicates.append((n, nid))
             if name == "InitState":
                 inits[nid] += 1
+                if nid in seen:
+                    down = (nid, seen[nid], n)
                 last.pop(nid, None)
             if ev["role"] == "StateLeader":
                 if leaders.setdefault(st["term"], nid) != nid:
@@ -50,15 +59,21 @@ def main(path):
                 errors.append(f"{n}: {nid} goes back: {last[nid]} -> {st}")
             if name != "InitState":
                 last[nid] = st
+            seen[nid] = n
     if sorted(inits.values()) != [1, 1, 2]:
         errors.append(f"InitState per node {dict(inits)}: expected one restart")
+    under_load = down and sum(1 for at, nid in replicates
+                              if down[1] < at < down[2] and nid != down[0])
+    if not under_load:
+        errors.append(f"no proposal while the stopped node was down {down}")
     if len(leaders) < 2:
         errors.append(f"leaders by term {leaders}: expected a leader change")
     for e in errors[:10]:
         print(e)
     if errors:
         return 1
-    print(f"{sent} sent, {received} received, leaders by term {sorted(leaders)}")
+    print(f"{sent} sent, {received} received, leaders by term {sorted(leaders)}, "
+          f"{under_load} proposals while node {down[0]} was down")
     return 0
 
 

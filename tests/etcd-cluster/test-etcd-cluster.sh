@@ -1,7 +1,7 @@
 #!/bin/bash
 # capture etcd --live: a real 3-member etcd cluster under load and real eBPF
-# uprobes (root, as make test runs), its leader stopped and restarted; what
-# must hold in any run, the refold of its raw stream, its refusals.
+# uprobes (root, as make test runs), its leader killed under load and
+# restarted; what must hold in any run, the refold of its raw stream, its refusals.
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 SECONDS_RUN=8

@@ -95,7 +95,8 @@ expect_exit 2 "a missing scenario directory is a usage error" 'cannot open the s
 nothing_left "a missing scenario directory leaves no corpus" "$TMP/x2"
 
 # The folder's checks on what the new words make raft do: a restart must
-# keep the durable state, and a cut log never drops a committed entry.
+# keep the durable state (a log of 1 is below node 3's loaded commit), and
+# a cut log never drops a committed entry.
 # tamper IN OUT NID FIELD VALUE N: set FIELD of node NID's Nth event after
 # its second InitState (its restart) to VALUE; prints that event's line.
 tamper() {
@@ -127,7 +128,7 @@ expect_exit 4 "a restart that loses the term is refused" \
 	"lost-term:$line: node 3 restarts without its durable state" \
 	$CAPTURE fold etcd "$TMP/lost-term" -o "$TMP/x3"
 line=$(tamper "$TMP/t/raw/12-crash-restart.ndjson" "$TMP/lost-log" 3 log 1 2)
-expect_exit 4 "a restart that loses log entries is refused" \
+expect_exit 4 "a restart that loses log entries its loaded commit covers is refused" \
 	"lost-log:$line: node 3 restarts without its durable state" \
 	$CAPTURE fold etcd "$TMP/lost-log" -o "$TMP/x4"
 # Node 1's log is cut from 5 to 4 in its HandleAppendEntries (commit 2):

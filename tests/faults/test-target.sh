@@ -21,14 +21,19 @@ mkdir -p "$home/scenarios/etcd"
 cp "$ROOT/scenarios/etcd/go.mod" "$home/scenarios/etcd/"
 { echo 'elect 1 3 2'; for i in $(seq 5000); do echo "propose 1 v$i"; echo pump; done; } \
 	>"$home/scenarios/etcd/01-long"
-long() { env CAPTURE_HOME="$home" "$CAPTURE" etcd --scenario long --binary "$HARNESS" "$@"; }
+# One that runs far longer than the kill below waits, however fast the
+# machine: the kill must land while the target runs.
+{ echo 'elect 1 3 2'; seq 200000 | awk '{ print "propose 1 v" $1; print "pump" }'; } \
+	>"$home/scenarios/etcd/02-endless"
+probed() { env CAPTURE_HOME="$home" "$CAPTURE" etcd --binary "$HARNESS" "$@"; }
+long() { probed --scenario long "$@"; }
 
 # The target killed by SIGKILL while it runs under the probes.
-long -o "$TMP/killed" >/dev/null 2>"$TMP/killed.err" &
+probed --scenario endless -o "$TMP/killed" >/dev/null 2>"$TMP/killed.err" &
 pid=$!
 target=
 for ((i = 0; i < 1000; i++)); do
-	target=$(pgrep -f -- "^$HARNESS .*01-long$") && break
+	target=$(pgrep -f -- "^$HARNESS .*02-endless$") && break
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.01
 done

@@ -88,7 +88,8 @@ fi
 check "CAPTURE_ACCEL=kvm" env CAPTURE_ACCEL=kvm CAPTURE_QEMU="$stand_in" STAND_IN_KVM=works \
 	STAND_IN_LOG="$TMP/forced.log" CAPTURE_CACHE="$(private_cache forced)" \
 	"$CAPTURE" spin --scenario contention -o "$TMP/f1"
-[ "$(calls "$TMP/forced.log" kvm)" = 1 ] && [ "$(calls "$TMP/forced.log" tcg)" = 0 ] &&
+# (two starts: one saves the guest's snapshot, one restores it)
+[ "$(calls "$TMP/forced.log" kvm)" = 2 ] && [ "$(calls "$TMP/forced.log" tcg)" = 0 ] &&
 	ok "CAPTURE_ACCEL=kvm: KVM alone" || not_ok "CAPTURE_ACCEL=kvm: KVM alone" "$(cat "$TMP/forced.log")"
 expect_exit 2 "CAPTURE_ACCEL=bogus is a usage error" 'CAPTURE_ACCEL must be tcg or kvm' \
 	env CAPTURE_ACCEL=bogus "$CAPTURE" spin --scenario contention -o "$TMP/bogus"

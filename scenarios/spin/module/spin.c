@@ -55,19 +55,24 @@
 /* How long a holder waits for its waiter to show up in the slow path. */
 #define SLOWPATH_WAIT_NS (2000 * NSEC_PER_MSEC)
 
-/* Not charp: that stops at 1024 bytes; the kernel command line does not. */
+/*
+ * Not charp: that stops at 1024 bytes; the kernel command line does not.
+ * steps, name and stop are writable: a module loaded without steps waits
+ * for them and a write to start (a guest restored from a snapshot gets
+ * its scenario after the module was loaded).
+ */
 static char steps[2048];
-module_param_string(steps, steps, sizeof(steps), 0444);
+module_param_string(steps, steps, sizeof(steps), 0644);
 MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (l/t/r) per step");
 static char *name = "";
-module_param(name, charp, 0444);
+module_param(name, charp, 0644);
 MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
 static int cpus = 1;
 module_param(cpus, int, 0444);
 MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
 /* The host's fault tests: a guest that stops printing midway. */
 static char *stop = "";
-module_param(stop, charp, 0444);
+module_param(stop, charp, 0644);
 MODULE_PARM_DESC(stop, "midway: report half the events and no END; "
 		 "midway-hang: the same, then never return");
 static bool trace = true;
@@ -472,7 +477,7 @@ static bool pv_slowpath(void)
  * the probe on the slow path; NULL or why not (the run is then refused:
  * without them the trace channel cannot say whether a lock() spun).
  */
-static const char *start_tracing(size_t nsteps)
+static const char *arm_tracing(void)
 {
 	if (trace_set_clr_event("capture_spin", NULL, 1) ||
 	    trace_set_clr_event("lock", "contention_begin", 1) ||
@@ -480,10 +485,11 @@ static const char *start_tracing(size_t nsteps)
 		return "cannot enable the trace events";
 	if (register_kretprobe(&slowpath_probe))
 		return "cannot probe native_queued_spin_lock_slowpath";
-	trace_spin_begin(name, nsteps, num_online_cpus(),
-			 boot_cpu_has(X86_FEATURE_HYPERVISOR), pv_slowpath());
 	return NULL;
 }
+
+/* Tracing armed at load ("" once armed), or why it could not be; NULL before. */
+static const char *armed;
 
 /*
  * Create the actors' threads, one per CPU and bound to it, and start them
@@ -524,7 +530,8 @@ static const char *malformed(size_t n, size_t *at)
 	return NULL;
 }
 
-static int __init spin_init(void)
+/* Run the scenario in steps and report it; 0, or -ENOMEM. */
+static int run_scenario(void)
 {
 	struct actor_thread th[ACTORS];
 	struct run r = { .holder = -1, .waiter = -1, .deadlocked = -1 };
@@ -548,13 +555,18 @@ static int __init spin_init(void)
 	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
 	if (!r.events)
 		return -ENOMEM;
-	r.error = trace ? start_tracing(r.nsteps) : NULL;
+	if (trace && !armed)
+		armed = arm_tracing() ?: "";
+	r.error = trace && *armed ? armed : NULL;
 	if (r.error) {
 		r.failed_step = NO_STEP;
 		report(&r);
 		kfree(r.events);
 		return 0;
 	}
+	if (trace)
+		trace_spin_begin(name, r.nsteps, num_online_cpus(),
+				 boot_cpu_has(X86_FEATURE_HYPERVISOR), pv_slowpath());
 	started = start_threads(&r, th);
 	for (k = 0; k < started; k++)
 		wait_for_completion(&th[k].done);
@@ -564,10 +576,39 @@ static int __init spin_init(void)
 		trace_spin_end(r.nevents, r.error != NULL);
 	report(&r);
 	kfree(r.events);
+	return 0;
+}
+
+/* A write to start runs the scenario in steps, once. */
+static int start_set(const char *val, const struct kernel_param *kp)
+{
+	static bool started;
+
+	if (started)
+		return -EBUSY;
+	started = true;
+	return run_scenario();
+}
+
+static const struct kernel_param_ops start_ops = { .set = start_set };
+module_param_cb(start, &start_ops, NULL, 0200);
+MODULE_PARM_DESC(start, "any write: run the scenario in steps (once)");
+
+/*
+ * With steps: run them now.  Without: arm the tracing and wait for a
+ * write to start (the scenario's parameters written first).
+ */
+static int __init spin_init(void)
+{
 	/*
-	 * A refused step was reported above.  Failing the load would make
-	 * busybox's insmod retry with init_module() and run it all again.
+	 * A refused step is reported on the event channel.  Failing the
+	 * load would make busybox's insmod retry with init_module() and run
+	 * it all again.
 	 */
+	if (*steps)
+		return run_scenario();
+	if (trace)
+		armed = arm_tracing() ?: "";
 	return 0;
 }
 
