@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
-#include "../folders/folder.h"
 #include "audit.h"
 #include "corpus.h"
 #include "die.h"
 #include "proc.h"
+#include "system.h"
 
 static char *vformat(const char *fmt, va_list ap)
 {

@@ -15,25 +15,15 @@ struct command {
 
 #define CAPTURE_VERSION "0.1.0"
 
-/* Directory holding scenarios/, qemu/, ... (the source tree). */
-const char *capture_home(void);
-/*
- * The source tree the running executable was built in, whatever
- * CAPTURE_HOME says: what belongs to the toolkit itself (a probe spec
- * such as etcd's, like the BPF object built into the executable).
- */
-const char *toolkit_tree(void);
+struct system;
 
+int cmd_live(const struct system *sys, int argc, char **argv);
 /*
- * Scenario files are scenarios/SYSTEM/NN-NAME: NN orders them (for "all"
- * and for the run's file names), NAME is letters, digits, '-' and '_'.
- * Returns NN and points @name at NAME, or -1 if @file is no such name.
+ * cmd_live() taking the scenario files from @from, whatever argv's
+ * --scenarios says (a corpus keeps a copy of each: what verify reruns).
  */
-int scenario_file_name(const char *file, const char **name);
-int is_scenario_file(const char *file);
-
-int cmd_spin(int argc, char **argv);
-int cmd_etcd(int argc, char **argv);
+int live_capture_from(const struct system *sys, int argc, char **argv,
+		      const char *from);
 int cmd_go(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -244,11 +244,18 @@ char *xasprintf(const char *fmt, ...)
 	return checked(s);
 }
 
+char *str_append(char *s, const char *sep, const char *name)
+{
+	char *more = xasprintf("%s%s%s", s, sep, name);
+
+	free(s);
+	return more;
+}
+
 int env_choice(const char *name, const char *const choices[])
 {
 	const char *v = getenv(name);
-	char known[256] = "";
-	size_t len = 0;
+	char *known;
 	int i;
 
 	if (!v || !*v)
@@ -256,9 +263,9 @@ int env_choice(const char *name, const char *const choices[])
 	for (i = 0; choices[i]; i++)
 		if (!strcmp(v, choices[i]))
 			return i;
-	for (i = 0; choices[i] && len < sizeof(known); i++)
-		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-					!i ? "" : choices[i + 1] ? ", " : " or ",
-					choices[i]);
+	known = xstrdup("");
+	for (i = 0; choices[i]; i++)
+		known = str_append(known, !i ? "" : choices[i + 1] ? ", " : " or ",
+				   choices[i]);
 	die(EXIT_USAGE, "%s must be %s, not '%s'", name, known, v);
 }

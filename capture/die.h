@@ -89,5 +89,7 @@ void *xcalloc(unsigned long n, unsigned long size);
 void *xrealloc(void *p, unsigned long n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* @s (malloc'ed) followed by @sep and @name, for "known: a, b" lists; frees @s. */
+char *str_append(char *s, const char *sep, const char *name);
 
 #endif

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "command.h"
 #include "die.h"
+#include "home.h"
 #include "proc.h"
 
 /*
@@ -49,29 +48,4 @@ const char *capture_home(void)
 	const char *home = getenv("CAPTURE_HOME");
 
 	return home ? home : toolkit_tree();
-}
-
-int scenario_file_name(const char *file, const char **name)
-{
-	const char *p = file;
-	int index = 0;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	while (isdigit((unsigned char)*p) && index < 10000)
-		index = index * 10 + (*p++ - '0');
-	if (*p++ != '-' || !*p)
-		return -1;
-	*name = p;
-	for (; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
-			return -1;
-	return index;
-}
-
-int is_scenario_file(const char *file)
-{
-	const char *name;
-
-	return scenario_file_name(file, &name) >= 0;
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* capture: the command table and dispatch. */
+/* capture: the command table, the live systems (system.h), and dispatch. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "command.h"
 #include "die.h"
+#include "live.h"
+#include "system.h"
 
 static const struct command commands[] = {
 	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },
-	{ "spin", cmd_spin, "run a scenario on a real kernel's spinlock, fold it" },
-	{ "etcd", cmd_etcd, "run a scenario on etcd raft under eBPF probes, fold it" },
 	{ "go", cmd_go, "run a Go program under eBPF probes a probe spec names" },
 	{ "check", cmd_check, "run every check on recorded streams, write nothing" },
 	{ "list", cmd_list, "list systems, their actions and scenarios" },
@@ -26,6 +26,9 @@ static void print_usage(FILE *f)
 	      "commands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live)
+			fprintf(f, "  %-8s %s\n", s->folder->name, s->live->summary);
 	fputs("\n'capture COMMAND --help' describes a command.\n", f);
 }
 
@@ -48,6 +51,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
+	/* Every live system of the table is a command: capture spin ... */
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live && !strcmp(argv[1], s->folder->name))
+			return cmd_live(s, argc - 1, argv + 1);
 	fprintf(stderr, "capture: '%s' is not a command\n\n", argv[1]);
 	print_usage(stderr);
 	return EXIT_USAGE;

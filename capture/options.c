@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../folders/folder.h"
 #include "die.h"
 #include "json.h"
 #include "options.h"
+#include "system.h"
 
 /*
  * Where each argument of an option the manifest leaves out (-o/--output,

@@ -2,13 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../folders/folder.h"
 #include "corpus.h"
 #include "die.h"
 #include "itf.h"
 #include "json.h"
 #include "ndjson.h"
 #include "proc.h"
+#include "system.h"
 #include "window-read.h"
 
 static const cJSON *member(struct line_reader *r, const cJSON *v,
@@ -343,7 +343,8 @@ static void add_corpus(struct window_set *ws, const char *dir)
 	char *text = read_file(mpath, NULL);
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
 	const char *system = json_get_str(m, "system");
-	const struct folder *f = system ? folder_find(system) : NULL;
+	const struct system *s = system ? system_find(system) : NULL;
+	const struct folder *f = s ? s->folder : NULL;
 	const cJSON *run;
 
 	if (!f)
@@ -466,15 +467,15 @@ static const struct folder *infer_system(const struct window_file *files,
 	const struct folder *best = NULL;
 	int best_n = 0, best_lacking = 0, tie = 0;
 
-	for (int i = 0; folders[i]; i++) {
-		int k = actions_known(files, n, folders[i]);
-		int lacking = actions_declared(folders[i]) - k;
+	for (const struct system *s = systems; s->folder; s++) {
+		int k = actions_known(files, n, s->folder);
+		int lacking = actions_declared(s->folder) - k;
 
-		if (folders[i]->refines)
+		if (s->folder->refines)
 			continue;
 
 		if (k > best_n || (k && k == best_n && lacking < best_lacking)) {
-			best = folders[i];
+			best = s->folder;
 			best_n = k;
 			best_lacking = lacking;
 			tie = 0;
@@ -490,9 +491,7 @@ void window_set_system(struct window_set *ws, const char *name)
 	const struct folder *f;
 
 	if (name) {
-		f = folder_find(name);
-		if (!f)
-			die(EXIT_USAGE, "unknown system '%s'", name);
+		f = system_lookup(name)->folder;
 		if (ws->system && ws->system != f)
 			die(EXIT_USAGE, "--system %s, but %s says %s", name,
 			    ws->system_from, ws->system->name);

@@ -2,11 +2,10 @@
 /*
  * etcd-io/raft clusters from upstream's `with_tla` trace events.
  *
- * Input: NDJSON, one TracingEvent a line (state_trace.go): name, nid,
- * state {term, vote, commit}, role, log (lastIndex), conf, msg, prop.
- * Upstream's TraceLogger wraps them in zap lines {"level", "tag": "trace",
- * "event": {...}}: wrapped lines are kept when tag is "trace", bare events
- * are taken as they are.  Live captures (capture etcd) emit the same schema.
+ * Input: upstream's TracingEvents (state_trace.go: name, nid, state {term,
+ * vote, commit}, role, log (lastIndex), conf, msg, prop), bare or
+ * zap-wrapped, as with-tla.h reads them.  Live captures (capture etcd)
+ * emit the same schema.
  *
  * Observable state {"nodes": {id: {role, term, vote, commit, log}}}, ids as
  * strings sorted as numbers.  Each event carries its node's state at the
@@ -53,6 +52,7 @@
 #include "../capture/ndjson.h"
 #include "etcd-steps.h"
 #include "folder.h"
+#include "with-tla.h"
 
 extern const struct folder folder_etcd;
 
@@ -93,7 +93,7 @@ struct etcd_fold {
 	struct leader *leaders;
 	size_t nleaders;
 	int started;          /* windows opened */
-	long skipped, ignored_removed;
+	long ignored_removed;
 	struct term_commit *commits;
 	size_t ncommits;
 	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
@@ -644,24 +644,9 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 	}
 }
 
-/* The with_tla event of one line (NULL: not a trace line). */
-static const cJSON *trace_event(struct etcd_fold *f, const cJSON *line)
+static void fold_event(void *ctx, const cJSON *ev)
 {
-	const cJSON *ev = json_get(line, "event");
-	const char *tag = json_get_str(line, "tag");
-
-	if (json_get_str(line, "name") && json_get_str(line, "nid"))
-		return line;
-	if (cJSON_IsObject(ev) && tag && !strcmp(tag, "trace"))
-		return ev;
-	if (cJSON_IsObject(ev) || json_get(line, "level"))
-		return NULL;
-	die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
-	       "neither a with_tla event nor a zap trace line");
-}
-
-static void fold_event(struct etcd_fold *f, const cJSON *ev)
-{
+	struct etcd_fold *f = ctx;
 	const char *name = json_get_str(ev, "name");
 	char nid[24];
 	struct slice now;
@@ -689,18 +674,9 @@ static void etcd_fold(struct fold_run *run)
 {
 	struct etcd_fold f = { .run = run,
 			       .steps = etcd_steps_read(run->step_map) };
-	cJSON *line;
+	long long skipped = with_tla_read(&f.r, run->path, run->input,
+					  fold_event, &f);
 
-	line_reader_open_as(&f.r, run->path, run->input);
-	while ((line = ndjson_next(&f.r))) {
-		const cJSON *ev = trace_event(&f, line);
-
-		if (ev)
-			fold_event(&f, ev);
-		else
-			f.skipped++;
-		cJSON_Delete(line);
-	}
 	for (size_t i = 0; i < f.n; i++) {
 		struct node *n = &f.nodes[i];
 
@@ -710,9 +686,8 @@ static void etcd_fold(struct fold_run *run)
 			close_open(&f, n);
 	}
 	start(&f);
-	line_reader_close(&f.r);
 	json_add(run->info, "nodes_seen", json_int((long long)f.n));
-	json_add(run->info, "non_trace_lines_skipped", json_int(f.skipped));
+	json_add(run->info, "non_trace_lines_skipped", json_int(skipped));
 	json_add(run->info, "events_of_removed_nodes_ignored",
 		 json_int(f.ignored_removed));
 	free(f.nodes);

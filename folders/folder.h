@@ -6,13 +6,15 @@
  * windows over the system's observable state.  It owns the system's
  * declarations (actions, state keys in declared order, output form) and its
  * checks: a violation dies with file:line and EXIT_CHECK_FAILED (or
- * EXIT_BAD_INPUT for input that does not parse).  Adding a system means one
- * file here and one line in registry.c.
+ * EXIT_BAD_INPUT for input that does not parse).  struct folder itself is
+ * in capture/system.h (the core reads it); adding a system means one file
+ * here and one line in registry.c (docs/architecture.md).
  */
 #ifndef CAPTURE_FOLDER_H
 #define CAPTURE_FOLDER_H
 
 #include <cJSON.h>
+#include "../capture/system.h"
 #include "../capture/windows.h"
 
 struct corpus;
@@ -38,29 +40,6 @@ struct fold_run {
 	void *observe_ctx;
 	const char *step_map;      /* NULL, or the scenario step of each
 				    * input line (etcd: the harness's map) */
-};
-
-struct folder {
-	const char *name;
-	const char *summary;
-	const char *const *actions;     /* target actions, NULL-terminated */
-	enum window_form form;          /* form of the reference corpus */
-	/* Fold one run: read run->path, write run->events and run->windows. */
-	void (*fold)(struct fold_run *run);
-	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
-	const struct audit_domain *audit;
-	/*
-	 * The state variables the ITF form cannot write as plain JSON (sets,
-	 * maps, tuples, optional values), with their types, NULL-terminated
-	 * (capture/itf.h); NULL: none.
-	 */
-	const struct itf_var *itf;
-	/*
-	 * Another system's projection with that system's actions (the
-	 * extended spin-spinning of spin), or NULL: such a system is never
-	 * inferred from action names; a manifest or --system names it.
-	 */
-	const struct folder *refines;
 };
 
 /* The systems' audit domains (folders/SYSTEM-audit.c). */
@@ -105,7 +84,5 @@ void fold_input_mapped(const struct folder *f, struct corpus *c,
 void fold_observed(const struct folder *f, const char *input,
 		   const char *step_map, window_observer *fn, void *ctx);
 
-const struct folder *folder_find(const char *name);
-extern const struct folder *const folders[]; /* NULL-terminated */
 
 #endif

@@ -3,17 +3,14 @@
  * spin: a spinlock driven by two actors (Asterinas's SpinLock, Linux's
  * spinlock_t).
  *
- * Raw stream, one event a line, possibly amid other console output:
- *   CAPTURE BEGIN <scenario>
+ * Raw stream: the serial event channel (serial.h, which reads it), one
+ * event a line,
  *   {"seq":N,"thread":T,"lock":0,"state":"locked|unlocked","action":A,"actor":T}
- *   ...
- *   CAPTURE END <number of events>
  * or capture spin's binary trace channel (raw/RUN.ftrace), decoded into
  * that stream first (spin-ftrace.h).
  * Actions: TryAcquireBlocking, StopSpinning, AcquireSuccess,
  * TryAcquireNonBlocking, AcquireFail, Release.  `state` is the lock as seen
- * right after the operation.  Lines without `{"seq"` or a marker are noise
- * (boot messages, kernel-test runner lines) and are skipped.
+ * right after the operation.
  *
  * Observable state {lockHeld, lockHolder}; windows AcquireLock {thread,
  * callType: lock|try} (a failed try is a window whose post equals its pre)
@@ -39,6 +36,7 @@
 #include "../capture/ndjson.h"
 #include "../capture/proc.h"
 #include "folder.h"
+#include "serial.h"
 #include "spin-ftrace.h"
 #include "spin.h"
 
@@ -58,7 +56,7 @@ static const char *const raw_actions[] = {
 enum pending { NONE, BLOCKING, NON_BLOCKING };
 
 struct spin_event {
-	long long seq, thread, lock, actor;
+	long long thread, lock, actor;
 	enum spin_action action;
 	int locked;                 /* reported state */
 };
@@ -75,11 +73,9 @@ struct spin_fold {
 	enum pending pending[MAX_ACTORS];
 	long long try_actor;        /* actor whose try awaits its outcome */
 	long long lock;             /* the one lock of the run */
-	long long next_seq;         /* -1 before the first event */
 	long long nevents;          /* raw events read */
 	long long normalized;       /* events written */
 	long long inferred;         /* failed tries inferred */
-	int begun, ended;
 };
 
 #define BIT(a) (1ULL << (a))
@@ -277,23 +273,12 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 			  e->actor);
 }
 
-static struct spin_event parse_event(struct spin_fold *s, const char *text)
+static struct spin_event parse_event(struct spin_fold *s, const cJSON *v)
 {
 	struct spin_event e = { 0 };
-	const char *end = NULL, *action, *state, *why;
-	cJSON *v = cJSON_ParseWithOpts(text, &end, 0);
+	const char *action, *state;
 	int a;
 
-	if (!v || !cJSON_IsObject(v) || strspn(end, " \t\r") != strlen(end)) {
-		cJSON_Delete(v);
-		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
-		       "malformed event (not one JSON object)");
-	}
-	if ((why = json_check_record(v))) {
-		cJSON_Delete(v);
-		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line, "%s", why);
-	}
-	e.seq = ndjson_natural(&s->in, v, "seq");
 	e.thread = ndjson_natural(&s->in, v, "thread");
 	e.lock = ndjson_natural(&s->in, v, "lock");
 	e.actor = ndjson_natural(&s->in, v, "actor");
@@ -313,50 +298,27 @@ static struct spin_event parse_event(struct spin_fold *s, const char *text)
 		       "actor %lld: at most %d actors", e.actor, MAX_ACTORS);
 	e.action = a;
 	e.locked = !strcmp(state, "locked");
-	cJSON_Delete(v);
 	return e;
 }
 
-/* seq counts from 0 and may wrap modulo 100 (the Asterinas emitter). */
-static void check_seq(struct spin_fold *s, long long seq)
+static void on_event(void *ctx, const cJSON *v)
 {
-	long long want = s->next_seq;
+	struct spin_fold *s = ctx;
+	struct spin_event e = parse_event(s, v);
 
-	if (seq != want && !(want == 100 && seq == 0))
-		die_at(EXIT_CAPTURE_FAILED, s->in.path, s->in.line,
-		       "seq %lld where %lld was due: events were lost", seq,
-		       want % 100 == 0 && want ? 0 : want);
-	s->next_seq = seq + 1;
-}
-
-static void on_event(struct spin_fold *s, const char *text)
-{
-	struct spin_event e;
-
-	if (!s->begun)
-		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
-		       "event before the CAPTURE BEGIN marker");
-	if (s->ended)
-		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
-		       "event after the CAPTURE END marker");
-	e = parse_event(s, text);
 	if (!s->nevents)
 		s->lock = e.lock;
 	else if (e.lock != s->lock)
 		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
 		       "events on locks %lld and %lld: a run traces one lock",
 		       s->lock, e.lock);
-	check_seq(s, e.seq);
 	s->nevents++;
 	apply(s, &e);
 }
 
-static void on_begin(struct spin_fold *s)
+static void on_begin(void *ctx)
 {
-	if (s->begun)
-		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
-		       "a second CAPTURE BEGIN marker");
-	s->begun = 1;
+	struct spin_fold *s = ctx;
 	cJSON *initial = spin_state(s);
 	fold_run_windows(s->run, s->folder, initial);
 	cJSON_Delete(initial);
@@ -381,27 +343,19 @@ static void lock_never_returned(struct spin_fold *s, int a)
 	fold_run_never_completing(s->run, "AcquireLock", data);
 }
 
-static void on_end(struct spin_fold *s, const char *count)
+static void on_end(void *ctx)
 {
-	char *end;
-	long long n = strtoll(count, &end, 10);
+	struct spin_fold *s = ctx;
 
-	if (!s->begun || s->ended)
-		die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line,
-		       "CAPTURE END without a CAPTURE BEGIN before it");
-	if (end == count || n < 0)
-		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
-		       "CAPTURE END needs the number of events");
-	if (n != s->nevents)
-		die_at(EXIT_CAPTURE_FAILED, s->in.path, s->in.line,
-		       "the emitter wrote %lld events, the stream has %lld: "
-		       "%lld lost", n, s->nevents, n - s->nevents);
 	resolve_pending_try(s, NULL);
 	for (int a = 0; a < MAX_ACTORS; a++)
 		if (s->pending[a] == BLOCKING)
 			lock_never_returned(s, a);
-	s->ended = 1;
 }
+
+static const struct serial_ops spin_serial = {
+	.system = "spin", .begin = on_begin, .event = on_event, .end = on_end,
+};
 
 /*
  * A trace channel (capture spin's raw/RUN.ftrace) is first decoded into
@@ -433,29 +387,13 @@ void spin_fold(struct fold_run *run, const struct folder *f, int extended)
 {
 	struct spin_fold s = {
 		.run = run, .folder = f, .extended = extended,
-		.try_actor = NO_ONE, .next_seq = 0,
+		.try_actor = NO_ONE,
 	};
-	const char *line, *p;
 	int cleanup = 0;
 	char *stream = decoded(run, &cleanup);
 
-	line_reader_open_as(&s.in, stream ? stream : run->path, run->input);
-	while ((line = line_reader_next(&s.in))) {
-		if ((p = strstr(line, "{\"seq\"")))
-			on_event(&s, p);
-		else if (strstr(line, "CAPTURE BEGIN"))
-			on_begin(&s);
-		else if ((p = strstr(line, "CAPTURE END")))
-			on_end(&s, p + strlen("CAPTURE END"));
-	}
-	if (!s.begun)
-		die_at(EXIT_CAPTURE_FAILED, s.in.path, s.in.line,
-		       "no CAPTURE BEGIN marker: not a spin capture, or nothing was captured");
-	if (!s.ended)
-		die_at(EXIT_CAPTURE_FAILED, s.in.path, s.in.line,
-		       "stream ends without the CAPTURE END marker (truncated after %lld events)",
-		       s.nevents);
-	line_reader_close(&s.in);
+	serial_read(&s.in, stream ? stream : run->path, run->input,
+		    &spin_serial, &s);
 	if (stream) {
 		remove(stream);
 		cancel_on_failure(cleanup);

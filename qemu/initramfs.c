@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../capture/command.h"
 #include "../capture/die.h"
+#include "../capture/home.h"
 #include "../capture/proc.h"
 #include "cache.h"
 #include "guest.h"

@@ -1,4 +1,6 @@
-# Scenario drivers: the spin scenario parser and its kernel drivers.
+# The live systems: scenario parsers, drivers and live entries (one
+# directory each, capture/live.h; in SYSTEM/driver/ where SYSTEM/ is a Go
+# package, as etcd's, since Go refuses C files beside its own).
 # (The kernel module under scenarios/spin/module/ is built at run time,
 # against the guest kernel's headers, by the guest runner.)
-CAPTURE_SRC += $(wildcard scenarios/spin/*.c)
+CAPTURE_SRC += $(wildcard scenarios/*/*.c scenarios/*/driver/*.c)

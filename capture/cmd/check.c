@@ -50,7 +50,8 @@ static const struct folder *corpus_inputs(const char *dir, int *n, char ***input
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
 	const cJSON *r, *runs;
 	const char *system = json_get_str(m, "system");
-	const struct folder *f = system ? folder_find(system) : NULL;
+	const struct system *s = system ? system_find(system) : NULL;
+	const struct folder *f = s ? s->folder : NULL;
 
 	free(text);
 	if (!m || !system)
@@ -97,7 +98,7 @@ int cmd_check(int argc, char **argv)
 			free(inputs[i]);
 		free(inputs);
 	} else if (argc - optind >= 2) {
-		f = folder_lookup(argv[optind]);
+		f = system_lookup(argv[optind])->folder;
 		runs = fold_inputs(f, NULL, argc - optind - 1, argv + optind + 1,
 				   output_format_for(&out, f));
 	} else {

@@ -119,8 +119,8 @@ int cmd_convert(int argc, char **argv)
 	fmt.style = o.style;
 	if (strcmp(argv[optind + 1], "-"))
 		check_output_file(argv[optind + 1]);
-	if (system && !folder_find(system))
-		die(EXIT_USAGE, "unknown system '%s'", system);
+	if (system)
+		system_lookup(system);
 	window_set_add_file(&ws, argv[optind], argv[optind]);
 	/* only ITF writes what the system declares about its values */
 	if (fmt.form == FORM_ITF)

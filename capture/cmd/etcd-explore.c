@@ -24,6 +24,7 @@
 #include "../die.h"
 #include "../json.h"
 #include "../proc.h"
+#include "../scenario.h"
 #include "etcd-explore.h"
 #include "fold-inputs.h"
 
@@ -113,7 +114,7 @@ static struct classes trace_classes(const struct classes *domain,
 	struct observed o = { .domain = domain, .scenario = scenario };
 	int saved = on_failure(keep_failed, (void *)scenario);
 
-	fold_observed(folder_lookup("etcd"), trace, steps, observe_window, &o);
+	fold_observed(system_lookup("etcd")->folder, trace, steps, observe_window, &o);
 	cancel_on_failure(saved);
 	return o.seen;
 }

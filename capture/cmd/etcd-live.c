@@ -185,7 +185,7 @@ static void capture_live(const struct live_opts *o)
 	char *bin = o->binary ? xstrdup(o->binary) :
 		    etcd_go_build(LIVE_SRC, "build/etcd/live", "",
 				  "the live etcd cluster (etcd server and client)");
-	const struct folder *f = folder_lookup("etcd");
+	const struct folder *f = system_lookup("etcd")->folder;
 	const char *dir = o->out.dir ? o->out.dir : "corpus/etcd-live";
 	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <cJSON.h>
+#include "../../scenarios/etcd/driver/harness.h"
 
 struct folder;
 
@@ -15,11 +16,6 @@ struct folder;
 int etcd_live_wanted(int argc, char **argv);
 int cmd_etcd_live(int argc, char **argv);
 
-/* Build the Go main in @src into @bin (both relative to capture's home). */
-char *etcd_go_build(const char *src, const char *bin, const char *tags,
-		    const char *what);
-/* The version @src's go.mod requires of @module (a JSON string). */
-cJSON *etcd_go_mod_version(const char *src, const char *module);
 struct gp_engine;
 
 /*

@@ -12,20 +12,6 @@
 #include "../options.h"
 #include "fold-inputs.h"
 
-const struct folder *folder_lookup(const char *name)
-{
-	const struct folder *f = folder_find(name);
-	char known[256] = "";
-
-	if (f)
-		return f;
-	for (int i = 0; folders[i]; i++) {
-		strncat(known, i ? ", " : "", sizeof(known) - strlen(known) - 1);
-		strncat(known, folders[i]->name, sizeof(known) - strlen(known) - 1);
-	}
-	die(EXIT_USAGE, "unknown system '%s' (known: %s)", name, known);
-}
-
 /*
  * Run name: the input's last path component without its extension;
  * "stdin" for "-".

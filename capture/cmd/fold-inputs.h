@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the corpus-writing commands share: looking up a system, folding a
- * list of inputs, starting and finishing a system's corpus.
+ * What the corpus-writing commands share: folding a list of inputs,
+ * starting and finishing a system's corpus.
  */
 #ifndef CAPTURE_FOLD_INPUTS_H
 #define CAPTURE_FOLD_INPUTS_H
@@ -12,8 +12,6 @@
 struct folder;
 struct corpus;
 
-/* The folder called @name, or die with EXIT_USAGE listing the known ones. */
-const struct folder *folder_lookup(const char *name);
 /* Fold every input as one run; returns the runs array for the manifest. */
 cJSON *fold_inputs(const struct folder *f, struct corpus *c, int n,
 		   char **inputs, struct output_format fmt);

@@ -43,7 +43,7 @@ int cmd_fold(int argc, char **argv)
 	}
 	if (argc - optind < 2)
 		usage(fold_usage, 0);
-	f = folder_lookup(argv[optind]);
+	f = system_lookup(argv[optind])->folder;
 	dir = out.dir ? xstrdup(out.dir) : xasprintf("corpus/%s", f->name);
 	c = system_corpus_begin(dir, f, argc, argv);
 	runs = fold_inputs(f, c, argc - optind - 1, argv + optind + 1,

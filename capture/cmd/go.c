@@ -214,7 +214,7 @@ int cmd_go(int argc, char **argv)
 		else if (opt == 'p')
 			o.spec = optarg;
 		else if (opt == O_FOLD)
-			o.fold = folder_lookup(optarg);
+			o.fold = system_lookup(optarg)->folder;
 		else if (opt == O_TIMEOUT)
 			o.timeout = parse_timeout(optarg);
 		else if (opt == O_RING)

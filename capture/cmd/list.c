@@ -6,49 +6,51 @@
 #include "../../folders/folder.h"
 #include "../command.h"
 #include "../die.h"
+#include "../home.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../scenario.h"
 
 static const char list_usage[] =
 	"usage: capture list\n\n"
 	"List the systems capture folds, their target actions, and the scenario\n"
 	"files found under scenarios/SYSTEM/.\n";
 
-/* Scenario files are named NN-name; list them in that order. */
-static void list_scenarios(const char *system)
+/* A live system's scenario files, in NN order. */
+static void list_scenarios(const struct system *s)
 {
-	char *dir = xasprintf("%s/scenarios/%s", capture_home(), system);
-	size_t n;
-	char **names = list_dir(dir, is_scenario_file, &n);
+	char *dir;
+	struct scenario_file *v;
+	size_t n = 0;
 
+	if (!s->scenarios)
+		return;
+	dir = xasprintf("%s/%s", capture_home(), s->scenarios);
+	v = scenario_list(dir, &n);
 	free(dir);
 	if (n)
 		printf("  scenarios:");
-	for (size_t i = 0; i < n; i++) {
-		const char *name;
-
-		scenario_file_name(names[i], &name);
-		printf(" %s", name);
-	}
+	for (size_t i = 0; i < n; i++)
+		printf(" %s", v[i].name);
 	if (n)
 		printf("\n");
-	if (names)
-		free_names(names, n);
+	if (v)
+		scenario_files_free(v, n);
 }
 
 int cmd_list(int argc, char **argv)
 {
 	if (argc > 1)
 		usage(list_usage, !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
-	for (int i = 0; folders[i]; i++) {
-		const struct folder *f = folders[i];
+	for (const struct system *s = systems; s->folder; s++) {
+		const struct folder *f = s->folder;
 
 		printf("%s: %s\n  actions:", f->name, f->summary);
 		for (int a = 0; f->actions[a]; a++)
 			printf(" %s", f->actions[a]);
 		printf("\n  window form: %s\n",
 		       f->form == FORM_EVENT ? "event" : "stream");
-		list_scenarios(f->name);
+		list_scenarios(s);
 	}
 	return EXIT_OK;
 }

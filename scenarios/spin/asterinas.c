@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../capture/command.h"
 #include "../../capture/die.h"
+#include "../../capture/home.h"
 #include "../../capture/json.h"
 #include "../../capture/proc.h"
 #include "asterinas.h"
@@ -32,6 +32,10 @@
 
 /* Where the generated test goes: the module `scenario` of the patch's `capture`. */
 #define ASTERINAS_KTEST_PATH "ostd/src/sync/spin/capture/scenario.rs"
+
+/* The driver's own options: --asterinas-src DIR, --emit-ktest. */
+static const char *asterinas_src;
+static int emit_ktest;
 
 /*
  * The test's function name, "capture_spin_<name>" (caller frees).  Scenario
@@ -364,7 +368,7 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 			      const char *raw_path, cJSON *environment)
 {
 	struct asterinas_work w = { .dir = "/tmp/capture-asterinas.XXXXXX" };
-	const char *dir = opt->asterinas_src;
+	const char *dir = asterinas_src;
 	int kvm = access("/dev/kvm", R_OK | W_OK) == 0;
 	int cleanup;
 
@@ -380,7 +384,7 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 	/* docker -v takes an absolute path (a bare name is a volume). */
 	dir = w.abs_dir = realpath(dir, NULL);
 	if (!w.abs_dir)
-		die(EXIT_ENV_MISSING, "%s: %s", opt->asterinas_src, strerror(errno));
+		die(EXIT_ENV_MISSING, "%s: %s", asterinas_src, strerror(errno));
 	check_docker(w.tmp);
 	apply_patch(dir, w.tmp);
 	write_ktest_file(sc, dir);
@@ -401,15 +405,49 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 }
 
 /* One container at a time: they share the source tree's target/. */
-static void asterinas_run(const struct spin_scenario *sc, size_t n,
-			  const struct spin_run_options *opt,
-			  char *const raw_paths[], cJSON *environment)
+static void asterinas_run(struct live_capture *lc)
 {
-	for (size_t i = 0; i < n; i++)
-		asterinas_run_one(&sc[i], opt, raw_paths[i], environment);
+	const struct spin_live *s = lc->data;
+
+	for (size_t i = 0; i < lc->n; i++)
+		asterinas_run_one(&s->sc[i], &s->opt, lc->raw[i], lc->environment);
 }
 
-const struct spin_driver spin_asterinas_driver = {
+enum { O_SRC = 0x1100, O_EMIT_KTEST };
+
+static const struct option asterinas_options[] = {
+	{ "asterinas-src", required_argument, NULL, O_SRC },
+	{ "emit-ktest", no_argument, NULL, O_EMIT_KTEST },
+	{ 0 }
+};
+
+static void asterinas_option(int opt, const char *arg)
+{
+	if (opt == O_SRC)
+		asterinas_src = arg;
+	else
+		emit_ktest = 1;
+}
+
+/* --emit-ktest: the generated kernel test of one scenario, on stdout. */
+static int asterinas_instead(struct live_capture *lc)
+{
+	const struct spin_live *s = lc->data;
+
+	if (!emit_ktest)
+		return -1;
+	if (!lc->scenario)
+		live_usage(lc);
+	if (lc->n != 1)
+		die(EXIT_USAGE, "--emit-ktest prints one scenario's test, not %zu", lc->n);
+	asterinas_write_ktest(&s->sc[0], stdout);
+	return EXIT_OK;
+}
+
+const struct live_driver spin_asterinas_driver = {
 	.name = "asterinas",
+	.options = asterinas_options,
+	.option = asterinas_option,
+	.instead = asterinas_instead,
 	.run = asterinas_run,
 };

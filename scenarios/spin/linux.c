@@ -8,8 +8,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../capture/command.h"
 #include "../../capture/die.h"
+#include "../../capture/home.h"
 #include "../../capture/json.h"
 #include "../../folders/spin-ftrace.h"
 #include "../../qemu/guest.h"
@@ -196,10 +196,14 @@ static void decode_all(const struct guest_boot *boots, size_t n,
 	json_add(environment, "trace", trace);
 }
 
-static void linux_run(const struct spin_scenario *sc, size_t n,
-		      const struct spin_run_options *opt, char *const raw_paths[],
-		      cJSON *environment)
+static void linux_run(struct live_capture *lc)
 {
+	const struct spin_live *s = lc->data;
+	const struct spin_scenario *sc = s->sc;
+	const struct spin_run_options *opt = &s->opt;
+	char *const *raw_paths = lc->raw;
+	cJSON *environment = lc->environment;
+	size_t n = lc->n;
 	const struct linux_guest *g = prepare();
 	struct guest_boot *boots = xcalloc(n, sizeof(*boots));
 	char **errors = xcalloc(n, sizeof(*errors));
@@ -240,7 +244,7 @@ static void linux_run(const struct spin_scenario *sc, size_t n,
 	free(boots);
 }
 
-const struct spin_driver spin_linux_driver = {
+const struct live_driver spin_linux_driver = {
 	.name = "linux",
 	.run = linux_run,
 };

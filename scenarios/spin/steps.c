@@ -2,11 +2,10 @@
 /* Spin scenario files: parsing and selection (see steps.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "../../capture/command.h"
 #include "../../capture/die.h"
 #include "../../capture/proc.h"
 #include "../../capture/ndjson.h"
-#include "domain.h"
+#include "../../capture/scenario.h"
 #include "steps.h"
 
 static const char *const op_names[] = {
@@ -88,88 +87,6 @@ void spin_scenario_load(const char *path, struct spin_scenario *s)
 	line_reader_close(&r);
 	if (!s->nsteps)
 		die_at(EXIT_BAD_INPUT, path, 0, "no steps");
-}
-
-char *spin_scenario_dir(void)
-{
-	return xasprintf("%s/scenarios/spin", capture_home());
-}
-
-char *spin_scenario_run_name(const struct spin_scenario *s)
-{
-	const char *base = strrchr(s->path, '/');
-
-	return xstrdup(base ? base + 1 : s->path);
-}
-
-/* Scenario files of @dir (paths), in NN-NAME order. */
-static size_t list_files(const char *dir, char ***out)
-{
-	size_t n;
-
-	*out = list_dir(dir, is_scenario_file, &n);
-	if (!*out)
-		die(EXIT_ENV_MISSING, "cannot read the scenario directory %s", dir);
-	for (size_t i = 0; i < n; i++) {
-		char *path = xasprintf("%s/%s", dir, (*out)[i]);
-
-		free((*out)[i]);
-		(*out)[i] = path;
-	}
-	return n;
-}
-
-static _Noreturn void unknown(const char *which, char **files, size_t n)
-{
-	char *known = xstrdup("");
-
-	for (size_t i = 0; i < n; i++) {
-		const char *name = "";
-		char *more;
-
-		scenario_file_name(strrchr(files[i], '/') + 1, &name);
-		more = xasprintf("%s%s%s", known, i ? ", " : "", name);
-		free(known);
-		known = more;
-	}
-	die(EXIT_USAGE, "no spin scenario '%s' (known: %s, all, or the "
-	    "generated set " SPIN_DOMAIN_SET ")", which, known);
-}
-
-static int by_index(const void *a, const void *b)
-{
-	const struct spin_scenario *x = a, *y = b;
-
-	return x->index != y->index ? (x->index > y->index) - (x->index < y->index)
-				    : strcmp(x->path, y->path);
-}
-
-size_t spin_scenarios_select(const char *which, struct spin_scenario **out)
-{
-	char *dir, **files;
-	size_t n, got = 0;
-
-	if (!strcmp(which, SPIN_DOMAIN_SET))
-		return spin_domain_scenarios(out);
-	dir = spin_scenario_dir();
-	n = list_files(dir, &files);
-
-	*out = xcalloc(n ? n : 1, sizeof(**out));
-	for (size_t i = 0; i < n; i++) {
-		const char *name = "";
-
-		scenario_file_name(strrchr(files[i], '/') + 1, &name);
-		if (!strcmp(which, "all") || !strcmp(which, name))
-			spin_scenario_load(files[i], &(*out)[got++]);
-	}
-	if (!got)
-		unknown(which, files, n);
-	qsort(*out, got, sizeof(**out), by_index);
-	for (size_t i = 0; i < n; i++)
-		free(files[i]);
-	free(files);
-	free(dir);
-	return got;
 }
 
 void spin_scenario_free(struct spin_scenario *s)

@@ -9,7 +9,8 @@
  *
  * ACTOR is 0 or 1, OP is lock (spin_lock), try (spin_trylock) or release
  * (spin_unlock).  The numeric prefix NN orders the scenarios for "all" and
- * names the window file (NN-NAME.ndjson); the scenario's name is NAME.
+ * names the window file (NN-NAME.ndjson); the scenario's name is NAME
+ * (capture/scenario.h finds and selects the files).
  * The files say what the actors do, never what the lock does: the windows
  * come from what the kernel reports.  Shared by the Linux driver and the
  * Asterinas test generator.
@@ -45,21 +46,6 @@ const char *spin_op_name(enum spin_op op);
  * file without steps dies with EXIT_BAD_INPUT too.
  */
 void spin_scenario_load(const char *path, struct spin_scenario *s);
-
-/*
- * Load the scenarios selected by @which (a name, or "all" for every file of
- * the scenario directory in NN order) from capture_home()/scenarios/spin;
- * "domain" is the generated domain set (domain.h).
- * *@out gets a malloc'ed array; returns its length.  An unknown name dies
- * with EXIT_USAGE listing the known ones.
- */
-size_t spin_scenarios_select(const char *which, struct spin_scenario **out);
-
-/* Directory the scenario files are read from. */
-char *spin_scenario_dir(void);
-
-/* Run name "NN-NAME" (window and raw file stem); caller frees. */
-char *spin_scenario_run_name(const struct spin_scenario *s);
 
 void spin_scenario_free(struct spin_scenario *s);
 void spin_scenarios_free(struct spin_scenario *v, size_t n);

@@ -203,7 +203,8 @@ const char *fuzz_input_pgo(const uint8_t *data, size_t size)
 int fuzz_fold(const char *system, const char *input)
 {
 	const struct output_options out = OUTPUT_OPTIONS_INIT;
-	const struct folder *f = folder_find(system);
+	const struct system *s = system_find(system);
+	const struct folder *f = s ? s->folder : NULL;
 
 	if (!f)
 		abort();

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The systems capture knows (docs/architecture.md): one table, filled in
+ * folders/registry.c, one line per system.  A system is its folder (its
+ * semantics: actions, state, the fold of one run) and, when it is captured
+ * live, its live entry (capture/live.h) and scenario directory.
+ */
+#ifndef CAPTURE_SYSTEM_H
+#define CAPTURE_SYSTEM_H
+
+#include "windows.h"
+
+struct fold_run;
+struct audit_domain;
+struct live_system;
+
+/* A system's semantics: the folder interface, folders/folder.h. */
+struct folder {
+	const char *name;
+	const char *summary;
+	const char *const *actions;     /* target actions, NULL-terminated */
+	enum window_form form;          /* form of the reference corpus */
+	/* Fold one run: read run->path, write run->events and run->windows. */
+	void (*fold)(struct fold_run *run);
+	/* Coverage domain for "capture audit" (capture/audit.h); NULL: none. */
+	const struct audit_domain *audit;
+	/*
+	 * The state variables the ITF form cannot write as plain JSON (sets,
+	 * maps, tuples, optional values), with their types, NULL-terminated
+	 * (capture/itf.h); NULL: none.
+	 */
+	const struct itf_var *itf;
+	/*
+	 * Another system's projection with that system's actions (the
+	 * extended spin-spinning of spin), or NULL: such a system is never
+	 * inferred from action names; a manifest or --system names it.
+	 */
+	const struct folder *refines;
+};
+
+/* A system; its name (SYSTEM/ in a corpus, `capture NAME`) is its folder's. */
+struct system {
+	const struct folder *folder;
+	const struct live_system *live;  /* `capture NAME`; NULL: fold only */
+	const char *scenarios;           /* scenario directory under
+					  * capture_home(); NULL: none */
+};
+
+/* The table, in `capture list` order, ended by an entry without a folder. */
+extern const struct system systems[];
+
+/* The system called @name, or NULL. */
+const struct system *system_find(const char *name);
+/* The system called @name, or die with EXIT_USAGE listing the known ones. */
+const struct system *system_lookup(const char *name);
+/* "a, b, c": the systems' names, for messages; caller frees. */
+char *systems_known(void);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The etcd system's live side (capture/live.h): the Go harness of
+ * scenarios/etcd/ (a deterministic 3-node cluster on unmodified
+ * go.etcd.io/raft/v3) and its drivers, the eBPF-probed run
+ * (capture/cmd/etcd.c, beside the probe plan it needs) and the with_tla
+ * trace (harness.c).
+ */
+#ifndef SCENARIOS_ETCD_HARNESS_H
+#define SCENARIOS_ETCD_HARNESS_H
+
+#include <cJSON.h>
+
+/* Seconds one scenario's harness may run. */
+#define ETCD_HARNESS_TIMEOUT 120.0
+
+/*
+ * The harness binary: --binary FILE, else built (reproducibly) into
+ * build/etcd/, with upstream's with_tla hook if @tla; made once.
+ */
+const char *etcd_harness(int tla);
+
+/* Build the Go main in @src into @bin (both relative to capture's home). */
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *what);
+/* The version @src's go.mod requires of @module (a JSON string). */
+cJSON *etcd_go_mod_version(const char *src, const char *module);
+/* Into @env: raft's version as @src's go.mod requires it, Go's, @bin's sha256. */
+void etcd_describe_harness(cJSON *env, const char *src, const char *bin);
+
+struct folder;
+/*
+ * Die with EXIT_CHECK_FAILED unless @counts (windows per action) hold
+ * every target action of @f (a probe that never fired gives none).
+ */
+void etcd_require_actions(const struct folder *f, const cJSON *counts);
+
+/* Die for the harness's exit @status (3: a bad scenario line). */
+void etcd_harness_status(const char *bin, const char *scenario, int status);
+
+extern const struct live_driver etcd_ebpf_driver, etcd_trace_driver;
+/*
+ * capture etcd --live, --explore, --merge: commands of their own
+ * (capture/cmd/etcd.c): -1 if argv asks for none.
+ */
+int etcd_takeover(int argc, char **argv);
+
+#endif

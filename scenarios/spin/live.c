@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The spin system's live entry (capture/live.h): `capture spin` runs its
+ * scenarios on a real kernel's spinlock with one of the drivers below.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../capture/corpus.h"
+#include "../../capture/die.h"
+#include "../../capture/json.h"
+#include "../../capture/options.h"
+#include "../../capture/proc.h"
+#include "../../capture/system.h"
+#include "domain.h"
+#include "driver.h"
+
+static const char spin_usage[] =
+	"usage: capture spin --scenario NAME|all|domain [options]\n\n"
+	"Boot a kernel, run the scenario on one real spinlock, fold the events\n"
+	"the kernel reports into (pre, action, post) windows.  Scenarios are the\n"
+	"files NN-NAME of scenarios/spin/; \"all\" runs them in NN order into\n"
+	"one corpus (window files spin/NN-NAME.ndjson); \"domain\" runs the\n"
+	"scenarios generated from spin's audit domain (--cpus 2).\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario name, or all\n"
+	"      --scenarios DIR  take the scenario files from DIR (default:\n"
+	"                       scenarios/spin)\n"
+	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
+	"                       asterinas\n"
+	"      --cpus N         guest CPUs, 1 (default) or 2\n"
+	"  -j, --jobs N         scenarios booted at once (default: the number of\n"
+	"                       CPUs); the corpus is the same for any N\n"
+	"      --asterinas-src DIR  Asterinas source tree (--kernel asterinas)\n"
+	"      --emit-ktest     print the Rust kernel test that runs the scenario\n"
+	"                       (--kernel asterinas), run nothing\n"
+	"      --boot-only      boot the same guest, stop before the scenario,\n"
+	"                       write nothing (the floor bench/spin-capture uses)\n"
+	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}) or\n"
+	"                       spin-spinning (the state also shows who spins)\n"
+	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
+	"  -h, --help           this text\n\n"
+	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
+	"(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
+	"take, default 60), CAPTURE_GUEST_STALL (seconds a guest may write\n"
+	"nothing, default 10), CAPTURE_QEMU (the QEMU binary), CAPTURE_GUEST_BOOT\n"
+	"(lean, the default, or classic: the slower boot bench/spin-capture\n"
+	"compares it with).\n";
+
+#define MAX_JOBS 16
+
+enum { O_CPUS = 0x1000, O_BOOT_ONLY, O_FOLD };
+
+static const struct option spin_options[] = {
+	{ "cpus", required_argument, NULL, O_CPUS },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "boot-only", no_argument, NULL, O_BOOT_ONLY },
+	{ "fold", required_argument, NULL, O_FOLD },
+	{ 0 }
+};
+
+static struct spin_run_options opts = { .cpus = 1 };
+static const char *fold_with = "spin";   /* --fold SYSTEM */
+
+/* One boot per CPU: a TCG guest keeps one busy. */
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
+static int parse_jobs(const char *arg)
+{
+	char *end;
+	long j = strtol(arg, &end, 10);
+
+	if (*end || end == arg || j < 1 || j > MAX_JOBS)
+		die(EXIT_USAGE, "--jobs: expected a number from 1 to %d, not '%s'",
+		    MAX_JOBS, arg);
+	return (int)j;
+}
+
+static void spin_option(int opt, const char *arg)
+{
+	if (opt == 'j') {
+		opts.jobs = parse_jobs(arg);
+		option_unrecorded(arg);
+	} else if (opt == O_CPUS) {
+		if (strcmp(arg, "1") && strcmp(arg, "2"))
+			die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", arg);
+		opts.cpus = atoi(arg);
+	} else if (opt == O_FOLD) {
+		fold_with = arg;
+	} else {
+		opts.boot_only = 1;
+	}
+}
+
+/* --fold: spin or a projection of it (spin-spinning). */
+static const struct folder *fold_lookup(const struct live_capture *lc)
+{
+	const struct system *s = system_find(fold_with);
+
+	if (!s || (s->folder != lc->sys->folder &&
+		   s->folder->refines != lc->sys->folder))
+		die(EXIT_USAGE, "--fold: '%s' does not fold spin streams "
+		    "(spin or spin-spinning)", fold_with);
+	return s->folder;
+}
+
+/* --scenario domain: the set generated from the audit domain (domain.h). */
+static int spin_select(struct live_capture *lc)
+{
+	struct spin_live *s;
+
+	if (strcmp(lc->scenario, SPIN_DOMAIN_SET))
+		return 0;
+	if (opts.cpus != 2)
+		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
+		    "its lock()s on a held lock spin on the other CPU");
+	if (lc->driver != &spin_linux_driver)
+		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " runs on --kernel "
+		    "linux: its releases of a lock another actor holds have no "
+		    "safe Asterinas SpinLock call");
+	s = xcalloc(1, sizeof(*s));
+	lc->n = spin_domain_scenarios(&s->sc);
+	lc->sc = xcalloc(lc->n, sizeof(*lc->sc));
+	for (size_t i = 0; i < lc->n; i++) {
+		lc->sc[i].name = xstrdup(s->sc[i].name);
+		lc->sc[i].run = xstrdup(strrchr(s->sc[i].path, '/') + 1);
+		lc->sc[i].path = xstrdup(s->sc[i].path);
+		lc->sc[i].index = s->sc[i].index;
+	}
+	lc->data = s;
+	return 1;
+}
+
+/* The scenario files parsed (the domain set is already), the options. */
+static void spin_prepare(struct live_capture *lc)
+{
+	struct spin_live *s = lc->data;
+
+	lc->folder = fold_lookup(lc);
+	if (!s) {
+		s = xcalloc(1, sizeof(*s));
+		s->sc = xcalloc(lc->n, sizeof(*s->sc));
+		for (size_t i = 0; i < lc->n; i++)
+			spin_scenario_load(lc->sc[i].path, &s->sc[i]);
+	}
+	s->opt = opts;
+	if (!s->opt.jobs)
+		s->opt.jobs = default_jobs();
+	lc->data = s;
+}
+
+/* --boot-only: one boot of the guest, nothing kept. */
+static int spin_instead(struct live_capture *lc)
+{
+	char path[] = "/tmp/capture-boot-only-XXXXXX";
+	struct live_capture one = *lc;
+	int fd, cleanup;
+
+	if (!opts.boot_only)
+		return -1;
+	if (!lc->scenario)
+		live_usage(lc);
+	fd = mkstemp(path);
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+	close(fd);
+	cleanup = remove_on_failure(path);
+	one.n = 1;
+	one.raw = (char *[]){ path };
+	lc->driver->run(&one);
+	remove(path);
+	cancel_on_failure(cleanup);
+	return EXIT_OK;
+}
+
+/* A driver's raw ring-buffer pages carry time stamps: they vary. */
+static void vary_ftrace(struct live_capture *lc)
+{
+	for (size_t i = 0; i < lc->n; i++) {
+		char *rel = xasprintf("raw/%s.ftrace", lc->sc[i].run);
+		char *path = corpus_path(lc->corpus, rel);
+
+		if (file_exists(path))
+			corpus_vary(lc->corpus, rel, "ftrace ring-buffer pages: their "
+				    "time stamps differ from run to run; raw/RUN.log "
+				    "is their decoding");
+		free(path);
+		free(rel);
+	}
+}
+
+/* What the manifest says about a scenario: its file, digest and steps. */
+static cJSON *scenario_entry(const struct spin_scenario *sc, const char *run)
+{
+	struct strbuf text = STRBUF_INIT;
+	cJSON *e = json_obj();
+	char hex[65];
+
+	if (sc->generated) {
+		spin_scenario_text(sc, &text);
+		sha256_hex(text.buf, text.len, hex);
+		strbuf_release(&text);
+	} else if (sha256_file(sc->path, hex)) {
+		die_at(EXIT_BAD_INPUT, sc->path, 0, "cannot read");
+	}
+	json_add(e, "name", json_str(sc->name));
+	json_add(e, "file", json_str(run));
+	if (sc->generated)
+		json_add(e, "generated", json_str(SPIN_DOMAIN_SET));
+	json_add(e, "sha256", json_str(hex));
+	json_add(e, "steps", json_int((long long)sc->nsteps));
+	return e;
+}
+
+/*
+ * The raw ring-buffer pages vary; the kernel, and what the manifest says
+ * about each scenario: its file, digest and steps.
+ */
+static void spin_describe(struct live_capture *lc, cJSON *m)
+{
+	const struct spin_live *s = lc->data;
+	cJSON *scenarios = json_arr();
+
+	vary_ftrace(lc);
+	json_add(m, "kernel", json_str(lc->driver->name));
+	for (size_t i = 0; i < lc->n; i++)
+		json_add(scenarios, NULL, scenario_entry(&s->sc[i], lc->sc[i].run));
+	json_add(m, "scenarios", scenarios);
+}
+
+static void spin_release(struct live_capture *lc)
+{
+	struct spin_live *s = lc->data;
+
+	spin_scenarios_free(s->sc, lc->n);
+	free(s);
+}
+
+static const struct live_driver *const spin_drivers[] = {
+	&spin_linux_driver,
+	&spin_asterinas_driver,
+	NULL,
+};
+
+const struct live_system live_spin = {
+	.summary = "run a scenario on a real kernel's spinlock, fold it",
+	.usage = spin_usage,
+	.shortopts = "k:j:",
+	.options = spin_options,
+	.option = spin_option,
+	.driver_option = { "kernel", required_argument, NULL, 'k' },
+	.drivers = spin_drivers,
+	.raw_ext = "log",
+	.select = spin_select,
+	.prepare = spin_prepare,
+	.instead = spin_instead,
+	.describe = spin_describe,
+	.release = spin_release,
+};

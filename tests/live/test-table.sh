@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The table of systems and the one live-capture loop (docs/architecture.md):
+# every live system is a command, every command knows every system, and the
+# loop's scenario selection, driver choice and messages are the same for
+# each system.  Nothing here boots a guest or runs a probe.
+source "$(dirname "$0")/../lib.sh"
+
+"$CAPTURE" --help >"$TMP/help" 2>&1
+for sys in spin etcd; do
+	check "capture --help lists the live system $sys" grep -Eq "^  $sys +run " "$TMP/help"
+done
+expect_exit 2 "a system folded only is no command" "'locksvc' is not a command" \
+	"$CAPTURE" locksvc --scenario all
+
+"$CAPTURE" list >"$TMP/list" 2>&1
+check "capture list: spin's scenarios from its directory" \
+	grep -qx '  scenarios: contention long' "$TMP/list"
+check "capture list: etcd's scenarios in NN order" \
+	grep -qx '  scenarios: election proposal heartbeat vote-rejection second-election' "$TMP/list"
+check "capture list: a system folded only lists no scenario" \
+	test "$(grep -c '^  scenarios:' "$TMP/list")" = 2
+
+# One known-list for systems, whatever the command.
+known='known: spin, spin-spinning, locksvc, dqueue, etcd, raftkvs\)'
+expect_exit 2 "fold: an unknown system lists them all" "unknown system 'nosuch' \($known" \
+	"$CAPTURE" fold nosuch "$TMP/help"
+expect_exit 2 "convert: the same list" "unknown system 'nosuch' \($known" \
+	"$CAPTURE" convert --system nosuch "$TMP/help" "$TMP/out.ndjson"
+
+# One scenario selection for every live system.
+expect_exit 2 "spin: an unknown scenario lists the known ones" \
+	"no spin scenario 'nosuch' \(known: contention, long, or all\)" \
+	"$CAPTURE" spin --scenario nosuch -o "$TMP/u"
+expect_exit 2 "etcd: the same message" \
+	"no etcd scenario 'nosuch' \(known: election, proposal, heartbeat, vote-rejection, second-election, or all\)" \
+	"$CAPTURE" etcd --via trace --scenario nosuch -o "$TMP/u"
+mkdir -p "$TMP/empty"
+expect_exit 2 "a --scenarios directory without scenario files" \
+	"no spin scenario 'x' \(known: all\)" \
+	"$CAPTURE" spin --scenarios "$TMP/empty" --scenario x -o "$TMP/u"
+expect_exit 2 "a --scenarios directory that is not there is the user's error" \
+	"$TMP/none: cannot open the scenario directory" \
+	"$CAPTURE" spin --scenarios "$TMP/none" --scenario all -o "$TMP/u"
+expect_exit 5 "a scenario directory missing from the installation is the environment's" \
+	"scenarios/spin: cannot open the scenario directory" \
+	env CAPTURE_HOME="$TMP/empty" "$CAPTURE" spin --scenario all -o "$TMP/u"
+nothing_left "no corpus begun for a bad selection" "$TMP/u"
+
+# --scenarios DIR for spin too: NAME or NN-NAME selects, files in NN order.
+mkdir -p "$TMP/mine"
+printf '0 lock\n0 release\n' >"$TMP/mine/10-late"
+printf '1 try\n' >"$TMP/mine/2-early"
+printf 'not a scenario\n' >"$TMP/mine/README"
+for sel in late 10-late; do
+	"$CAPTURE" spin --kernel asterinas --emit-ktest --scenarios "$TMP/mine" \
+		--scenario "$sel" >"$TMP/late.rs" 2>"$TMP/err" || true
+	check "spin --scenarios DIR --scenario $sel" grep -q '^fn capture_spin_late() {$' "$TMP/late.rs"
+done
+expect_exit 2 "the known list of a --scenarios DIR is in NN order" \
+	"known: early, late, or all\)" \
+	"$CAPTURE" spin --scenarios "$TMP/mine" --scenario README -o "$TMP/u"
+
+# The driver option and each driver's own options.
+expect_exit 2 "spin: an unknown --kernel lists the drivers" \
+	"--kernel: no driver 'bogus' \(known: linux, asterinas\)" \
+	"$CAPTURE" spin --kernel bogus --scenario all -o "$TMP/u"
+expect_exit 2 "etcd: an unknown --via lists the drivers" \
+	"--via: no driver 'bogus' \(known: ebpf, trace\)" \
+	"$CAPTURE" etcd --via bogus --scenario all -o "$TMP/u"
+expect_exit 2 "a driver's option with another driver" \
+	"--asterinas-src needs --kernel asterinas" \
+	"$CAPTURE" spin --asterinas-src /x --scenario all -o "$TMP/u"
+expect_exit 2 "etcd's eBPF options need --via ebpf" "--hold-ring needs --via ebpf" \
+	"$CAPTURE" etcd --via trace --hold-ring --scenario all -o "$TMP/u"
+expect_exit 2 "no --scenario: the system's usage" "^usage: capture etcd " \
+	"$CAPTURE" etcd --via trace
+nothing_left "no corpus begun for a bad option" "$TMP/u"
+
+# --scenario PATH: one scenario file wherever it is (a '/' in the name).
+"$CAPTURE" spin --kernel asterinas --emit-ktest --scenario "$TMP/mine/2-early" \
+	>"$TMP/early.rs" 2>"$TMP/err" || true
+check "--scenario DIR/NN-NAME: that file" grep -q '^fn capture_spin_early() {$' "$TMP/early.rs"
+expect_exit 2 "--scenario PATH that is not there" "$TMP/mine/3-gone: no such scenario file" \
+	"$CAPTURE" spin --scenario "$TMP/mine/3-gone" -o "$TMP/u"
+expect_exit 2 "--scenario PATH not named NN-NAME" "README: scenario file names are NN-NAME" \
+	"$CAPTURE" spin --scenario "$TMP/mine/README" -o "$TMP/u"
+expect_exit 2 "a capture takes no operand" "^usage: capture spin " \
+	"$CAPTURE" spin --scenario all extra -o "$TMP/u"
+nothing_left "no corpus begun for a bad scenario path or an operand" "$TMP/u"
