@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "capture/cmd/etcd-live.h"
+#include "scenarios/etcd/driver/cluster.h"
 #include "capture/die.h"
 #include "capture/json.h"
 #include "capture/proc.h"

@@ -12,17 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../bpf/engine.h"
-#include "../../folders/folder.h"
-#include "../command.h"
-#include "../corpus.h"
-#include "../die.h"
-#include "../json.h"
-#include "../options.h"
-#include "../proc.h"
-#include "etcd-live.h"
-#include "go-spec.h"
-#include "fold-inputs.h"
+#include "../../../bpf/engine.h"
+#include "../../../folders/folder.h"
+#include "../../../capture/command.h"
+#include "../../../capture/corpus.h"
+#include "../../../capture/die.h"
+#include "../../../capture/json.h"
+#include "../../../capture/options.h"
+#include "../../../capture/proc.h"
+#include "cluster.h"
+#include "../../../capture/cmd/go-spec.h"
+#include "../../../capture/cmd/fold-inputs.h"
 
 static const char live_usage[] =
 	"usage: capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n\n"

@@ -11,22 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../bpf/engine.h"
-#include "../../scenarios/etcd/driver/harness.h"
-#include "../corpus.h"
-#include "../die.h"
-#include "../home.h"
-#include "../json.h"
-#include "../live.h"
-#include "../options.h"
-#include "../proc.h"
+#include "../../../bpf/engine.h"
+#include "harness.h"
+#include "../../../capture/corpus.h"
+#include "../../../capture/die.h"
+#include "../../../capture/home.h"
+#include "../../../capture/json.h"
+#include "../../../capture/live.h"
+#include "../../../capture/options.h"
+#include "../../../capture/proc.h"
 #include "goprobe.skel.h"
-#include "../command.h"
-#include "../system.h"
-#include "etcd-explore.h"
-#include "etcd-live.h"
-#include "go-spec.h"
-#include "fold-inputs.h"
+#include "../../../capture/command.h"
+#include "../../../capture/system.h"
+#include "../../../capture/cmd/etcd-explore.h"
+#include "cluster.h"
+#include "../../../capture/cmd/go-spec.h"
+#include "../../../capture/cmd/fold-inputs.h"
 
 enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
 

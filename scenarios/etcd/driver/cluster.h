@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 #include <cJSON.h>
-#include "../../scenarios/etcd/driver/harness.h"
+#include "harness.h"
 
 struct folder;
 
