@@ -23,7 +23,7 @@
 #include "goprobe.skel.h"
 #include "../../../capture/command.h"
 #include "../../../capture/system.h"
-#include "../../../capture/cmd/etcd-explore.h"
+#include "explore.h"
 #include "cluster.h"
 #include "../../../capture/cmd/go-spec.h"
 #include "../../../capture/cmd/fold-inputs.h"
