@@ -7,7 +7,7 @@
  * raft plan capture etcd uses, the events folded by the etcd folder.  The
  * run is not deterministic; what is checked holds in any run: the folder's
  * checks (terms, commits and logs never going back on a node, one leader a
- * term, the windows' self-consistency) and the causal check of etcd-messages.c.
+ * term, the windows' self-consistency) and the causal check of messages.c.
  */
 #include <stdlib.h>
 #include <string.h>

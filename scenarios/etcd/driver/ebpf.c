@@ -3,10 +3,9 @@
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with raft's probe spec
  * (scenarios/etcd/raft.probes, read by go-spec.c), which writes upstream's
- * with_tla event stream.  It sits here, beside the spec reader of the CLI,
- * until that reader moves below the CLI;
- * the rest of etcd's live side is scenarios/etcd/driver/harness.c.  So is
- * what capture etcd --live (etcd-live.c) shares with it.
+ * with_tla event stream; and etcd's commands of its own (--live, --explore,
+ * --merge).  The rest of etcd's live side is harness.c; what capture etcd
+ * --live (cluster.c) shares with it is declared in cluster.h.
  */
 #include <stdlib.h>
 #include <string.h>
