@@ -17,6 +17,7 @@
 #include "../../../capture/command.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
+#include "../../../capture/err.h"
 #include "../../../capture/json.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
@@ -112,8 +113,9 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 			const char *members, const char *raw,
 			const char *summary, cJSON *m)
 {
-	struct gp_engine *e = gp_open(bin);
-	FILE *out = fopen(raw, "w");
+	struct cap_err err;
+	struct gp_engine *e = gp_open(bin, &err);
+	FILE *out;
 	char secs[24], clients[24];
 	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
 			 "-seconds", secs, "-clients", clients,
@@ -124,6 +126,9 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	double start;
 	int rc;
 
+	if (!e)
+		die_err(&err);
+	out = fopen(raw, "w");
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
@@ -217,9 +222,11 @@ int cmd_etcd_live(int argc, char **argv)
 	struct live_opts o = { .seconds = 30, .clients = 8, .restart = 1,
 			       .out = OUTPUT_OPTIONS_INIT, .argc = argc,
 			       .argv = argv };
+	struct cap_err err;
 
 	parse(&o, argc, argv);
-	gp_require_permission();
+	if (gp_may_probe(&err))
+		die_err(&err);
 	capture_live(&o);
 	return 0;
 }
