@@ -6,7 +6,8 @@
 // state allows (so none is refused and every tick is deterministic), and
 // writes the scenario to OUT and its step map (main.go's replay) to
 // STEP_MAP.  With a prefix it first replays PREFIX_FILE's
-// header and first K steps (a kept scenario being mutated).  The scenario
+// header and first K steps (kept scenarios being mutated), but those the
+// state does not allow.  The scenario
 // replays to the same trace: the randomness is all here, none at replay.
 package main
 
@@ -177,13 +178,52 @@ func (g *generator) runLine(line, pos string) {
 	g.lines = append(g.lines, line)
 }
 
-// prefix replays the header and first k steps of a kept scenario.
+// optionKey is what a step must share with one the state allows to be
+// allowed: its line, but a proposal's data and a partition's sides (any
+// proposal a node can make is allowed, any partition is) and a
+// compaction's index (the generator's is what the node applied).
+func optionKey(line string) string {
+	f := strings.Fields(line)
+	switch f[0] {
+	case "propose":
+		return f[0] + " " + f[1]
+	case "partition":
+		return f[0]
+	case "compact":
+		return f[0] + " " + f[1]
+	}
+	return line
+}
+
+// allowed is the line to run for step @line of a prefix in the present
+// state, or "" when the state does not allow it: a prefix made of other
+// scenarios' steps (a spliced one, one under another header) drops what
+// no longer fits instead of being refused.  A kept scenario's own steps
+// under its own header are all allowed, unchanged.
+func (g *generator) allowed(line string) string {
+	key := optionKey(line)
+	for _, o := range g.options() {
+		if optionKey(o.line) != key {
+			continue
+		}
+		if strings.HasPrefix(line, "compact ") {
+			return o.line
+		}
+		return line
+	}
+	return ""
+}
+
+// prefix replays the header and first k steps of a scenario the explorer
+// composed from kept ones, but the steps the state no longer allows.
 func (g *generator) prefix(path string, k int) {
 	cfg, steps := readScenario(path)
 	g.c = newCluster(cfg)
 	g.lines = append(g.lines, headerLines(path)...)
 	for i := 0; i < k && i < len(steps); i++ {
-		g.runLine(steps[i].text, steps[i].pos)
+		if line := g.allowed(steps[i].text); line != "" {
+			g.runLine(line, steps[i].pos)
+		}
 	}
 }
 

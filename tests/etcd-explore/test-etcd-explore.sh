@@ -98,6 +98,29 @@ expect_exit 4 "capture fold of the seeded-bug trace names its line" \
 	'bug.ndjson:[0-9]+: node 2 goes back' \
 	"$CAPTURE" fold etcd "$TMP/bug.ndjson" -o "$TMP/bugfold"
 
+# A mutation's prefix, composed of kept scenarios' steps, drops the steps
+# the state no longer allows (nothing queued, a second crash, a tick that
+# could reach the random timeout) and replays to the trace it wrote.
+h=$TMP/harness-tla
+if go -C "$ROOT/scenarios/etcd" build -trimpath -buildvcs=false -mod=readonly \
+	-tags with_tla -o "$h" . 2>"$TMP/go.err"; then
+	printf '%s\n' 'config election-tick 3' 'elect 1 2 3' 'deliver-one 2<-1' \
+		'crash 3' 'crash 1' 'tick 2' 'tick 2' 'tick 2' >"$TMP/prefix"
+	if "$h" -generate 7 0 "$TMP/gen" "$TMP/gen.map" "$TMP/prefix" 7 \
+		>"$TMP/gen.trace" 2>"$TMP/gen.err"; then
+		same_bytes "a prefix keeps the steps the state allows" \
+			<(printf '%s\n' 'config election-tick 3' 'elect 1 2 3' \
+				'crash 3' 'tick 2' 'tick 2') "$TMP/gen"
+		"$h" "$TMP/gen" >"$TMP/gen.replay" 2>&1
+		same_bytes "the composed scenario replays to its trace" \
+			"$TMP/gen.trace" "$TMP/gen.replay"
+	else
+		not_ok "generate from a composed prefix" "$(tail -n 2 "$TMP/gen.err")"
+	fi
+else
+	not_ok "build the with_tla harness" "$(tail -n 2 "$TMP/go.err")"
+fi
+
 # Leader completeness: a leader whose log lacks a committed entry.
 python3 "$HERE/drop-leader-log.py" "$TMP/x1/raw/001-explored.ndjson" >"$TMP/lc.ndjson"
 expect_exit 4 "a leader without a committed entry is refused" \

@@ -213,6 +213,8 @@ struct scenario {
 	char **lines;
 	size_t n, header;
 	struct classes adds;   /* the classes it was kept for */
+	struct classes seen;   /* every class its run showed */
+	unsigned picked;       /* how many tries mutated it */
 };
 
 static struct scenario scenario_read(const char *path)
@@ -240,6 +242,7 @@ static void scenario_free(struct scenario *s)
 		free(s->lines[i]);
 	free(s->lines);
 	classes_free(&s->adds);
+	classes_free(&s->seen);
 }
 
 /* Write @s without the lines @skip marks (NULL: all of them). */
@@ -315,11 +318,13 @@ static int keep_if_new(struct explorer *e, const char *scen,
 	if (!adds)
 		return 0;
 	s = scenario_read(scen);
-	for (size_t i = 0; i < seen->n; i++)
+	for (size_t i = 0; i < seen->n; i++) {
+		classes_add(&s.seen, seen->v[i]);
 		if (!classes_has(&e->covered, seen->v[i])) {
 			classes_add(&e->covered, seen->v[i]);
 			classes_add(&s.adds, seen->v[i]);
 		}
+	}
 	e->kept = xrealloc(e->kept, (e->nkept + 1) * sizeof(*e->kept));
 	e->kept[e->nkept++] = s;
 	return 1;
@@ -355,19 +360,120 @@ static void slots_free(struct slot *slots)
 }
 
 /*
- * The kept scenario a guided try mutates: half the time one of the last 8
- * kept (the newest reached the deepest states), else any.
+ * How close class @have ("ROLE / ACTION OUTCOME") is to @want: 2 for the
+ * same role and action, 1 for the same role.
  */
-static size_t parent_of(const struct explorer *e, unsigned long long r)
+static unsigned nearness(const char *have, const char *want)
 {
-	size_t recent = e->nkept < 8 ? e->nkept : 8;
+	size_t role = strcspn(want, "/"), act = role + 2 + strcspn(want + role + 2, " ");
 
-	if (r & 1)
-		return e->nkept - 1 - (r >> 1) % recent;
-	return (r >> 1) % e->nkept;
+	if (strncmp(have, want, role))
+		return 0;
+	return strncmp(have, want, act) || (have[act] && have[act] != ' ') ? 1 : 2;
 }
 
-/* Set up a try: a fresh scenario, or (guided) a kept one's prefix extended. */
+/*
+ * A kept scenario's energy: how near the classes its run showed come to
+ * those not covered yet (a candidate's append of a new term wants a run
+ * that had candidates handling appends), falling as it is mutated (AFL's
+ * power schedules: the least tried gets the tries).
+ */
+static unsigned long long energy(const struct explorer *e,
+				 const struct scenario *s)
+{
+	unsigned long long near = 1;
+
+	for (size_t u = 0; u < e->domain.n; u++) {
+		unsigned best = 0;
+
+		if (classes_has(&e->covered, e->domain.v[u]))
+			continue;
+		for (size_t i = 0; i < s->seen.n && best < 2; i++) {
+			unsigned n = nearness(s->seen.v[i], e->domain.v[u]);
+
+			best = n > best ? n : best;
+		}
+		near += best;
+	}
+	return (near << 16) / (1 + s->picked);
+}
+
+/*
+ * The kept scenario a guided try mutates: half the time one of the 8
+ * newest (they reached the deepest states), else one drawn by energy.
+ */
+static size_t parent_of(struct explorer *e, unsigned long long r)
+{
+	unsigned long long total = 0, w;
+	size_t i;
+
+	if (r & 1) {
+		size_t recent = e->nkept < 8 ? e->nkept : 8;
+
+		return e->nkept - 1 - (r >> 1) % recent;
+	}
+	for (i = 0; i < e->nkept; i++)
+		total += energy(e, &e->kept[i]);
+	r = (r >> 1) % total;
+	for (i = 0; i + 1 < e->nkept; i++) {
+		w = energy(e, &e->kept[i]);
+		if (r < w)
+			break;
+		r -= w;
+	}
+	e->kept[i].picked++;
+	return i;
+}
+
+/*
+ * The prefix file of a mutation: @hdr's header, then @a's first @k steps,
+ * then @b's steps from its @j-th on (@b NULL: none).  The generator drops
+ * the steps the state no longer allows, so any composition replays.
+ */
+static size_t compose(const struct scenario *hdr, const struct scenario *a,
+		      size_t k, const struct scenario *b, size_t j,
+		      const char *path)
+{
+	struct scenario c = { 0 };
+	size_t n = 0;
+
+	c.lines = xcalloc(hdr->header + k + (b ? b->n : 0), sizeof(*c.lines));
+	for (size_t i = 0; i < hdr->header; i++)
+		c.lines[n++] = hdr->lines[i];
+	for (size_t i = 0; i < k; i++)
+		c.lines[n++] = a->lines[a->header + i];
+	for (size_t i = b ? b->header + j : 0; b && i < b->n; i++)
+		c.lines[n++] = b->lines[i];
+	c.n = n;
+	scenario_write(&c, NULL, NULL, path);
+	free(c.lines);
+	return n - hdr->header;
+}
+
+/*
+ * A guided try's prefix, drawn from @r: a kept scenario's first steps
+ * (half the time all of them), the same steps under another kept one's
+ * header (raft's configuration decides which classes a state leads to;
+ * a fresh try draws it anew), or a splice of two kept scenarios.
+ */
+static size_t mutate(struct explorer *e, struct slot *t, unsigned long long r)
+{
+	const struct scenario *a = &e->kept[parent_of(e, r >> 8)];
+	const struct scenario *b = &e->kept[(r >> 40) % e->nkept];
+	size_t steps = a->n - a->header;
+	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
+
+	switch ((r >> 2) % 4) {
+	case 0:
+		return compose(b, a, steps, NULL, 0, t->parent);
+	case 1:
+		return compose(a, a, k, b, (r >> 48) % (b->n - b->header + 1),
+			       t->parent);
+	}
+	return compose(a, a, k, NULL, 0, t->parent);
+}
+
+/* Set up a try: a fresh scenario, or (guided) a mutation of kept ones. */
 static void prepare_try(struct explorer *e, struct slot *t)
 {
 	const char *argv[9] = { e->bin, "-generate", t->seed, t->steps,
@@ -376,13 +482,9 @@ static void prepare_try(struct explorer *e, struct slot *t)
 
 	snprintf(t->seed, sizeof(t->seed), "%llu", next_random(&e->rng));
 	if (!e->x->unguided && e->nkept && r % 4) {
-		struct scenario *p = &e->kept[parent_of(e, r >> 8)];
-		size_t steps = p->n - p->header;
+		unsigned long long m = next_random(&e->rng);
 
-		scenario_write(p, NULL, NULL, t->parent);
-		/* half the time it goes on from the parent's end */
-		snprintf(t->prefix, sizeof(t->prefix), "%llu", (r >> 20) & 1 ?
-			 steps : (r >> 24) % (steps + 1));
+		snprintf(t->prefix, sizeof(t->prefix), "%zu", mutate(e, t, m));
 		snprintf(t->steps, sizeof(t->steps), "%llu", 1 + (r >> 40) % 20);
 		argv[6] = t->parent;
 		argv[7] = t->prefix;
