@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/proc.h"
 #include "cache.h"
 #include "guest.h"
@@ -52,10 +53,12 @@ char *cache_tmp_name(const char *final)
 	return xasprintf("%s.tmp-%ld", final, (long)getpid());
 }
 
-void cache_commit(const char *tmp, const char *final)
+int cache_commit(const char *tmp, const char *final, struct cap_err *err)
 {
 	if (rename(tmp, final))
-		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", tmp, final);
+		return cap_fail(err, EXIT_CAPTURE_FAILED, "cannot rename %s to %s",
+				tmp, final);
+	return 0;
 }
 
 /* A new empty file under last-run/ for one command's output. */
@@ -96,7 +99,7 @@ char *command_output(int code, const char *const argv[])
 	return text;
 }
 
-void sha256_key(const char *const parts[], char key[17])
+int sha256_key(const char *const parts[], char key[17], struct cap_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char hex[65];
@@ -105,8 +108,11 @@ void sha256_key(const char *const parts[], char key[17])
 		size_t len;
 		char *data = read_file(parts[i], &len);
 
-		if (!data)
-			die(EXIT_ENV_MISSING, "cannot read %s", parts[i]);
+		if (!data) {
+			strbuf_release(&sb);
+			return cap_fail(err, EXIT_ENV_MISSING, "cannot read %s",
+					parts[i]);
+		}
 		strbuf_addf(&sb, "%s %zu\n", strrchr(parts[i], '/') ?
 			    strrchr(parts[i], '/') + 1 : parts[i], len);
 		strbuf_add(&sb, data, len);
@@ -116,4 +122,5 @@ void sha256_key(const char *const parts[], char key[17])
 	memcpy(key, hex, 16);
 	key[16] = '\0';
 	strbuf_release(&sb);
+	return 0;
 }

@@ -3,16 +3,20 @@
 #ifndef QEMU_CACHE_H
 #define QEMU_CACHE_H
 
+#include "../capture/err.h"
 #include "../capture/json.h"
 
 /* FINAL.tmp-PID: built there, then renamed into place. */
 char *cache_tmp_name(const char *final);
-void cache_commit(const char *tmp, const char *final);
+int cache_commit(const char *tmp, const char *final, struct cap_err *err);
 
 /* First line of @argv's stdout; dies with @code (and its stderr) on failure. */
 char *command_output(int code, const char *const argv[]);
 
-/* 16 hex digits of the sha256 over the base names and contents of @parts. */
-void sha256_key(const char *const parts[], char key[17]);
+/*
+ * 16 hex digits of the sha256 over the base names and contents of @parts;
+ * -1 and @err if one cannot be read.
+ */
+int sha256_key(const char *const parts[], char key[17], struct cap_err *err);
 
 #endif

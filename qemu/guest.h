@@ -27,6 +27,7 @@
 #ifndef QEMU_GUEST_H
 #define QEMU_GUEST_H
 
+#include "../capture/err.h"
 #include <stddef.h>
 #include <cJSON.h>
 
@@ -53,10 +54,12 @@ void guest_kernel_describe(const struct guest_kernel *k, cJSON *env);
 /*
  * Build the out-of-tree module @name.ko from @files (paths; Kbuild among
  * them) against @k's headers, or reuse the cached build of the same
- * inputs.  Returns the .ko path; its sha256 into @sha.
+ * inputs.  Returns the .ko path, its sha256 into @sha; NULL and @err if it
+ * cannot be built.
  */
 char *guest_module_build(const struct guest_kernel *k, const char *name,
-			 const char *const files[], char sha[65]);
+			 const char *const files[], char sha[65],
+			 struct cap_err *err);
 
 /* A file for the initramfs: @src copied to /@dest. */
 struct guest_file {
@@ -105,9 +108,9 @@ void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
 /*
  * A static guest program built from the C source @src with the Debian
  * toolchain (cached by content; the same source gives the same binary).
- * Returns its path.
+ * Returns its path; NULL and @err if it cannot be built.
  */
-char *guest_helper_build(const char *src);
+char *guest_helper_build(const char *src, struct cap_err *err);
 
 /* QEMU: CAPTURE_QEMU, else qemu-system-x86_64 on PATH. */
 const char *guest_qemu(void);

@@ -9,13 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/proc.h"
 #include "cache.h"
 #include "guest.h"
 
 #define STATIC_LIBC "/usr/lib/x86_64-linux-gnu/libc.a"
 
-static void compile(const char *name, const char *src, const char *out)
+static int compile(const char *name, const char *src, const char *out,
+		   struct cap_err *err)
 {
 	char *log = guest_cache_path("last-run/%s-build.log", name);
 	const char *argv[] = { "cc", "-std=c11", "-D_GNU_SOURCE", "-Wall",
@@ -25,32 +27,46 @@ static void compile(const char *name, const char *src, const char *out)
 	progress("building guest helper %s", name);
 	r = proc_run(argv, log, log, 120);
 	if (!r.exited || r.status)
-		die(EXIT_ENV_MISSING, "building guest helper %s failed (log: %s); "
-		    "run 'make deps' (build-essential)", name, log);
+		cap_fail(err, EXIT_ENV_MISSING, "building guest helper %s failed "
+			 "(log: %s); run 'make deps' (build-essential)", name, log);
 	free(log);
+	return !r.exited || r.status ? -1 : 0;
 }
 
-char *guest_helper_build(const char *src)
+/* Compiles @src into @out through a temporary name; -1 and @err on failure. */
+static int build(const char *name, const char *src, const char *out,
+		 struct cap_err *err)
+{
+	char *tmp = cache_tmp_name(out);
+	int cleanup = remove_on_failure(tmp);
+	int ret = compile(name, src, tmp, err);
+
+	if (!ret)
+		ret = cache_commit(tmp, out, err);
+	/* Nothing half-written, whether the caller dies or goes on. */
+	if (ret)
+		remove(tmp);
+	cancel_on_failure(cleanup);
+	free(tmp);
+	return ret;
+}
+
+char *guest_helper_build(const char *src, struct cap_err *err)
 {
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char *name = xasprintf("%.*s", (int)strcspn(base, "."), base);
-	char key[17], *out, *tmp;
-	int cleanup;
+	char key[17], *out = NULL;
 
 	if (!file_exists(STATIC_LIBC))
-		die(EXIT_ENV_MISSING, "no %s: run 'make deps' (libc6-dev)", STATIC_LIBC);
-	sha256_key((const char *const[]){ src, STATIC_LIBC, NULL }, key);
-	out = guest_cache_path("helpers/%s-%s", name, key);
-	if (file_exists(out)) {
-		free(name);
-		return out;
+		cap_fail(err, EXIT_ENV_MISSING, "no %s: run 'make deps' (libc6-dev)",
+			 STATIC_LIBC);
+	else if (!sha256_key((const char *const[]){ src, STATIC_LIBC, NULL },
+			     key, err))
+		out = guest_cache_path("helpers/%s-%s", name, key);
+	if (out && !file_exists(out) && build(name, src, out, err)) {
+		free(out);
+		out = NULL;
 	}
-	tmp = cache_tmp_name(out);
-	cleanup = remove_on_failure(tmp);
-	compile(name, src, tmp);
-	cache_commit(tmp, out);
-	cancel_on_failure(cleanup);
-	free(tmp);
 	free(name);
 	return out;
 }

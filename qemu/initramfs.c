@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/home.h"
 #include "../capture/proc.h"
 #include "cache.h"
@@ -43,6 +44,7 @@ static void make_dir(const char *dir, const char *sub)
 static void build(const char *init, const char *fwcfg,
 		  const struct guest_file *files, size_t n, const char *out)
 {
+	struct cap_err err;
 	char *dir = cache_tmp_name(out);
 	char *tmp = xasprintf("%s.cpio", dir);
 	const char *argv[] = { "bash", "-o", "pipefail", "-c",
@@ -69,7 +71,8 @@ static void build(const char *init, const char *fwcfg,
 		      !stat(files[i].src, &st) && (st.st_mode & 0100));
 	}
 	proc_must(EXIT_ENV_MISSING, argv, tmp);
-	cache_commit(tmp, out);
+	if (cache_commit(tmp, out, &err))
+		die_err(&err);
 	cancel_on_failure(tmp_cleanup);
 	remove_tree(dir);
 	cancel_on_failure(dir_cleanup);
@@ -81,9 +84,13 @@ char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65])
 {
 	char *init = xasprintf("%s/qemu/init", capture_home());
 	char *src = xasprintf("%s/qemu/guest/fwcfg.c", capture_home());
-	char *fwcfg = guest_helper_build(src);
+	struct cap_err err;
+	char *fwcfg = guest_helper_build(src, &err);
 	const char **parts = xcalloc(n + 4, sizeof(*parts));
 	char key[17], *out;
+
+	if (!fwcfg)
+		die_err(&err);
 
 	if (!file_exists(BUSYBOX))
 		die(EXIT_ENV_MISSING, "no %s: run 'make deps' (busybox-static)", BUSYBOX);
@@ -92,7 +99,8 @@ char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65])
 	parts[2] = fwcfg;
 	for (size_t i = 0; i < n; i++)
 		parts[i + 3] = files[i].src;
-	sha256_key(parts, key);
+	if (sha256_key(parts, key, &err))
+		die_err(&err);
 	out = guest_cache_path("initramfs/%s.cpio%s", key, guest_boot_lean() ? "" : ".gz");
 	if (!file_exists(out))
 		build(init, fwcfg, files, n, out);

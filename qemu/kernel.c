@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
 #include "cache.h"
@@ -58,6 +59,7 @@ static char *deb_file_name(const char *package, const char *version)
 
 static void download(struct guest_kernel *k, const char *deb)
 {
+	struct cap_err err;
 	char *dir = cache_tmp_name(deb);
 	char *spec = xasprintf("%s=%s", k->package, k->version);
 	char *log = guest_cache_path("last-run/apt-get-download.log");
@@ -76,7 +78,8 @@ static void download(struct guest_kernel *k, const char *deb)
 	if (!r.exited || r.status || !file_exists(got))
 		die(EXIT_ENV_MISSING, "cannot download %s (log: %s): " DEPS_HINT,
 		    spec, log);
-	cache_commit(got, deb);
+	if (cache_commit(got, deb, &err))
+		die_err(&err);
 	remove_tree(dir);
 	cancel_on_failure(cleanup);
 	free(got);
@@ -88,6 +91,7 @@ static void download(struct guest_kernel *k, const char *deb)
 /* The .deb's sha256, computed once at download and kept beside it. */
 static void deb_sha256(const char *deb, char hex[65])
 {
+	struct cap_err err;
 	char *side = xasprintf("%s.sha256", deb);
 	char *text = read_file(side, NULL);
 
@@ -101,7 +105,8 @@ static void deb_sha256(const char *deb, char hex[65])
 		if (sha256_file(deb, hex))
 			die(EXIT_ENV_MISSING, "cannot read %s", deb);
 		write_file(tmp, hex, 64);
-		cache_commit(tmp, side);
+		if (cache_commit(tmp, side, &err))
+			die_err(&err);
 		cancel_on_failure(cleanup);
 		free(tmp);
 	}
@@ -116,6 +121,7 @@ static void deb_sha256(const char *deb, char hex[65])
  */
 static void unpack_vmlinux(const struct guest_kernel *k, const char *deb)
 {
+	struct cap_err err;
 	char *bz = cache_tmp_name(k->vmlinux);
 	char *xz = xasprintf("%s.xz", bz);
 	char *out = xasprintf("%s.elf", bz);
@@ -142,7 +148,8 @@ static void unpack_vmlinux(const struct guest_kernel *k, const char *deb)
 	img = read_file(out, &len);
 	if (!img || len < 4 || memcmp(img, "\x7f" "ELF", 4))
 		die(EXIT_ENV_MISSING, "the XZ payload of %s is not an ELF kernel", member);
-	cache_commit(out, k->vmlinux);
+	if (cache_commit(out, k->vmlinux, &err))
+		die_err(&err);
 	remove(bz);
 	remove(xz);
 	for (int i = 0; i < 3; i++)

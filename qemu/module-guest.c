@@ -22,6 +22,7 @@
 void module_guest_prepare(struct module_guest *g, const char *name)
 {
 	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump;
+	struct cap_err err;
 	struct guest_file initrd[4];
 	size_t n = 3;
 
@@ -38,8 +39,12 @@ void module_guest_prepare(struct module_guest *g, const char *name)
 	guest_kernel_get(&g->kernel);
 	ko = guest_module_build(&g->kernel, name,
 				(const char *const[]){ src, header, kbuild, NULL },
-				g->module_sha);
-	dump = guest_helper_build(helper);
+				g->module_sha, &err);
+	if (!ko)
+		die_err(&err);
+	dump = guest_helper_build(helper, &err);
+	if (!dump)
+		die_err(&err);
 	g->ko_name = xasprintf("%s.ko", name);
 	initrd[0] = (struct guest_file){ ko, g->ko_name };
 	initrd[1] = (struct guest_file){ script, "guest.sh" };

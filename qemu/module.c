@@ -9,22 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/proc.h"
 #include "cache.h"
 #include "guest.h"
 
-static void copy_into(const char *src, const char *dir)
+static int copy_into(const char *src, const char *dir, struct cap_err *err)
 {
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char *dst = xasprintf("%s/%s", dir, base);
+	int failed = copy_file(src, dst);
 
-	if (copy_file(src, dst))
-		die(EXIT_ENV_MISSING, "cannot read %s", src);
 	free(dst);
+	if (failed)
+		return cap_fail(err, EXIT_ENV_MISSING, "cannot read %s", src);
+	return 0;
 }
 
-static void build(const struct guest_kernel *k, const char *name,
-		  const char *const files[], const char *dir)
+static int build(const struct guest_kernel *k, const char *name,
+		 const char *const files[], const char *dir, struct cap_err *err)
 {
 	char *log = guest_cache_path("last-run/%s-module-build.log", name);
 	char *map = xasprintf("KCFLAGS=-ffile-prefix-map=%s=%s", dir, name);
@@ -32,26 +35,52 @@ static void build(const struct guest_kernel *k, const char *name,
 	const char *argv[] = { "make", "-C", k->headers_dir, m, map, "modules",
 			       NULL };
 	struct proc_result r;
+	int ret = 0;
 
 	progress("building kernel module %s against %s", name, k->abi);
 	remove_tree(dir);
 	mkdir_p(dir);
-	for (size_t i = 0; files[i]; i++)
-		copy_into(files[i], dir);
-	r = proc_run(argv, log, log, 600);
-	if (!r.exited || r.status)
-		die(EXIT_ENV_MISSING, "building module %s failed (log: %s); "
-		    "are linux-headers-%s and gcc installed? run 'make deps'",
-		    name, log, k->abi);
+	for (size_t i = 0; files[i] && !ret; i++)
+		ret = copy_into(files[i], dir, err);
+	if (!ret) {
+		r = proc_run(argv, log, log, 600);
+		if (!r.exited || r.status)
+			ret = cap_fail(err, EXIT_ENV_MISSING, "building module %s "
+				       "failed (log: %s); are linux-headers-%s and "
+				       "gcc installed? run 'make deps'",
+				       name, log, k->abi);
+	}
 	free(m);
 	free(map);
 	free(log);
+	return ret;
+}
+
+/* Builds into a temporary directory renamed to @dir; -1 and @err on failure. */
+static int build_into(const struct guest_kernel *k, const char *name,
+		      const char *const files[], const char *dir,
+		      const char *ko, struct cap_err *err)
+{
+	char *tmp = cache_tmp_name(dir);
+	int cleanup = remove_on_failure(tmp);
+	int ret = build(k, name, files, tmp, err);
+
+	/* A concurrent capture may have put the same build there. */
+	if (!ret && rename(tmp, dir) && !file_exists(ko))
+		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "cannot rename %s to %s",
+			       tmp, dir);
+	/* Nothing half-written, whether the caller dies or goes on. */
+	remove_tree(tmp);
+	cancel_on_failure(cleanup);
+	free(tmp);
+	return ret;
 }
 
 char *guest_module_build(const struct guest_kernel *k, const char *name,
-			 const char *const files[], char sha[65])
+			 const char *const files[], char sha[65],
+			 struct cap_err *err)
 {
-	char key[17], *dir, *tmp, *ko;
+	char key[17], *dir, *ko = NULL;
 	size_t n = 0;
 	const char **parts;
 
@@ -61,26 +90,21 @@ char *guest_module_build(const struct guest_kernel *k, const char *name,
 	parts = xcalloc(n + 2, sizeof(*parts));
 	memcpy(parts, files, n * sizeof(*parts));
 	parts[n] = xasprintf("%s/.config", k->headers_dir);
-	sha256_key(parts, key);
-	dir = guest_cache_path("modules/%s-%s_%s-%s", name, k->abi, k->version, key);
-	ko = xasprintf("%s/%s.ko", dir, name);
-	if (!file_exists(ko)) {
-		int cleanup;
-
-		tmp = cache_tmp_name(dir);
-		cleanup = remove_on_failure(tmp);
-		build(k, name, files, tmp);
-		/* A concurrent capture may have put the same build there. */
-		if (rename(tmp, dir) && !file_exists(ko))
-			die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", tmp, dir);
-		remove_tree(tmp);
-		cancel_on_failure(cleanup);
-		free(tmp);
+	if (!sha256_key(parts, key, err)) {
+		dir = guest_cache_path("modules/%s-%s_%s-%s", name, k->abi,
+				       k->version, key);
+		ko = xasprintf("%s/%s.ko", dir, name);
+		if (!file_exists(ko) && build_into(k, name, files, dir, ko, err)) {
+			free(ko);
+			ko = NULL;
+		} else if (sha256_file(ko, sha)) {
+			cap_fail(err, EXIT_CAPTURE_FAILED, "module build left no %s", ko);
+			free(ko);
+			ko = NULL;
+		}
+		free(dir);
 	}
-	if (sha256_file(ko, sha))
-		die(EXIT_CAPTURE_FAILED, "module build left no %s", ko);
 	free((char *)parts[n]);
 	free(parts);
-	free(dir);
 	return ko;
 }

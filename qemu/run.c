@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
 #include "accel.h"
@@ -764,6 +765,7 @@ static int race_over(struct guests *g, size_t i)
  */
 static void saved(struct guests *g, size_t i)
 {
+	struct cap_err err;
 	struct attempt *a = &g->a[i];
 	struct boot_run *run = a->run;
 	enum accel accel = a->accel;
@@ -780,7 +782,8 @@ static void saved(struct guests *g, size_t i)
 		run->full = 1;
 		remove(tmp);
 	} else {
-		cache_commit(tmp, a->snapshot);
+		if (cache_commit(tmp, a->snapshot, &err))
+			die_err(&err);
 	}
 	cancel_on_failure(cleanup);
 	keep_log(a->console, run->b->name, "snapshot.console.log");
