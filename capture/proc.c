@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 #include "die.h"
+#include "err.h"
 #include "proc.h"
 
 /* How long a timed-out child has between SIGTERM and SIGKILL. */
@@ -142,13 +143,23 @@ struct proc_result proc_run(const char *const argv[], const char *out_path,
 	return r;
 }
 
-void proc_must(int code, const char *const argv[], const char *out_path)
+int proc_ok(enum exit_code code, const char *const argv[],
+	    const char *out_path, struct cap_err *err)
 {
 	struct proc_result r = proc_run(argv, out_path, NULL, 0);
 
 	if (!r.exited || r.status)
-		die(code, "'%s' failed (%s %d)", argv[0],
-		    r.exited ? "exit" : "signal", r.status);
+		return cap_fail(err, code, "'%s' failed (%s %d)", argv[0],
+				r.exited ? "exit" : "signal", r.status);
+	return 0;
+}
+
+void proc_must(int code, const char *const argv[], const char *out_path)
+{
+	struct cap_err err;
+
+	if (proc_ok(code, argv, out_path, &err))
+		die_err(&err);
 }
 
 int have_program(const char *prog)

@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include "err.h"
 
 struct proc_result {
 	int exited;      /* 1 if it exited, 0 if killed by a signal or timed out */
@@ -35,6 +36,9 @@ void proc_stop(struct proc *p);
 
 /* Run and require exit 0, else die with @code naming the command. */
 void proc_must(int code, const char *const argv[], const char *out_path);
+/* The same for a library: -1 and @err (of kind @code) instead of dying. */
+int proc_ok(enum exit_code code, const char *const argv[],
+	    const char *out_path, struct cap_err *err);
 
 /* Is @prog on PATH? */
 int have_program(const char *prog);

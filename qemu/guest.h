@@ -69,9 +69,11 @@ struct guest_file {
 
 /*
  * A reproducible initramfs of busybox, qemu/init as /init and @files
- * (cached by content).  Returns its path; its sha256 into @sha.
+ * (cached by content).  Returns its path, its sha256 into @sha; NULL and
+ * @err if it cannot be built.
  */
-char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65]);
+char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65],
+		      struct cap_err *err);
 
 /* One guest boot. */
 struct guest_boot {

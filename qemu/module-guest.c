@@ -51,7 +51,9 @@ void module_guest_prepare(struct module_guest *g, const char *name)
 	initrd[2] = (struct guest_file){ dump, "tracedump" };
 	if (file_exists(prep))
 		initrd[n++] = (struct guest_file){ prep, "prepare.sh" };
-	g->initrd = guest_initramfs(initrd, n, g->initrd_sha);
+	g->initrd = guest_initramfs(initrd, n, g->initrd_sha, &err);
+	if (!g->initrd)
+		die_err(&err);
 	free(dump);
 	free(helper);
 	free(header);
