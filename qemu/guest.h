@@ -142,9 +142,10 @@ struct module_guest {
 /*
  * Kernel, module and initramfs of @name, once (a prepared @g is kept);
  * the module's prepare.sh goes in too if it has one (qemu/init runs it
- * before a snapshot is saved).
+ * before a snapshot is saved).  -1 and @err if one cannot be built.
  */
-void module_guest_prepare(struct module_guest *g, const char *name);
+int module_guest_prepare(struct module_guest *g, const char *name,
+			 struct cap_err *err);
 /* Add the kernel's provenance, "module" and "initramfs_sha256" to @env. */
 void module_guest_describe(const struct module_guest *g, cJSON *env);
 /*

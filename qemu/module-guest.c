@@ -19,15 +19,16 @@
  */
 #define DEFAULT_TRACE_KB 256
 
-void module_guest_prepare(struct module_guest *g, const char *name)
+int module_guest_prepare(struct module_guest *g, const char *name,
+			 struct cap_err *err)
 {
 	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump;
-	struct cap_err err;
+	int ret = -1;
 	struct guest_file initrd[4];
 	size_t n = 3;
 
 	if (g->initrd)
-		return;
+		return 0;
 	g->name = name;
 	dir = xasprintf("%s/scenarios/%s/module", capture_home(), name);
 	src = xasprintf("%s/%s.c", dir, name);
@@ -39,21 +40,19 @@ void module_guest_prepare(struct module_guest *g, const char *name)
 	guest_kernel_get(&g->kernel);
 	ko = guest_module_build(&g->kernel, name,
 				(const char *const[]){ src, header, kbuild, NULL },
-				g->module_sha, &err);
-	if (!ko)
-		die_err(&err);
-	dump = guest_helper_build(helper, &err);
+				g->module_sha, err);
+	dump = ko ? guest_helper_build(helper, err) : NULL;
 	if (!dump)
-		die_err(&err);
+		goto done;
 	g->ko_name = xasprintf("%s.ko", name);
 	initrd[0] = (struct guest_file){ ko, g->ko_name };
 	initrd[1] = (struct guest_file){ script, "guest.sh" };
 	initrd[2] = (struct guest_file){ dump, "tracedump" };
 	if (file_exists(prep))
 		initrd[n++] = (struct guest_file){ prep, "prepare.sh" };
-	g->initrd = guest_initramfs(initrd, n, g->initrd_sha, &err);
-	if (!g->initrd)
-		die_err(&err);
+	g->initrd = guest_initramfs(initrd, n, g->initrd_sha, err);
+	ret = g->initrd ? 0 : -1;
+done:
 	free(dump);
 	free(helper);
 	free(header);
@@ -63,6 +62,7 @@ void module_guest_prepare(struct module_guest *g, const char *name)
 	free(kbuild);
 	free(src);
 	free(dir);
+	return ret;
 }
 
 void module_guest_describe(const struct module_guest *g, cJSON *env)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../capture/die.h"
+#include "../../capture/err.h"
 #include "../../capture/json.h"
 #include "../../folders/rwlock-ftrace.h"
 #include "../../qemu/guest.h"
@@ -36,10 +37,12 @@ void rwlock_linux_run(const struct rwlock_scenario *sc, size_t n, int cpus,
 		      int jobs, char *const raw[], cJSON *env)
 {
 	static struct module_guest g;
+	struct cap_err err;
 	struct guest_boot *boots = xcalloc(n, sizeof(*boots));
 	char **errors = xcalloc(n, sizeof(*errors));
 
-	module_guest_prepare(&g, "rwlock");
+	if (module_guest_prepare(&g, "rwlock", &err))
+		die_err(&err);
 	for (size_t i = 0; i < n; i++)
 		boots[i] = (struct guest_boot){
 			.name = xasprintf("rwlock-%s", sc[i].name),

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../capture/die.h"
+#include "../../capture/err.h"
 #include "../../capture/home.h"
 #include "../../capture/json.h"
 #include "../../folders/spin-ftrace.h"
@@ -77,11 +78,13 @@ static void linux_run(struct live_capture *lc)
 	cJSON *environment = lc->environment;
 	size_t n = lc->n;
 	static struct module_guest g;
+	struct cap_err err;
 	struct guest_boot *boots = xcalloc(n, sizeof(*boots));
 	char **errors = xcalloc(n, sizeof(*errors));
 	int traced = !opt->boot_only && trace_kb();
 
-	module_guest_prepare(&g, "spin");
+	if (module_guest_prepare(&g, "spin", &err))
+		die_err(&err);
 	for (size_t i = 0; i < n; i++)
 		boots[i] = (struct guest_boot){
 			.name = boot_name(&sc[i]),
