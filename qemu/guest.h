@@ -155,9 +155,9 @@ void module_guest_describe(const struct module_guest *g, cJSON *env);
 char *module_guest_words(int cpus, int trace_kb);
 /*
  * The ftrace ring buffer per guest CPU in KiB: CAPTURE_TRACE_KB (1-65536;
- * anything else dies with EXIT_USAGE), default 256.
+ * anything else is -1 and @err, of kind EXIT_USAGE), default 256.
  */
-int guest_trace_kb(void);
+int guest_trace_kb(struct cap_err *err);
 /* Free @n boots whose strings (name, append, prepare, both paths) were allocated, and @b. */
 void guest_boots_free(struct guest_boot *b, size_t n);
 /* @raw less its ".log", then @suffix: a channel's file beside it. */

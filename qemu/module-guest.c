@@ -81,7 +81,7 @@ char *module_guest_words(int cpus, int trace_kb)
 	return xasprintf("capture_cpus=%d capture_trace_kb=%d", cpus, trace_kb);
 }
 
-int guest_trace_kb(void)
+int guest_trace_kb(struct cap_err *err)
 {
 	const char *v = getenv("CAPTURE_TRACE_KB");
 	char *end;
@@ -91,8 +91,8 @@ int guest_trace_kb(void)
 		return DEFAULT_TRACE_KB;
 	kb = strtol(v, &end, 10);
 	if (*end || kb < 1 || kb > 65536)
-		die(EXIT_USAGE, "CAPTURE_TRACE_KB must be 1 to 65536 (KiB per CPU), not '%s'",
-		    v);
+		return cap_fail(err, EXIT_USAGE, "CAPTURE_TRACE_KB must be 1 to "
+				"65536 (KiB per CPU), not '%s'", v);
 	return (int)kb;
 }
 

@@ -17,11 +17,11 @@
 
 /* Each run's trace channel into its stream, what the kernel showed into @env. */
 static void decode_all(const struct rwlock_scenario *sc, const struct guest_boot *b,
-		       size_t n, char *const raw[], cJSON *env)
+		       size_t n, char *const raw[], int kb, cJSON *env)
 {
 	cJSON *trace = json_obj(), *runs = json_obj();
 
-	json_add(trace, "buffer_kb_per_cpu", json_int(guest_trace_kb()));
+	json_add(trace, "buffer_kb_per_cpu", json_int(kb));
 	for (size_t i = 0; i < n; i++) {
 		cJSON *info = json_obj();
 
@@ -40,15 +40,16 @@ void rwlock_linux_run(const struct rwlock_scenario *sc, size_t n, int cpus,
 	struct cap_err err;
 	struct guest_boot *boots = xcalloc(n, sizeof(*boots));
 	char **errors = xcalloc(n, sizeof(*errors));
+	int kb = guest_trace_kb(&err);
 
-	if (module_guest_prepare(&g, "rwlock", &err))
+	if (kb < 0 || module_guest_prepare(&g, "rwlock", &err))
 		die_err(&err);
 	for (size_t i = 0; i < n; i++)
 		boots[i] = (struct guest_boot){
 			.name = xasprintf("rwlock-%s", sc[i].name),
 			.append = actor_steps_cmdline(sc[i].name, sc[i].path, sc[i].steps,
 						      sc[i].nsteps, rwlock_op_letters),
-			.prepare = module_guest_words(cpus, guest_trace_kb()),
+			.prepare = module_guest_words(cpus, kb),
 			.cpus = cpus,
 			.events_path = guest_channel_path(raw[i], ".json.log"),
 			.trace_path = guest_channel_path(raw[i], ".ftrace"),
@@ -62,7 +63,7 @@ void rwlock_linux_run(const struct rwlock_scenario *sc, size_t n, int cpus,
 			actor_steps_refused(sc[i].path, sc[i].steps, sc[i].nsteps,
 					    rwlock_op_names, "rwlock", errors[i]);
 	json_add(env, "event_channel", json_str("trace"));
-	decode_all(sc, boots, n, raw, env);
+	decode_all(sc, boots, n, raw, kb, env);
 	module_guest_describe(&g, env);
 	guest_boots_free(boots, n);
 	free(errors);

@@ -34,7 +34,12 @@ static int json_only(void)
 /* The ring buffer's size per CPU in KiB; 0: no tracing. */
 static int trace_kb(void)
 {
-	return json_only() ? 0 : guest_trace_kb();
+	struct cap_err err;
+	int kb = json_only() ? 0 : guest_trace_kb(&err);
+
+	if (kb < 0)
+		die_err(&err);
+	return kb;
 }
 
 /* The guests' last-run/ logs are named after their scenarios. */
