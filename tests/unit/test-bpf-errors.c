@@ -12,18 +12,6 @@
 #include "capture/err.h"
 #include "unit.h"
 
-/* @got's code is @code and its message is @msg exactly. */
-static void expect(const char *name, const struct cap_err *got,
-		   enum exit_code code, const char *msg)
-{
-	if (got->code != code)
-		fail(name, "exit code %d, want %d (%s)", got->code, code, got->msg);
-	else if (strcmp(got->msg, msg))
-		fail(name, "message \"%s\", want \"%s\"", got->msg, msg);
-	else
-		pass(name);
-}
-
 static void open_fails(const char *self)
 {
 	char text[] = "/tmp/test-bpf-errors-XXXXXX";
@@ -37,16 +25,16 @@ static void open_fails(const char *self)
 	}
 	close(fd);
 	check("no such file: NULL", !go_open("/nonexistent/x", &err), "opened");
-	expect("no such file", &err, EXIT_BAD_INPUT, "/nonexistent/x: cannot open");
+	expect_err("no such file", &err, EXIT_BAD_INPUT, "/nonexistent/x: cannot open");
 	check("a text file: NULL", !go_open(text, &err), "opened");
 	want = xasprintf("%s: not an ELF file", text);
-	expect("a text file", &err, EXIT_BAD_INPUT, want);
+	expect_err("a text file", &err, EXIT_BAD_INPUT, want);
 	free(want);
 	unlink(text);
 	/* This test is C with DWARF (-g) but no Go runtime. */
 	check("no Go runtime: NULL", !gp_open(self, &err), "opened");
 	want = xasprintf("%s: no struct type runtime.g", self);
-	expect("no Go runtime", &err, EXIT_BAD_INPUT, want);
+	expect_err("no Go runtime", &err, EXIT_BAD_INPUT, want);
 	free(want);
 }
 
@@ -64,7 +52,7 @@ static void func_fails(const char *self)
 	check("no such function: -1", go_func(b, "main.nothere", &f, &err) == -1,
 	      "found");
 	want = xasprintf("%s: no function main.nothere", self);
-	expect("no such function", &err, EXIT_BAD_INPUT, want);
+	expect_err("no such function", &err, EXIT_BAD_INPUT, want);
 	free(want);
 	check("main resolves", go_func(b, "main", &f, &err) == 0 &&
 	      f.nret > 0, err.msg);

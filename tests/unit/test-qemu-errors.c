@@ -17,18 +17,6 @@
 
 static char cache[] = "/tmp/test-qemu-errors-XXXXXX";
 
-/* @got's code is @code and its message is @msg exactly. */
-static void expect(const char *name, const struct cap_err *got,
-		   enum exit_code code, const char *msg)
-{
-	if (got->code != code)
-		fail(name, "exit code %d, want %d (%s)", got->code, code, got->msg);
-	else if (strcmp(got->msg, msg))
-		fail(name, "message \"%s\", want \"%s\"", got->msg, msg);
-	else
-		pass(name);
-}
-
 /* CACHE/@sub holds no entry: a failed build left nothing behind. */
 static void expect_empty(const char *name, const char *sub)
 {
@@ -68,13 +56,13 @@ static void helper_fails(void)
 
 	check("a helper from no source: NULL",
 	      !guest_helper_build("/nonexistent/x.c", &err), "built");
-	expect("a helper from no source", &err, EXIT_ENV_MISSING,
+	expect_err("a helper from no source", &err, EXIT_ENV_MISSING,
 	       "cannot read /nonexistent/x.c");
 	check("a helper that does not compile: NULL",
 	      !guest_helper_build(bad, &err), "built");
 	want = xasprintf("building guest helper bad failed (log: %s/last-run/"
 			 "bad-build.log); run 'make deps' (build-essential)", cache);
-	expect("a helper that does not compile", &err, EXIT_ENV_MISSING, want);
+	expect_err("a helper that does not compile", &err, EXIT_ENV_MISSING, want);
 	expect_empty("a helper that does not compile: nothing in helpers/",
 		     "helpers");
 	free(want);
@@ -96,7 +84,7 @@ static void module_fails(void)
 	check("a module of a missing file: NULL",
 	      !guest_module_build(&k, "m", (const char *const[]){
 		      "/nonexistent/m.c", NULL }, sha, &err), "built");
-	expect("a module of a missing file", &err, EXIT_ENV_MISSING,
+	expect_err("a module of a missing file", &err, EXIT_ENV_MISSING,
 	       "cannot read /nonexistent/m.c");
 	check("a module the headers cannot build: NULL",
 	      !guest_module_build(&k, "m", (const char *const[]){ src, NULL },
@@ -104,7 +92,7 @@ static void module_fails(void)
 	want = xasprintf("building module m failed (log: %s/last-run/m-module-"
 			 "build.log); are linux-headers-0-test and gcc installed? "
 			 "run 'make deps'", cache);
-	expect("a module the headers cannot build", &err, EXIT_ENV_MISSING, want);
+	expect_err("a module the headers cannot build", &err, EXIT_ENV_MISSING, want);
 	expect_empty("a module the headers cannot build: nothing in modules/",
 		     "modules");
 	free(want);
@@ -121,7 +109,7 @@ static void initramfs_fails(void)
 
 	check("an initramfs of a missing file: NULL",
 	      !guest_initramfs(files, 1, sha, &err), "built");
-	expect("an initramfs of a missing file", &err, EXIT_ENV_MISSING,
+	expect_err("an initramfs of a missing file", &err, EXIT_ENV_MISSING,
 	       "cannot read /nonexistent/f");
 	expect_empty("an initramfs of a missing file: nothing in initramfs/",
 		     "initramfs");

@@ -8,6 +8,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include "capture/err.h"
 
 static int unit_failures;
 
@@ -37,6 +39,19 @@ static void check(const char *name, int ok, const char *why)
 		pass(name);
 	else
 		fail(name, "%s", why);
+}
+
+/* A library's failure @got is of kind @code with the message @msg exactly. */
+__attribute__((unused))
+static void expect_err(const char *name, const struct cap_err *got,
+		       enum exit_code code, const char *msg)
+{
+	if (got->code != code)
+		fail(name, "exit code %d, want %d (%s)", got->code, code, got->msg);
+	else if (strcmp(got->msg, msg))
+		fail(name, "message \"%s\", want \"%s\"", got->msg, msg);
+	else
+		pass(name);
 }
 
 __attribute__((unused)) static int unit_status(void)
