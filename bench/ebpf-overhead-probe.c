@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "../capture/cmd/go-spec.h"
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/proc.h"
 
 static void count_only(const struct gp_record *r, void *arg)
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
 	const char *opt = argc == 4 ? argv[3] : "";
 	int translate = strcmp(opt, "--count-only") != 0;
 	FILE *devnull;
+	struct cap_err err;
 	int fd;
 
 	if (argc != 3 && argc != 4)
@@ -65,7 +67,9 @@ int main(int argc, char **argv)
 	if (fd < 0 || !devnull)
 		die(EXIT_CAPTURE_FAILED, "cannot create temporary files");
 	spec = go_spec_parse("scenarios/etcd/raft.probes");
-	e = gp_open(argv[1]);
+	e = gp_open(argv[1], &err);
+	if (!e)
+		die_err(&err);
 	go_spec_probe(spec, e);
 	go_spec_output(spec, NULL, devnull);
 	if (gp_run(e, args, out, 600, translate ? go_spec_record : count_only, spec))

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/proc.h"
 #include "engine.h"
 #include "readplan.h"
@@ -53,24 +54,33 @@ static unsigned long long effective_caps(void)
 	return caps;
 }
 
-void gp_require_permission(void)
+int gp_may_probe(struct cap_err *err)
 {
 	enum { CAP_SYS_ADMIN_BIT = 21, CAP_PERFMON_BIT = 38, CAP_BPF_BIT = 39 };
 	unsigned long long caps = effective_caps();
 	unsigned long long bpf = (1ULL << CAP_BPF_BIT) | (1ULL << CAP_PERFMON_BIT);
 
 	if (!(caps & (1ULL << CAP_SYS_ADMIN_BIT)) && (caps & bpf) != bpf)
-		die(EXIT_ENV_MISSING, "eBPF capture needs root, or CAP_BPF and "
-		    "CAP_PERFMON (this process has neither)");
+		return cap_fail(err, EXIT_ENV_MISSING, "eBPF capture needs root, or CAP_BPF and "
+				"CAP_PERFMON (this process has neither)");
+	return 0;
 }
 
-struct gp_engine *gp_open(const char *binary)
+struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 {
-	struct gp_engine *e = xcalloc(1, sizeof(*e));
+	struct go_binary *b = go_open(binary, err);
+	long goid_off = b ? go_member(b, "runtime.g", "goid", err) : -1;
+	struct gp_engine *e;
 
+	if (goid_off < 0) {
+		if (b)
+			go_close(b);
+		return NULL;
+	}
+	e = xcalloc(1, sizeof(*e));
 	e->path = binary;
-	e->bin = go_open(binary);
-	e->goid_off = go_member(e->bin, "runtime.g", "goid");
+	e->bin = b;
+	e->goid_off = goid_off;
 	e->ring_bytes = 1ul << 22;
 	return e;
 }
@@ -103,47 +113,55 @@ void gp_follow(struct gp_engine *e)
 	e->follow = 1;
 }
 
-static unsigned add_site(struct gp_engine *e, const char *name,
-			 const struct gp_site *s, unsigned func, unsigned kind)
+static int add_site(struct gp_engine *e, const char *name,
+		    const struct gp_site *s, unsigned func, unsigned kind,
+		    struct cap_err *err)
 {
 	struct gp_plan *p;
 
 	if (e->nsites == GP_MAX_SITES)
-		die(EXIT_USAGE, "more than %d probe sites", GP_MAX_SITES);
+		return cap_fail(err, EXIT_USAGE, "more than %d probe sites", GP_MAX_SITES);
 	p = &e->plans[e->nsites];
 	gp_plan_site(s, name, p);
 	p->func = func;
 	p->kind = kind;
 	p->goid_off = e->goid_off;
-	return e->nsites++;
+	return (int)e->nsites++;
 }
 
-static void add_link(struct gp_engine *e, unsigned long off, unsigned site)
+static int add_link(struct gp_engine *e, unsigned long off, int site,
+		    struct cap_err *err)
 {
 	if (e->nlinks == GP_MAX_LINKS)
-		die(EXIT_USAGE, "more than %d probe attachments", GP_MAX_LINKS);
+		return cap_fail(err, EXIT_USAGE, "more than %d probe attachments", GP_MAX_LINKS);
 	e->offs[e->nlinks] = off;
-	e->cookie[e->nlinks++] = site;
+	e->cookie[e->nlinks++] = (unsigned)site;
+	return 0;
 }
 
-unsigned gp_probe(struct gp_engine *e, const char *name,
-		  const struct gp_site *entry, const struct gp_site *exit)
+int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
+	     const struct gp_site *exit, struct cap_err *err)
 {
 	struct go_func f;
-	unsigned func = e->nfuncs++, id;
+	unsigned func = e->nfuncs++;
+	int id, x;
 
-	go_func(e->bin, name, &f);
+	if (go_func(e->bin, name, &f, err))
+		return -1;
 	id = add_site(e, name, entry, func,
-		      f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY);
-	add_link(e, f.check ? f.check : f.entry, id);
-	if (exit) {
-		if (!entry->nsaved)
-			die(EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
-		unsigned x = add_site(e, name, exit, func, GP_SITE_EXIT);
-
-		for (int i = 0; i < f.nret; i++)
-			add_link(e, f.ret[i], x);
-	}
+		      f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY, err);
+	if (id < 0 || add_link(e, f.check ? f.check : f.entry, id, err))
+		return -1;
+	if (!exit)
+		return id;
+	if (!entry->nsaved)
+		return cap_fail(err, EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
+	x = add_site(e, name, exit, func, GP_SITE_EXIT, err);
+	if (x < 0)
+		return -1;
+	for (int i = 0; i < f.nret; i++)
+		if (add_link(e, f.ret[i], x, err))
+			return -1;
 	return id;
 }
 

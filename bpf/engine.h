@@ -5,7 +5,8 @@
  * exec, and hand every record to a callback in the order they happened.
  * Any lost record (ring buffer full) or exit without its entry fails the
  * capture with the counts (EXIT_CAPTURE_FAILED); no BPF permission is
- * EXIT_ENV_MISSING.
+ * EXIT_ENV_MISSING.  Opening, probing and the permission check return
+ * their failure in a struct cap_err (capture/err.h); running still dies.
  */
 #ifndef GOPROBE_ENGINE_H
 #define GOPROBE_ENGINE_H
@@ -14,15 +15,17 @@
 #include "goresolve.h"
 
 struct gp_engine;
+struct cap_err;
 
 /*
- * Die with EXIT_ENV_MISSING unless this process may load BPF programs and
+ * Fail with EXIT_ENV_MISSING unless this process may load BPF programs and
  * attach uprobes (CAP_SYS_ADMIN, or CAP_BPF and CAP_PERFMON): callers check
  * first, before building or resolving anything.
  */
-void gp_require_permission(void);
+int gp_may_probe(struct cap_err *err);
 
-struct gp_engine *gp_open(const char *binary);
+/* An engine for Go binary @binary (its DWARF read), or NULL. */
+struct gp_engine *gp_open(const char *binary, struct cap_err *err);
 void gp_close(struct gp_engine *e);
 struct go_binary *gp_binary(struct gp_engine *e);
 
@@ -46,10 +49,10 @@ void gp_follow(struct gp_engine *e);
  * Probe function @name: its entry reads @entry (which also says which
  * argument registers to save for the exits); if @exit is not NULL every
  * RET reads @exit.  Returns the site id of the entry; the exit's is that
- * plus one.
+ * plus one; -1 with @err.
  */
-unsigned gp_probe(struct gp_engine *e, const char *name,
-		  const struct gp_site *entry, const struct gp_site *exit);
+int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
+	     const struct gp_site *exit, struct cap_err *err);
 
 typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
 

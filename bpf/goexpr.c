@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "goexpr.h"
 
 #define MAX_PIECES 8
@@ -489,8 +490,11 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 
 static char *goid(struct go_binary *b, struct go_value *out)
 {
-	long off = go_member(b, "runtime.g", "goid");
+	struct cap_err err;
+	long off = go_member(b, "runtime.g", "goid", &err);
 
+	if (off < 0)
+		return xstrdup(err.msg);
 	memset(out, 0, sizeof(*out));
 	out->rd = (struct gp_read){ .src = GP_SRC_REG, .reg = GP_R14, .nhops = 1,
 				    .size = 8, .off = { (int)off } };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "goresolve.h"
 
 struct go_binary {
@@ -21,20 +22,20 @@ struct go_binary {
 	char build_id[256];
 };
 
-/* What go_open() had opened is released before it dies: nothing leaks. */
-static _Noreturn void refuse(struct go_binary *b, const char *why)
+/* What go_open() had opened is released before it fails: nothing leaks. */
+static struct go_binary *refuse(struct go_binary *b, const char *why,
+				struct cap_err *err)
 {
-	const char *path = b->path;
-
+	cap_fail(err, EXIT_BAD_INPUT, "%s: %s", b->path, why);
 	if (b->elf)
 		elf_end(b->elf);
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b);
-	die(EXIT_BAD_INPUT, "%s: %s", path, why);
+	return NULL;
 }
 
-struct go_binary *go_open(const char *path)
+struct go_binary *go_open(const char *path, struct cap_err *err)
 {
 	struct go_binary *b = xcalloc(1, sizeof(*b));
 
@@ -42,10 +43,10 @@ struct go_binary *go_open(const char *path)
 	elf_version(EV_CURRENT);
 	b->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (b->fd < 0)
-		refuse(b, "cannot open");
+		return refuse(b, "cannot open", err);
 	b->elf = elf_begin(b->fd, ELF_C_READ, NULL);
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
-		refuse(b, "not an ELF file");
+		return refuse(b, "not an ELF file", err);
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
 	if (!b->dw) {
 		char why[320];
@@ -54,7 +55,7 @@ struct go_binary *go_open(const char *path)
 			 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
 			 "plain go build, without -w or -s in -ldflags (%s)",
 			 dwarf_errmsg(-1));
-		refuse(b, why);
+		return refuse(b, why, err);
 	}
 	return b;
 }
@@ -121,7 +122,8 @@ static int match_die(Dwarf_Die *d, void *arg)
 }
 
 /* File offset of virtual address @va, from the PT_LOAD that maps it. */
-static unsigned long file_offset(struct go_binary *b, Dwarf_Addr va)
+static int file_offset(struct go_binary *b, Dwarf_Addr va, unsigned long *off,
+		       struct cap_err *err)
 {
 	size_t n;
 	GElf_Phdr ph;
@@ -130,20 +132,25 @@ static unsigned long file_offset(struct go_binary *b, Dwarf_Addr va)
 	for (size_t i = 0; i < n; i++) {
 		if (!gelf_getphdr(b->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (va >= ph.p_vaddr && va < ph.p_vaddr + ph.p_filesz)
-			return va - ph.p_vaddr + ph.p_offset;
+		if (va >= ph.p_vaddr && va < ph.p_vaddr + ph.p_filesz) {
+			*off = va - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
 	}
-	die(EXIT_BAD_INPUT, "%s: address %#lx is in no loaded segment",
-	    b->path, (unsigned long)va);
+	return cap_fail(err, EXIT_BAD_INPUT, "%s: address %#lx is in no loaded segment",
+			b->path, (unsigned long)va);
 }
 
-static unsigned char *read_code(struct go_binary *b, unsigned long off, size_t len)
+static unsigned char *read_code(struct go_binary *b, unsigned long off, size_t len,
+				struct cap_err *err)
 {
 	unsigned char *code = xmalloc(len);
 
-	if (pread(b->fd, code, len, (off_t)off) != (ssize_t)len)
-		die(EXIT_BAD_INPUT, "%s: cannot read code at %#lx", b->path, off);
-	return code;
+	if (pread(b->fd, code, len, (off_t)off) == (ssize_t)len)
+		return code;
+	free(code);
+	cap_fail(err, EXIT_BAD_INPUT, "%s: cannot read code at %#lx", b->path, off);
+	return NULL;
 }
 
 /*
@@ -157,17 +164,24 @@ static int is_check_jbe(cs_insn *prev, cs_insn *in)
 	       strstr(prev->op_str, "r14");
 }
 
-static void scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
-		      Dwarf_Addr hi, struct go_func *f)
+/* The stack check and RETs of @f's code [@lo, @hi), at file offset f->entry. */
+static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
+		     Dwarf_Addr hi, struct go_func *f, struct cap_err *err)
 {
-	unsigned long off = file_offset(b, lo);
-	unsigned char *code = read_code(b, off, hi - lo);
+	unsigned long off = f->entry;
+	unsigned char *code = read_code(b, off, hi - lo, err);
 	cs_insn *insn;
 	csh cs;
 	size_t n;
+	int rc = 0;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		die(EXIT_CAPTURE_FAILED, "capstone: cannot open x86-64 disassembler");
+	if (!code)
+		return -1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		free(code);
+		return cap_fail(err, EXIT_CAPTURE_FAILED,
+				"capstone: cannot open x86-64 disassembler");
+	}
 	cs_option(cs, CS_OPT_SKIPDATA, CS_OPT_ON);
 	n = cs_disasm(cs, code, hi - lo, lo, 0, &insn);
 	for (size_t i = 0; i < n; i++) {
@@ -177,55 +191,50 @@ static void scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 			f->check = at;
 		if (insn[i].id != X86_INS_RET)
 			continue;
-		if (f->nret == GO_MAX_RETS)
-			die(EXIT_BAD_INPUT, "%s: %s has more than %d RET instructions",
-			    b->path, name, GO_MAX_RETS);
+		if (f->nret == GO_MAX_RETS) {
+			rc = cap_fail(err, EXIT_BAD_INPUT, "%s: %s has more than %d RET instructions",
+				      b->path, name, GO_MAX_RETS);
+			break;
+		}
 		f->ret[f->nret++] = at;
 	}
 	cs_free(insn, n);
 	cs_close(&cs);
 	free(code);
+	return rc;
 }
 
-/* @name's subprogram DIE, or why there is none to probe (caller frees). */
-char *go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out)
+int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
+		  struct cap_err *err)
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
 
 	each_die(b, match_die, &q);
 	if (q.inlined)
-		return xasprintf("%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
-				 b->path, name);
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
+				b->path, name);
 	if (!q.nfound)
-		return xasprintf("%s: no function %s", b->path, name);
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: no function %s", b->path, name);
 	*out = q.found;
-	return NULL;
+	return 0;
 }
 
-char *go_func_find(struct go_binary *b, const char *name, struct go_func *f)
+int go_func(struct go_binary *b, const char *name, struct go_func *f,
+	    struct cap_err *err)
 {
 	Dwarf_Addr lo, hi;
 	Dwarf_Die d;
-	char *why = go_subprogram(b, name, &d);
 
-	if (why)
-		return why;
+	if (go_subprogram(b, name, &d, err))
+		return -1;
 	if (dwarf_lowpc(&d, &lo) || dwarf_highpc(&d, &hi))
-		return xasprintf("%s: %s has no code range", b->path, name);
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no code range", b->path, name);
 	memset(f, 0, sizeof(*f));
-	f->entry = file_offset(b, lo);
-	scan_code(b, name, lo, hi, f);
+	if (file_offset(b, lo, &f->entry, err) || scan_code(b, name, lo, hi, f, err))
+		return -1;
 	if (!f->nret)
-		return xasprintf("%s: %s has no RET instruction", b->path, name);
-	return NULL;
-}
-
-void go_func(struct go_binary *b, const char *name, struct go_func *f)
-{
-	char *why = go_func_find(b, name, f);
-
-	if (why)
-		die(EXIT_BAD_INPUT, "%s", why);
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no RET instruction", b->path, name);
+	return 0;
 }
 
 const char *go_path(const struct go_binary *b)
@@ -233,7 +242,8 @@ const char *go_path(const struct go_binary *b)
 	return b->path;
 }
 
-long go_member(struct go_binary *b, const char *type, const char *member)
+long go_member(struct go_binary *b, const char *type, const char *member,
+	       struct cap_err *err)
 {
 	struct die_query q = { .name = type, .tag = DW_TAG_structure_type };
 	Dwarf_Die m;
@@ -242,7 +252,7 @@ long go_member(struct go_binary *b, const char *type, const char *member)
 
 	each_die(b, match_die, &q);
 	if (!q.nfound)
-		die(EXIT_BAD_INPUT, "%s: no struct type %s", b->path, type);
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: no struct type %s", b->path, type);
 	if (dwarf_child(&q.found, &m) == 0) {
 		do {
 			const char *n = die_name(&m);
@@ -254,7 +264,8 @@ long go_member(struct go_binary *b, const char *type, const char *member)
 			return (long)loc;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	die(EXIT_BAD_INPUT, "%s: struct %s has no member %s", b->path, type, member);
+	return cap_fail(err, EXIT_BAD_INPUT, "%s: struct %s has no member %s",
+			b->path, type, member);
 }
 
 static void hex(char *out, size_t cap, const unsigned char *p, size_t n)

@@ -4,10 +4,11 @@
  * and its machine code (capstone): where a function's entry, prologue
  * stack check and RET instructions are in the file, and where a struct
  * member is.  Nothing is hard-coded: a different Go or raft version moves
- * offsets and the resolver follows.  Failures die naming the binary and
- * the function or type: a binary without DWARF (EXIT_BAD_INPUT), a missing
- * function or member, or a target that the compiler inlined somewhere
- * (probing its symbol would silently miss the inlined calls).
+ * offsets and the resolver follows.  Failures return -1 (NULL) with @err
+ * (capture/err.h) naming the binary and the function or type: a binary
+ * without DWARF (EXIT_BAD_INPUT), a missing function or member, or a
+ * target that the compiler inlined somewhere (probing its symbol would
+ * silently miss the inlined calls).
  */
 #ifndef GORESOLVE_H
 #define GORESOLVE_H
@@ -15,6 +16,7 @@
 #define GO_MAX_RETS 64
 
 struct go_binary;
+struct cap_err;
 
 struct go_func {
 	unsigned long entry;          /* file offset of the first instruction */
@@ -25,17 +27,19 @@ struct go_func {
 
 #include <elfutils/libdw.h>
 
-struct go_binary *go_open(const char *path);
+struct go_binary *go_open(const char *path, struct cap_err *err);
 void go_close(struct go_binary *b);
 
-void go_func(struct go_binary *b, const char *name, struct go_func *out);
-/* The same, returning why @name cannot be probed (caller frees), or NULL. */
-char *go_func_find(struct go_binary *b, const char *name, struct go_func *out);
-/* @name's DWARF subprogram (not an inlined one), or why not (caller frees). */
-char *go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out);
+/* Where @name can be probed. */
+int go_func(struct go_binary *b, const char *name, struct go_func *out,
+	    struct cap_err *err);
+/* @name's DWARF subprogram (not an inlined one). */
+int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
+		  struct cap_err *err);
 const char *go_path(const struct go_binary *b);
-/* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"). */
-long go_member(struct go_binary *b, const char *type, const char *member);
+/* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"), or -1. */
+long go_member(struct go_binary *b, const char *type, const char *member,
+	       struct cap_err *err);
 /* Hex GNU/Go build id note, or "" (static buffer owned by @b). */
 const char *go_build_id(struct go_binary *b);
 

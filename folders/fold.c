@@ -12,6 +12,7 @@
 #include "../capture/die.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
+#include "../qemu/ftrace.h"
 #include "folder.h"
 
 void fold_run_windows(struct fold_run *run, const struct folder *f,
@@ -317,4 +318,36 @@ void fold_observed(const struct folder *f, const char *input,
 		.fmt = { .form = f->form }, .observe = fn, .observe_ctx = ctx,
 		.step_map = step_map,
 	}, NULL);
+}
+
+char *fold_run_decoded(struct fold_run *run,
+		       void (*decode)(const char *trace, const char *json,
+				      const char *out, cJSON *info),
+		       int *cleanup)
+{
+	char *path;
+	cJSON *trace;
+	int fd;
+
+	if (!ftrace_is(run->path))
+		return NULL;
+	path = xstrdup("/tmp/capture-decoded-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+	close(fd);
+	*cleanup = remove_on_failure(path);
+	trace = json_obj();
+	decode(run->path, NULL, path, trace);
+	json_add(run->info, "trace", trace);
+	return path;
+}
+
+void fold_run_decoded_done(char *stream, int cleanup)
+{
+	if (!stream)
+		return;
+	remove(stream);
+	cancel_on_failure(cleanup);
+	free(stream);
 }

@@ -63,6 +63,20 @@ void fold_run_never_completing(struct fold_run *run, const char *action,
 			       cJSON *data);
 
 /*
+ * A trace channel (a live capture's raw/RUN.ftrace, qemu/ftrace.h) is
+ * first decoded by @decode (with no JSON channel to check against) into
+ * the system's event stream, in a temporary file: returns its path, to be
+ * handed to fold_run_decoded_done() once read, or NULL if run->path is a
+ * stream already.  What the decoding found goes into the run's info
+ * "trace".
+ */
+char *fold_run_decoded(struct fold_run *run,
+		       void (*decode)(const char *trace, const char *json,
+				      const char *out, cJSON *info),
+		       int *cleanup);
+void fold_run_decoded_done(char *stream, int cleanup);
+
+/*
  * Fold @input as the run @name with @f: events to events/NAME.ndjson and
  * windows to SYSTEM/NAME.ndjson in corpus @c (NULL: check only).  Adds
  * {"name", "input", "events", "windows": {action: n}, "repairs"} for the

@@ -18,7 +18,8 @@
 	FOLDED(locksvc) \
 	FOLDED(dqueue) \
 	LIVE(etcd) \
-	FOLDED(raftkvs)
+	FOLDED(raftkvs) \
+	LIVE(rwlock)
 
 #define DECLARE_FOLDED(n) extern const struct folder folder_##n;
 #define DECLARE_LIVE(n) DECLARE_FOLDED(n) extern const struct live_system live_##n;

@@ -19,7 +19,7 @@ static const char *const action_names[N_ACTIONS] = {
 };
 
 struct op {
-	int present, actor, action, locked, spun;
+	int actor, action, locked, spun;
 };
 
 struct decode {
@@ -33,94 +33,33 @@ struct decode {
 	long long spinning_at_end;	/* lock()s still in the slow path */
 };
 
-static int is(const struct ftrace_record *r, const char *sys, const char *name)
+static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 {
-	return !strcmp(r->system, sys) && !strcmp(r->name, name);
-}
+	struct op *o = &d->ops[seq];
 
-/* The run's framing events: exactly one spin_begin and one spin_end. */
-static void find_markers(struct decode *d)
-{
-	for (int c = 0; c < ftrace_cpus(d->t); c++) {
-		size_t n;
-		const struct ftrace_record *r = ftrace_records(d->t, c, &n);
-
-		for (size_t i = 0; i < n; i++) {
-			const struct ftrace_record **m =
-				is(&r[i], "capture_spin", "spin_begin") ? &d->begin :
-				is(&r[i], "capture_spin", "spin_end") ? &d->end : NULL;
-
-			if (m && *m)
-				die_at(EXIT_CHECK_FAILED, d->path, 0,
-				       "two capture_spin:%s events", r[i].name);
-			if (m)
-				*m = &r[i];
-		}
-	}
-	if (!d->begin || !d->end)
-		die_at(EXIT_CAPTURE_FAILED, d->path, 0,
-		       "no capture_spin:%s event in the trace: events were lost",
-		       d->begin ? "spin_end" : "spin_begin");
-}
-
-static void take_op(struct decode *d, const struct ftrace_record *r)
-{
-	unsigned long long seq = ftrace_num(d->t, r, "seq");
-	unsigned long long lock = ftrace_num(d->t, r, "lock");
-	struct op *o;
-
-	if (seq >= d->nops)
-		die_at(EXIT_CHECK_FAILED, d->path, 0,
-		       "spin_op seq %llu after spin_end counted %zu", seq, d->nops);
-	o = &d->ops[seq];
-	if (o->present)
-		die_at(EXIT_CHECK_FAILED, d->path, 0, "two spin_op events of seq %llu", seq);
 	if (seq == 0)
-		d->lock = lock;
-	o->present = 1;
+		d->lock = ftrace_num(d->t, r, "lock");
 	o->actor = (int)ftrace_num(d->t, r, "actor");
 	o->action = (int)ftrace_num(d->t, r, "action");
 	o->locked = (int)ftrace_num(d->t, r, "locked");
 	if (o->action >= N_ACTIONS)
-		die_at(EXIT_BAD_INPUT, d->path, 0, "spin_op seq %llu: action %d",
+		die_at(EXIT_BAD_INPUT, d->path, 0, "spin_op seq %zu: action %d",
 		       seq, o->action);
 }
 
-static _Noreturn void lost_ops(const struct decode *d, size_t lost)
-{
-	die_at(EXIT_CAPTURE_FAILED, d->path, 0,
-	       "spin_end counted %zu events, %zu of them are not in the trace: "
-	       "events were lost", d->nops, lost);
-}
-
-/* Every operation, by seq: all of 0 .. nevents-1, each once. */
+/* The framing events, then every operation by seq: 0 .. nevents-1, each once. */
 static void collect_ops(struct decode *d)
 {
-	size_t lost = 0, ops = 0, n;
+	const struct ftrace_record **by_seq;
 
-	for (int c = 0; c < ftrace_cpus(d->t); c++) {
-		const struct ftrace_record *r = ftrace_records(d->t, c, &n);
-
-		for (size_t i = 0; i < n; i++)
-			ops += is(&r[i], "capture_spin", "spin_op");
-	}
+	d->begin = ftrace_only(d->t, "capture_spin", "spin_begin");
+	d->end = ftrace_only(d->t, "capture_spin", "spin_end");
 	d->nops = ftrace_num(d->t, d->end, "nevents");
-	/* a count beyond the records there are gets no table of its size */
-	if (d->nops > ops)
-		lost_ops(d, d->nops - ops);
+	by_seq = ftrace_by_seq(d->t, "capture_spin", "spin_op", "spin_end", d->nops);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
-	for (int c = 0; c < ftrace_cpus(d->t); c++) {
-		size_t n;
-		const struct ftrace_record *r = ftrace_records(d->t, c, &n);
-
-		for (size_t i = 0; i < n; i++)
-			if (is(&r[i], "capture_spin", "spin_op"))
-				take_op(d, &r[i]);
-	}
 	for (size_t s = 0; s < d->nops; s++)
-		lost += !d->ops[s].present;
-	if (lost)
-		lost_ops(d, lost);
+		take_op(d, s, by_seq[s]);
+	free(by_seq);
 }
 
 /* Where each CPU's lock() is: its TryAcquireBlocking, then the slow path. */
@@ -199,9 +138,9 @@ static void walk_cpu(struct decode *d, int cpu)
 	const struct ftrace_record *r = ftrace_records(d->t, cpu, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		if (is(&r[i], "capture_spin", "spin_slowpath")) {
+		if (ftrace_is_event(&r[i], "capture_spin", "spin_slowpath")) {
 			slowpath(d, &w, cpu, &r[i]);
-		} else if (is(&r[i], "capture_spin", "spin_op")) {
+		} else if (ftrace_is_event(&r[i], "capture_spin", "spin_op")) {
 			unsigned long long seq = ftrace_num(d->t, &r[i], "seq");
 			struct op *o = &d->ops[seq];
 
@@ -215,9 +154,9 @@ static void walk_cpu(struct decode *d, int cpu)
 				o->spun = w.spun;
 				w = (struct cpu_walk){ .pending = -1 };
 			}
-		} else if (is(&r[i], "lock", "contention_begin")) {
+		} else if (ftrace_is_event(&r[i], "lock", "contention_begin")) {
 			d->contention_begin += ours(d, &r[i]);
-		} else if (is(&r[i], "lock", "contention_end")) {
+		} else if (ftrace_is_event(&r[i], "lock", "contention_end")) {
 			d->contention_end += ours(d, &r[i]);
 		}
 	}
@@ -257,24 +196,6 @@ static void write_streams(const struct decode *d, const char *name,
 	strbuf_addf(plain, "CAPTURE END %zu\n", d->nops);
 }
 
-/* The JSON channel must say what the trace says, byte for byte. */
-static void cross_check(const struct decode *d, const char *json,
-			const struct strbuf *plain)
-{
-	size_t len, i, line = 1;
-	char *text = read_file(json, &len);
-
-	if (!text)
-		die_at(EXIT_CAPTURE_FAILED, json, 0, "cannot read the JSON channel");
-	for (i = 0; i < len && i < plain->len && text[i] == plain->buf[i]; i++)
-		line += text[i] == '\n';
-	if (i < len || i < plain->len)
-		die_at(EXIT_CAPTURE_FAILED, json, (long)line,
-		       "the JSON channel and the trace channel (%s) disagree",
-		       d->path);
-	free(text);
-}
-
 static void describe(const struct decode *d, long long stops, cJSON *info)
 {
 	json_add(info, "cpus", json_int((long long)ftrace_num(d->t, d->begin, "cpus")));
@@ -290,19 +211,6 @@ static void describe(const struct decode *d, long long stops, cJSON *info)
 	json_add(info, "contention_end", json_int(d->contention_end));
 }
 
-int spin_ftrace_is(const char *path)
-{
-	static const char magic[] = "CAPTURE TRACE\n";
-	char head[sizeof(magic) - 1];
-	FILE *f = fopen(path, "rb");
-	int is = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
-		 !memcmp(head, magic, sizeof(head));
-
-	if (f)
-		fclose(f);
-	return is;
-}
-
 void spin_trace_decode(const char *trace, const char *json, const char *out,
 		       cJSON *info)
 {
@@ -312,7 +220,6 @@ void spin_trace_decode(const char *trace, const char *json, const char *out,
 	long long stops = 0;
 	char *name;
 
-	find_markers(&d);
 	collect_ops(&d);
 	for (int c = 0; c < ftrace_cpus(t); c++)
 		walk_cpu(&d, c);
@@ -321,7 +228,7 @@ void spin_trace_decode(const char *trace, const char *json, const char *out,
 	name = ftrace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
 	if (json)
-		cross_check(&d, json, &plain);
+		ftrace_cross_check(trace, json, plain.buf, plain.len);
 	write_file(out, full.buf, full.len);
 	describe(&d, stops, info);
 	strbuf_release(&full);

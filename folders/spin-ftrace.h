@@ -12,9 +12,6 @@
 
 #include <cJSON.h>
 
-/* Does @path hold a trace channel (it starts with "CAPTURE TRACE")? */
-int spin_ftrace_is(const char *path);
-
 /*
  * Decode the trace channel @trace into the stream @out.  The stream less
  * its StopSpinning lines must be byte for byte @json, the JSON channel

@@ -30,7 +30,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
@@ -357,32 +356,6 @@ static const struct serial_ops spin_serial = {
 	.system = "spin", .begin = on_begin, .event = on_event, .end = on_end,
 };
 
-/*
- * A trace channel (capture spin's raw/RUN.ftrace) is first decoded into
- * the event stream, in a temporary file (its path, or NULL if the input
- * is a stream already).
- */
-static char *decoded(struct fold_run *run, int *cleanup)
-{
-	char *path = xstrdup("/tmp/capture-spin-decoded-XXXXXX");
-	cJSON *trace;
-	int fd;
-
-	if (!spin_ftrace_is(run->path)) {
-		free(path);
-		return NULL;
-	}
-	fd = mkstemp(path);
-	if (fd < 0)
-		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
-	close(fd);
-	*cleanup = remove_on_failure(path);
-	trace = json_obj();
-	spin_trace_decode(run->path, NULL, path, trace);
-	json_add(run->info, "trace", trace);
-	return path;
-}
-
 void spin_fold(struct fold_run *run, const struct folder *f, int extended)
 {
 	struct spin_fold s = {
@@ -390,15 +363,11 @@ void spin_fold(struct fold_run *run, const struct folder *f, int extended)
 		.try_actor = NO_ONE,
 	};
 	int cleanup = 0;
-	char *stream = decoded(run, &cleanup);
+	char *stream = fold_run_decoded(run, spin_trace_decode, &cleanup);
 
 	serial_read(&s.in, stream ? stream : run->path, run->input,
 		    &spin_serial, &s);
-	if (stream) {
-		remove(stream);
-		cancel_on_failure(cleanup);
-		free(stream);
-	}
+	fold_run_decoded_done(stream, cleanup);
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));
 }

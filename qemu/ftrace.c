@@ -418,3 +418,106 @@ char *ftrace_str(const struct ftrace *t, const struct ftrace_record *r,
 		       r->system, r->name, field);
 	return xasprintf("%.*s", (int)strnlen(v, len), v);
 }
+
+int ftrace_is(const char *path)
+{
+	static const char magic[] = "CAPTURE TRACE\n";
+	char head[sizeof(magic) - 1];
+	FILE *f = fopen(path, "rb");
+	int is = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
+		 !memcmp(head, magic, sizeof(head));
+
+	if (f)
+		fclose(f);
+	return is;
+}
+
+void ftrace_cross_check(const char *trace, const char *json, const char *plain,
+			size_t len)
+{
+	size_t n, i, line = 1;
+	char *text = read_file(json, &n);
+
+	if (!text)
+		die_at(EXIT_CAPTURE_FAILED, json, 0, "cannot read the JSON channel");
+	for (i = 0; i < n && i < len && text[i] == plain[i]; i++)
+		line += text[i] == '\n';
+	if (i < n || i < len)
+		die_at(EXIT_CAPTURE_FAILED, json, (long)line,
+		       "the JSON channel and the trace channel (%s) disagree", trace);
+	free(text);
+}
+
+int ftrace_is_event(const struct ftrace_record *r, const char *system,
+		    const char *event)
+{
+	return !strcmp(r->system, system) && !strcmp(r->name, event);
+}
+
+const struct ftrace_record *ftrace_only(const struct ftrace *t, const char *system,
+					const char *event)
+{
+	const struct ftrace_record *only = NULL;
+
+	for (int c = 0; c < t->cpus; c++)
+		for (size_t i = 0; i < t->cpu[c].n; i++) {
+			const struct ftrace_record *r = &t->cpu[c].r[i];
+
+			if (!ftrace_is_event(r, system, event))
+				continue;
+			if (only)
+				die_at(EXIT_CHECK_FAILED, t->path, 0, "two %s:%s events",
+				       system, event);
+			only = r;
+		}
+	if (!only)
+		die_at(EXIT_CAPTURE_FAILED, t->path, 0,
+		       "no %s:%s event in the trace: events were lost", system, event);
+	return only;
+}
+
+static _Noreturn void lost_seq(const struct ftrace *t, const char *end_event,
+			       size_t n, size_t lost)
+{
+	die_at(EXIT_CAPTURE_FAILED, t->path, 0,
+	       "%s counted %zu events, %zu of them are not in the trace: "
+	       "events were lost", end_event, n, lost);
+}
+
+const struct ftrace_record **ftrace_by_seq(const struct ftrace *t, const char *system,
+					   const char *event, const char *end_event,
+					   size_t n)
+{
+	const struct ftrace_record **by_seq;
+	size_t found = 0, lost = 0;
+
+	for (int c = 0; c < t->cpus; c++)
+		for (size_t i = 0; i < t->cpu[c].n; i++)
+			found += ftrace_is_event(&t->cpu[c].r[i], system, event);
+	/* a count beyond the records there are gets no table of its size */
+	if (n > found)
+		lost_seq(t, end_event, n, n - found);
+	by_seq = xcalloc(n ? n : 1, sizeof(*by_seq));
+	for (int c = 0; c < t->cpus; c++)
+		for (size_t i = 0; i < t->cpu[c].n; i++) {
+			const struct ftrace_record *r = &t->cpu[c].r[i];
+			unsigned long long seq;
+
+			if (!ftrace_is_event(r, system, event))
+				continue;
+			seq = ftrace_num(t, r, "seq");
+			if (seq >= n)
+				die_at(EXIT_CHECK_FAILED, t->path, 0,
+				       "%s seq %llu after %s counted %zu", event, seq,
+				       end_event, n);
+			if (by_seq[seq])
+				die_at(EXIT_CHECK_FAILED, t->path, 0,
+				       "two %s events of seq %llu", event, seq);
+			by_seq[seq] = r;
+		}
+	for (size_t s = 0; s < n; s++)
+		lost += !by_seq[s];
+	if (lost)
+		lost_seq(t, end_event, n, lost);
+	return by_seq;
+}

@@ -43,4 +43,38 @@ unsigned long long ftrace_num(const struct ftrace *t,
 char *ftrace_str(const struct ftrace *t, const struct ftrace_record *r,
 		 const char *field);
 
+/* Is @r a @system:@event record? */
+int ftrace_is_event(const struct ftrace_record *r, const char *system,
+		    const char *event);
+
+/*
+ * The one @system:@event record of the trace.  Two of them die with
+ * EXIT_CHECK_FAILED, none with EXIT_CAPTURE_FAILED (events were lost),
+ * naming the trace.
+ */
+const struct ftrace_record *ftrace_only(const struct ftrace *t, const char *system,
+					const char *event);
+
+/*
+ * The records @system:@event by their field "seq": @n of them (the count
+ * that @end_event, the run's closing event, gave), seq 0 .. n-1 each once.
+ * Returns a table of @n pointers (caller frees).  A seq twice or out of
+ * range dies with EXIT_CHECK_FAILED, a seq missing with
+ * EXIT_CAPTURE_FAILED (events were lost), naming the trace.
+ */
+const struct ftrace_record **ftrace_by_seq(const struct ftrace *t, const char *system,
+					   const char *event, const char *end_event,
+					   size_t n);
+
+/* Does @path hold a trace channel (it starts with "CAPTURE TRACE")? */
+int ftrace_is(const char *path);
+
+/*
+ * The run's JSON channel @json must be byte for byte @len bytes of @plain,
+ * what its trace channel @trace decodes to (the cross-check of the two
+ * paths); dies with EXIT_CAPTURE_FAILED naming the first line that differs.
+ */
+void ftrace_cross_check(const char *trace, const char *json, const char *plain,
+			size_t len);
+
 #endif

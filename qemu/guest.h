@@ -120,4 +120,41 @@ const char *guest_qemu(void);
  */
 int guest_boot_lean(void);
 
+/*
+ * A guest that runs one scenario module: scenarios/NAME/module/ holds
+ * NAME.c, NAME-trace.h (its trace events), Kbuild and guest.sh (run by
+ * /init); the initramfs carries NAME.ko, guest.sh and tracedump.
+ */
+struct module_guest {
+	const char *name;
+	struct guest_kernel kernel;
+	char *ko_name;
+	char *initrd;
+	char module_sha[65];
+	char initrd_sha[65];
+};
+
+/*
+ * Kernel, module and initramfs of @name, once (a prepared @g is kept);
+ * the module's prepare.sh goes in too if it has one (qemu/init runs it
+ * before a snapshot is saved).
+ */
+void module_guest_prepare(struct module_guest *g, const char *name);
+/* Add the kernel's provenance, "module" and "initramfs_sha256" to @env. */
+void module_guest_describe(const struct module_guest *g, cJSON *env);
+/*
+ * "capture_cpus=N capture_trace_kb=K": the words of the guest's
+ * /prepare.sh, the same for every scenario (so a snapshot can hold them).
+ */
+char *module_guest_words(int cpus, int trace_kb);
+/*
+ * The ftrace ring buffer per guest CPU in KiB: CAPTURE_TRACE_KB (1-65536;
+ * anything else dies with EXIT_USAGE), default 256.
+ */
+int guest_trace_kb(void);
+/* Free @n boots whose strings (name, append, prepare, both paths) were allocated, and @b. */
+void guest_boots_free(struct guest_boot *b, size_t n);
+/* @raw less its ".log", then @suffix: a channel's file beside it. */
+char *guest_channel_path(const char *raw, const char *suffix);
+
 #endif

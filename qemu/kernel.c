@@ -187,25 +187,49 @@ static cJSON *package(const char *name, const char *version)
 	return p;
 }
 
-static void add_package(cJSON *env, const char *key, const char *name)
+/*
+ * The versions of @names[0..n) in one dpkg-query: each one is a process a
+ * warm capture waits for (~25 ms), where the boot itself is ~0.35 s.
+ */
+static void add_packages(cJSON *env, const char *const keys[],
+			 const char *const names[], size_t n)
 {
-	char *version = package_version(name);
+	const char *argv[8] = { "dpkg-query", "-W", "-f=${Package}=${Version} " };
+	char *out;
 
-	cJSON_DeleteItemFromObjectCaseSensitive(env, key);
-	json_add(env, key, package(name, version));
-	free(version);
+	for (size_t i = 0; i < n; i++)
+		argv[3 + i] = names[i];
+	out = command_output(EXIT_ENV_MISSING, argv);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		char *at = out, *version;
+
+		while (at && (strncmp(at, names[i], len) || at[len] != '='))
+			at = (at = strchr(at, ' ')) ? at + 1 : NULL;
+		if (!at)
+			die(EXIT_ENV_MISSING, "dpkg-query gave no version of %s", names[i]);
+		version = xstrdup(at + len + 1);
+		version[strcspn(version, " ")] = '\0';
+		cJSON_DeleteItemFromObjectCaseSensitive(env, keys[i]);
+		json_add(env, keys[i], package(names[i], version));
+		free(version);
+	}
+	free(out);
 }
 
 void guest_kernel_describe(const struct guest_kernel *k, cJSON *env)
 {
+	static const char *const keys[] = { "qemu", "busybox" };
+	static const char *const names[] = { "qemu-system-x86", "busybox-static" };
 	char *headers = xasprintf("linux-headers-%s", k->abi);
 	cJSON *kernel = package(k->package, k->version);
 
 	json_add(kernel, "deb_sha256", json_str(k->deb_sha256));
 	cJSON_DeleteItemFromObjectCaseSensitive(env, "kernel");
 	json_add(env, "kernel", kernel);
-	add_package(env, "headers", headers);
-	add_package(env, "qemu", "qemu-system-x86");
-	add_package(env, "busybox", "busybox-static");
+	/* k->version is the headers package's version (guest_kernel_get()). */
+	cJSON_DeleteItemFromObjectCaseSensitive(env, "headers");
+	json_add(env, "headers", package(headers, k->version));
+	add_packages(env, keys, names, 2);
 	free(headers);
 }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../die.h"
+#include "../err.h"
 #include "../json.h"
 #include "../ndjson.h"
 #include "../../bpf/goeval.h"
@@ -1021,14 +1022,13 @@ void go_spec_probe(struct go_spec *s, struct gp_engine *e)
 		struct func *fn = &s->func[i];
 		struct gp_site entry = { 0 };
 		struct go_func gf;
+		struct cap_err err;
 		Dwarf_Die d;
-		char *why = go_func_find(b, fn->name, &gf);
-		unsigned id;
+		int id;
 
-		if (!why)
-			why = go_subprogram(b, fn->name, &d);
-		if (why)
-			die_at(EXIT_BAD_INPUT, s->path, fn->line, "%s", why);
+		if (go_func(b, fn->name, &gf, &err) ||
+		    go_subprogram(b, fn->name, &d, &err))
+			die_at(err.code, s->path, fn->line, "%s", err.msg);
 		if (fn->entry) {
 			resolve_site(s, b, &d, fn->entry);
 			entry = fn->entry->gp;
@@ -1039,7 +1039,9 @@ void go_spec_probe(struct go_spec *s, struct gp_engine *e)
 		}
 		if (fn->entry)
 			read_goid(s, b, &d, fn->entry, &entry);
-		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL);
+		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL, &err);
+		if (id < 0)
+			die_err(&err);
 		s->by_id[id] = fn->entry;
 		if (fn->exit)
 			s->by_id[id + 1] = fn->exit;

@@ -17,6 +17,7 @@
 #include "../command.h"
 #include "../corpus.h"
 #include "../die.h"
+#include "../err.h"
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
@@ -144,7 +145,8 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 {
 	struct go_spec *spec = go_spec_parse(o->spec);
 	char *bin = find_command(cmd[0]);
-	struct gp_engine *e = gp_open(bin);
+	struct cap_err err;
+	struct gp_engine *e = gp_open(bin, &err);
 	char *name = xstrdup(basename(bin));
 	char *raw_rel = xasprintf("raw/%s.ndjson", name);
 	char *ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson",
@@ -154,10 +156,13 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	cJSON *m;
 	int rc;
 
+	if (!e)
+		die_err(&err);
 	gp_follow(e);
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
 	go_spec_probe(spec, e);
-	gp_require_permission();
+	if (gp_may_probe(&err))
+		die_err(&err);
 	c = begin(o, argc, argv);
 	m = corpus_manifest(c);
 	describe(m, bin, e, o->spec);

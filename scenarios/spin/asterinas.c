@@ -88,10 +88,10 @@ static void write_ktest_head(const struct spin_scenario *sc, FILE *out)
 	free(fn);
 }
 
-static void write_ktest_step(size_t n, const struct spin_step *st, FILE *out)
+static void write_ktest_step(size_t n, const struct actor_step *st, FILE *out)
 {
 	fprintf(out, "\n    // Step %zu: %d %s\n    set_actor(%d);\n", n,
-		st->actor, spin_op_name(st->op), st->actor);
+		st->actor, spin_op_names[st->op], st->actor);
 	switch (st->op) {
 	case SPIN_LOCK:
 		fprintf(out,

@@ -38,7 +38,7 @@ static void step(struct gen *g, int actor, enum spin_op op)
 		g->alloc = g->alloc * 2 + 16;
 		s->steps = xrealloc(s->steps, g->alloc * sizeof(*s->steps));
 	}
-	s->steps[s->nsteps] = (struct spin_step){
+	s->steps[s->nsteps] = (struct actor_step){
 		.actor = actor, .op = op, .line = (long)s->nsteps + 1,
 	};
 	s->nsteps++;
@@ -154,5 +154,5 @@ void spin_scenario_text(const struct spin_scenario *s, struct strbuf *sb)
 {
 	for (size_t i = 0; i < s->nsteps; i++)
 		strbuf_addf(sb, "%d %s\n", s->steps[i].actor,
-			    spin_op_name(s->steps[i].op));
+			    spin_op_names[s->steps[i].op]);
 }

@@ -12,6 +12,7 @@
 #include "../../capture/options.h"
 #include "../../capture/proc.h"
 #include "../../capture/system.h"
+#include "../guest-live.h"
 #include "domain.h"
 #include "driver.h"
 
@@ -47,8 +48,6 @@ static const char spin_usage[] =
 	"(lean, the default, or classic: the slower boot bench/spin-capture\n"
 	"compares it with).\n";
 
-#define MAX_JOBS 16
-
 enum { O_CPUS = 0x1000, O_BOOT_ONLY, O_FOLD };
 
 static const struct option spin_options[] = {
@@ -62,29 +61,10 @@ static const struct option spin_options[] = {
 static struct spin_run_options opts = { .cpus = 1 };
 static const char *fold_with = "spin";   /* --fold SYSTEM */
 
-/* One boot per CPU: a TCG guest keeps one busy. */
-static int default_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
-}
-
-static int parse_jobs(const char *arg)
-{
-	char *end;
-	long j = strtol(arg, &end, 10);
-
-	if (*end || end == arg || j < 1 || j > MAX_JOBS)
-		die(EXIT_USAGE, "--jobs: expected a number from 1 to %d, not '%s'",
-		    MAX_JOBS, arg);
-	return (int)j;
-}
-
 static void spin_option(int opt, const char *arg)
 {
 	if (opt == 'j') {
-		opts.jobs = parse_jobs(arg);
+		opts.jobs = guest_live_parse_jobs(arg);
 		option_unrecorded(arg);
 	} else if (opt == O_CPUS) {
 		if (strcmp(arg, "1") && strcmp(arg, "2"))
@@ -150,7 +130,7 @@ static void spin_prepare(struct live_capture *lc)
 	}
 	s->opt = opts;
 	if (!s->opt.jobs)
-		s->opt.jobs = default_jobs();
+		s->opt.jobs = guest_live_jobs();
 	lc->data = s;
 }
 
@@ -178,43 +158,19 @@ static int spin_instead(struct live_capture *lc)
 	return EXIT_OK;
 }
 
-/* A driver's raw ring-buffer pages carry time stamps: they vary. */
-static void vary_ftrace(struct live_capture *lc)
-{
-	for (size_t i = 0; i < lc->n; i++) {
-		char *rel = xasprintf("raw/%s.ftrace", lc->sc[i].run);
-		char *path = corpus_path(lc->corpus, rel);
-
-		if (file_exists(path))
-			corpus_vary(lc->corpus, rel, "ftrace ring-buffer pages: their "
-				    "time stamps differ from run to run; raw/RUN.log "
-				    "is their decoding");
-		free(path);
-		free(rel);
-	}
-}
-
-/* What the manifest says about a scenario: its file, digest and steps. */
-static cJSON *scenario_entry(const struct spin_scenario *sc, const char *run)
+/* What the manifest says about a scenario, a generated one by its text. */
+static cJSON *scenario_entry(const struct spin_scenario *sc,
+			     const struct scenario_file *f)
 {
 	struct strbuf text = STRBUF_INIT;
-	cJSON *e = json_obj();
 	char hex[65];
 
-	if (sc->generated) {
-		spin_scenario_text(sc, &text);
-		sha256_hex(text.buf, text.len, hex);
-		strbuf_release(&text);
-	} else if (sha256_file(sc->path, hex)) {
-		die_at(EXIT_BAD_INPUT, sc->path, 0, "cannot read");
-	}
-	json_add(e, "name", json_str(sc->name));
-	json_add(e, "file", json_str(run));
-	if (sc->generated)
-		json_add(e, "generated", json_str(SPIN_DOMAIN_SET));
-	json_add(e, "sha256", json_str(hex));
-	json_add(e, "steps", json_int((long long)sc->nsteps));
-	return e;
+	if (!sc->generated)
+		return guest_live_scenario(f, NULL, NULL, sc->nsteps);
+	spin_scenario_text(sc, &text);
+	sha256_hex(text.buf, text.len, hex);
+	strbuf_release(&text);
+	return guest_live_scenario(f, hex, SPIN_DOMAIN_SET, sc->nsteps);
 }
 
 /*
@@ -226,10 +182,10 @@ static void spin_describe(struct live_capture *lc, cJSON *m)
 	const struct spin_live *s = lc->data;
 	cJSON *scenarios = json_arr();
 
-	vary_ftrace(lc);
+	guest_live_vary_ftrace(lc);
 	json_add(m, "kernel", json_str(lc->driver->name));
 	for (size_t i = 0; i < lc->n; i++)
-		json_add(scenarios, NULL, scenario_entry(&s->sc[i], lc->sc[i].run));
+		json_add(scenarios, NULL, scenario_entry(&s->sc[i], &lc->sc[i]));
 	json_add(m, "scenarios", scenarios);
 }
 

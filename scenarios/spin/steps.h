@@ -19,26 +19,22 @@
 #define SCENARIOS_SPIN_STEPS_H
 
 #include <stddef.h>
+#include "../actor-steps.h"
 
+/* A step's op (struct actor_step's), the index of its word. */
 enum spin_op { SPIN_LOCK, SPIN_TRY, SPIN_RELEASE };
-
-struct spin_step {
-	int actor;          /* 0 or 1 */
-	enum spin_op op;
-	long line;          /* line in the scenario file, for messages */
-};
 
 struct spin_scenario {
 	char *name;         /* "contention" */
 	char *path;         /* ".../scenarios/spin/01-contention" */
 	int index;          /* 1 for 01-contention */
-	struct spin_step *steps;
+	struct actor_step *steps;
 	size_t nsteps;
 	int generated;      /* of the domain set: no file (domain.h) */
 };
 
-/* Word for @op in scenario files ("lock", "try", "release"). */
-const char *spin_op_name(enum spin_op op);
+/* Words for the ops in scenario files ("lock", "try", "release"), NULL-ended. */
+extern const char *const spin_op_names[];
 
 /*
  * Parse the scenario file @path into @s.  A malformed line dies with

@@ -17,11 +17,13 @@ check "capture list: spin's scenarios from its directory" \
 	grep -qx '  scenarios: contention long' "$TMP/list"
 check "capture list: etcd's scenarios in NN order" \
 	grep -qx '  scenarios: election proposal heartbeat vote-rejection second-election' "$TMP/list"
+check "capture list: rwlock's scenarios from its directory" \
+	grep -qx '  scenarios: contention coverage' "$TMP/list"
 check "capture list: a system folded only lists no scenario" \
-	test "$(grep -c '^  scenarios:' "$TMP/list")" = 2
+	test "$(grep -c '^  scenarios:' "$TMP/list")" = 3
 
 # One known-list for systems, whatever the command.
-known='known: spin, spin-spinning, locksvc, dqueue, etcd, raftkvs\)'
+known='known: spin, spin-spinning, locksvc, dqueue, etcd, raftkvs, rwlock\)'
 expect_exit 2 "fold: an unknown system lists them all" "unknown system 'nosuch' \($known" \
 	"$CAPTURE" fold nosuch "$TMP/help"
 expect_exit 2 "convert: the same list" "unknown system 'nosuch' \($known" \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The causal check of capture etcd --live (capture/cmd/etcd-messages.c):
+ * The causal check of capture etcd --live (scenarios/etcd/driver/messages.c):
  * a receive matched to an earlier send passes and is counted, a send never
  * received is counted, and each violation (a receive with no send, before
  * its send, twice for one send, at a node the message is not for, a send
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "capture/cmd/etcd-live.h"
+#include "scenarios/etcd/driver/cluster.h"
 #include "capture/die.h"
 #include "capture/json.h"
 #include "capture/proc.h"

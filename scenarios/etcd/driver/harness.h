@@ -3,8 +3,7 @@
  * The etcd system's live side (capture/live.h): the Go harness of
  * scenarios/etcd/ (a deterministic 3-node cluster on unmodified
  * go.etcd.io/raft/v3) and its drivers, the eBPF-probed run
- * (capture/cmd/etcd.c, beside the probe plan it needs) and the with_tla
- * trace (harness.c).
+ * (ebpf.c) and the with_tla trace (harness.c).
  */
 #ifndef SCENARIOS_ETCD_HARNESS_H
 #define SCENARIOS_ETCD_HARNESS_H
@@ -41,7 +40,7 @@ void etcd_harness_status(const char *bin, const char *scenario, int status);
 extern const struct live_driver etcd_ebpf_driver, etcd_trace_driver;
 /*
  * capture etcd --live, --explore, --merge: commands of their own
- * (capture/cmd/etcd.c): -1 if argv asks for none.
+ * (ebpf.c): -1 if argv asks for none.
  */
 int etcd_takeover(int argc, char **argv);
 

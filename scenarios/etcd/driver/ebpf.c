@@ -3,30 +3,30 @@
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with raft's probe spec
  * (scenarios/etcd/raft.probes, read by go-spec.c), which writes upstream's
- * with_tla event stream.  It sits here, beside the spec reader of the CLI,
- * until that reader moves below the CLI;
- * the rest of etcd's live side is scenarios/etcd/driver/harness.c.  So is
- * what capture etcd --live (etcd-live.c) shares with it.
+ * with_tla event stream; and etcd's commands of its own (--live, --explore,
+ * --merge).  The rest of etcd's live side is harness.c; what capture etcd
+ * --live (cluster.c) shares with it is declared in cluster.h.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../bpf/engine.h"
-#include "../../scenarios/etcd/driver/harness.h"
-#include "../corpus.h"
-#include "../die.h"
-#include "../home.h"
-#include "../json.h"
-#include "../live.h"
-#include "../options.h"
-#include "../proc.h"
+#include "../../../bpf/engine.h"
+#include "harness.h"
+#include "../../../capture/corpus.h"
+#include "../../../capture/die.h"
+#include "../../../capture/err.h"
+#include "../../../capture/home.h"
+#include "../../../capture/json.h"
+#include "../../../capture/live.h"
+#include "../../../capture/options.h"
+#include "../../../capture/proc.h"
 #include "goprobe.skel.h"
-#include "../command.h"
-#include "../system.h"
-#include "etcd-explore.h"
-#include "etcd-live.h"
-#include "go-spec.h"
-#include "fold-inputs.h"
+#include "../../../capture/command.h"
+#include "../../../capture/system.h"
+#include "explore.h"
+#include "cluster.h"
+#include "../../../capture/cmd/go-spec.h"
+#include "../../../capture/cmd/fold-inputs.h"
 
 enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
 
@@ -58,12 +58,14 @@ static int ebpf_instead(struct live_capture *lc)
 {
 	struct go_binary *b;
 	struct go_func f;
+	struct cap_err err;
 
 	(void)lc;
 	if (!ebpf.resolve)
 		return -1;
-	b = go_open(etcd_harness(0));
-	go_func(b, ebpf.resolve, &f);
+	b = go_open(etcd_harness(0), &err);
+	if (!b || go_func(b, ebpf.resolve, &f, &err))
+		die_err(&err);
 	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", ebpf.resolve,
 	       f.entry, f.check ? "probed at its JBE" : "none", f.nret);
 	go_close(b);
@@ -72,8 +74,11 @@ static int ebpf_instead(struct live_capture *lc)
 
 static void ebpf_prepare(struct live_capture *lc)
 {
+	struct cap_err err;
+
 	(void)lc;
-	gp_require_permission();
+	if (gp_may_probe(&err))
+		die_err(&err);
 	etcd_harness(0);
 }
 
@@ -102,14 +107,18 @@ struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
 static void run_probed(const char *bin, const char *scenario, const char *raw,
 		       const char *tmp_out)
 {
-	struct gp_engine *e = gp_open(bin);
-	FILE *out = fopen(raw, "w");
+	struct cap_err err;
+	struct gp_engine *e = gp_open(bin, &err);
+	FILE *out;
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
 	struct go_spec *spec;
 	size_t len = 0;
 	char *stdout_text;
 	int rc;
 
+	if (!e)
+		die_err(&err);
+	out = fopen(raw, "w");
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	gp_set_ring(e, ebpf.ring_bytes, ebpf.hold_ring);
@@ -132,12 +141,15 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 /* What was probed: the harness's build id and the BPF object's digest. */
 static void describe_probes(const char *bin, cJSON *env)
 {
-	struct go_binary *b = go_open(bin);
+	struct cap_err err;
+	struct go_binary *b = go_open(bin, &err);
 	size_t sz;
 	const void *obj = goprobe__elf_bytes(&sz);
 	char *spec = probe_spec();
 	char hex[65];
 
+	if (!b)
+		die_err(&err);
 	json_add(env, "harness_build_id", json_str(go_build_id(b)));
 	go_close(b);
 	sha256_hex(obj, sz, hex);
@@ -343,12 +355,13 @@ static int explore_command(int argc, char **argv)
 		.x = { .seed = 1, .shard = 1, .shards = 1 },
 		.via = "ebpf", .out = OUTPUT_OPTIONS_INIT,
 	};
+	struct cap_err err;
 
 	explore_parse(&o, argc, argv, sys->live->usage);
 	if (!o.x.budget && !o.x.seconds)
 		o.x.budget = 200;
-	if (!strcmp(o.via, "ebpf"))
-		gp_require_permission();
+	if (!strcmp(o.via, "ebpf") && gp_may_probe(&err))
+		die_err(&err);
 	return explore_then_capture(sys, &o, argv + optind, argc - optind);
 }
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * capture etcd --live (etcd-live.c) and what it shares with capture etcd
- * (etcd.c): building a Go main, the manifest's environment.
+ * capture etcd --live (cluster.c) and what it shares with capture etcd
+ * (ebpf.c): building a Go main, the manifest's environment.
  */
 #ifndef CAPTURE_ETCD_LIVE_H
 #define CAPTURE_ETCD_LIVE_H
 
 #include <stdio.h>
 #include <cJSON.h>
-#include "../../scenarios/etcd/driver/harness.h"
+#include "harness.h"
 
 struct folder;
 
@@ -24,7 +24,7 @@ struct gp_engine;
  * go_spec_end() and go_spec_free() it.
  */
 struct go_spec *etcd_probes(struct gp_engine *e, FILE *out);
-/* Add "environment" to manifest @m (see etcd.c, spec_sha256 when probed); returns it. */
+/* Add "environment" to manifest @m (see ebpf.c, spec_sha256 when probed); returns it. */
 cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed);
 
 /*
@@ -34,7 +34,7 @@ cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed);
 void etcd_require_every_action(const struct folder *f, const cJSON *runs);
 
 /*
- * The causal check of a live run's event stream @path (etcd-messages.c):
+ * The causal check of a live run's event stream @path (messages.c):
  * every Receive* event matches a Send* of the same message before it (a
  * receive consumes one send), sent by msg.from to msg.to.  Dies with
  * EXIT_CHECK_FAILED at the line of a receive that does not.  Adds

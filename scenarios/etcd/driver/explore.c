@@ -18,15 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../folders/folder.h"
-#include "../audit.h"
-#include "../command.h"
-#include "../die.h"
-#include "../json.h"
-#include "../proc.h"
-#include "../scenario.h"
-#include "etcd-explore.h"
-#include "fold-inputs.h"
+#include "../../../folders/folder.h"
+#include "../../../capture/audit.h"
+#include "../../../capture/command.h"
+#include "../../../capture/die.h"
+#include "../../../capture/json.h"
+#include "../../../capture/proc.h"
+#include "../../../capture/scenario.h"
+#include "explore.h"
+#include "../../../capture/cmd/fold-inputs.h"
 
 #define RUN_TIMEOUT 60.0
 

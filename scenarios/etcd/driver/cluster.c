@@ -7,22 +7,23 @@
  * raft plan capture etcd uses, the events folded by the etcd folder.  The
  * run is not deterministic; what is checked holds in any run: the folder's
  * checks (terms, commits and logs never going back on a node, one leader a
- * term, the windows' self-consistency) and the causal check of etcd-messages.c.
+ * term, the windows' self-consistency) and the causal check of messages.c.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../bpf/engine.h"
-#include "../../folders/folder.h"
-#include "../command.h"
-#include "../corpus.h"
-#include "../die.h"
-#include "../json.h"
-#include "../options.h"
-#include "../proc.h"
-#include "etcd-live.h"
-#include "go-spec.h"
-#include "fold-inputs.h"
+#include "../../../bpf/engine.h"
+#include "../../../folders/folder.h"
+#include "../../../capture/command.h"
+#include "../../../capture/corpus.h"
+#include "../../../capture/die.h"
+#include "../../../capture/err.h"
+#include "../../../capture/json.h"
+#include "../../../capture/options.h"
+#include "../../../capture/proc.h"
+#include "cluster.h"
+#include "../../../capture/cmd/go-spec.h"
+#include "../../../capture/cmd/fold-inputs.h"
 
 static const char live_usage[] =
 	"usage: capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n\n"
@@ -112,8 +113,9 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 			const char *members, const char *raw,
 			const char *summary, cJSON *m)
 {
-	struct gp_engine *e = gp_open(bin);
-	FILE *out = fopen(raw, "w");
+	struct cap_err err;
+	struct gp_engine *e = gp_open(bin, &err);
+	FILE *out;
 	char secs[24], clients[24];
 	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
 			 "-seconds", secs, "-clients", clients,
@@ -124,6 +126,9 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	double start;
 	int rc;
 
+	if (!e)
+		die_err(&err);
+	out = fopen(raw, "w");
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
@@ -217,9 +222,11 @@ int cmd_etcd_live(int argc, char **argv)
 	struct live_opts o = { .seconds = 30, .clients = 8, .restart = 1,
 			       .out = OUTPUT_OPTIONS_INIT, .argc = argc,
 			       .argv = argv };
+	struct cap_err err;
 
 	parse(&o, argc, argv);
-	gp_require_permission();
+	if (gp_may_probe(&err))
+		die_err(&err);
 	capture_live(&o);
 	return 0;
 }

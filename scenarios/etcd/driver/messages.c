@@ -14,10 +14,10 @@
 #include <search.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../die.h"
-#include "../json.h"
-#include "../ndjson.h"
-#include "etcd-live.h"
+#include "../../../capture/die.h"
+#include "../../../capture/json.h"
+#include "../../../capture/ndjson.h"
+#include "cluster.h"
 
 struct sent {
 	char *key;      /* the message, compact JSON */

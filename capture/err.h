@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How a library fails (docs/architecture.md, "Errors"): it returns -1 or
+ * NULL and fills the caller's struct cap_err with the kind of failure,
+ * told as the exit code the README gives it, and a message naming the
+ * file and what failed.  The command decides: it dies with both
+ * (die_err()), adds where it was (die_at()), or goes on.
+ */
+#ifndef CAPTURE_ERR_H
+#define CAPTURE_ERR_H
+
+#include "die.h"
+
+struct cap_err {
+	enum exit_code code;
+	char msg[512];
+};
+
+/* Fill @err with @code and the message; returns -1, for "return cap_fail(...)". */
+int cap_fail(struct cap_err *err, enum exit_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* die() with @err's code and message. */
+_Noreturn void die_err(const struct cap_err *err);
+
+#endif

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A guest that runs one scenario module (see guest.h): Debian's kernel,
+ * the module built from its directory and an initramfs with the module,
+ * its guest.sh and the trace channel's tracedump.  What the spin and the
+ * rwlock drivers share.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/home.h"
+#include "../capture/die.h"
+#include "../capture/json.h"
+#include "../capture/proc.h"
+#include "guest.h"
+
+/*
+ * The ring buffer per CPU, in KiB: a scenario of the longest (775 steps,
+ * two events each, ~40 bytes a record) fills ~60.
+ */
+#define DEFAULT_TRACE_KB 256
+
+void module_guest_prepare(struct module_guest *g, const char *name)
+{
+	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump;
+	struct guest_file initrd[4];
+	size_t n = 3;
+
+	if (g->initrd)
+		return;
+	g->name = name;
+	dir = xasprintf("%s/scenarios/%s/module", capture_home(), name);
+	src = xasprintf("%s/%s.c", dir, name);
+	header = xasprintf("%s/%s-trace.h", dir, name);
+	helper = xasprintf("%s/qemu/guest/tracedump.c", capture_home());
+	kbuild = xasprintf("%s/Kbuild", dir);
+	script = xasprintf("%s/guest.sh", dir);
+	prep = xasprintf("%s/prepare.sh", dir);
+	guest_kernel_get(&g->kernel);
+	ko = guest_module_build(&g->kernel, name,
+				(const char *const[]){ src, header, kbuild, NULL },
+				g->module_sha);
+	dump = guest_helper_build(helper);
+	g->ko_name = xasprintf("%s.ko", name);
+	initrd[0] = (struct guest_file){ ko, g->ko_name };
+	initrd[1] = (struct guest_file){ script, "guest.sh" };
+	initrd[2] = (struct guest_file){ dump, "tracedump" };
+	if (file_exists(prep))
+		initrd[n++] = (struct guest_file){ prep, "prepare.sh" };
+	g->initrd = guest_initramfs(initrd, n, g->initrd_sha);
+	free(dump);
+	free(helper);
+	free(header);
+	free(ko);
+	free(script);
+	free(prep);
+	free(kbuild);
+	free(src);
+	free(dir);
+}
+
+void module_guest_describe(const struct module_guest *g, cJSON *env)
+{
+	cJSON *module = json_obj();
+
+	guest_kernel_describe(&g->kernel, env);
+	json_add(module, "name", json_str(g->ko_name));
+	json_add(module, "sha256", json_str(g->module_sha));
+	json_add(env, "module", module);
+	json_add(env, "initramfs_sha256", json_str(g->initrd_sha));
+}
+
+char *module_guest_words(int cpus, int trace_kb)
+{
+	return xasprintf("capture_cpus=%d capture_trace_kb=%d", cpus, trace_kb);
+}
+
+int guest_trace_kb(void)
+{
+	const char *v = getenv("CAPTURE_TRACE_KB");
+	char *end;
+	long kb;
+
+	if (!v || !*v)
+		return DEFAULT_TRACE_KB;
+	kb = strtol(v, &end, 10);
+	if (*end || kb < 1 || kb > 65536)
+		die(EXIT_USAGE, "CAPTURE_TRACE_KB must be 1 to 65536 (KiB per CPU), not '%s'",
+		    v);
+	return (int)kb;
+}
+
+char *guest_channel_path(const char *raw, const char *suffix)
+{
+	size_t n = strlen(raw);
+
+	if (n > 4 && !strcmp(raw + n - 4, ".log"))
+		n -= 4;
+	return xasprintf("%.*s%s", (int)n, raw, suffix);
+}
+
+void guest_boots_free(struct guest_boot *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free((char *)b[i].name);
+		free((char *)b[i].append);
+		free((char *)b[i].prepare);
+		free((char *)b[i].events_path);
+		free((char *)b[i].trace_path);
+	}
+	free(b);
+}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The rwlock system's live entry (capture/live.h): `capture rwlock` runs
+ * its scenarios on a real kernel's rwlock_t with the Linux driver.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../../capture/die.h"
+#include "../../capture/json.h"
+#include "../../capture/live.h"
+#include "../../capture/options.h"
+#include "../guest-live.h"
+#include "linux.h"
+
+static const char rwlock_usage[] =
+	"usage: capture rwlock --scenario NAME|all [options]\n\n"
+	"Boot Debian's kernel under QEMU, run the scenario on one real rwlock_t\n"
+	"(two actors: read_lock, read_trylock, read_unlock, write_lock,\n"
+	"write_trylock, write_unlock), fold what the kernel reports -- its\n"
+	"lock:contention_begin/end where a lock() waited -- into windows over\n"
+	"{readers, writer}.  Scenarios are the files NN-NAME of scenarios/rwlock/.\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario name, or all\n"
+	"      --scenarios DIR  take the scenario files from DIR (default:\n"
+	"                       scenarios/rwlock)\n"
+	"  -k, --kernel linux   the kernel (Debian's under QEMU, the one driver)\n"
+	"      --cpus N         guest CPUs, 2 (default: a lock() can wait for the\n"
+	"                       other actor) or 1\n"
+	"  -j, --jobs N         scenarios booted at once (default: the number of\n"
+	"                       CPUs); the corpus is the same for any N\n"
+	OUTPUT_OPTIONS_HELP("corpus/rwlock-NAME")
+	"  -h, --help           this text\n\n"
+	"environment: those of capture spin (CAPTURE_CACHE, CAPTURE_ACCEL,\n"
+	"CAPTURE_GUEST_TIMEOUT, CAPTURE_GUEST_STALL, CAPTURE_QEMU,\n"
+	"CAPTURE_TRACE_KB); see docs/rwlock.md.\n";
+
+enum { O_CPUS = 0x1100 };
+
+static const struct option rwlock_options[] = {
+	{ "cpus", required_argument, NULL, O_CPUS },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ 0 }
+};
+
+static int cpus = 2, jobs;
+
+static void rwlock_option(int opt, const char *arg)
+{
+	if (opt == 'j') {
+		jobs = guest_live_parse_jobs(arg);
+		option_unrecorded(arg);
+		return;
+	}
+	if (strcmp(arg, "1") && strcmp(arg, "2"))
+		die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", arg);
+	cpus = atoi(arg);
+}
+
+static void rwlock_prepare(struct live_capture *lc)
+{
+	struct rwlock_scenario *sc = xcalloc(lc->n, sizeof(*sc));
+
+	for (size_t i = 0; i < lc->n; i++)
+		rwlock_scenario_load(&sc[i], lc->sc[i].name, lc->sc[i].run,
+				     lc->sc[i].path);
+	lc->data = sc;
+}
+
+static void linux_run(struct live_capture *lc)
+{
+	rwlock_linux_run(lc->data, lc->n, cpus, jobs ? jobs : guest_live_jobs(), lc->raw,
+			 lc->environment);
+}
+
+/* The raw pages vary; what the manifest says about each scenario. */
+static void rwlock_describe(struct live_capture *lc, cJSON *m)
+{
+	const struct rwlock_scenario *sc = lc->data;
+	cJSON *scenarios = json_arr();
+
+	guest_live_vary_ftrace(lc);
+	json_add(m, "kernel", json_str(lc->driver->name));
+	for (size_t i = 0; i < lc->n; i++)
+		json_add(scenarios, NULL, guest_live_scenario(&lc->sc[i], NULL, NULL,
+								 sc[i].nsteps));
+	json_add(m, "scenarios", scenarios);
+}
+
+static void rwlock_release(struct live_capture *lc)
+{
+	struct rwlock_scenario *sc = lc->data;
+
+	for (size_t i = 0; i < lc->n; i++)
+		rwlock_scenario_free(&sc[i]);
+	free(sc);
+}
+
+static const struct live_driver rwlock_linux_driver = {
+	.name = "linux",
+	.run = linux_run,
+};
+
+static const struct live_driver *const rwlock_drivers[] = {
+	&rwlock_linux_driver,
+	NULL,
+};
+
+const struct live_system live_rwlock = {
+	.summary = "run a scenario on a real kernel's rwlock_t, fold it",
+	.usage = rwlock_usage,
+	.shortopts = "k:j:",
+	.options = rwlock_options,
+	.option = rwlock_option,
+	.driver_option = { "kernel", required_argument, NULL, 'k' },
+	.drivers = rwlock_drivers,
+	.raw_ext = "log",
+	.prepare = rwlock_prepare,
+	.describe = rwlock_describe,
+	.release = rwlock_release,
+};

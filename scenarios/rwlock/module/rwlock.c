@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rwlock: run a two-actor scenario on one real rwlock_t (the kernel's
+ * queued rwlock) and report every call and return on the QEMU debug
+ * console (port 0xe9) and into the ftrace ring buffer.
+ *
+ * The scenario comes as a module parameter, two characters a step (actor
+ * digit, op letter: r read_lock, t read_trylock, u read_unlock, w
+ * write_lock, x write_trylock, v write_unlock), so a new scenario file
+ * needs no rebuild.
+ *
+ * At one CPU one kthread acts for both actors, so a call that would wait
+ * for the other actor is refused.  At two CPUs (cpus=2) each actor is a
+ * kthread pinned to its CPU; they take turns on a step counter, and a
+ * read_lock on a write-held lock or a write_lock on a held lock really
+ * waits in the kernel's slow path (queued_read_lock_slowpath,
+ * queued_write_lock_slowpath, which fire lock:contention_begin/end) until
+ * the other actor's unlock.  The holder unlocks only once the lock word
+ * shows the waiter queued, so the wait really happens.
+ *
+ * The observable state is {readers: a set, writer}: a recursive read_lock
+ * (which the kernel allows, in a count) is refused, as are the calls that
+ * could never return (a read_lock by the writer, a write_lock by a reader
+ * or the writer) and an unlock by an actor that does not hold the lock
+ * (qrwlock keeps no owner: it would corrupt the lock word).
+ *
+ * Events go to a buffer during the scenario and are written after it.
+ * Output, one line each:
+ *	CAPTURE BEGIN <name>
+ *	{"seq":N,"thread":T,"op":OP,"event":"call"}
+ *	{"seq":N,"thread":T,"op":OP,"event":"return","ok":true|false}
+ *	CAPTURE END <number of events>
+ * or, instead of END, "CAPTURE ERROR step N: <why>" (the module still
+ * loads: a failed init_module makes busybox's insmod retry).
+ */
+#include <linux/module.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/spinlock.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/trace_events.h>
+
+#define CREATE_TRACE_POINTS
+#include "rwlock-trace.h"
+
+#define DEBUGCON_PORT 0xe9
+#define ACTORS 2
+#define NO_ONE (-1)
+#define NO_STEP SIZE_MAX
+/* How long a holder waits for its waiter to show up in the lock word. */
+#define WAITER_WAIT_NS (2000 * NSEC_PER_MSEC)
+
+/* Not charp: that stops at 1024 bytes; the kernel command line does not. */
+static char steps[2048];
+module_param_string(steps, steps, sizeof(steps), 0444);
+MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (r/t/u/w/x/v) per step");
+static char *name = "";
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
+static int cpus = 1;
+module_param(cpus, int, 0444);
+MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
+
+/* The scenario language's order (scenarios/rwlock/steps.c). */
+enum op { READ_LOCK, READ_TRYLOCK, READ_UNLOCK, WRITE_LOCK, WRITE_TRYLOCK,
+	  WRITE_UNLOCK, N_OPS };
+
+static const char op_letters[N_OPS + 1] = "rtuwxv";
+static const char *const op_names[N_OPS] = {
+	"read_lock", "read_trylock", "read_unlock",
+	"write_lock", "write_trylock", "write_unlock",
+};
+
+struct event {
+	u8 actor;
+	u8 op;
+	u8 ret;		/* 0: the call, 1: its return */
+	u8 ok;		/* a trylock's result; 1 for the others */
+};
+
+static DEFINE_RWLOCK(the_lock);
+
+/*
+ * The scenario's shared state.  Only the thread whose turn it is (or the
+ * waiter during a hand-over) writes events and the holders; turn and
+ * handoff are published with release/acquire so the next one sees them.
+ */
+struct run {
+	size_t nsteps;
+	struct event *events;
+	size_t nevents;
+	unsigned int readers;	/* bit mask of the actors holding it to read */
+	int writer;		/* actor holding it to write, NO_ONE if none */
+	int waiter;		/* actor waiting in read_lock/write_lock */
+	int handoff;		/* the waiter may record its return */
+	size_t turn;		/* step to run next; nsteps: done or aborted */
+	const char *error;
+	size_t failed_step;	/* NO_STEP: the run failed as a whole */
+};
+
+struct actor_thread {
+	struct run *run;
+	unsigned int actors;	/* bit mask of the actors it acts for */
+	struct completion done;
+};
+
+static int step_actor(size_t i)
+{
+	return steps[2 * i] - '0';
+}
+
+static enum op step_op(size_t i)
+{
+	return (enum op)(strchr(op_letters, steps[2 * i + 1]) - op_letters);
+}
+
+static void record(struct run *r, int actor, enum op op, bool ret, bool ok)
+{
+	struct event *e = &r->events[r->nevents++];
+
+	*e = (struct event){ .actor = actor, .op = op, .ret = ret, .ok = ok };
+	trace_rwlock_op(r->nevents - 1, actor, op, ret, ok, &the_lock.raw_lock);
+}
+
+static void next_turn(struct run *r, size_t i)
+{
+	smp_store_release(&r->turn, i + 1);
+}
+
+static bool reads(const struct run *r, int actor)
+{
+	return r->readers & (1u << actor);
+}
+
+/* Would @op by @actor wait for the other actor? */
+static bool must_wait(const struct run *r, enum op op)
+{
+	return r->writer != NO_ONE || (op == WRITE_LOCK && r->readers);
+}
+
+/*
+ * Can @actor wait at step @i until the holder lets go?  Only at two CPUs,
+ * and only if the other actor unlocks before @actor's next step.
+ */
+static const char *cannot_wait(const struct run *r, size_t i, int actor)
+{
+	size_t j;
+
+	if (cpus == 1)
+		return "waiting for the other actor is impossible at one CPU";
+	for (j = i + 1; j < r->nsteps; j++) {
+		if (step_actor(j) == actor)
+			break;
+		if (step_op(j) == READ_UNLOCK || step_op(j) == WRITE_UNLOCK)
+			return NULL;
+	}
+	return "a wait for a lock that is not unlocked before this actor's next step";
+}
+
+/* Calls the state {readers (a set), writer} cannot hold, or that never return. */
+static const char *refused(const struct run *r, enum op op, int actor)
+{
+	switch (op) {
+	case READ_LOCK:
+	case READ_TRYLOCK:
+		if (reads(r, actor))
+			return "a recursive read lock: readers is a set";
+		if (op == READ_LOCK && r->writer == actor)
+			return "read_lock by the writer never returns";
+		return NULL;
+	case WRITE_LOCK:
+		if (reads(r, actor) || r->writer == actor)
+			return "write_lock by an actor holding the lock never returns";
+		return NULL;
+	case READ_UNLOCK:
+		return reads(r, actor) ? NULL : "read_unlock by an actor not reading";
+	case WRITE_UNLOCK:
+		return r->writer == actor ? NULL : "write_unlock by an actor not writing";
+	default:
+		return NULL;
+	}
+}
+
+static void take(struct run *r, enum op op, int actor)
+{
+	if (op == READ_LOCK || op == READ_TRYLOCK)
+		r->readers |= 1u << actor;
+	else
+		r->writer = actor;
+}
+
+/* Wait in the kernel's slow path until the holder unlocks, record after it. */
+static void lock_waiting(struct run *r, size_t i, enum op op, int actor)
+{
+	record(r, actor, op, 0, 1);
+	WRITE_ONCE(r->waiter, actor);
+	next_turn(r, i);
+	if (op == READ_LOCK)
+		read_lock(&the_lock);
+	else
+		write_lock(&the_lock);
+	while (!smp_load_acquire(&r->handoff) &&
+	       smp_load_acquire(&r->turn) < r->nsteps)
+		cpu_relax();
+	record(r, actor, op, 1, 1);
+	take(r, op, actor);
+	WRITE_ONCE(r->waiter, NO_ONE);
+	smp_store_release(&r->handoff, 0);
+}
+
+static bool try_op(enum op op)
+{
+	return op == READ_TRYLOCK ? read_trylock(&the_lock) : write_trylock(&the_lock);
+}
+
+static void lock_now(struct run *r, size_t i, enum op op, int actor)
+{
+	bool ok = true;
+
+	record(r, actor, op, 0, 1);
+	if (op == READ_LOCK)
+		read_lock(&the_lock);
+	else if (op == WRITE_LOCK)
+		write_lock(&the_lock);
+	else
+		ok = try_op(op);
+	record(r, actor, op, 1, ok);
+	if (ok)
+		take(r, op, actor);
+	next_turn(r, i);
+}
+
+/*
+ * Is the waiter queued in the slow path, past its lock:contention_begin?
+ * A writer sets _QW_WAITING once it holds the wait queue; a reader adds
+ * its bias to the count while the writer holds the lock (a reader that
+ * did so goes on into the slow path whatever the writer does next).
+ */
+static bool waiter_queued(void)
+{
+	u32 cnts = atomic_read(&the_lock.raw_lock.cnts);
+
+	return (cnts & _QW_WAITING) || ((cnts & _QW_LOCKED) && cnts >> _QR_SHIFT);
+}
+
+/* Bounded: if it never shows, the host finds no contention and fails the run. */
+static void wait_for_waiter(void)
+{
+	u64 until = ktime_get_ns() + WAITER_WAIT_NS;
+
+	while (!waiter_queued() && ktime_get_ns() < until)
+		cpu_relax();
+}
+
+static void unlock(struct run *r, size_t i, enum op op, int actor)
+{
+	bool waiting = READ_ONCE(r->waiter) != NO_ONE;
+
+	record(r, actor, op, 0, 1);
+	if (waiting)
+		wait_for_waiter();
+	if (op == READ_UNLOCK) {
+		read_unlock(&the_lock);
+		r->readers &= ~(1u << actor);
+	} else {
+		write_unlock(&the_lock);
+		r->writer = NO_ONE;
+	}
+	record(r, actor, op, 1, 1);
+	if (waiting) {
+		smp_store_release(&r->handoff, 1);
+		while (smp_load_acquire(&r->handoff))
+			cpu_relax();
+	}
+	next_turn(r, i);
+}
+
+static const char *step(struct run *r, size_t i)
+{
+	int actor = step_actor(i);
+	enum op op = step_op(i);
+	const char *why = refused(r, op, actor);
+
+	if (why)
+		return why;
+	if (op == READ_UNLOCK || op == WRITE_UNLOCK) {
+		unlock(r, i, op, actor);
+	} else if ((op == READ_LOCK || op == WRITE_LOCK) && must_wait(r, op)) {
+		why = cannot_wait(r, i, actor);
+		if (!why)
+			lock_waiting(r, i, op, actor);
+	} else {
+		lock_now(r, i, op, actor);
+	}
+	return why;
+}
+
+/* Wait for step @i's turn; false if the run ended (an error elsewhere). */
+static bool wait_turn(struct run *r, size_t i)
+{
+	size_t t;
+
+	while ((t = smp_load_acquire(&r->turn)) != i) {
+		if (t > i)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static void abort_run(struct run *r, size_t i, const char *why)
+{
+	r->error = why;
+	r->failed_step = i;
+	smp_store_release(&r->turn, r->nsteps);
+}
+
+/* After the last step, unlock what this thread's actors hold. */
+static void leave_free(struct run *r, unsigned int actors)
+{
+	for (int a = 0; a < ACTORS; a++) {
+		if (!(actors & (1u << a)))
+			continue;
+		if (reads(r, a)) {
+			r->readers &= ~(1u << a);
+			read_unlock(&the_lock);
+		}
+		if (r->writer == a) {
+			r->writer = NO_ONE;
+			write_unlock(&the_lock);
+		}
+	}
+}
+
+static int actor_main(void *arg)
+{
+	struct actor_thread *th = arg;
+	struct run *r = th->run;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < r->nsteps; i++) {
+		if (!(th->actors & (1u << step_actor(i))))
+			continue;
+		if (!wait_turn(r, i))
+			break;
+		why = step(r, i);
+		if (why) {
+			abort_run(r, i, why);
+			break;
+		}
+	}
+	wait_turn(r, r->nsteps);
+	leave_free(r, th->actors);
+	/* Exit without returning into module text that may be unloaded. */
+	kthread_complete_and_exit(&th->done, 0);
+}
+
+static void debugcon_printf(const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int len, k;
+
+	va_start(ap, fmt);
+	len = vscnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (k = 0; k < len; k++)
+		outb(line[k], DEBUGCON_PORT);
+}
+
+static void report(const struct run *r)
+{
+	size_t i;
+
+	debugcon_printf("CAPTURE BEGIN %s\n", name);
+	for (i = 0; i < r->nevents; i++) {
+		const struct event *e = &r->events[i];
+
+		if (e->ret)
+			debugcon_printf("{\"seq\":%zu,\"thread\":%u,\"op\":\"%s\","
+					"\"event\":\"return\",\"ok\":%s}\n", i,
+					e->actor, op_names[e->op],
+					e->ok ? "true" : "false");
+		else
+			debugcon_printf("{\"seq\":%zu,\"thread\":%u,\"op\":\"%s\","
+					"\"event\":\"call\"}\n", i, e->actor,
+					op_names[e->op]);
+	}
+	if (r->error && r->failed_step == NO_STEP)
+		debugcon_printf("CAPTURE ERROR %s\n", r->error);
+	else if (r->error)
+		debugcon_printf("CAPTURE ERROR step %zu: %s\n", r->failed_step,
+				r->error);
+	else
+		debugcon_printf("CAPTURE END %zu\n", r->nevents);
+}
+
+/*
+ * Our events and the kernel's lock:contention_* into the ring buffer; NULL
+ * or why not (without them the trace cannot show a wait).
+ */
+static const char *start_tracing(size_t nsteps)
+{
+	if (trace_set_clr_event("capture_rwlock", NULL, 1) ||
+	    trace_set_clr_event("lock", "contention_begin", 1) ||
+	    trace_set_clr_event("lock", "contention_end", 1))
+		return "cannot enable the trace events";
+	trace_rwlock_begin(name, nsteps, num_online_cpus());
+	return NULL;
+}
+
+/* The actors' threads, one per CPU and bound to it; returns how many run. */
+static int start_threads(struct run *r, struct actor_thread *th)
+{
+	struct task_struct *t[ACTORS];
+	int k;
+
+	for (k = 0; k < cpus; k++) {
+		th[k].run = r;
+		th[k].actors = cpus == 1 ? (1u << ACTORS) - 1 : 1u << k;
+		init_completion(&th[k].done);
+		t[k] = kthread_create(actor_main, &th[k], "rwlock-actor%d", k);
+		if (IS_ERR(t[k])) {
+			while (k--)
+				kthread_stop(t[k]);
+			r->error = "cannot create the actor threads";
+			return 0;
+		}
+		kthread_bind(t[k], k);
+	}
+	for (k = 0; k < cpus; k++)
+		wake_up_process(t[k]);
+	return cpus;
+}
+
+/* Every step is an actor digit and an op letter; NULL if so. */
+static const char *malformed(size_t n, size_t *at)
+{
+	for (*at = 0; *at < n; (*at)++) {
+		if (steps[2 * *at] != '0' && steps[2 * *at] != '1')
+			return "actor is not 0 or 1";
+		if (!steps[2 * *at + 1] || !strchr(op_letters, steps[2 * *at + 1]))
+			return "op is not one of r, t, u, w, x, v";
+	}
+	return NULL;
+}
+
+static int __init rwlock_scenario_init(void)
+{
+	struct actor_thread th[ACTORS];
+	struct run r = { .writer = NO_ONE, .waiter = NO_ONE };
+	size_t len = strlen(steps);
+	int k, started;
+
+	if (len == 0 || len % 2 || (cpus != 1 && cpus != 2) ||
+	    cpus > num_online_cpus()) {
+		debugcon_printf("CAPTURE ERROR bad parameters: %zu step characters, "
+				"cpus=%d of %u online\n", len, cpus,
+				num_online_cpus());
+		return 0;
+	}
+	r.nsteps = len / 2;
+	r.error = malformed(r.nsteps, &r.failed_step);
+	if (r.error) {
+		report(&r);
+		return 0;
+	}
+	/* Two events a step: its call and its return. */
+	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
+	if (!r.events)
+		return -ENOMEM;
+	r.error = start_tracing(r.nsteps);
+	if (r.error) {
+		r.failed_step = NO_STEP;
+		report(&r);
+		kfree(r.events);
+		return 0;
+	}
+	started = start_threads(&r, th);
+	for (k = 0; k < started; k++)
+		wait_for_completion(&th[k].done);
+	trace_rwlock_end(r.nevents, r.error != NULL);
+	report(&r);
+	kfree(r.events);
+	return 0;
+}
+
+static void __exit rwlock_scenario_exit(void)
+{
+}
+
+module_init(rwlock_scenario_init);
+module_exit(rwlock_scenario_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Run a rwlock_t scenario and report its calls and returns");
