@@ -469,12 +469,15 @@ static void stale_trigger(struct scenario *m, const char *action, unsigned x,
 		add_step(m, xasprintf("campaign %u", y));
 		return;
 	}
-	if (!strncmp(action, "HandleSnapshot", 14))
-		for (unsigned n = y; n; n = n == y ? z : 0) {
-			add_step(m, xasprintf("propose %u snap%u", n, x));
+	if (!strncmp(action, "HandleSnapshot", 14)) {
+		const unsigned side[] = { y, z };
+
+		for (int i = 0; i < 2; i++) {
+			add_step(m, xasprintf("propose %u snap%u", side[i], x));
 			add_step(m, xstrdup("pump"));
-			add_step(m, xasprintf("compact %u 1", n));
+			add_step(m, xasprintf("compact %u 1", side[i]));
 		}
+	}
 	if (!strncmp(action, "HandleAppendEntries", 19))
 		add_step(m, xasprintf("propose %u stale%u", y, x));
 	add_step(m, xasprintf("tick %u", y));
