@@ -450,19 +450,154 @@ static size_t compose(const struct scenario *hdr, const struct scenario *a,
 	return n - hdr->header;
 }
 
+static void add_step(struct scenario *s, char *line)
+{
+	s->lines = xrealloc(s->lines, (s->n + 1) * sizeof(*s->lines));
+	s->lines[s->n++] = line;
+}
+
 /*
- * A guided try's prefix, drawn from @r: a kept scenario's first steps
- * (half the time all of them), the same steps under another kept one's
- * header (raft's configuration decides which classes a state leads to;
- * a fresh try draws it anew), or a splice of two kept scenarios.
+ * The steps after the heal that send node @x's side's messages of the
+ * kind @action names (a leader's tick sends heartbeats, a proposal
+ * appends, a campaign asks for votes; a snapshot needs the log X lacks
+ * compacted first), @y and @z being the other two nodes.
  */
-static size_t mutate(struct explorer *e, struct slot *t, unsigned long long r)
+static void stale_trigger(struct scenario *m, const char *action, unsigned x,
+			  unsigned y, unsigned z)
+{
+	if (!strncmp(action, "HandleVoteRequest", 17)) {
+		add_step(m, xasprintf("campaign %u", y));
+		return;
+	}
+	if (!strncmp(action, "HandleSnapshot", 14)) {
+		const unsigned side[] = { y, z };
+
+		for (int i = 0; i < 2; i++) {
+			add_step(m, xasprintf("propose %u snap%u", side[i], x));
+			add_step(m, xstrdup("pump"));
+			add_step(m, xasprintf("compact %u 1", side[i]));
+		}
+	}
+	if (!strncmp(action, "HandleAppendEntries", 19))
+		add_step(m, xasprintf("propose %u stale%u", y, x));
+	add_step(m, xasprintf("tick %u", y));
+	add_step(m, xasprintf("tick %u", z));
+	add_step(m, xasprintf("deliver-one %u<-%u", x, y));
+	add_step(m, xasprintf("deliver-one %u<-%u", x, z));
+}
+
+/*
+ * A stale node move toward uncovered class @want ("ROLE / ACTION ..."):
+ * node X takes the role (a leader elected before the cut, a
+ * (pre-)candidate by campaigning alone), is cut off while the other two
+ * elect a leader of a later term (and, as @r draws, campaign again), then
+ * the partition heals and they send X the message of the action; the
+ * generator's next steps deliver it.  The classes random steps rarely
+ * reach are of this kind: a (pre-)candidate or an old leader meeting a
+ * later term.  Steps the state does not allow are dropped by the
+ * generator like any prefix step.
+ */
+static struct scenario stale_move(const char *want, unsigned long long r)
+{
+	struct scenario m = { 0 };
+	unsigned x = r % 3 + 1, y = x % 3 + 1, z = y % 3 + 1;
+	const char *action = strstr(want, " / ") + 3;
+
+	if (!strncmp(want, "leader", 6))
+		add_step(&m, xasprintf("elect %u %u %u", x, y, z));
+	add_step(&m, xasprintf("partition %u | %u %u", x, y, z));
+	if (strstr(want, "candidate /"))
+		add_step(&m, xasprintf("campaign %u", x));
+	add_step(&m, xasprintf("elect %u %u %u", y, z, x));
+	if (!strncmp(want, "candidate", 9) || (r >> 2) & 1)
+		add_step(&m, xasprintf("elect %u %u %u", z, x, y));
+	add_step(&m, xstrdup("heal"));
+	stale_trigger(&m, action, x, y, z);
+	return m;
+}
+
+static int stale_target(const struct explorer *e, const char *class)
+{
+	return !classes_has(&e->covered, class) && strstr(class, ", new term");
+}
+
+/* A class of a later term not covered yet, drawn from @r; NULL if none. */
+static const char *uncovered(const struct explorer *e, unsigned long long r)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < e->domain.n; i++)
+		n += stale_target(e, e->domain.v[i]);
+	if (!n)
+		return NULL;
+	n = r % n;
+	for (i = 0; i < e->domain.n; i++)
+		if (stale_target(e, e->domain.v[i]) && !n--)
+			break;
+	return e->domain.v[i];
+}
+
+static int has_line(const struct scenario *s, const char *line)
+{
+	for (size_t i = 0; i < s->header; i++)
+		if (!strcmp(s->lines[i], line))
+			return 1;
+	return 0;
+}
+
+/*
+ * The header of a stale node move toward @want: a kept scenario's, the
+ * first from the @r-th on, with CheckQuorum off (else the two nodes left
+ * cannot elect anew: each ignores votes while it heard from a leader
+ * within an election timeout, and no tick the harness allows gets them
+ * past it) and PreVote on for a pre-candidate, off for a candidate; @a's
+ * when none is.
+ */
+static const struct scenario *stale_header(const struct explorer *e,
+					   const struct scenario *a,
+					   const char *want, unsigned long long r)
+{
+	for (size_t i = 0; i < e->nkept; i++) {
+		const struct scenario *h = &e->kept[(r + i) % e->nkept];
+
+		if (!has_line(h, "config checkquorum off"))
+			continue;
+		if (!strncmp(want, "precandidate", 12) &&
+		    !has_line(h, "config prevote on"))
+			continue;
+		if (!strncmp(want, "candidate", 9) &&
+		    !has_line(h, "config prevote off"))
+			continue;
+		return h;
+	}
+	return a;
+}
+
+/*
+ * A guided try's prefix, drawn from @r and @s: a kept scenario's first
+ * steps (half the time all of them), the same steps under another kept
+ * one's header (raft's configuration decides which classes a state leads
+ * to; a fresh try draws it anew), a splice of two kept scenarios, or,
+ * one time in three, a kept scenario's first steps then a stale node move.
+ */
+static size_t mutate(struct explorer *e, struct slot *t, unsigned long long r,
+		     unsigned long long s)
 {
 	const struct scenario *a = &e->kept[parent_of(e, r >> 8)];
 	const struct scenario *b = &e->kept[(r >> 40) % e->nkept];
 	size_t steps = a->n - a->header;
 	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
 
+	const char *want = uncovered(e, s >> 8);
+
+	if (want && s % 2 == 0) {
+		struct scenario m = stale_move(want, s >> 32);
+		size_t n = compose(stale_header(e, a, want, s >> 40), a, k,
+				   &m, 0, t->parent);
+
+		scenario_free(&m);
+		return n;
+	}
 	switch ((r >> 2) % 4) {
 	case 0:
 		return compose(b, a, steps, NULL, 0, t->parent);
@@ -483,8 +618,10 @@ static void prepare_try(struct explorer *e, struct slot *t)
 	snprintf(t->seed, sizeof(t->seed), "%llu", next_random(&e->rng));
 	if (!e->x->unguided && e->nkept && r % 4) {
 		unsigned long long m = next_random(&e->rng);
+		unsigned long long stale = next_random(&e->rng);
 
-		snprintf(t->prefix, sizeof(t->prefix), "%zu", mutate(e, t, m));
+		snprintf(t->prefix, sizeof(t->prefix), "%zu",
+			 mutate(e, t, m, stale));
 		snprintf(t->steps, sizeof(t->steps), "%llu", 1 + (r >> 40) % 20);
 		argv[6] = t->parent;
 		argv[7] = t->prefix;
