@@ -41,7 +41,7 @@ pgo_dir() {
 replay() {
 	local h=$1 in=$2 name="$1/$(basename "$2")" sys
 	case $h in
-	spin | etcd)
+	spin | etcd | rwlock)
 		run "$name" "$CAPTURE" check "$h" "$in" ;;
 	ndjson)
 		run "$name" "$CAPTURE" check etcd "$in" ;;
