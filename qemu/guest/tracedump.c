@@ -15,7 +15,17 @@
  * empty).  Bytes are passed through as read: the host decodes them with
  * libtraceevent.
  *
- * usage: tracedump TRACEFS SYSTEM...
+ * With -w FIFO it stays resident: it ships the header and the formats
+ * (what does not depend on the run) at once, then goes to the background
+ * and returns, so that a snapshot saved next holds it waiting; the end of
+ * a write to FIFO (guest.sh, after the scenario) wakes it to ship the
+ * per-CPU files, and it answers on FIFO "ok", or "failed: why".  A guest
+ * restored from a snapshot thus execs nothing to ship its ring buffer:
+ * under TCG a restored guest has no translated code, so every new program
+ * costs its loading and its C library's start-up again.  The host keeps
+ * the part shipped before the snapshot beside it (qemu/snapshot.c).
+ *
+ * usage: tracedump [-w FIFO] TRACEFS SYSTEM...
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,15 +40,30 @@
 #define TRACE_PORT 0x4e9
 #define CHUNK 4096
 
+/* Resident (-w): where the waiting half answers. */
+static const char *answer_fifo;
+
+static void answer(const char *what, const char *why)
+{
+	FILE *f = fopen(answer_fifo, "w");
+
+	if (f) {
+		fprintf(f, "%s%s%s\n", what, why ? ": " : "", why ? why : "");
+		fclose(f);
+	}
+}
+
 static void fail(const char *fmt, ...)
 {
+	char why[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("tracedump: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "tracedump: %s\n", why);
+	if (answer_fifo)
+		answer("failed", why);
 	exit(1);
 }
 
@@ -133,27 +158,66 @@ static void ship_formats(const char *root, const char *sys)
 	free(ents);
 }
 
-int main(int argc, char **argv)
+/* Block until a writer of @fifo has written and closed it. */
+static void wait_for(const char *fifo)
+{
+	char buf[64];
+	int fd = open(fifo, O_RDONLY);
+
+	if (fd < 0)
+		fail("cannot open %s: %s", fifo, strerror(errno));
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+/* Each CPU's stats (the overrun counts) and ring-buffer pages. */
+static void ship_buffers(const char *root)
 {
 	char rel[64], dir[512];
 
-	if (argc < 2)
-		fail("usage: tracedump TRACEFS SYSTEM...");
-	if (ioperm(TRACE_PORT, 1, 1))
-		fail("ioperm: %s", strerror(errno));
-	putf("CAPTURE TRACE\n");
-	ship(argv[1], "events/header_page", 0);
-	for (int i = 2; i < argc; i++)
-		ship_formats(argv[1], argv[i]);
 	for (int cpu = 0;; cpu++) {
-		snprintf(dir, sizeof(dir), "%s/per_cpu/cpu%d", argv[1], cpu);
+		snprintf(dir, sizeof(dir), "%s/per_cpu/cpu%d", root, cpu);
 		if (access(dir, F_OK))
 			break;
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		ship(argv[1], rel, 0);
+		ship(root, rel, 0);
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		ship(argv[1], rel, 1);
+		ship(root, rel, 1);
 	}
 	putf("CAPTURE TRACE END %d\n", nfiles);
+}
+
+int main(int argc, char **argv)
+{
+	const char *fifo = NULL;
+	int opt;
+	pid_t pid;
+
+	while ((opt = getopt(argc, argv, "w:")) != -1) {
+		if (opt != 'w')
+			fail("usage: tracedump [-w FIFO] TRACEFS SYSTEM...");
+		fifo = optarg;
+	}
+	if (argc - optind < 1)
+		fail("usage: tracedump [-w FIFO] TRACEFS SYSTEM...");
+	if (ioperm(TRACE_PORT, 1, 1))
+		fail("ioperm: %s", strerror(errno));
+	putf("CAPTURE TRACE\n");
+	ship(argv[optind], "events/header_page", 0);
+	for (int i = optind + 1; i < argc; i++)
+		ship_formats(argv[optind], argv[i]);
+	if (fifo) {
+		pid = fork();
+		if (pid < 0)
+			fail("fork: %s", strerror(errno));
+		if (pid > 0)
+			return 0;
+		wait_for(fifo);
+		answer_fifo = fifo;
+	}
+	ship_buffers(argv[optind]);
+	if (fifo)
+		answer("ok", NULL);
 	return 0;
 }

@@ -46,6 +46,8 @@
 #include <linux/trace_events.h>
 #include <asm/qspinlock.h>
 
+#include "module-start.h"
+
 #define CREATE_TRACE_POINTS
 #include "spin-trace.h"
 
@@ -579,20 +581,6 @@ static int run_scenario(void)
 	return 0;
 }
 
-/* A write to start runs the scenario in steps, once. */
-static int start_set(const char *val, const struct kernel_param *kp)
-{
-	static bool started;
-
-	if (started)
-		return -EBUSY;
-	started = true;
-	return run_scenario();
-}
-
-static const struct kernel_param_ops start_ops = { .set = start_set };
-module_param_cb(start, &start_ops, NULL, 0200);
-MODULE_PARM_DESC(start, "any write: run the scenario in steps (once)");
 
 /*
  * With steps: run them now.  Without: arm the tracing and wait for a
