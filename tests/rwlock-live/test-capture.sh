@@ -65,7 +65,7 @@ grep -q '"guest_boot": "snapshot"' "$B/MANIFEST.json" &&
 	not_ok "second capture: restored from a snapshot (the manifest says so)" \
 		"$(grep -o '"guest_boot": "[a-z]*"' "$B/MANIFEST.json")"
 ! grep -Eq 'save a snapshot|booting the' "$TMP/b.err" &&
-	grep -q 'restoring the rwlock-01-contention guest' "$TMP/b.err" &&
+	grep -q 'restoring the rwlock-contention guest' "$TMP/b.err" &&
 	ok "second capture: only restores" ||
 	not_ok "second capture: only restores" "$(grep -E 'snapshot|booting|restoring' "$TMP/b.err")"
 "$CAPTURE" fold rwlock "$B/raw/01-contention.ftrace" -o "$TMP/refold" >/dev/null 2>"$TMP/refold.err" &&
