@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * The byte-format readers of folders/ (serial.c, with-tla.c) return their
- * failures (capture/err.h) instead of dying: each stream below would have
- * ended the process before; here the test goes on and reads the kind and
- * the message (file:line) the folder would die with, and that the reader
- * closed its input.
+ * The byte-format readers of folders/ (serial.c, with-tla.c, pgo.c) return
+ * their failures (capture/err.h) instead of dying: each input below would
+ * have ended the process before; here the test goes on and reads the kind
+ * and the message (file:line) the folder would die with, and that the
+ * reader closed its input (PGo's: LeakSanitizer finds what a failed merge
+ * did not free, its reading thread included).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "capture/err.h"
+#include "capture/proc.h"
+#include "folders/folder.h"
+#include "folders/pgo.h"
 #include "folders/serial.h"
 #include "folders/with-tla.h"
 #include "unit.h"
@@ -96,6 +101,28 @@ static void reads(const char *name, read_fn *reader, const char *text,
 		      err.msg);
 }
 
+/* A message longer than struct cap_err's msg comes whole. */
+static void long_name_whole(void)
+{
+	char name[701], *want;
+	struct line_reader in;
+	struct cap_err err;
+	long long events = 0;
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	if (write_stream("a long name", "boot\n"))
+		return;
+	if (serial_read(&in, path, name, &ops, &events, &err) != -1) {
+		fail("a message of a long name, whole", "read it");
+		return;
+	}
+	want = xasprintf("%s:1: no CAPTURE BEGIN marker: not a test capture, or "
+			 "nothing was captured", name);
+	expect_err("a message of a long name, whole", &err, EXIT_CAPTURE_FAILED, want);
+	free(want);
+}
+
 static void serial_fails(void)
 {
 	struct line_reader in;
@@ -142,6 +169,7 @@ static void serial_fails(void)
 	else
 		expect_err("a stream that cannot be opened", &err, EXIT_BAD_INPUT,
 			   "run.log: cannot open: No such file or directory");
+	long_name_whole();
 	/* The reader can succeed: its events, in order, to the folder. */
 	reads("a whole stream", read_serial, "noise\nCAPTURE BEGIN x\n{\"seq\":0}\n"
 	      "x {\"seq\":1}\nCAPTURE END 2\n", 2, 2);
@@ -163,6 +191,144 @@ static void with_tla_fails(void)
 	      1, 1);
 }
 
+static void *no_context(struct fold_run *run, const struct pgo_process *procs,
+			size_t n)
+{
+	(void)run;
+	(void)procs;
+	(void)n;
+	return NULL;
+}
+
+static void no_step(void *ctx, struct fold_run *run, const struct pgo_event *e)
+{
+	(void)ctx;
+	(void)run;
+	(void)e;
+}
+
+static const struct pgo_system test_system = {
+	.name = "test", .begin = no_context, .end = no_marker,
+	.archetypes = { { "A", no_step } },
+};
+
+/* Records of process A 1 and A 2, R(self, clock entries, isAbort). */
+#define R(self, clock, abort) "{\"archetypeName\":\"A\",\"self\":\"" self \
+	"\",\"clock\":[" clock "],\"csElements\":[],\"isAbort\":" abort "}\n"
+#define A1(n) "[[\"A\",\"1\"]," #n "]"
+#define A2(n) "[[\"A\",\"2\"]," #n "]"
+
+/*
+ * A PGo run the merge refuses: its trace files (name, text), the failure's
+ * kind and its message, in which %1$s is the run's directory.
+ */
+struct pgo_case {
+	const char *name;
+	const char *files[3][2];
+	enum exit_code code;
+	const char *msg;
+};
+
+static const struct pgo_case pgo_cases[] = {
+	{ "no trace files", { { NULL } }, EXIT_BAD_INPUT,
+	  "%1$s: no trace-*.log files" },
+	{ "a first line cut short", { { "trace-1-a.log", "{" } }, EXIT_BAD_INPUT,
+	  "%1$s/trace-1-a.log:1: truncated JSON line (no newline at end of file)" },
+	{ "no archetype", { { "trace-1-a.log", "{\"self\":\"1\"}\n" } }, EXIT_BAD_INPUT,
+	  "%1$s/trace-1-a.log:1: PGo record without string \"archetypeName\"" },
+	{ "a file named for another process",
+	  { { "trace-2-a.log", R("1", A1(1), "false") } }, EXIT_BAD_INPUT,
+	  "%1$s/trace-2-a.log:1: record of A 1 in a file named for another process" },
+	{ "a second file for a process",
+	  { { "trace-1-a.log", R("1", A1(1), "false") },
+	    { "trace-1-b.log", R("1", A1(1), "false") } }, EXIT_BAD_INPUT,
+	  "%1$s/trace-1-b.log: second trace file for A 1 (first: %1$s/trace-1-a.log)" },
+	{ "a record without clock",
+	  { { "trace-1-a.log", "{\"archetypeName\":\"A\",\"self\":\"1\"}\n" } },
+	  EXIT_BAD_INPUT,
+	  "%1$s/trace-1-a.log:1: PGo record without clock array or isAbort" },
+	{ "a later line cut short",
+	  { { "trace-1-a.log", R("1", A1(1), "false") "{" } }, EXIT_BAD_INPUT,
+	  "%1$s/trace-1-a.log:2: truncated JSON line (no newline at end of file)" },
+	{ "an own clock that skips",
+	  { { "trace-1-a.log", R("1", A1(1), "false") R("1", A1(3), "false") } },
+	  EXIT_CHECK_FAILED,
+	  "%1$s/trace-1-a.log:2: own clock of A 1 goes from 1 to 3 (must tick by one per record)" },
+	{ "a clock entry going back",
+	  { { "trace-1-a.log", R("1", A1(1) "," A2(1), "false") R("1", A1(2), "false") },
+	    { "trace-2-a.log", R("2", A2(1), "false") } }, EXIT_CHECK_FAILED,
+	  "%1$s/trace-1-a.log:2: clock entry for A 2 goes back from 1 to 0" },
+	{ "an event its file does not hold",
+	  { { "trace-1-a.log", R("1", A1(1) "," A2(2), "false") },
+	    { "trace-2-a.log", R("2", A2(1), "false") } }, EXIT_CHECK_FAILED,
+	  "%1$s/trace-1-a.log:1: depends on event 2 of A 2, but %1$s/trace-2-a.log ends after 1 records" },
+	{ "clocks in a cycle",
+	  { { "trace-1-a.log", R("1", A1(1) "," A2(1), "false") },
+	    { "trace-2-a.log", R("2", A1(1) "," A2(1), "false") } }, EXIT_CHECK_FAILED,
+	  "%1$s/trace-1-a.log:1: waits on event 1 of A 2 (%1$s/trace-2-a.log:1), which waits on it in turn: the vector clocks form a cycle" },
+	{ "an archetype of another system",
+	  { { "trace-1-a.log", "{\"archetypeName\":\"B\",\"self\":\"1\",\"clock\":[[[\"B\",\"1\"],1]],\"csElements\":[],\"isAbort\":false}\n" } },
+	  EXIT_BAD_INPUT, "%1$s/trace-1-a.log:1: archetype B is not part of test" },
+	{ "no committed record",
+	  { { "trace-1-a.log", R("1", A1(1), "true") } }, EXIT_CHECK_FAILED,
+	  "%1$s: no committed records: the trace files hold no committed critical section" },
+};
+
+/* pgo_fold() of @input fails with @code and @msg. */
+static void pgo_refuses(const char *name, const char *input, enum exit_code code,
+			const char *msg)
+{
+	struct fold_run run = { .name = "r", .input = input, .path = input };
+	struct cap_err err;
+	int rc;
+
+	run.events = events_open(NULL, "events/r.ndjson");
+	run.info = cJSON_CreateObject();
+	rc = pgo_fold(&run, &test_system, &err);
+	events_close(run.events);
+	cJSON_Delete(run.info);
+	if (!rc)
+		fail(name, "folded it");
+	else
+		expect_err(name, &err, code, msg);
+}
+
+/* Case @c in directory @dir (made here). */
+static void pgo_case(const struct pgo_case *c, const char *dir)
+{
+	char *want = xasprintf(c->msg, dir);
+
+	mkdir(dir, 0755);
+	for (int i = 0; i < 3 && c->files[i][0]; i++) {
+		char *file = xasprintf("%s/%s", dir, c->files[i][0]);
+
+		write_file(file, c->files[i][1], strlen(c->files[i][1]));
+		free(file);
+	}
+	pgo_refuses(c->name, dir, c->code, want);
+	free(want);
+}
+
+static void pgo_fails(void)
+{
+	char root[] = "/tmp/test-reader-errors-pgo-XXXXXX", *want;
+
+	if (!mkdtemp(root)) {
+		fail("PGo runs", "mkdtemp failed");
+		return;
+	}
+	want = xasprintf("%s: not a directory of PGo trace-*.log files", path);
+	pgo_refuses("not a directory", path, EXIT_BAD_INPUT, want);
+	free(want);
+	for (size_t i = 0; i < sizeof(pgo_cases) / sizeof(pgo_cases[0]); i++) {
+		char *dir = xasprintf("%s/%zu", root, i);
+
+		pgo_case(&pgo_cases[i], dir);
+		free(dir);
+	}
+	remove_tree(root);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -174,6 +340,7 @@ int main(void)
 	close(fd);
 	serial_fails();
 	with_tla_fails();
+	pgo_fails();
 	unlink(path);
 	return unit_status();
 }
