@@ -182,7 +182,10 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* A ring-buffer poll or consume that returned @rc < 0. */
+/*
+ * A ring-buffer poll or consume that returned @rc < 0: why, unless
+ * on_event() said it (a short record).
+ */
 static int ring_error(struct gp_engine *e, int rc)
 {
 	if (e->short_record)
@@ -326,7 +329,6 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 	for (;;) {
 		rc = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, 50);
 		w = waitpid(pid, status, WNOHANG);
-
 		if (rc < 0 && rc != -EINTR)
 			return ring_error(e, rc);
 		if (w == pid)
