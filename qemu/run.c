@@ -515,7 +515,7 @@ static void keep_log(const char *path, const char *name, const char *suffix)
  */
 static void choose_boot(struct attempt *a, struct boot_run *run, enum accel accel)
 {
-	char dir[] = "/tmp/capture-qmp-XXXXXX", *line;
+	char dir[] = "/tmp/capture-qmp-XXXXXX", *line, *part, *tmp;
 
 	if (guest_boot() || run->full)
 		return;
@@ -529,10 +529,13 @@ static void choose_boot(struct attempt *a, struct boot_run *run, enum accel acce
 	a->qmp_dir = xstrdup(dir);
 	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
 	a->saving = 1;
-	line = snapshot_trace_path(a->snapshot);
-	a->head = xasprintf("%s.%s.%s", line, run->b->name, accel_name(accel));
+	/* This process's, of this boot and accelerator: several may save at once. */
+	part = snapshot_trace_path(a->snapshot);
+	tmp = cache_tmp_name(part);
+	a->head = xasprintf("%s.%s.%s", tmp, run->b->name, accel_name(accel));
 	a->head_cleanup = remove_on_failure(a->head);
-	free(line);
+	free(tmp);
+	free(part);
 }
 
 static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
