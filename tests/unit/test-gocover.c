@@ -21,12 +21,12 @@
 #define DIR "tests/etcd-explore/gocover/"
 #define RAFT "go.etcd.io/raft/v3"
 
-/* Go's tool's verdict per unit, in its order (function, then unit). */
-static unsigned char *go_dump(size_t *units, size_t *funcs)
+/* Go's tool's counter per unit, in its order (function, then unit). */
+static uint32_t *go_dump(size_t *units, size_t *funcs)
 {
 	FILE *f = fopen(DIR "debugdump.txt", "r");
 	char line[512];
-	unsigned char *hit = NULL;
+	uint32_t *hit = NULL;
 
 	*units = *funcs = 0;
 	while (f && fgets(line, sizeof(line), f)) {
@@ -36,8 +36,8 @@ static unsigned char *go_dump(size_t *units, size_t *funcs)
 			++*funcs;
 		if (line[0] < '0' || line[0] > '9' || !eq)
 			continue;
-		hit = xrealloc(hit, *units + 1);
-		hit[(*units)++] = atoi(eq + 1) != 0;
+		hit = xrealloc(hit, (*units + 1) * sizeof(*hit));
+		hit[(*units)++] = (uint32_t)strtoul(eq + 1, NULL, 10);
 	}
 	if (f)
 		fclose(f);
@@ -47,8 +47,8 @@ static unsigned char *go_dump(size_t *units, size_t *funcs)
 static void test_real(const struct gocover_pkg *p)
 {
 	size_t units, funcs, differ = 0, covered = 0;
-	unsigned char *want = go_dump(&units, &funcs);
-	unsigned char *bits = xcalloc(p->units / 8 + 1, 1);
+	uint32_t *want = go_dump(&units, &funcs);
+	uint32_t *counts = xcalloc(p->units + 1, sizeof(*counts));
 	struct cap_err err = { 0 };
 
 	if (p->nfuncs != funcs || p->units != units) {
@@ -57,15 +57,13 @@ static void test_real(const struct gocover_pkg *p)
 		goto out;
 	}
 	pass("the raft package as Go's tool sees it");
-	if (gocover_counters(p, DIR "covcounters", bits, &err)) {
+	if (gocover_counters(p, DIR "covcounters", counts, &err)) {
 		fail("read a real counter file", "%s", err.msg);
 		goto out;
 	}
 	for (size_t u = 0; u < units; u++) {
-		int got = bits[u / 8] >> (u % 8) & 1;
-
-		differ += got != want[u];
-		covered += got;
+		differ += counts[u] != want[u];
+		covered += counts[u] != 0;
 	}
 	if (differ || !covered)
 		fail("the counters Go's tool counts", "%zu units differ, %zu "
@@ -73,7 +71,7 @@ static void test_real(const struct gocover_pkg *p)
 	else
 		pass("the counters Go's tool counts");
 out:
-	free(bits);
+	free(counts);
 	free(want);
 }
 
@@ -99,10 +97,10 @@ static char *corrupt(const char *tmp, const char *name, size_t at,
 static void refused(const char *name, const struct gocover_pkg *p,
 		    const char *path, const char *what)
 {
-	unsigned char *bits = xcalloc(p->units / 8 + 1, 1);
+	uint32_t *counts = xcalloc(p->units + 1, sizeof(*counts));
 	struct cap_err err = { 0 };
 
-	if (!gocover_counters(p, path, bits, &err))
+	if (!gocover_counters(p, path, counts, &err))
 		fail(name, "accepted");
 	else if (err.code != EXIT_BAD_INPUT || !strstr(err.msg, what) ||
 		 !strstr(err.msg, path))
@@ -110,7 +108,7 @@ static void refused(const char *name, const struct gocover_pkg *p,
 		     err.code, err.msg, what);
 	else
 		pass(name);
-	free(bits);
+	free(counts);
 }
 
 static void test_corrupt(const struct gocover_pkg *p, const char *tmp)

@@ -285,8 +285,8 @@ struct explorer {
 	double start;
 	char *cover_bin;         /* guided: the harness built with -cover */
 	struct gocover_pkg raft; /* its raft package, once a try wrote it */
-	unsigned char *units;    /* the raft units some try ran (raft.units bits) */
-	size_t nunits;
+	unsigned char *units;    /* per raft unit, the buckets of its hit counts */
+	size_t nunits, npairs;   /* units some try ran; (unit, bucket) pairs */
 };
 
 /* The audit's cells as "ROW / COL", but those declared impossible. */
@@ -379,16 +379,28 @@ static char *cover_file(const char *dir, int (*kind)(const char *))
 	return path;
 }
 
+/* AFL's hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more. */
+static unsigned bucket(uint32_t n)
+{
+	static const uint32_t floor[] = { 2, 3, 4, 8, 16, 32, 128 };
+	unsigned b = 0;
+
+	while (b < 7 && n >= floor[b])
+		b++;
+	return b;
+}
+
 /*
- * The raft units the try run under GOCOVERDIR @dir ran that no try ran
- * before: how many, added to those.  Its counter file is removed (the
- * next try writes its own); the meta-data file stays, read once.
+ * The (raft unit, hit-count bucket) pairs the try run under GOCOVERDIR
+ * @dir ran that no try ran before: how many, added to those.  Its counter
+ * file is removed (the next try writes its own); the meta-data file
+ * stays, read once.
  */
 static size_t try_units(struct explorer *e, const char *dir)
 {
 	struct cap_err err;
 	char *counters = cover_file(dir, is_counters);
-	unsigned char *bits;
+	uint32_t *counts;
 	size_t fresh = 0;
 
 	if (!e->units) {
@@ -396,19 +408,25 @@ static size_t try_units(struct explorer *e, const char *dir)
 
 		if (gocover_meta(meta, ETCD_RAFT_PACKAGE, &e->raft, &err))
 			die_err(&err);
-		e->units = xcalloc(e->raft.units / 8 + 1, 1);
+		e->units = xcalloc(e->raft.units + 1, 1);
 		free(meta);
 	}
-	bits = xcalloc(e->raft.units / 8 + 1, 1);
-	if (gocover_counters(&e->raft, counters, bits, &err))
+	counts = xcalloc(e->raft.units + 1, sizeof(*counts));
+	if (gocover_counters(&e->raft, counters, counts, &err))
 		die_err(&err);
 	unlink(counters);
-	for (size_t i = 0; i < e->raft.units / 8 + 1; i++) {
-		fresh += __builtin_popcount(bits[i] & ~e->units[i]);
-		e->units[i] |= bits[i];
+	for (size_t u = 0; u < e->raft.units; u++) {
+		unsigned char bit;
+
+		if (!counts[u])
+			continue;
+		bit = 1u << bucket(counts[u]);
+		e->nunits += !e->units[u];
+		fresh += !(e->units[u] & bit);
+		e->units[u] |= bit;
 	}
-	e->nunits += fresh;
-	free(bits);
+	e->npairs += fresh;
+	free(counts);
 	free(counters);
 	return fresh;
 }
@@ -1052,8 +1070,9 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 		explore_batch(&e, slots);
 	report(&e, "explored");
 	if (e.cover_bin)
-		progress("explore: raft units run %zu/%zu; %zu parents kept for "
-			 "them", e.nunits, e.raft.units, e.nparents);
+		progress("explore: raft units run %zu/%zu, (unit, hit count) "
+			 "pairs %zu; %zu parents kept for them", e.nunits,
+			 e.raft.units, e.npairs, e.nparents);
 	drop_parents(&e);
 	shrink_all(&e, slots);
 	report(&e, "shrunk");

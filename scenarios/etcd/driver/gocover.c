@@ -293,7 +293,7 @@ static int counter_footer(struct cursor *c)
 
 /* The functions of the one segment, from its header on. */
 static void counter_segment(struct cursor *c, const struct gocover_pkg *p,
-			    int flavor, int big, unsigned char *bits)
+			    int flavor, int big, uint32_t *counts)
 {
 	uint64_t funcs = le(c, 8);
 	size_t strtab = le(c, 4), args = le(c, 4);
@@ -313,10 +313,10 @@ static void counter_segment(struct cursor *c, const struct gocover_pkg *p,
 			return;
 		}
 		for (uint32_t k = 0; k < n && !c->failed; k++) {
-			size_t u = ours ? p->first[f] + k : 0;
+			uint32_t v = counter_value(c, flavor, big);
 
-			if (counter_value(c, flavor, big) && ours)
-				bits[u / 8] |= 1u << (u % 8);
+			if (ours)
+				counts[p->first[f] + k] = v;
 		}
 	}
 	if (!c->failed && c->at != c->len - FOOTER)
@@ -324,7 +324,7 @@ static void counter_segment(struct cursor *c, const struct gocover_pkg *p,
 }
 
 int gocover_counters(const struct gocover_pkg *p, const char *path,
-		     unsigned char *bits, struct cap_err *err)
+		     uint32_t *counts, struct cap_err *err)
 {
 	struct cursor c;
 	int big = 0, flavor;
@@ -333,7 +333,7 @@ int gocover_counters(const struct gocover_pkg *p, const char *path,
 		return -1;
 	flavor = counter_header(&c, p, &big);
 	if (flavor > 0 && !counter_footer(&c))
-		counter_segment(&c, p, flavor, big, bits);
+		counter_segment(&c, p, flavor, big, counts);
 	free((void *)c.b);
 	return c.failed ? -1 : 0;
 }

@@ -35,11 +35,13 @@ int gocover_meta(const char *path, const char *pkgpath, struct gocover_pkg *p,
 void gocover_pkg_free(struct gocover_pkg *p);
 
 /*
- * Set bit u of @bits (p->units bits, the caller's, zeroed or not) for each
- * unit of @p whose counter is nonzero in counter file @path; -1 with @err
- * if it is no version 1 counter file of one run of @p's binary.
+ * Set @counts[u] (p->units of them, the caller's) to the counter of each
+ * unit u of @p in counter file @path (in "set" mode 1 for a unit that ran,
+ * in "count" mode how many times; the caller zeroes those of functions
+ * that did not run); -1 with @err if it is no version 1
+ * counter file of one run of @p's binary.
  */
 int gocover_counters(const struct gocover_pkg *p, const char *path,
-		     unsigned char *bits, struct cap_err *err);
+		     uint32_t *counts, struct cap_err *err);
 
 #endif

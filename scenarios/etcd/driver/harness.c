@@ -114,13 +114,13 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
 }
 
 /*
- * Go writes no counters unless the main package is covered too; "set"
- * counters are all the exploration asks (whether a unit ran).
+ * Go writes no counters unless the main package is covered too; "count"
+ * counters give the exploration how often each unit ran.
  */
 char *etcd_cover_harness(void)
 {
 	static const char *const cover[3] = {
-		"-cover", "-covermode=set", "-coverpkg=.," ETCD_RAFT_PACKAGE
+		"-cover", "-covermode=count", "-coverpkg=.," ETCD_RAFT_PACKAGE
 	};
 
 	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
