@@ -119,9 +119,8 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
  */
 char *etcd_cover_harness(void)
 {
-	static const char *const cover[3] = {
-		"-cover", "-covermode=count", "-coverpkg=.," ETCD_RAFT_PACKAGE
-	};
+	static const char pkgs[] = "-coverpkg=.," ETCD_RAFT_PACKAGE;
+	static const char *const cover[3] = { "-cover", "-covermode=count", pkgs };
 
 	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
 			"with_tla", cover,
