@@ -14,8 +14,9 @@
  * kept scenario is shrunk: steps are dropped while its replay still covers
  * the classes it added.  Go's own statement coverage of raft is the second
  * signal: guided tries run a harness built with -cover, and a try that
- * runs raft units no try ran before, but adds no class, is kept as a
- * parent for mutations only (gocover.h).
+ * runs a raft unit a number of times no try did (AFL's hit-count
+ * buckets), but adds no class, is kept as a parent for mutations only
+ * (gocover.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,8 +227,7 @@ struct scenario {
 	struct classes adds;   /* the classes it was kept for */
 	struct classes seen;   /* every class its run showed */
 	unsigned picked;       /* how many tries mutated it */
-	size_t fresh;          /* raft units its run was the first to run */
-	int parent;            /* kept for its units only: no output */
+	int parent;            /* kept for raft's coverage only: no output */
 };
 
 static struct scenario scenario_read(const char *path)
@@ -321,12 +321,12 @@ static void report(const struct explorer *e, const char *what)
 	progress("explore: %s: tried %ld, kept %zu, classes %zu/%zu, %.1f s, "
 		 "%.1f tries/s", what, e->tried, e->nkept - e->nparents,
 		 e->covered.n, e->domain.n, t, t > 0 ? e->tried / t : 0.0);
-
 }
 
 /*
  * Keep scenario @scen if the classes it showed, @seen, add one (returns
- * 1), or as a parent if its run was the first to run @fresh raft units.
+ * 1), or as a parent if its run showed @fresh (raft unit, hit-count
+ * bucket) pairs no try did.
  */
 static int keep_if_new(struct explorer *e, const char *scen,
 		       const struct classes *seen, size_t fresh)
@@ -339,7 +339,6 @@ static int keep_if_new(struct explorer *e, const char *scen,
 	if (!adds && !fresh)
 		return 0;
 	s = scenario_read(scen);
-	s.fresh = fresh;
 	s.parent = !adds;
 	e->nparents += s.parent;
 	for (size_t i = 0; i < seen->n; i++) {
@@ -354,7 +353,7 @@ static int keep_if_new(struct explorer *e, const char *scen,
 	return adds;
 }
 
-/* The one file of @dir whose name starts with @prefix (Go names it). */
+/* Go's names: covcounters.HASH.PID.TIME, covmeta.HASH. */
 static int is_counters(const char *name)
 {
 	return !strncmp(name, "covcounters.", 12);
@@ -365,6 +364,7 @@ static int is_meta(const char *name)
 	return !strncmp(name, "covmeta.", 8);
 }
 
+/* The one file of the @kind in the GOCOVERDIR @dir of a try. */
 static char *cover_file(const char *dir, int (*kind)(const char *))
 {
 	size_t n;
@@ -793,14 +793,16 @@ static const struct scenario *stale_header(const struct explorer *e,
  * to; a fresh try draws it anew), a splice of two kept scenarios, or,
  * one time in three, a kept scenario's first steps then a stale node move.
  */
+#define PREFIX_MAX 40   /* the parent's steps a mutation takes at most */
+
 static size_t mutate(struct explorer *e, struct slot *t, unsigned long long r,
 		     unsigned long long s)
 {
 	const struct scenario *a = &e->kept[parent_of(e, r >> 8)];
 	const struct scenario *b = &e->kept[(r >> 40) % e->nkept];
-	size_t steps = a->n - a->header;
+	/* parents of parents would grow without end, and tries slow down */
+	size_t steps = a->n - a->header < PREFIX_MAX ? a->n - a->header : PREFIX_MAX;
 	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
-
 	const char *want = uncovered(e, s >> 8);
 
 	if (want && s % 2 == 0) {
