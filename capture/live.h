@@ -95,5 +95,13 @@ struct live_system {
 
 /* Print the system's usage (to stderr) and exit 2. */
 _Noreturn void live_usage(const struct live_capture *lc);
+/*
+ * `capture SYSTEM` (the loop, capture/cmd/live.c) taking the scenario
+ * files from @from, whatever argv's --scenarios says (a corpus keeps a
+ * copy of each: what verify reruns): etcd's --explore captures what it
+ * found through it.  Returns the exit code.
+ */
+int live_capture_from(const struct system *sys, int argc, char **argv,
+		      const char *from);
 
 #endif

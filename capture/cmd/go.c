@@ -21,8 +21,8 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../system-corpus.h"
 #include "goprobe.skel.h"
-#include "fold-inputs.h"
 #include "go-spec.h"
 
 static const char go_usage[] =
@@ -112,14 +112,9 @@ static void add_losses(cJSON *m, const struct gp_stats *st)
 /* The corpus, its manifest opened as every command's (a system's if folding). */
 static struct corpus *begin(const struct go_opts *o, int argc, char **argv)
 {
-	struct corpus *c;
-
 	if (o->fold)
 		return system_corpus_begin(o->out.dir, o->fold, argc, argv);
-	c = corpus_begin(o->out.dir);
-	json_add(corpus_manifest(c), "toolkit", json_str("capture " CAPTURE_VERSION));
-	json_add(corpus_manifest(c), "command", command_argv(argc, argv));
-	return c;
+	return command_corpus_begin(o->out.dir, argc, argv);
 }
 
 /* Fold the spec's events, or keep them as the corpus's events; commit. */

@@ -16,8 +16,8 @@
 #include "../live.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../system-corpus.h"
 #include "../system.h"
-#include "fold-inputs.h"
 
 enum { O_SCENARIOS = 0x800 };
 

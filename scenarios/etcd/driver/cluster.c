@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include "../../../bpf/engine.h"
 #include "../../../folders/folder.h"
-#include "../../../capture/command.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/err.h"
@@ -23,7 +22,7 @@
 #include "../../../capture/proc.h"
 #include "cluster.h"
 #include "../../../capture/cmd/go-spec.h"
-#include "../../../capture/cmd/fold-inputs.h"
+#include "../../../capture/system-corpus.h"
 
 static const char live_usage[] =
 	"usage: capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n\n"

@@ -21,12 +21,11 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "goprobe.skel.h"
-#include "../../../capture/command.h"
 #include "../../../capture/system.h"
 #include "explore.h"
 #include "cluster.h"
 #include "../../../capture/cmd/go-spec.h"
-#include "../../../capture/cmd/fold-inputs.h"
+#include "../../../capture/system-corpus.h"
 
 enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
 
