@@ -20,6 +20,14 @@ struct cap_err {
 int cap_fail(struct cap_err *err, enum exit_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * cap_fail() with "FILE:LINE: " in front (line 0: "FILE: "), as die_at()
+ * prints it.
+ */
+int cap_fail_at(struct cap_err *err, enum exit_code code, const char *file,
+		long line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 /* die() with @err's code and message. */
 _Noreturn void die_err(const struct cap_err *err);
 

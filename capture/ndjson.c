@@ -8,16 +8,17 @@
 #include "ndjson.h"
 #include "proc.h"
 
-void line_reader_open_as(struct line_reader *r, const char *path,
-			 const char *name)
+int line_reader_try_open(struct line_reader *r, const char *path,
+			 const char *name, struct cap_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = name;
-	if (strcmp(path, "-"))
-		refuse_device(path, name);
+	if (strcmp(path, "-") && device_refused(path, name, err))
+		return -1;
 	r->f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!r->f)
-		die_at(EXIT_BAD_INPUT, name, 0, "cannot open: %s", strerror(errno));
+		return cap_fail_at(err, EXIT_BAD_INPUT, name, 0, "cannot open: %s",
+				   strerror(errno));
 	/*
 	 * stdio's default 4 KiB means a read(2) per few lines; setvbuf()
 	 * ignores a size without a buffer.  Not stdin's: it outlives us.
@@ -26,6 +27,16 @@ void line_reader_open_as(struct line_reader *r, const char *path,
 		r->iobuf = xmalloc(LINE_READER_BUFFER);
 		setvbuf(r->f, r->iobuf, _IOFBF, LINE_READER_BUFFER);
 	}
+	return 0;
+}
+
+void line_reader_open_as(struct line_reader *r, const char *path,
+			 const char *name)
+{
+	struct cap_err err;
+
+	if (line_reader_try_open(r, path, name, &err))
+		die_err(&err);
 }
 
 void line_reader_open(struct line_reader *r, const char *path)
@@ -50,13 +61,22 @@ static int next_line(struct line_reader *r, const char **line)
 	return 0;
 }
 
+int line_reader_try_next(struct line_reader *r, const char **line,
+			 struct cap_err *err)
+{
+	if (next_line(r, line))
+		return cap_fail_at(err, EXIT_BAD_INPUT, r->path, r->line + 1,
+				   "read error: %s", strerror(errno));
+	return 0;
+}
+
 const char *line_reader_next(struct line_reader *r)
 {
 	const char *line;
+	struct cap_err err;
 
-	if (next_line(r, &line))
-		die_at(EXIT_BAD_INPUT, r->path, r->line + 1,
-		       "read error: %s", strerror(errno));
+	if (line_reader_try_next(r, &line, &err))
+		die_err(&err);
 	return line;
 }
 

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <cJSON.h>
+#include "err.h"
 #include "json-tokens.h"
 
 struct line_reader {
@@ -36,6 +37,14 @@ void line_reader_open_as(struct line_reader *r, const char *path,
 			 const char *name);
 /* Next line, or NULL at end of file. */
 const char *line_reader_next(struct line_reader *r);
+/*
+ * For libraries: line_reader_open_as() and line_reader_next() returning
+ * their failure (-1, @err as they would die) instead of dying.
+ */
+int line_reader_try_open(struct line_reader *r, const char *path,
+			 const char *name, struct cap_err *err);
+int line_reader_try_next(struct line_reader *r, const char **line,
+			 struct cap_err *err);
 void line_reader_close(struct line_reader *r);
 
 /*

@@ -72,6 +72,8 @@ void remove_stale_tmps(const char *path);
  * no recording lives there, and /dev/zero would be read forever.
  */
 void refuse_device(const char *path, const char *name);
+/* The same, returned: -1 with @err, 0 if @path is no device. */
+int device_refused(const char *path, const char *name, struct cap_err *err);
 int file_exists(const char *path);
 void mkdir_p(const char *path);
 void remove_tree(const char *path);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * capture go: run any Go program, unmodified, under the uprobe engine
- * (bpf/) with the probes a spec names (go-spec.c, docs/go.md), and write
+ * (bpf/) with the probes a spec names (bpf/gospec.c, docs/go.md), and write
  * every record (raw/NAME.ndjson) and the event it becomes
  * (events/NAME.ndjson), NAME the binary's file name.  The processes the
  * program starts are probed too, each record carrying its process's index.
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../bpf/engine.h"
+#include "../../bpf/gospec.h"
 #include "../../folders/folder.h"
 #include "../command.h"
 #include "../corpus.h"
@@ -23,7 +24,6 @@
 #include "../proc.h"
 #include "../system-corpus.h"
 #include "goprobe.skel.h"
-#include "go-spec.h"
 
 static const char go_usage[] =
 	"usage: capture go --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
@@ -138,25 +138,27 @@ static void finish(const struct go_opts *o, struct corpus *c, const char *name,
 
 static void capture_go(const struct go_opts *o, char **cmd, int argc, char **argv)
 {
-	struct go_spec *spec = go_spec_parse(o->spec);
-	char *bin = find_command(cmd[0]);
 	struct cap_err err;
-	struct gp_engine *e = gp_open(bin, &err);
-	char *name = xstrdup(basename(bin));
-	char *raw_rel = xasprintf("raw/%s.ndjson", name);
-	char *ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson",
-				 name);
+	struct go_spec *spec = go_spec_parse(o->spec, &err);
+	char *bin, *name, *raw_rel, *ev_rel;
+	struct gp_engine *e;
 	struct corpus *c;
 	FILE *raw, *events;
 	cJSON *m;
 	int rc;
 
+	if (!spec)
+		die_err(&err);
+	bin = find_command(cmd[0]);
+	e = gp_open(bin, &err);
 	if (!e)
 		die_err(&err);
+	name = xstrdup(basename(bin));
+	raw_rel = xasprintf("raw/%s.ndjson", name);
+	ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson", name);
 	gp_follow(e);
 	gp_set_ring(e, o->ring_bytes, o->hold_ring);
-	go_spec_probe(spec, e);
-	if (gp_may_probe(&err))
+	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
 		die_err(&err);
 	c = begin(o, argc, argv);
 	m = corpus_manifest(c);
@@ -169,7 +171,8 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s exited with status %d", bin, rc);
 	add_losses(m, gp_stats(e));
-	go_spec_end(spec, m);
+	if (go_spec_end(spec, m, &err))
+		die_err(&err);
 	corpus_close(c, raw, raw_rel);
 	corpus_close(c, events, ev_rel);
 	finish(o, c, name, ev_rel);

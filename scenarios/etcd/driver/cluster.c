@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../../bpf/engine.h"
+#include "../../../bpf/gospec.h"
 #include "../../../folders/folder.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
@@ -21,7 +22,6 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "cluster.h"
-#include "../../../capture/cmd/go-spec.h"
 #include "../../../capture/system-corpus.h"
 
 static const char live_usage[] =
@@ -142,7 +142,8 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
 	p = json_add(m, "probes", json_obj());
-	go_spec_end(spec, NULL);
+	if (go_spec_end(spec, NULL, &err))
+		die_err(&err);
 	json_add(p, "events", json_int(go_spec_events(spec)));
 	go_spec_free(spec);
 	st = gp_stats(e);

@@ -2,7 +2,7 @@
 /*
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with raft's probe spec
- * (scenarios/etcd/raft.probes, read by go-spec.c), which writes upstream's
+ * (scenarios/etcd/raft.probes, read by bpf/gospec.c), which writes upstream's
  * with_tla event stream; and etcd's commands of its own (--live, --explore,
  * --merge).  The rest of etcd's live side is harness.c; what capture etcd
  * --live (cluster.c) shares with it is declared in cluster.h.
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../../bpf/engine.h"
+#include "../../../bpf/gospec.h"
 #include "harness.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
@@ -24,7 +25,6 @@
 #include "../../../capture/system.h"
 #include "explore.h"
 #include "cluster.h"
-#include "../../../capture/cmd/go-spec.h"
 #include "../../../capture/system-corpus.h"
 
 enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
@@ -94,9 +94,11 @@ static char *probe_spec(void)
 struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
 {
 	char *path = probe_spec();
-	struct go_spec *spec = go_spec_parse(path);
+	struct cap_err err;
+	struct go_spec *spec = go_spec_parse(path, &err);
 
-	go_spec_probe(spec, e);
+	if (!spec || go_spec_probe(spec, e, &err))
+		die_err(&err);
 	go_spec_output(spec, NULL, out);
 	free(path);
 	return spec;
@@ -124,7 +126,8 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 	spec = etcd_probes(e, out);
 	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record, spec);
 	etcd_harness_status(bin, scenario, rc);
-	go_spec_end(spec, NULL);
+	if (go_spec_end(spec, NULL, &err))
+		die_err(&err);
 	go_spec_free(spec);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
