@@ -34,9 +34,7 @@ static const char go_usage[] =
 	"  -p, --probes SPEC    the probe spec\n"
 	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
-	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
-	"      --hold-ring      read the ring buffer only after COMMAND exits\n"
-	"                       (with a small --ring-bytes: tests loss accounting)\n"
+	RING_OPTIONS_HELP("COMMAND")
 	OUTPUT_OPTIONS_HELP("corpus/go")
 	"                       (--form and --json: the windows of --fold)\n"
 	"  -h, --help           this text\n";
@@ -46,8 +44,7 @@ struct go_opts {
 	const struct folder *fold;
 	struct output_options out;
 	double timeout;
-	unsigned long ring_bytes;
-	int hold_ring;
+	struct ring_options ring;
 };
 
 /* COMMAND as execv() takes it: a path, or the first match on PATH. */
@@ -157,7 +154,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	raw_rel = xasprintf("raw/%s.ndjson", name);
 	ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson", name);
 	gp_follow(e);
-	gp_set_ring(e, o->ring_bytes, o->hold_ring);
+	gp_set_ring(e, o->ring.bytes, o->ring.hold);
 	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
 		die_err(&err);
 	c = begin(o, argc, argv);
@@ -184,26 +181,15 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	free(bin);
 }
 
-static double parse_timeout(const char *s)
-{
-	char *end;
-	double t = strtod(s, &end);
-
-	if (*end || !(t > 0))
-		die(EXIT_USAGE, "--timeout %s: a number of seconds above 0", s);
-	return t;
-}
-
 int cmd_go(int argc, char **argv)
 {
-	enum { O_TIMEOUT = 256, O_RING, O_HOLD, O_FOLD };
+	enum { O_TIMEOUT = 256, O_FOLD };
 	static const struct option longopts[] = {
 		{ "probes", required_argument, NULL, 'p' },
 		{ "fold", required_argument, NULL, O_FOLD },
 		OUTPUT_LONG_OPTIONS,
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "ring-bytes", required_argument, NULL, O_RING },
-		{ "hold-ring", no_argument, NULL, O_HOLD },
+		RING_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -219,12 +205,9 @@ int cmd_go(int argc, char **argv)
 		else if (opt == O_FOLD)
 			o.fold = system_lookup(optarg)->folder;
 		else if (opt == O_TIMEOUT)
-			o.timeout = parse_timeout(optarg);
-		else if (opt == O_RING)
-			o.ring_bytes = option_ring_bytes(optarg);
-		else if (opt == O_HOLD)
-			o.hold_ring = 1;
-		else if (!output_option(opt, optarg, &o.out))
+			o.timeout = option_seconds(optarg, "--timeout", 1e7);
+		else if (!ring_option(opt, optarg, &o.ring) &&
+			 !output_option(opt, optarg, &o.out))
 			usage(go_usage, 0);
 	}
 	if (!o.out.dir)
