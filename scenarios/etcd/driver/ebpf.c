@@ -3,9 +3,10 @@
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with raft's probe spec
  * (scenarios/etcd/raft.probes, read by bpf/gospec.c), which writes upstream's
- * with_tla event stream; and etcd's commands of its own (--live, --explore,
- * --merge).  The rest of etcd's live side is harness.c; what capture etcd
- * --live (cluster.c) shares with it is declared in cluster.h.
+ * with_tla event stream; and the capture of the scenarios --explore and
+ * --merge find (modes of harness.c's option table).  The rest of etcd's
+ * live side is harness.c; what capture etcd --live (cluster.c) shares with
+ * it is declared in cluster.h.
  */
 #include <stdlib.h>
 #include <string.h>
