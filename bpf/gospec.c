@@ -154,12 +154,15 @@ static __attribute__((format(printf, 3, 4)))
 int refuse(struct go_spec *s, long line, const char *fmt, ...)
 {
 	va_list ap;
-	char msg[sizeof(s->err->msg)];
+	char *msg;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		die(EXIT_CAPTURE_FAILED, "out of memory");
 	va_end(ap);
-	return cap_fail_at(s->err, EXIT_BAD_INPUT, s->path, line, "%s", msg);
+	cap_fail_at(s->err, EXIT_BAD_INPUT, s->path, line, "%s", msg);
+	free(msg);
+	return -1;
 }
 
 static int is_name(const char *s)
@@ -952,7 +955,7 @@ static int parse_lines(struct go_spec *s)
 	const char *line;
 	int rc;
 
-	if (line_reader_try_open(&lr, s->path, s->path, s->err))
+	if (line_reader_try_open_as(&lr, s->path, s->path, s->err))
 		return -1;
 	while (!(rc = line_reader_try_next(&lr, &line, s->err)) && line &&
 	       !(rc = parse_line(s, lr.buf, lr.line, &site)))

@@ -19,10 +19,9 @@ struct cap_err {
 /* Fill @err with @code and the message; returns -1, for "return cap_fail(...)". */
 int cap_fail(struct cap_err *err, enum exit_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
 /*
- * cap_fail() with "FILE:LINE: " in front (line 0: "FILE: "), as die_at()
- * prints it.
+ * The same, with "FILE:LINE: " in front as die_at() prints it (line 0:
+ * "FILE: "), for a reader's failure at a line of its input.
  */
 int cap_fail_at(struct cap_err *err, enum exit_code code, const char *file,
 		long line, const char *fmt, ...)

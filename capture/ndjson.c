@@ -4,12 +4,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "die.h"
+#include "err.h"
 #include "json.h"
 #include "ndjson.h"
 #include "proc.h"
 
-int line_reader_try_open(struct line_reader *r, const char *path,
-			 const char *name, struct cap_err *err)
+int line_reader_try_open_as(struct line_reader *r, const char *path,
+			    const char *name, struct cap_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = name;
@@ -35,7 +36,7 @@ void line_reader_open_as(struct line_reader *r, const char *path,
 {
 	struct cap_err err;
 
-	if (line_reader_try_open(r, path, name, &err))
+	if (line_reader_try_open_as(r, path, name, &err))
 		die_err(&err);
 }
 
@@ -72,8 +73,8 @@ int line_reader_try_next(struct line_reader *r, const char **line,
 
 const char *line_reader_next(struct line_reader *r)
 {
-	const char *line;
 	struct cap_err err;
+	const char *line;
 
 	if (line_reader_try_next(r, &line, &err))
 		die_err(&err);

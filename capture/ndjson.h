@@ -12,8 +12,9 @@
 
 #include <stdio.h>
 #include <cJSON.h>
-#include "err.h"
 #include "json-tokens.h"
+
+struct cap_err;
 
 struct line_reader {
 	const char *path;
@@ -35,14 +36,15 @@ void line_reader_open(struct line_reader *r, const char *path);
 /* The same, naming @name (the file @path is a copy of) in every error. */
 void line_reader_open_as(struct line_reader *r, const char *path,
 			 const char *name);
+/*
+ * The libraries' forms of these (bpf/gospec.c): -1 and @err
+ * (EXIT_BAD_INPUT, file:line) where the others die.
+ */
+int line_reader_try_open_as(struct line_reader *r, const char *path,
+			    const char *name, struct cap_err *err);
 /* Next line, or NULL at end of file. */
 const char *line_reader_next(struct line_reader *r);
-/*
- * For libraries: line_reader_open_as() and line_reader_next() returning
- * their failure (-1, @err as they would die) instead of dying.
- */
-int line_reader_try_open(struct line_reader *r, const char *path,
-			 const char *name, struct cap_err *err);
+/* The next line into *@line (NULL at end of file), or -1 on a read error. */
 int line_reader_try_next(struct line_reader *r, const char **line,
 			 struct cap_err *err);
 void line_reader_close(struct line_reader *r);
