@@ -1154,8 +1154,11 @@ static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
 	struct cap_err why;
 	Dwarf_Die d;
 
-	if (go_func(b, fn->name, &gf, &why) || go_subprogram(b, fn->name, &d, &why))
-		return cap_fail_at(s->err, why.code, s->path, fn->line, "%s", why.msg);
+	if (go_func(b, fn->name, &gf, &why) || go_subprogram(b, fn->name, &d, &why)) {
+		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
+		cap_err_release(&why);
+		return -1;
+	}
 	if (fn->entry) {
 		if (resolve_site(s, b, &d, fn->entry))
 			return -1;
