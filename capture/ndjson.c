@@ -175,13 +175,22 @@ static int parse_next(struct line_reader *r, cJSON **out,
 	return 0;
 }
 
-cJSON *ndjson_next(struct line_reader *r)
+int ndjson_try_next(struct line_reader *r, cJSON **out, struct cap_err *err)
 {
 	struct ndjson_error e;
+
+	if (parse_next(r, out, &e))
+		return cap_fail_at(err, EXIT_BAD_INPUT, r->path, e.line, "%s", e.msg);
+	return 0;
+}
+
+cJSON *ndjson_next(struct line_reader *r)
+{
+	struct cap_err err;
 	cJSON *v;
 
-	if (parse_next(r, &v, &e))
-		die_at(EXIT_BAD_INPUT, r->path, e.line, "%s", e.msg);
+	if (ndjson_try_next(r, &v, &err))
+		die_err(&err);
 	return v;
 }
 
@@ -332,13 +341,22 @@ int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
 	return 1;
 }
 
+int ndjson_try_natural(const struct line_reader *r, const cJSON *obj,
+		       const char *key, long long *v, struct cap_err *err)
+{
+	if (json_get_int(obj, key, v) || *v < 0)
+		return cap_fail_at(err, EXIT_BAD_INPUT, r->path, r->line,
+				   "event without a natural number \"%s\"", key);
+	return 0;
+}
+
 long long ndjson_natural(const struct line_reader *r, const cJSON *obj,
 			 const char *key)
 {
+	struct cap_err err;
 	long long v;
 
-	if (json_get_int(obj, key, &v) || v < 0)
-		die_at(EXIT_BAD_INPUT, r->path, r->line,
-		       "event without a natural number \"%s\"", key);
+	if (ndjson_try_natural(r, obj, key, &v, &err))
+		die_err(&err);
 	return v;
 }

@@ -37,8 +37,9 @@ void line_reader_open(struct line_reader *r, const char *path);
 void line_reader_open_as(struct line_reader *r, const char *path,
 			 const char *name);
 /*
- * The libraries' forms of these (bpf/gospec.c): -1 and @err
- * (EXIT_BAD_INPUT, file:line) where the others die.
+ * The libraries' and readers' forms of these (bpf/gospec.c; folders/:
+ * serial.c, with-tla.c): -1 and @err (EXIT_BAD_INPUT, file:line) where
+ * the others die.
  */
 int line_reader_try_open_as(struct line_reader *r, const char *path,
 			    const char *name, struct cap_err *err);
@@ -56,6 +57,8 @@ void line_reader_close(struct line_reader *r);
  * (cJSON_Delete).
  */
 cJSON *ndjson_next(struct line_reader *r);
+/* ndjson_next() into *@out, or -1 and @err (nothing to free) where it dies. */
+int ndjson_try_next(struct line_reader *r, cJSON **out, struct cap_err *err);
 
 /*
  * A parse arena: the nodes of a tree parsed into it come from one slab,
@@ -103,5 +106,8 @@ int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
  */
 long long ndjson_natural(const struct line_reader *r, const cJSON *obj,
 			 const char *key);
+/* The same into *@v, or -1 and @err. */
+int ndjson_try_natural(const struct line_reader *r, const cJSON *obj,
+		       const char *key, long long *v, struct cap_err *err);
 
 #endif
