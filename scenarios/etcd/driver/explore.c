@@ -20,13 +20,11 @@
 #include <unistd.h>
 #include "../../../folders/folder.h"
 #include "../../../capture/audit.h"
-#include "../../../capture/command.h"
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/scenario.h"
 #include "explore.h"
-#include "../../../capture/cmd/fold-inputs.h"
 
 #define RUN_TIMEOUT 60.0
 
