@@ -24,7 +24,6 @@
 #include <unistd.h>
 #include "../../../folders/folder.h"
 #include "../../../capture/audit.h"
-#include "../../../capture/command.h"
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
@@ -32,7 +31,6 @@
 #include "explore.h"
 #include "gocover.h"
 #include "harness.h"
-#include "../../../capture/cmd/fold-inputs.h"
 
 #define RUN_TIMEOUT 60.0
 

@@ -9,6 +9,7 @@
 #define SCENARIOS_ETCD_HARNESS_H
 
 #include <cJSON.h>
+#include "explore.h"
 
 /* Seconds one scenario's harness may run. */
 #define ETCD_HARNESS_TIMEOUT 120.0
@@ -46,10 +47,30 @@ void etcd_require_actions(const struct folder *f, const cJSON *counts);
 void etcd_harness_status(const char *bin, const char *scenario, int status);
 
 extern const struct live_driver etcd_ebpf_driver, etcd_trace_driver;
+
 /*
- * capture etcd --live, --explore, --merge: commands of their own
- * (ebpf.c): -1 if argv asks for none.
+ * capture etcd's options of its own (harness.c's table, one for the
+ * scenario capture and its modes): what each mode reads.
  */
-int etcd_takeover(int argc, char **argv);
+struct etcd_args {
+	const char *binary;     /* --binary FILE: the build to run */
+	int live, explore, merge;   /* the modes */
+	const char *seconds;    /* --seconds as given: each mode reads it */
+	long clients;           /* --clients C (--live); 0: not given */
+	int no_restart;         /* --no-restart (--live) */
+	struct explore_opts x;  /* --seed, --budget, --shard, --unguided */
+	unsigned given;         /* bit i: option i of the table was given */
+};
+extern struct etcd_args etcd_args;
+
+struct ring_options;
+/* The eBPF driver's --ring-bytes and --hold-ring, for --live (ebpf.c). */
+const struct ring_options *etcd_ebpf_ring(void);
+
+struct live_capture;
+/* capture etcd --live (cluster.c): its exit code. */
+int etcd_live(struct live_capture *lc);
+/* capture etcd --explore, --merge CORPUS... (ebpf.c): its exit code. */
+int etcd_explore_capture(struct live_capture *lc);
 
 #endif
