@@ -175,23 +175,51 @@ static const char *go_tool(void)
 
 /*
  * Build the Go main in @src (relative to capture's home) into @bin
- * (reproducibly: -trimpath, no VCS stamp).  Go's build cache keeps what
- * was compiled: a rebuild of unchanged sources costs a link at most.
+ * (reproducibly: -trimpath, no VCS stamp), with @cover's coverage flags
+ * (NULL: none).  Go's build cache keeps what was compiled: a rebuild of
+ * unchanged sources costs a link at most.
  */
-char *etcd_go_build(const char *src, const char *bin, const char *tags,
-		    const char *what)
+static char *go_build(const char *src, const char *bin, const char *tags,
+		      const char *const cover[3], const char *what)
 {
 	char *dir = xasprintf("%s/%s", capture_home(), src);
 	char *out = xasprintf("%s/%s", capture_home(), bin);
-	const char *argv[] = { go_tool(), "-C", dir, "build", "-trimpath",
-			       "-buildvcs=false", "-mod=readonly",
-			       "-tags", tags, "-o", out, ".", NULL };
+	const char *argv[16] = { go_tool(), "-C", dir, "build", "-trimpath",
+				 "-buildvcs=false", "-mod=readonly" };
+	int argc = 7;
 
+	for (int i = 0; cover && i < 3; i++)
+		argv[argc++] = cover[i];
+	argv[argc++] = "-tags";
+	argv[argc++] = tags;
+	argv[argc++] = "-o";
+	argv[argc++] = out;
+	argv[argc++] = ".";
 	progress("building %s", what);
 	setenv("GOTOOLCHAIN", "local", 1);
 	proc_must(EXIT_ENV_MISSING, argv, NULL);
 	free(dir);
 	return out;
+}
+
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *what)
+{
+	return go_build(src, bin, tags, NULL, what);
+}
+
+/*
+ * Go writes no counters unless the main package is covered too; "count"
+ * counters give the exploration how often each unit ran.
+ */
+char *etcd_cover_harness(void)
+{
+	static const char pkgs[] = "-coverpkg=.," ETCD_RAFT_PACKAGE;
+	static const char *const cover[3] = { "-cover", "-covermode=count", pkgs };
+
+	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
+			"with_tla", cover,
+			"the etcd harness (with_tla, Go coverage of raft)");
 }
 
 static char *build_harness(int tla)

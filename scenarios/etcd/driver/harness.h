@@ -23,6 +23,14 @@ const char *etcd_harness(int tla);
 /* Build the Go main in @src into @bin (both relative to capture's home). */
 char *etcd_go_build(const char *src, const char *bin, const char *tags,
 		    const char *what);
+/* The raft package the harness runs (go.mod's module). */
+#define ETCD_RAFT_PACKAGE "go.etcd.io/raft/v3"
+/*
+ * The with_tla harness built with "go build -cover" of itself and raft,
+ * into build/etcd/harness-with_tla-cover: run under GOCOVERDIR, it writes
+ * Go's coverage files (gocover.h).
+ */
+char *etcd_cover_harness(void);
 /* The version @src's go.mod requires of @module (a JSON string). */
 cJSON *etcd_go_mod_version(const char *src, const char *module);
 /* Into @env: raft's version as @src's go.mod requires it, Go's, @bin's sha256. */
