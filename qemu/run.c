@@ -112,6 +112,8 @@ struct attempt {
 	char *snapshot;     /* the snapshot it restores or saves, NULL for a full boot */
 	char key[17];       /* that snapshot's key */
 	int saving;         /* boots to /init's ready point to save @snapshot */
+	char *head;         /* saving: its trace channel, @snapshot's trace part */
+	int head_cleanup;   /* removes @head if we die */
 	char *qmp_dir;      /* the saving QEMU's QMP socket is qmp in there */
 	int qmp_cleanup;    /* removes @qmp_dir if we die */
 	char *events;       /* this attempt's event channel, renamed on success */
@@ -273,7 +275,7 @@ static void launch(struct attempt *a)
 	struct qemu_line l = { 0 };
 
 	if (a->saving) {
-		machine_line(&l, b, a->accel, a->console, NULL, NULL, NULL);
+		machine_line(&l, b, a->accel, a->console, NULL, a->head, NULL);
 		arg(&l, "-qmp");
 		arg_own(&l, xasprintf("unix:%s/qmp,server=on,wait=off", a->qmp_dir));
 		l.argv[l.n] = NULL;
@@ -513,20 +515,27 @@ static void keep_log(const char *path, const char *name, const char *suffix)
  */
 static void choose_boot(struct attempt *a, struct boot_run *run, enum accel accel)
 {
-	char dir[] = "/tmp/capture-qmp-XXXXXX", *line;
+	char dir[] = "/tmp/capture-qmp-XXXXXX", *line, *part, *tmp;
 
 	if (guest_boot() || run->full)
 		return;
 	line = kernel_line(run->b, NULL);
 	a->snapshot = snapshot_path(run->b, accel_name(accel), line, a->key);
 	free(line);
-	if (!a->racing && file_exists(a->snapshot))
+	if (!a->racing && snapshot_take(a->snapshot))
 		return;
 	if (!mkdtemp(dir))
 		die(EXIT_CAPTURE_FAILED, "cannot create a directory in /tmp");
 	a->qmp_dir = xstrdup(dir);
 	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
 	a->saving = 1;
+	/* This process's, of this boot and accelerator: several may save at once. */
+	part = snapshot_trace_path(a->snapshot);
+	tmp = cache_tmp_name(part);
+	a->head = xasprintf("%s.%s.%s", tmp, run->b->name, accel_name(accel));
+	a->head_cleanup = remove_on_failure(a->head);
+	free(tmp);
+	free(part);
 }
 
 static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
@@ -566,6 +575,9 @@ static void free_attempt(struct attempt *a)
 	free(a->qemu_err);
 	free(a->problem);
 	free(a->snapshot);
+	if (a->head)
+		remove(a->head);
+	free(a->head);
 	if (a->qmp_dir)
 		remove_tree(a->qmp_dir);
 	free(a->qmp_dir);
@@ -579,6 +591,8 @@ static void drop(struct guests *g, size_t i)
 		cancel_on_failure(g->a[i].trace_cleanup);
 	if (g->a[i].qmp_dir)
 		cancel_on_failure(g->a[i].qmp_cleanup);
+	if (g->a[i].head)
+		cancel_on_failure(g->a[i].head_cleanup);
 	free_attempt(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
 	g->n--;
@@ -627,13 +641,18 @@ static long twin(const struct guests *g, size_t i)
 
 static void succeed(struct guests *g, size_t i)
 {
+	struct cap_err err;
 	struct attempt *a = &g->a[i];
 	const struct guest_boot *b = a->run->b;
 
 	if (!b->boot_only && rename(a->events, b->events_path))
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->events,
 		    b->events_path);
-	if (!b->boot_only && a->trace && rename(a->trace, b->trace_path))
+	/* A restored guest's channel continues what its snapshot's shipped. */
+	if (!b->boot_only && a->trace && a->snapshot &&
+	    snapshot_join_trace(a->snapshot, a->trace, b->trace_path, &err))
+		die_err(&err);
+	if (!b->boot_only && a->trace && !a->snapshot && rename(a->trace, b->trace_path))
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->trace,
 		    b->trace_path);
 	remove_channels(a);
@@ -665,7 +684,7 @@ static void failed(struct guests *g, size_t i)
 		progress("%s guest: its snapshot did not restore: %s; removed %s, "
 			 "booting in full (the next capture saves a new one)",
 			 run->b->name, a.problem, a.snapshot);
-		remove(a.snapshot);
+		snapshot_remove(a.snapshot);
 		run->full = 1;
 		remove_channels(&a);
 		drop(g, i);
@@ -781,9 +800,8 @@ static void saved(struct guests *g, size_t i)
 			 "(console log: %s)", run->b->name, problem, a->console);
 		run->full = 1;
 		remove(tmp);
-	} else {
-		if (cache_commit(tmp, a->snapshot, &err))
-			die_err(&err);
+	} else if (snapshot_commit(tmp, a->head, a->snapshot, &err)) {
+		die_err(&err);
 	}
 	cancel_on_failure(cleanup);
 	keep_log(a->console, run->b->name, "snapshot.console.log");
