@@ -42,11 +42,14 @@ static char *cpu_model(void)
 static char *verdict_path(const struct guest_boot *b)
 {
 	const char *argv[] = { guest_qemu(), "--version", NULL };
-	char *qemu = command_output(EXIT_ENV_MISSING, argv);
+	struct cap_err err;
+	char *qemu = command_output(EXIT_ENV_MISSING, argv, &err), *path;
 	char *model = cpu_model(), *key, hex[65];
 	const char *image = strrchr(b->vmlinux, '/');
 	struct utsname u;
 
+	if (!qemu)
+		die_err(&err);
 	uname(&u);
 	key = xasprintf("%s\n%s\n%s\n%s\n%s\n%s\n", u.release, guest_qemu(), qemu,
 			model, image ? image + 1 : b->vmlinux,
@@ -56,7 +59,10 @@ static char *verdict_path(const struct guest_boot *b)
 	free(key);
 	free(model);
 	free(qemu);
-	return guest_cache_path("accel/%s", hex);
+	path = guest_cache_path(&err, "accel/%s", hex);
+	if (!path)
+		die_err(&err);
+	return path;
 }
 
 static void settle(enum accel accel)

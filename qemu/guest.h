@@ -31,10 +31,12 @@
 #include <stddef.h>
 #include <cJSON.h>
 
-/* The cache directory (created on first use). */
-const char *guest_cache_dir(void);
-/* A path under the cache directory, its parent directories created. */
-char *guest_cache_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A path under the cache directory, its parent directories created; NULL
+ * and @err if there is no cache directory or they cannot be created.
+ */
+char *guest_cache_path(struct cap_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Debian's kernel image matching the installed headers. */
 struct guest_kernel {
@@ -46,10 +48,17 @@ struct guest_kernel {
 	char *vmlinux;      /* the uncompressed kernel ELF */
 };
 
-/* Find, download if needed, unpack.  Dies with EXIT_ENV_MISSING. */
-void guest_kernel_get(struct guest_kernel *k);
-/* Add "kernel", "headers", "qemu", "busybox" provenance to @env. */
-void guest_kernel_describe(const struct guest_kernel *k, cJSON *env);
+/*
+ * Find, download if needed, unpack.  -1 and @err (mostly EXIT_ENV_MISSING)
+ * if it cannot, @k then empty and nothing half-written left in the cache.
+ */
+int guest_kernel_get(struct guest_kernel *k, struct cap_err *err);
+/*
+ * Add "kernel", "headers", "qemu", "busybox" provenance to @env; -1 and
+ * @err if dpkg-query cannot tell the packages' versions.
+ */
+int guest_kernel_describe(const struct guest_kernel *k, cJSON *env,
+			  struct cap_err *err);
 
 /*
  * Build the out-of-tree module @name.ko from @files (paths; Kbuild among
@@ -142,12 +151,16 @@ struct module_guest {
 /*
  * Kernel, module and initramfs of @name, once (a prepared @g is kept);
  * the module's prepare.sh goes in too if it has one (qemu/init runs it
- * before a snapshot is saved).  -1 and @err if one cannot be built.
+ * before a snapshot is saved).  -1 and @err if one cannot be got or built.
  */
 int module_guest_prepare(struct module_guest *g, const char *name,
 			 struct cap_err *err);
-/* Add the kernel's provenance, "module" and "initramfs_sha256" to @env. */
-void module_guest_describe(const struct module_guest *g, cJSON *env);
+/*
+ * Add the kernel's provenance, "module" and "initramfs_sha256" to @env;
+ * -1 and @err as guest_kernel_describe().
+ */
+int module_guest_describe(const struct module_guest *g, cJSON *env,
+			  struct cap_err *err);
 /*
  * "capture_cpus=N capture_trace_kb=K": the words of the guest's
  * /prepare.sh, the same for every scenario (so a snapshot can hold them).

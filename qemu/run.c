@@ -498,8 +498,11 @@ struct guests {
 /* Keep @path as last-run/NAME.SUFFIX: the newest run's, whole. */
 static void keep_log(const char *path, const char *name, const char *suffix)
 {
-	char *final = guest_cache_path("last-run/%s.%s", name, suffix);
+	struct cap_err err;
+	char *final = guest_cache_path(&err, "last-run/%s.%s", name, suffix);
 
+	if (!final)
+		die_err(&err);
 	if (rename(path, final))
 		remove(path);
 	free(final);
@@ -532,6 +535,7 @@ static void choose_boot(struct attempt *a, struct boot_run *run, enum accel acce
 static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 				     enum accel accel, int racing)
 {
+	struct cap_err err;
 	struct attempt *a;
 
 	if (g->n == g->alloc) {
@@ -545,10 +549,12 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 	a->racing = racing;
 	choose_boot(a, run, accel);
 	a->events = xasprintf("%s.%s", run->b->events_path, accel_name(accel));
-	a->console = guest_cache_path("last-run/%s.%ld.%s.console.log",
+	a->console = guest_cache_path(&err, "last-run/%s.%ld.%s.console.log",
 				      run->b->name, (long)getpid(), accel_name(accel));
-	a->qemu_err = guest_cache_path("last-run/%s.%ld.%s.qemu.log",
-				       run->b->name, (long)getpid(), accel_name(accel));
+	a->qemu_err = a->console ? guest_cache_path(&err, "last-run/%s.%ld.%s.qemu.log",
+				       run->b->name, (long)getpid(), accel_name(accel)) : NULL;
+	if (!a->qemu_err)
+		die_err(&err);
 	a->cleanup = remove_on_failure(a->events);
 	if (run->b->trace_path) {
 		a->trace = xasprintf("%s.%s", run->b->trace_path, accel_name(accel));

@@ -64,7 +64,8 @@ void rwlock_linux_run(const struct rwlock_scenario *sc, size_t n, int cpus,
 					    rwlock_op_names, "rwlock", errors[i]);
 	json_add(env, "event_channel", json_str("trace"));
 	decode_all(sc, boots, n, raw, kb, env);
-	module_guest_describe(&g, env);
+	if (module_guest_describe(&g, env, &err))
+		die_err(&err);
 	guest_boots_free(boots, n);
 	free(errors);
 }

@@ -117,8 +117,9 @@ static void linux_run(struct live_capture *lc)
 	if (traced)
 		decode_all(boots, n, raw_paths, environment);
 	/* The same guest for every scenario of the run: described once. */
-	if (!json_get(environment, "module"))
-		module_guest_describe(&g, environment);
+	if (!json_get(environment, "module") &&
+	    module_guest_describe(&g, environment, &err))
+		die_err(&err);
 	guest_boots_free(boots, n);
 	free(errors);
 }
