@@ -7,10 +7,13 @@
  * The cache is a fresh directory, so nothing is reused from a real one.
  */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "capture/err.h"
+#include "capture/json.h"
 #include "capture/proc.h"
 #include "qemu/guest.h"
 #include "unit.h"
@@ -115,6 +118,204 @@ static void initramfs_fails(void)
 		     "initramfs");
 }
 
+/* CACHE/@sub holds no entry whose name matches @glob (a temporary's). */
+static void expect_none(const char *name, const char *sub, const char *glob)
+{
+	char *path = xasprintf("%s/%s", cache, sub);
+	size_t n;
+	char **names = list_dir(path, NULL, &n);
+	const char *left = NULL;
+
+	for (size_t i = 0; names && i < n; i++)
+		if (!fnmatch(glob, names[i], 0))
+			left = names[i];
+	if (!names)
+		fail(name, "no directory %s", path);
+	else if (left)
+		fail(name, "%s left in %s", left, path);
+	else
+		pass(name);
+	if (names)
+		free_names(names, n);
+	free(path);
+}
+
+/* Set (or with NULL unset) environment variable @name. */
+static void set_env(const char *name, const char *value)
+{
+	if (value)
+		setenv(name, value, 1);
+	else
+		unsetenv(name);
+}
+
+static void cache_fails(void)
+{
+	char *file = scratch("not-a-directory", "");
+	char *home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+	char *xdg = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+	char *want = xasprintf("mkdir %s/kernel: Not a directory", file);
+	struct cap_err err;
+
+	unsetenv("CAPTURE_CACHE");
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	check("no cache directory: NULL", !guest_cache_path(&err, "kernel/x"),
+	      "a path");
+	expect_err("no cache directory", &err, EXIT_ENV_MISSING,
+		   "no cache directory: set CAPTURE_CACHE or HOME");
+	setenv("CAPTURE_CACHE", file, 1);
+	check("a cache that is a file: NULL", !guest_cache_path(&err, "kernel/x"),
+	      "a path");
+	expect_err("a cache that is a file", &err, EXIT_CAPTURE_FAILED, want);
+	setenv("CAPTURE_CACHE", cache, 1);
+	set_env("HOME", home);
+	set_env("XDG_CACHE_HOME", xdg);
+	free(want);
+	free(xdg);
+	free(home);
+	free(file);
+}
+
+/* An executable @name in the scratch bin/ with the shell script @body. */
+static void fake_program(const char *name, const char *body)
+{
+	char *text = xasprintf("#!/bin/sh\n%s\n", body);
+	char *path = scratch(name, text);
+
+	chmod(path, 0755);
+	free(path);
+	free(text);
+}
+
+/* dpkg-query missing from PATH: the kernel cannot be found, nor described. */
+static void no_dpkg_query(const char *path)
+{
+	char *empty = xasprintf("%s/scratch/empty", cache);
+	struct guest_kernel k = { .abi = "0-test", .package = "linux-image-0-test",
+				  .version = "1" };
+	cJSON *env = json_obj();
+	struct cap_err err;
+
+	mkdir_p(empty);
+	setenv("PATH", empty, 1);
+	check("a kernel without dpkg-query: -1", guest_kernel_get(&k, &err) < 0,
+	      "got one");
+	expect_err("a kernel without dpkg-query", &err, EXIT_ENV_MISSING,
+		   "'dpkg-query' failed: no message");
+	expect_none("a kernel without dpkg-query: no output left in last-run/",
+		    "last-run", "out-*");
+	expect_none("a kernel without dpkg-query: no errors left in last-run/",
+		    "last-run", "err-*");
+	k = (struct guest_kernel){ .abi = "0-test", .package = "linux-image-0-test",
+				   .version = "1" };
+	check("a kernel described without dpkg-query: -1",
+	      guest_kernel_describe(&k, env, &err) < 0, "described");
+	expect_err("a kernel described without dpkg-query", &err, EXIT_ENV_MISSING,
+		   "'dpkg-query' failed: no message");
+	setenv("PATH", path, 1);
+	cJSON_Delete(env);
+	free(empty);
+}
+
+/* apt-get fails: nothing downloaded, the message names its log. */
+static void download_fails(void)
+{
+	char *spec_file = xasprintf("%s/scratch/spec", cache);
+	char *body = xasprintf("printf %%s \"$3\" > '%s'; exit 100", spec_file);
+	char *spec, *want;
+	struct guest_kernel k;
+	struct cap_err err;
+
+	fake_program("bin/apt-get", body);
+	check("a kernel apt-get cannot download: -1", guest_kernel_get(&k, &err) < 0,
+	      "got one");
+	spec = read_file(spec_file, NULL);
+	want = xasprintf("cannot download %s (log: %s/last-run/apt-get-download."
+			 "log): run 'apt-get update && make deps'",
+			 spec ? spec : "(apt-get did not run)", cache);
+	expect_err("a kernel apt-get cannot download", &err, EXIT_ENV_MISSING, want);
+	expect_empty("a kernel apt-get cannot download: nothing in kernel/", "kernel");
+	free(want);
+	free(spec);
+	free(body);
+	free(spec_file);
+}
+
+/* The .deb in the cache's kernel/ (NULL if none). */
+static char *cached_deb(void)
+{
+	char *dir = xasprintf("%s/kernel", cache), *deb = NULL;
+	size_t n;
+	char **names = list_dir(dir, NULL, &n);
+
+	for (size_t i = 0; names && i < n; i++)
+		if (has_suffix(names[i], ".deb"))
+			deb = xasprintf("%s/%s", dir, names[i]);
+	if (names)
+		free_names(names, n);
+	free(dir);
+	return deb;
+}
+
+/*
+ * apt-get "downloads" a .deb that is none: it is kept (and its sha256),
+ * its unpacking fails and leaves nothing; then the .deb is a directory,
+ * which cannot be read.
+ */
+static void unpack_fails(void)
+{
+	struct guest_kernel k;
+	struct cap_err err;
+	char *deb, *side, *want;
+
+	fake_program("bin/apt-get", "spec=$3; name=${spec%%=*}\n"
+		     "version=$(printf %s \"${spec#*=}\" | sed 's/:/%3a/g')\n"
+		     "echo 'not a deb' > \"${name}_${version}_amd64.deb\"");
+	check("a kernel .deb that is none: -1", guest_kernel_get(&k, &err) < 0,
+	      "got one");
+	expect_err("a kernel .deb that is none", &err, EXIT_ENV_MISSING,
+		   "'bash' failed (exit 2)");
+	expect_none("a kernel .deb that is none: no temporary in kernel/", "kernel",
+		    "*.tmp-*");
+	deb = cached_deb();
+	check("a kernel .deb that is none: the .deb kept", deb != NULL, "no .deb");
+	if (!deb)
+		return;
+	side = xasprintf("%s.sha256", deb);
+	check("a kernel .deb that is none: its sha256 kept", file_exists(side),
+	      "no .sha256");
+	remove(side);
+	remove(deb);
+	mkdir_p(deb);
+	check("an unreadable kernel .deb: -1", guest_kernel_get(&k, &err) < 0,
+	      "got one");
+	want = xasprintf("cannot read %s", deb);
+	expect_err("an unreadable kernel .deb", &err, EXIT_ENV_MISSING, want);
+	expect_none("an unreadable kernel .deb: no temporary in kernel/", "kernel",
+		    "*.tmp-*");
+	check("an unreadable kernel .deb: no sha256", !file_exists(side),
+	      "a .sha256 beside it");
+	free(want);
+	free(side);
+	free(deb);
+}
+
+/* The kernel's download and unpacking, with apt-get faked on PATH. */
+static void kernel_fails(void)
+{
+	char *path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	char *bin = xasprintf("%s/scratch/bin:%s", cache, path);
+
+	no_dpkg_query(path);
+	setenv("PATH", bin, 1);
+	download_fails();
+	unpack_fails();
+	setenv("PATH", path, 1);
+	free(bin);
+	free(path);
+}
+
 int main(void)
 {
 	char *sub;
@@ -124,15 +325,18 @@ int main(void)
 		return 1;
 	}
 	setenv("CAPTURE_CACHE", cache, 1);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 6; i++) {
 		sub = xasprintf("%s/%s", cache, (const char *[]){ "scratch/headers",
-				"helpers", "modules", "initramfs" }[i]);
+				"scratch/bin", "helpers", "modules", "initramfs",
+				"kernel" }[i]);
 		mkdir_p(sub);
 		free(sub);
 	}
 	helper_fails();
 	module_fails();
 	initramfs_fails();
+	cache_fails();
+	kernel_fails();
 	remove_tree(cache);
 	return unit_status();
 }
