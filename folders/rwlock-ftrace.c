@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
 #include "../qemu/ftrace.h"
@@ -50,11 +51,15 @@ static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 static void collect_ops(struct decode *d)
 {
 	const struct ftrace_record **by_seq;
+	struct cap_err err;
 
-	d->begin = ftrace_only(d->t, "capture_rwlock", "rwlock_begin");
-	d->end = ftrace_only(d->t, "capture_rwlock", "rwlock_end");
+	if (!(d->begin = ftrace_only(d->t, "capture_rwlock", "rwlock_begin", &err)) ||
+	    !(d->end = ftrace_only(d->t, "capture_rwlock", "rwlock_end", &err)))
+		die_err(&err);
 	d->nops = ftrace_num(d->t, d->end, "nevents");
-	by_seq = ftrace_by_seq(d->t, "capture_rwlock", "rwlock_op", "rwlock_end", d->nops);
+	by_seq = ftrace_by_seq(d->t, "capture_rwlock", "rwlock_op", "rwlock_end", d->nops, &err);
+	if (!by_seq)
+		die_err(&err);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
 	for (size_t s = 0; s < d->nops; s++)
 		take_op(d, s, by_seq[s]);
@@ -155,18 +160,21 @@ static void write_streams(const struct decode *d, const char *name,
 void rwlock_trace_decode(const char *trace, const char *json, const char *out,
 			 cJSON *info)
 {
-	struct ftrace *t = ftrace_open(trace);
+	struct cap_err err;
+	struct ftrace *t = ftrace_open(trace, &err);
 	struct decode d = { .path = trace, .t = t };
 	struct strbuf full = STRBUF_INIT, plain = STRBUF_INIT;
 	char *name;
 
+	if (!t)
+		die_err(&err);
 	collect_ops(&d);
 	for (int c = 0; c < ftrace_cpus(t); c++)
 		walk_cpu(&d, c);
 	name = ftrace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
-	if (json)
-		ftrace_cross_check(trace, json, plain.buf, plain.len);
+	if (json && ftrace_cross_check(trace, json, plain.buf, plain.len, &err))
+		die_err(&err);
 	write_file(out, full.buf, full.len);
 	json_add(info, "cpus", json_int((long long)ftrace_num(t, d.begin, "cpus")));
 	json_add(info, "contention_begin", json_int(d.contention_begin));

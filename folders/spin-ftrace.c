@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
 #include "../qemu/ftrace.h"
@@ -51,11 +52,15 @@ static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 static void collect_ops(struct decode *d)
 {
 	const struct ftrace_record **by_seq;
+	struct cap_err err;
 
-	d->begin = ftrace_only(d->t, "capture_spin", "spin_begin");
-	d->end = ftrace_only(d->t, "capture_spin", "spin_end");
+	if (!(d->begin = ftrace_only(d->t, "capture_spin", "spin_begin", &err)) ||
+	    !(d->end = ftrace_only(d->t, "capture_spin", "spin_end", &err)))
+		die_err(&err);
 	d->nops = ftrace_num(d->t, d->end, "nevents");
-	by_seq = ftrace_by_seq(d->t, "capture_spin", "spin_op", "spin_end", d->nops);
+	by_seq = ftrace_by_seq(d->t, "capture_spin", "spin_op", "spin_end", d->nops, &err);
+	if (!by_seq)
+		die_err(&err);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
 	for (size_t s = 0; s < d->nops; s++)
 		take_op(d, s, by_seq[s]);
@@ -214,12 +219,15 @@ static void describe(const struct decode *d, long long stops, cJSON *info)
 void spin_trace_decode(const char *trace, const char *json, const char *out,
 		       cJSON *info)
 {
-	struct ftrace *t = ftrace_open(trace);
+	struct cap_err err;
+	struct ftrace *t = ftrace_open(trace, &err);
 	struct decode d = { .path = trace, .t = t };
 	struct strbuf full = STRBUF_INIT, plain = STRBUF_INIT;
 	long long stops = 0;
 	char *name;
 
+	if (!t)
+		die_err(&err);
 	collect_ops(&d);
 	for (int c = 0; c < ftrace_cpus(t); c++)
 		walk_cpu(&d, c);
@@ -227,8 +235,8 @@ void spin_trace_decode(const char *trace, const char *json, const char *out,
 		stops += d.ops[s].spun;
 	name = ftrace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
-	if (json)
-		ftrace_cross_check(trace, json, plain.buf, plain.len);
+	if (json && ftrace_cross_check(trace, json, plain.buf, plain.len, &err))
+		die_err(&err);
 	write_file(out, full.buf, full.len);
 	describe(&d, stops, info);
 	strbuf_release(&full);
