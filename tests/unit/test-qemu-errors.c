@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The qemu/ builders return their failures (capture/err.h) instead of
- * dying, and leave nothing half-written in the cache: each case below
+ * qemu/ returns its failures (capture/err.h) instead of dying: the
+ * builders, the cache, the kernel's download and unpacking, the trace
+ * decoder; they leave nothing half-written in the cache: each case below
  * would have ended the process before; here the test goes on, reads the
  * kind and the message the command would print, and looks in the cache.
  * The cache is a fresh directory, so nothing is reused from a real one.
@@ -15,6 +16,7 @@
 #include "capture/err.h"
 #include "capture/json.h"
 #include "capture/proc.h"
+#include "qemu/ftrace.h"
 #include "qemu/guest.h"
 #include "unit.h"
 
@@ -316,6 +318,87 @@ static void kernel_fails(void)
 	free(path);
 }
 
+/* ftrace_open() of a channel holding @text: NULL, of kind @code, "PATH: @msg". */
+static void trace_refused(const char *name, const char *text, enum exit_code code,
+			  const char *msg)
+{
+	char *path = scratch("t.ftrace", text), *want = xasprintf("%s: %s", path, msg);
+	char *null = xasprintf("%s: NULL", name);
+	struct ftrace *t;
+	struct cap_err err;
+
+	t = ftrace_open(path, &err);
+	check(null, !t, "decoded");
+	if (t)
+		ftrace_close(t);
+	else
+		expect_err(name, &err, code, want);
+	free(null);
+	free(want);
+	free(path);
+}
+
+static void trace_fails(void)
+{
+	trace_refused("an empty trace channel", "", EXIT_CAPTURE_FAILED,
+		      "the trace channel is empty");
+	trace_refused("a file that is no trace channel", "hello\n", EXIT_BAD_INPUT,
+		      "not a trace channel (no CAPTURE TRACE)");
+	trace_refused("a trace channel with no end", "CAPTURE TRACE\n",
+		      EXIT_CAPTURE_FAILED, "the trace channel stops at byte 14 of "
+		      "its framing without CAPTURE TRACE END: events were lost");
+	trace_refused("a trace channel a file short",
+		      "CAPTURE TRACE\nCAPTURE TRACE END 1\n", EXIT_CAPTURE_FAILED,
+		      "the guest shipped 1 trace files, 0 arrived");
+	trace_refused("a trace channel of an unexpected file",
+		      "CAPTURE TRACE\nFILE bogus 0\nCAPTURE TRACE END 1\n",
+		      EXIT_BAD_INPUT, "unexpected file bogus");
+	trace_refused("a ring buffer that overran",
+		      "CAPTURE TRACE\nFILE per_cpu/cpu0/stats 11\noverrun: 3\n"
+		      "CAPTURE TRACE END 1\n", EXIT_CAPTURE_FAILED,
+		      "cpu0: the ring buffer lost events: overrun 3, commit overrun "
+		      "0, dropped 0 (the trace buffer was too small)");
+}
+
+/* A trace channel of no file: it decodes, and holds no event. */
+static void trace_queries_fail(void)
+{
+	char *path = scratch("none.ftrace", "CAPTURE TRACE\nCAPTURE TRACE END 0\n");
+	char *json = scratch("none.json.log", "x\n"), *want;
+	struct ftrace *t;
+	struct cap_err err;
+	const struct ftrace_record **by_seq;
+
+	t = ftrace_open(path, &err);
+	check("a trace channel of no file decodes", t != NULL, err.msg);
+	if (!t)
+		return;
+	check("no such event: NULL", !ftrace_only(t, "s", "e", &err), "found");
+	want = xasprintf("%s: no s:e event in the trace: events were lost", path);
+	expect_err("no such event", &err, EXIT_CAPTURE_FAILED, want);
+	free(want);
+	by_seq = ftrace_by_seq(t, "s", "op", "end", 2, &err);
+	check("events counted, none there: NULL", !by_seq, "a table");
+	free(by_seq);
+	want = xasprintf("%s: end counted 2 events, 2 of them are not in the trace: "
+			 "events were lost", path);
+	expect_err("events counted, none there", &err, EXIT_CAPTURE_FAILED, want);
+	free(want);
+	check("channels that disagree: -1",
+	      ftrace_cross_check(path, json, "y\n", 2, &err) < 0, "agreed");
+	want = xasprintf("%s:1: the JSON channel and the trace channel (%s) disagree",
+			 json, path);
+	expect_err("channels that disagree", &err, EXIT_CAPTURE_FAILED, want);
+	free(want);
+	check("no JSON channel: -1",
+	      ftrace_cross_check(path, "/nonexistent/j", "", 0, &err) < 0, "agreed");
+	expect_err("no JSON channel", &err, EXIT_CAPTURE_FAILED,
+		   "/nonexistent/j: cannot read the JSON channel");
+	ftrace_close(t);
+	free(json);
+	free(path);
+}
+
 int main(void)
 {
 	char *sub;
@@ -337,6 +420,8 @@ int main(void)
 	initramfs_fails();
 	cache_fails();
 	kernel_fails();
+	trace_fails();
+	trace_queries_fail();
 	remove_tree(cache);
 	return unit_status();
 }
