@@ -102,19 +102,16 @@ struct guest_boot {
 };
 
 /*
- * Boot @b and check the event channel; a hung or broken run is retried
- * once, then dies with EXIT_CAPTURE_FAILED naming the console log.
- * Returns NULL, or the guest's "CAPTURE ERROR" text (caller frees).
- * Adds "accelerator" to @env.
+ * Boot the @n boots @b, at most @jobs at a time (each its own QEMU), and
+ * check their event channels; errors[i] gets boot i's "CAPTURE ERROR"
+ * text or NULL (caller frees).  Adds "accelerator" to @env.  Output does
+ * not depend on @jobs: each boot writes only its own event channel.  A
+ * hung or broken run is retried once, then the capture fails: -1 and
+ * @err of kind EXIT_CAPTURE_FAILED naming the console log (no QEMU:
+ * EXIT_ENV_MISSING), every guest stopped and no channel left behind.
  */
-char *guest_capture(const struct guest_boot *b, cJSON *env);
-/*
- * The same for @n boots, at most @jobs at a time (each its own QEMU);
- * errors[i] gets boot i's CAPTURE ERROR text or NULL.  Output does not
- * depend on @jobs: each boot writes only its own event channel.
- */
-void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
-		       char **errors, cJSON *env);
+int guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
+		      char **errors, cJSON *env, struct cap_err *err);
 
 /*
  * A static guest program built from the C source @src with the Debian

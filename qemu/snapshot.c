@@ -29,16 +29,14 @@
  * the accelerator, the kernel command line.  Their digest names the file.
  */
 char *snapshot_path(const struct guest_boot *b, const char *accel,
-		    const char *append, char key[17])
+		    const char *append, char key[17], struct cap_err *err)
 {
 	const char *argv[] = { guest_qemu(), "--version", NULL };
-	struct cap_err err;
-	char *qemu = command_output(EXIT_ENV_MISSING, argv, &err), *text, hex[65];
+	char *qemu = command_output(EXIT_ENV_MISSING, argv, err), *text, hex[65];
 	const char *kernel = strrchr(b->vmlinux, '/'), *initrd = strrchr(b->initrd, '/');
-	char *path;
 
 	if (!qemu)
-		die_err(&err);
+		return NULL;
 	text = xasprintf("%s\n%s\n%s\n%s\n%d\n%s\n%s\n", guest_qemu(), qemu,
 			 kernel ? kernel + 1 : b->vmlinux,
 			 initrd ? initrd + 1 : b->initrd, b->cpus, accel, append);
@@ -47,10 +45,7 @@ char *snapshot_path(const struct guest_boot *b, const char *accel,
 	key[16] = '\0';
 	free(text);
 	free(qemu);
-	path = guest_cache_path(&err, "snapshot/%s.vm", key);
-	if (!path)
-		die_err(&err);
-	return path;
+	return guest_cache_path(err, "snapshot/%s.vm", key);
 }
 
 /* @path quoted for sh: QEMU runs exec: URIs with /bin/sh -c. */

@@ -108,7 +108,8 @@ static void linux_run(struct live_capture *lc)
 		progress("capturing spin scenario %s", sc[0].name);
 	else
 		progress("capturing %zu spin scenarios, up to %d at once", n, opt->jobs);
-	guest_capture_all(boots, n, opt->jobs, errors, environment);
+	if (guest_capture_all(boots, n, opt->jobs, errors, environment, &err))
+		die_err(&err);
 	for (size_t i = 0; i < n; i++)
 		if (errors[i])
 			actor_steps_refused(sc[i].path, sc[i].steps, sc[i].nsteps,
