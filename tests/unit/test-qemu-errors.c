@@ -2,7 +2,7 @@
 /*
  * qemu/ returns its failures (capture/err.h) instead of dying: the
  * builders, the cache, the kernel's download and unpacking, the trace
- * decoder; they leave nothing half-written in the cache: each case below
+ * decoder, the guest runner; they leave nothing half-written: each case below
  * would have ended the process before; here the test goes on, reads the
  * kind and the message the command would print, and looks in the cache.
  * The cache is a fresh directory, so nothing is reused from a real one.
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "capture/err.h"
 #include "capture/json.h"
 #include "capture/proc.h"
@@ -399,6 +400,74 @@ static void trace_queries_fail(void)
 	free(path);
 }
 
+/* No QEMU on PATH: the capture fails before anything starts. */
+static void no_qemu(const char *path)
+{
+	char *empty = xasprintf("%s/scratch/empty", cache);
+	struct guest_boot b = { .name = "none", .vmlinux = "/nonexistent/vmlinux",
+				.initrd = "/nonexistent/initrd", .cpus = 1,
+				.events_path = "/nonexistent/events" };
+	char *error = NULL;
+	struct cap_err err;
+
+	mkdir_p(empty);
+	unsetenv("CAPTURE_QEMU");
+	setenv("PATH", empty, 1);
+	check("a capture without QEMU: -1",
+	      guest_capture_all(&b, 1, 1, &error, NULL, &err) < 0, "captured");
+	expect_err("a capture without QEMU", &err, EXIT_ENV_MISSING,
+		   "qemu-system-x86_64 not found: run 'make deps' (qemu-system-x86)");
+	setenv("PATH", path, 1);
+	free(empty);
+}
+
+/*
+ * A QEMU that tells its version and then never boots: retried once, the
+ * capture fails naming the last try's console log, no channel left.
+ */
+static void qemu_never_boots(void)
+{
+	char *qemu = xasprintf("%s/scratch/bin/fake-qemu", cache);
+	char *events = xasprintf("%s/scratch/guest.log", cache), *want;
+	struct guest_boot b = { .name = "fake", .vmlinux = "/nonexistent/vmlinux",
+				.initrd = "/nonexistent/initrd", .cpus = 1,
+				.events_path = events, .boot_only = 1 };
+	char *error = NULL;
+	struct cap_err err;
+
+	/* It writes the event channel (-chardev file,id=events,path=...). */
+	fake_program("bin/fake-qemu", "if [ \"$1\" = --version ]; then\n"
+		     "\techo 'QEMU emulator version 0 (fake)'; exit 0\nfi\n"
+		     "for a; do case $a in file,id=events,path=*)\n"
+		     "\techo 'CAPTURE BEGIN fake' > \"${a#*,path=}\";; esac; done\n"
+		     "echo 'fake: no guest' >&2; exit 1");
+	setenv("CAPTURE_QEMU", qemu, 1);
+	setenv("CAPTURE_GUEST_BOOT", "lean", 1);
+	check("a QEMU that never boots: -1",
+	      guest_capture_all(&b, 1, 1, &error, NULL, &err) < 0, "captured");
+	want = xasprintf("fake guest: QEMU exited 1, not through /init's "
+			 "isa-debug-exit (QEMU: fake: no guest); console log: "
+			 "%s/last-run/fake.%ld.tcg.console.log", cache, (long)getpid());
+	expect_err("a QEMU that never boots", &err, EXIT_CAPTURE_FAILED, want);
+	expect_none("a QEMU that never boots: no channel left", "scratch",
+		    "guest.log*");
+	unsetenv("CAPTURE_GUEST_BOOT");
+	unsetenv("CAPTURE_QEMU");
+	free(want);
+	free(events);
+	free(qemu);
+}
+
+/* The guest runner, with no QEMU or one that fails. */
+static void runner_fails(void)
+{
+	char *path = xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+
+	no_qemu(path);
+	qemu_never_boots();
+	free(path);
+}
+
 int main(void)
 {
 	char *sub;
@@ -422,6 +491,7 @@ int main(void)
 	kernel_fails();
 	trace_fails();
 	trace_queries_fail();
+	runner_fails();
 	remove_tree(cache);
 	return unit_status();
 }
