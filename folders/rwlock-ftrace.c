@@ -6,7 +6,7 @@
 #include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
-#include "../qemu/ftrace.h"
+#include "trace-fields.h"
 #include "rwlock-ftrace.h"
 
 /* scenarios/rwlock/module/rwlock.c's enum op, by value. */
@@ -37,11 +37,11 @@ static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 	struct op *o = &d->ops[seq];
 
 	if (seq == 0)
-		d->lock = ftrace_num(d->t, r, "lock");
-	o->actor = (int)ftrace_num(d->t, r, "actor");
-	o->op = (int)ftrace_num(d->t, r, "op");
-	o->ret = (int)ftrace_num(d->t, r, "ret");
-	o->ok = (int)ftrace_num(d->t, r, "ok");
+		d->lock = trace_num(d->t, r, "lock");
+	o->actor = (int)trace_num(d->t, r, "actor");
+	o->op = (int)trace_num(d->t, r, "op");
+	o->ret = (int)trace_num(d->t, r, "ret");
+	o->ok = (int)trace_num(d->t, r, "ok");
 	if (o->op >= N_OPS || o->actor > 1)
 		die_at(EXIT_BAD_INPUT, d->path, 0, "rwlock_op seq %zu: op %d, actor %d",
 		       seq, o->op, o->actor);
@@ -56,7 +56,7 @@ static void collect_ops(struct decode *d)
 	if (!(d->begin = ftrace_only(d->t, "capture_rwlock", "rwlock_begin", &err)) ||
 	    !(d->end = ftrace_only(d->t, "capture_rwlock", "rwlock_end", &err)))
 		die_err(&err);
-	d->nops = ftrace_num(d->t, d->end, "nevents");
+	d->nops = trace_num(d->t, d->end, "nevents");
 	by_seq = ftrace_by_seq(d->t, "capture_rwlock", "rwlock_op", "rwlock_end", d->nops, &err);
 	if (!by_seq)
 		die_err(&err);
@@ -83,7 +83,7 @@ static void contention(struct decode *d, int cpu, long long call,
 		unexplained(d, cpu, begin ? "contention_begin outside a lock() call"
 				    : "contention_end outside a lock() call");
 	if (begin) {
-		flags = ftrace_num(d->t, r, "flags");
+		flags = trace_num(d->t, r, "flags");
 		if (o->begun || !(flags & (o->op == WRITE_LOCK ? LCB_F_WRITE : LCB_F_READ)))
 			unexplained(d, cpu, "contention_begin twice or of the wrong kind");
 		o->begun = 1;
@@ -105,7 +105,7 @@ static void walk_cpu(struct decode *d, int cpu)
 
 	for (size_t i = 0; i < n; i++) {
 		if (ftrace_is_event(&r[i], "capture_rwlock", "rwlock_op")) {
-			unsigned long long seq = ftrace_num(d->t, &r[i], "seq");
+			unsigned long long seq = trace_num(d->t, &r[i], "seq");
 			struct op *o = &d->ops[seq];
 
 			if (!o->ret && (o->op == READ_LOCK || o->op == WRITE_LOCK)) {
@@ -118,7 +118,7 @@ static void walk_cpu(struct decode *d, int cpu)
 			}
 		} else if ((ftrace_is_event(&r[i], "lock", "contention_begin") ||
 			    ftrace_is_event(&r[i], "lock", "contention_end")) &&
-			   ftrace_num(d->t, &r[i], "lock_addr") == d->lock) {
+			   trace_num(d->t, &r[i], "lock_addr") == d->lock) {
 			contention(d, cpu, call, &r[i], !strcmp(r[i].name, "contention_begin"));
 		}
 	}
@@ -171,12 +171,12 @@ void rwlock_trace_decode(const char *trace, const char *json, const char *out,
 	collect_ops(&d);
 	for (int c = 0; c < ftrace_cpus(t); c++)
 		walk_cpu(&d, c);
-	name = ftrace_str(t, d.begin, "name");
+	name = trace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
 	if (json && ftrace_cross_check(trace, json, plain.buf, plain.len, &err))
 		die_err(&err);
 	write_file(out, full.buf, full.len);
-	json_add(info, "cpus", json_int((long long)ftrace_num(t, d.begin, "cpus")));
+	json_add(info, "cpus", json_int((long long)trace_num(t, d.begin, "cpus")));
 	json_add(info, "contention_begin", json_int(d.contention_begin));
 	json_add(info, "contention_end", json_int(d.contention_end));
 	strbuf_release(&full);

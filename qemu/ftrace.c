@@ -453,9 +453,8 @@ static struct tep_event *event_of(const struct ftrace *t,
 	return tep_find_event_by_record(t->tep, rec);
 }
 
-/* The number field @field of @r into *@v; -1 and @err if it has none. */
-static int field_num(const struct ftrace *t, const struct ftrace_record *r,
-		     const char *field, unsigned long long *v, struct cap_err *err)
+int ftrace_num(const struct ftrace *t, const struct ftrace_record *r,
+	       const char *field, unsigned long long *v, struct cap_err *err)
 {
 	struct tep_record rec;
 	struct tep_event *ev = event_of(t, r, &rec);
@@ -466,28 +465,19 @@ static int field_num(const struct ftrace *t, const struct ftrace_record *r,
 	return 0;
 }
 
-unsigned long long ftrace_num(const struct ftrace *t,
-			      const struct ftrace_record *r, const char *field)
-{
-	struct cap_err err;
-	unsigned long long v;
-
-	if (field_num(t, r, field, &v, &err))
-		die_err(&err);
-	return v;
-}
-
 char *ftrace_str(const struct ftrace *t, const struct ftrace_record *r,
-		 const char *field)
+		 const char *field, struct cap_err *err)
 {
 	struct tep_record rec;
 	struct tep_event *ev = event_of(t, r, &rec);
 	int len = 0;
 	const char *v = tep_get_field_raw(NULL, ev, field, &rec, &len, 0);
 
-	if (!v)
-		die_at(EXIT_BAD_INPUT, t->path, 0, "%s:%s has no field %s",
-		       r->system, r->name, field);
+	if (!v) {
+		bad(t, err, EXIT_BAD_INPUT, "%s:%s has no field %s", r->system,
+		    r->name, field);
+		return NULL;
+	}
 	return xasprintf("%.*s", (int)strnlen(v, len), v);
 }
 
@@ -567,7 +557,7 @@ static int place(const struct ftrace *t, const struct ftrace_record **by_seq,
 {
 	unsigned long long seq;
 
-	if (field_num(t, r, "seq", &seq, err))
+	if (ftrace_num(t, r, "seq", &seq, err))
 		return -1;
 	if (seq >= n)
 		return bad(t, err, EXIT_CHECK_FAILED, "%s seq %llu after %s counted %zu",

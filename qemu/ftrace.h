@@ -9,9 +9,8 @@
  * Lost events fail the run (EXIT_CAPTURE_FAILED, with counts): a buffer's
  * overrun, commit-overrun or dropped-events count, a page kbuffer marks
  * as having missed events, a channel that stops before its end marker.
- * Failures are returned (-1 or NULL and a struct cap_err whose message
- * names the trace, as die_at() would); only the field readers, which a
- * folder calls inside its own checks, die.
+ * Failures are returned: -1 or NULL and a struct cap_err whose message
+ * names the trace, as die_at() would.
  */
 #ifndef QEMU_FTRACE_H
 #define QEMU_FTRACE_H
@@ -43,12 +42,15 @@ int ftrace_cpus(const struct ftrace *t);
 /* CPU @cpu's records, in its buffer's order (which is time order). */
 const struct ftrace_record *ftrace_records(const struct ftrace *t, int cpu,
 					   size_t *n);
-/* The number field @field of @r; dies naming the event if it has none. */
-unsigned long long ftrace_num(const struct ftrace *t,
-			      const struct ftrace_record *r, const char *field);
-/* The string field @field of @r (a __string: caller frees). */
+/*
+ * The number field @field of @r into *@v; -1 and @err (EXIT_BAD_INPUT,
+ * naming the event) if its format has none.
+ */
+int ftrace_num(const struct ftrace *t, const struct ftrace_record *r,
+	       const char *field, unsigned long long *v, struct cap_err *err);
+/* The string field @field of @r (a __string: caller frees); NULL and @err as ftrace_num(). */
 char *ftrace_str(const struct ftrace *t, const struct ftrace_record *r,
-		 const char *field);
+		 const char *field, struct cap_err *err);
 
 /* Is @r a @system:@event record? */
 int ftrace_is_event(const struct ftrace_record *r, const char *system,

@@ -458,6 +458,34 @@ static void qemu_never_boots(void)
 	free(qemu);
 }
 
+/* A real trace channel (a fixture): a field its events lack. */
+static void trace_fields_fail(void)
+{
+	const char *path = "tests/spin-fold/contention.ftrace";
+	struct cap_err err;
+	struct ftrace *t = ftrace_open(path, &err);
+	const struct ftrace_record *begin;
+	unsigned long long v;
+	char *want = xasprintf("%s: capture_spin:spin_begin has no field nothing",
+			       path), *str;
+
+	check("the contention trace decodes", t != NULL, err.msg);
+	begin = t ? ftrace_only(t, "capture_spin", "spin_begin", &err) : NULL;
+	check("the contention trace has its spin_begin", begin != NULL, err.msg);
+	if (begin) {
+		check("a number field an event lacks: -1",
+		      ftrace_num(t, begin, "nothing", &v, &err) < 0, "read");
+		expect_err("a number field an event lacks", &err, EXIT_BAD_INPUT, want);
+		str = ftrace_str(t, begin, "nothing", &err);
+		check("a string field an event lacks: NULL", !str, str);
+		expect_err("a string field an event lacks", &err, EXIT_BAD_INPUT, want);
+		free(str);
+	}
+	if (t)
+		ftrace_close(t);
+	free(want);
+}
+
 /* The guest runner, with no QEMU or one that fails. */
 static void runner_fails(void)
 {
@@ -491,6 +519,7 @@ int main(void)
 	kernel_fails();
 	trace_fails();
 	trace_queries_fail();
+	trace_fields_fail();
 	runner_fails();
 	remove_tree(cache);
 	return unit_status();
