@@ -37,10 +37,9 @@ static int stage(const char *dir, const char *src, const char *dest, int exec,
 static int make_dir(const char *dir, const char *sub, struct cap_err *err)
 {
 	char *p = xasprintf("%s/%s", dir, sub);
-	int ret = 0;
+	int ret = mkdir_ok(p, err);
 
-	mkdir_p(p);
-	if (chmod(p, 0755))
+	if (!ret && chmod(p, 0755))
 		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "chmod %s failed", p);
 	free(p);
 	return ret;

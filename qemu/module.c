@@ -41,7 +41,7 @@ static int build(const struct guest_kernel *k, const char *name,
 		goto done;
 	progress("building kernel module %s against %s", name, k->abi);
 	remove_tree(dir);
-	mkdir_p(dir);
+	ret = mkdir_ok(dir, err);
 	for (size_t i = 0; files[i] && !ret; i++)
 		ret = copy_into(files[i], dir, err);
 	if (!ret) {
