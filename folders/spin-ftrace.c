@@ -52,15 +52,8 @@ static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 static void collect_ops(struct decode *d)
 {
 	const struct ftrace_record **by_seq;
-	struct cap_err err;
 
-	if (!(d->begin = ftrace_only(d->t, "capture_spin", "spin_begin", &err)) ||
-	    !(d->end = ftrace_only(d->t, "capture_spin", "spin_end", &err)))
-		die_err(&err);
-	d->nops = trace_num(d->t, d->end, "nevents");
-	by_seq = ftrace_by_seq(d->t, "capture_spin", "spin_op", "spin_end", d->nops, &err);
-	if (!by_seq)
-		die_err(&err);
+	by_seq = trace_ops(d->t, "capture_spin", "spin", &d->begin, &d->end, &d->nops);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
 	for (size_t s = 0; s < d->nops; s++)
 		take_op(d, s, by_seq[s]);

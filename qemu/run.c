@@ -533,7 +533,8 @@ static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run
 	if (!a->racing && file_exists(a->snapshot))
 		return 0;
 	if (!mkdtemp(dir)) {
-		cap_fail(g->err, EXIT_CAPTURE_FAILED, "cannot create a directory in /tmp");
+		cap_fail(g->err, EXIT_CAPTURE_FAILED,
+			 "cannot create a directory in /tmp");
 		g->failed = 1;
 		free(a->snapshot);
 		return -1;

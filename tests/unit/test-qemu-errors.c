@@ -7,7 +7,6 @@
  * kind and the message the command would print, and looks in the cache.
  * The cache is a fresh directory, so nothing is reused from a real one.
  */
-#include <dirent.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,25 +22,28 @@
 
 static char cache[] = "/tmp/test-qemu-errors-XXXXXX";
 
-/* CACHE/@sub holds no entry: a failed build left nothing behind. */
-static void expect_empty(const char *name, const char *sub)
+/*
+ * CACHE/@sub holds no entry whose name matches @glob: no temporary left,
+ * or with "*", nothing at all (a failed build left nothing behind).
+ */
+static void expect_none(const char *name, const char *sub, const char *glob)
 {
 	char *path = xasprintf("%s/%s", cache, sub);
-	DIR *d = opendir(path);
-	struct dirent *e;
+	size_t n;
+	char **names = list_dir(path, NULL, &n);
 	const char *left = NULL;
 
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			left = e->d_name;
-	if (!d)
+	for (size_t i = 0; names && i < n; i++)
+		if (!fnmatch(glob, names[i], 0))
+			left = names[i];
+	if (!names)
 		fail(name, "no directory %s", path);
 	else if (left)
 		fail(name, "%s left in %s", left, path);
 	else
 		pass(name);
-	if (d)
-		closedir(d);
+	if (names)
+		free_names(names, n);
 	free(path);
 }
 
@@ -69,8 +71,8 @@ static void helper_fails(void)
 	want = xasprintf("building guest helper bad failed (log: %s/last-run/"
 			 "bad-build.log); run 'make deps' (build-essential)", cache);
 	expect_err("a helper that does not compile", &err, EXIT_ENV_MISSING, want);
-	expect_empty("a helper that does not compile: nothing in helpers/",
-		     "helpers");
+	expect_none("a helper that does not compile: nothing in helpers/",
+		    "helpers", "*");
 	free(want);
 	free(bad);
 }
@@ -99,8 +101,8 @@ static void module_fails(void)
 			 "build.log); are linux-headers-0-test and gcc installed? "
 			 "run 'make deps'", cache);
 	expect_err("a module the headers cannot build", &err, EXIT_ENV_MISSING, want);
-	expect_empty("a module the headers cannot build: nothing in modules/",
-		     "modules");
+	expect_none("a module the headers cannot build: nothing in modules/",
+		    "modules", "*");
 	free(want);
 	free(k.headers_dir);
 	free(src);
@@ -117,30 +119,8 @@ static void initramfs_fails(void)
 	      !guest_initramfs(files, 1, sha, &err), "built");
 	expect_err("an initramfs of a missing file", &err, EXIT_ENV_MISSING,
 	       "cannot read /nonexistent/f");
-	expect_empty("an initramfs of a missing file: nothing in initramfs/",
-		     "initramfs");
-}
-
-/* CACHE/@sub holds no entry whose name matches @glob (a temporary's). */
-static void expect_none(const char *name, const char *sub, const char *glob)
-{
-	char *path = xasprintf("%s/%s", cache, sub);
-	size_t n;
-	char **names = list_dir(path, NULL, &n);
-	const char *left = NULL;
-
-	for (size_t i = 0; names && i < n; i++)
-		if (!fnmatch(glob, names[i], 0))
-			left = names[i];
-	if (!names)
-		fail(name, "no directory %s", path);
-	else if (left)
-		fail(name, "%s left in %s", left, path);
-	else
-		pass(name);
-	if (names)
-		free_names(names, n);
-	free(path);
+	expect_none("an initramfs of a missing file: nothing in initramfs/",
+		    "initramfs", "*");
 }
 
 /* Set (or with NULL unset) environment variable @name. */
@@ -238,7 +218,8 @@ static void download_fails(void)
 			 "log): run 'apt-get update && make deps'",
 			 spec ? spec : "(apt-get did not run)", cache);
 	expect_err("a kernel apt-get cannot download", &err, EXIT_ENV_MISSING, want);
-	expect_empty("a kernel apt-get cannot download: nothing in kernel/", "kernel");
+	expect_none("a kernel apt-get cannot download: nothing in kernel/",
+		    "kernel", "*");
 	free(want);
 	free(spec);
 	free(body);
