@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 	int translate = strcmp(opt, "--count-only") != 0;
 	FILE *devnull;
 	struct cap_err err;
-	int fd;
+	int fd, rc;
 
 	if (argc != 3 && argc != 4)
 		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only]");
@@ -72,7 +72,11 @@ int main(int argc, char **argv)
 		die_err(&err);
 	go_spec_probe(spec, e);
 	go_spec_output(spec, NULL, devnull);
-	if (gp_run(e, args, out, 600, translate ? go_spec_record : count_only, spec))
+	rc = gp_run(e, args, out, 600, translate ? go_spec_record : count_only,
+		    spec, &err);
+	if (rc < 0)
+		die_err(&err);
+	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s exited with an error", argv[1]);
 	go_spec_end(spec, NULL);
 	go_spec_free(spec);

@@ -36,6 +36,8 @@ struct gp_engine {
 	struct bpf_link *links[GP_MAX_LINKS];
 	gp_record_fn fn;
 	void *arg;
+	struct cap_err *err;    /* the running gp_run()'s, which on_event() fills */
+	int short_record;       /* on_event() failed: err says why */
 	struct gp_stats stats;
 };
 
@@ -122,7 +124,8 @@ static int add_site(struct gp_engine *e, const char *name,
 	if (e->nsites == GP_MAX_SITES)
 		return cap_fail(err, EXIT_USAGE, "more than %d probe sites", GP_MAX_SITES);
 	p = &e->plans[e->nsites];
-	gp_plan_site(s, name, p);
+	if (gp_plan_site(s, name, p, err))
+		return -1;
 	p->func = func;
 	p->kind = kind;
 	p->goid_off = e->goid_off;
@@ -169,38 +172,60 @@ static int on_event(void *ctx, void *data, size_t len)
 {
 	struct gp_engine *e = ctx;
 
-	if (len < sizeof(struct gp_record))
-		die(EXIT_CAPTURE_FAILED, "short ring-buffer record (%zu bytes)", len);
+	if (len < sizeof(struct gp_record)) {
+		e->short_record = 1;
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
+				"short ring-buffer record (%zu bytes)", len);
+	}
 	e->stats.records++;
 	e->fn(data, e->arg);
 	return 0;
 }
 
-static void load(struct gp_engine *e)
+/*
+ * A ring-buffer poll or consume that returned @rc < 0: why, unless
+ * on_event() said it (a short record).
+ */
+static int ring_error(struct gp_engine *e, int rc)
+{
+	if (e->short_record)
+		return -1;
+	return cap_fail(e->err, EXIT_CAPTURE_FAILED, "ring buffer: %s", strerror(-rc));
+}
+
+static int load(struct gp_engine *e)
 {
 	int err;
 
 	libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
 	e->skel = goprobe__open();
 	if (!e->skel)
-		die(EXIT_ENV_MISSING, "cannot open the BPF object: %s", strerror(errno));
+		return cap_fail(e->err, EXIT_ENV_MISSING, "cannot open the BPF object: %s",
+				strerror(errno));
 	e->skel->rodata->wakeup_bytes = e->ring_bytes / 4;
 	e->skel->rodata->follow = (__u32)e->follow;
 	bpf_map__set_max_entries(e->skel->maps.events, (__u32)e->ring_bytes);
 	err = goprobe__load(e->skel);
 	if (err && geteuid())
-		die(EXIT_ENV_MISSING,
-		    "cannot load the BPF program: %s (needs root, or CAP_BPF and CAP_PERFMON)",
-		    strerror(-err));
+		return cap_fail(e->err, EXIT_ENV_MISSING,
+				"cannot load the BPF program: %s (needs root, or CAP_BPF and CAP_PERFMON)",
+				strerror(-err));
 	if (err)
-		die(err == -EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
-		    "cannot load the BPF program: %s (the verifier's log is above)",
-		    strerror(-err));
+		return cap_fail(e->err, err == -EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
+				"cannot load the BPF program: %s (the verifier's log is above)",
+				strerror(-err));
 	for (unsigned i = 0; i < e->nsites; i++)
 		if (bpf_map__update_elem(e->skel->maps.sites, &i, sizeof(i),
 					 &e->plans[i], sizeof(e->plans[i]), BPF_ANY))
-			die(EXIT_CAPTURE_FAILED, "cannot write probe site %u: %s",
-			    i, strerror(errno));
+			return cap_fail(e->err, EXIT_CAPTURE_FAILED,
+					"cannot write probe site %u: %s", i, strerror(errno));
+	return 0;
+}
+
+/* No permission is a missing environment; anything else fails the capture. */
+static enum exit_code attach_failure(void)
+{
+	return errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED;
 }
 
 /*
@@ -209,35 +234,38 @@ static void load(struct gp_engine *e)
  * its "procs" map, which the fork tracepoint extends; the exec
  * tracepoint announces each program a followed process runs.
  */
-static void follow_target(struct gp_engine *e, pid_t pid)
+static int follow_target(struct gp_engine *e, pid_t pid)
 {
 	__u32 key = (__u32)pid, one = 1;
 
 	if (bpf_map__update_elem(e->skel->maps.procs, &key, sizeof(key), &one,
 				 sizeof(one), BPF_ANY))
-		die(EXIT_CAPTURE_FAILED, "cannot follow process %d: %s", pid,
-		    strerror(errno));
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED, "cannot follow process %d: %s",
+				pid, strerror(errno));
 	e->fork_link = bpf_program__attach(e->skel->progs.gp_fork);
 	e->exec_link = bpf_program__attach(e->skel->progs.gp_exec);
 	if (!e->fork_link || !e->exec_link)
-		die(errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
-		    "cannot attach to sched_process_fork and exec: %s", strerror(errno));
+		return cap_fail(e->err, attach_failure(),
+				"cannot attach to sched_process_fork and exec: %s",
+				strerror(errno));
+	return 0;
 }
 
-static void attach(struct gp_engine *e, pid_t pid)
+static int attach(struct gp_engine *e, pid_t pid)
 {
-	if (e->follow)
-		follow_target(e, pid);
+	if (e->follow && follow_target(e, pid))
+		return -1;
 	for (unsigned i = 0; i < e->nlinks; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
 
 		e->links[i] = bpf_program__attach_uprobe_opts(e->skel->progs.goprobe,
 				e->follow ? -1 : pid, e->path, e->offs[i], &o);
 		if (!e->links[i])
-			die(errno == EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
-			    "cannot attach a uprobe to %s at %#lx: %s",
-			    e->path, e->offs[i], strerror(errno));
+			return cap_fail(e->err, attach_failure(),
+					"cannot attach a uprobe to %s at %#lx: %s",
+					e->path, e->offs[i], strerror(errno));
 	}
+	return 0;
 }
 
 /*
@@ -287,41 +315,42 @@ static void read_stats(struct gp_engine *e)
 	}
 }
 
-/* Consume records until the child exits (or the timeout kills it). */
+/*
+ * Consume records until the child exits (its wait status into *@status),
+ * or the timeout passes.
+ */
 static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
-			double timeout_s)
+			double timeout_s, int *status)
 {
 	double end = monotonic_seconds() + timeout_s;
-	int status;
+	pid_t w;
+	int rc;
 
 	for (;;) {
-		int err = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, 50);
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (err < 0 && err != -EINTR)
-			die(EXIT_CAPTURE_FAILED, "ring buffer: %s", strerror(-err));
+		rc = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, 50);
+		w = waitpid(pid, status, WNOHANG);
+		if (rc < 0 && rc != -EINTR)
+			return ring_error(e, rc);
 		if (w == pid)
 			break;
-		if (timeout_s > 0 && monotonic_seconds() > end) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			die(EXIT_CAPTURE_FAILED, "%s: timed out after %.0f s",
-			    e->path, timeout_s);
-		}
+		if (timeout_s > 0 && monotonic_seconds() > end)
+			return cap_fail(e->err, EXIT_CAPTURE_FAILED, "%s: timed out after %.0f s",
+					e->path, timeout_s);
 	}
-	ring_buffer__consume(rb);
-	return status;
+	rc = ring_buffer__consume(rb);
+	return rc < 0 ? ring_error(e, rc) : 0;
 }
 
-static void check_losses(struct gp_engine *e)
+static int check_losses(struct gp_engine *e)
 {
 	read_stats(e);
 	if (e->stats.drops || e->stats.unmatched_exits || e->stats.depth_overflow ||
 	    e->stats.busy)
-		die(EXIT_CAPTURE_FAILED,
-		    "%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved, %llu probes preempted by another; %llu records received",
-		    e->path, e->stats.drops, e->stats.unmatched_exits,
-		    e->stats.depth_overflow, e->stats.busy, e->stats.records);
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
+				"%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved, %llu probes preempted by another; %llu records received",
+				e->path, e->stats.drops, e->stats.unmatched_exits,
+				e->stats.depth_overflow, e->stats.busy, e->stats.records);
+	return 0;
 }
 
 /* The target's process group, killed if capture dies while it runs. */
@@ -337,44 +366,92 @@ static void kill_target(void *arg)
 	}
 }
 
-int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
-	   double timeout_s, gp_record_fn fn, void *arg)
+/* Attach the probes to the held target @pid, then let it go on @hold. */
+static int release(struct gp_engine *e, pid_t pid, int hold)
 {
-	struct ring_buffer *rb;
-	int hold[2], status, cleanup;
+	int rc = attach(e, pid);
+
+	if (!rc && write(hold, "g", 1) != 1)
+		rc = cap_fail(e->err, EXIT_CAPTURE_FAILED, "cannot release %s: %s",
+			      e->path, strerror(errno));
+	close(hold);
+	return rc;
+}
+
+/* A run that failed once its target started: nothing of its output stays. */
+static int run_failed(const char *out_path)
+{
+	if (out_path)
+		unlink(out_path);
+	return -1;
+}
+
+/*
+ * Start the target held on a pipe, attach, release it and follow it to
+ * its end (its wait status into *@status).  If that fails, the target's
+ * process group is killed and reaped and its output removed.
+ */
+static int run_target(struct gp_engine *e, struct ring_buffer *rb,
+		      char *const argv[], const char *out_path,
+		      double timeout_s, int *status)
+{
+	int hold[2], cleanup, rc;
 	pid_t pid;
 
-	if (e->skel)
-		die(EXIT_USAGE, "%s: an engine runs its target once", e->path);
-	load(e);
-	e->fn = fn;
-	e->arg = arg;
-	memset(&e->stats, 0, sizeof(e->stats));
-	rb = ring_buffer__new(bpf_map__fd(e->skel->maps.events), on_event, e, NULL);
-	if (!rb)
-		die(EXIT_CAPTURE_FAILED, "cannot open the ring buffer: %s", strerror(errno));
 	if (pipe2(hold, O_CLOEXEC))
-		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	if (pid < 0) {
+		close(hold[0]);
+		close(hold[1]);
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	}
 	if (pid == 0)
 		child(hold, e->path, argv, out_path);
 	setpgid(pid, pid);
 	target = pid;
 	cleanup = on_failure(kill_target, &target);
 	close(hold[0]);
-	attach(e, pid);
-	if (write(hold[1], "g", 1) != 1)
-		die(EXIT_CAPTURE_FAILED, "cannot release %s: %s", e->path, strerror(errno));
-	close(hold[1]);
-	status = follow_child(e, rb, pid, timeout_s);
+	rc = release(e, pid, hold[1]);
+	if (!rc)
+		rc = follow_child(e, rb, pid, timeout_s, status);
+	if (rc)
+		kill_target(&target);
 	cancel_on_failure(cleanup);
+	return rc ? run_failed(out_path) : 0;
+}
+
+int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
+	   double timeout_s, gp_record_fn fn, void *arg, struct cap_err *err)
+{
+	struct ring_buffer *rb;
+	int status, rc;
+
+	if (e->skel)
+		return cap_fail(err, EXIT_USAGE, "%s: an engine runs its target once",
+				e->path);
+	e->err = err;
+	e->fn = fn;
+	e->arg = arg;
+	memset(&e->stats, 0, sizeof(e->stats));
+	if (load(e))
+		return -1;
+	rb = ring_buffer__new(bpf_map__fd(e->skel->maps.events), on_event, e, NULL);
+	if (!rb)
+		return cap_fail(err, EXIT_CAPTURE_FAILED, "cannot open the ring buffer: %s",
+				strerror(errno));
+	rc = run_target(e, rb, argv, out_path, timeout_s, &status);
 	ring_buffer__free(rb);
-	check_losses(e);
-	if (WIFSIGNALED(status))
-		die(EXIT_CAPTURE_FAILED, "%s killed by signal %d", e->path, WTERMSIG(status));
+	if (rc)
+		return -1;
+	if (check_losses(e))
+		return run_failed(out_path);
+	if (WIFSIGNALED(status)) {
+		cap_fail(err, EXIT_CAPTURE_FAILED, "%s killed by signal %d", e->path,
+			 WTERMSIG(status));
+		return run_failed(out_path);
+	}
 	return WEXITSTATUS(status);
 }
 

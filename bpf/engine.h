@@ -5,8 +5,8 @@
  * exec, and hand every record to a callback in the order they happened.
  * Any lost record (ring buffer full) or exit without its entry fails the
  * capture with the counts (EXIT_CAPTURE_FAILED); no BPF permission is
- * EXIT_ENV_MISSING.  Opening, probing and the permission check return
- * their failure in a struct cap_err (capture/err.h); running still dies.
+ * EXIT_ENV_MISSING.  Every call that can fail returns it in a struct
+ * cap_err (capture/err.h); only running out of memory dies.
  */
 #ifndef GOPROBE_ENGINE_H
 #define GOPROBE_ENGINE_H
@@ -58,11 +58,17 @@ typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
 
 /*
  * Run the binary with @argv (argv[0] is ignored: the engine's binary runs),
- * stdout to @out_path (NULL: capture's own), under the probes (once per engine).  Returns its
- * exit status.
+ * stdout to @out_path (NULL: capture's own), under the probes (once per
+ * engine), handing @fn each record.  Returns its exit status; -1 with @err
+ * if the BPF program does not load or attach (EXIT_ENV_MISSING without
+ * the permission), the run times out after @timeout_s seconds (0: never),
+ * records were lost, the target was killed by a signal, or the engine ran
+ * before (EXIT_USAGE).  A run that fails once the target started kills and
+ * reaps its process group and removes @out_path.  @fn may die (capture's
+ * failure cleanups kill the target then).
  */
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
-	   double timeout_s, gp_record_fn fn, void *arg);
+	   double timeout_s, gp_record_fn fn, void *arg, struct cap_err *err);
 
 /*
  * Statistics of the last run.  busy counts probes that found their CPU's

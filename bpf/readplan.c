@@ -10,7 +10,7 @@
  * always read before the block reads through it.
  */
 #include <string.h>
-#include "../capture/die.h"
+#include "../capture/err.h"
 #include "readplan.h"
 
 #define MAX_NODES (GP_MAX_READS * (GP_MAX_HOPS + 1))
@@ -39,6 +39,7 @@ struct planner {
 	int final[GP_MAX_READS];        /* each read's item, -1: its root value */
 	int root[GP_MAX_READS];
 	struct gp_plan *plan;
+	struct cap_err *err;
 };
 
 static int root_of(struct planner *p, unsigned base, unsigned reg)
@@ -73,7 +74,7 @@ static int child_of(struct planner *p, int parent, int off)
 }
 
 /* A read as a root and a path: a stack slot is one more hop from SP. */
-static void add_read(struct planner *p, int i, const struct gp_read *rd)
+static int add_read(struct planner *p, int i, const struct gp_read *rd)
 {
 	int path[GP_MAX_HOPS + 1], n = 0, node;
 
@@ -81,7 +82,8 @@ static void add_read(struct planner *p, int i, const struct gp_read *rd)
 	    rd->size != 4 && rd->size != 8) || rd->src > GP_SRC_SAVED ||
 	    (rd->src == GP_SRC_REG && rd->reg >= GP_NREGS) ||
 	    (rd->src == GP_SRC_SAVED && rd->reg >= GP_SAVED_ARGS))
-		die(EXIT_USAGE, "%s: read %d is malformed", p->what, i);
+		return cap_fail(p->err, EXIT_USAGE, "%s: read %d is malformed",
+				p->what, i);
 	if (rd->src == GP_SRC_STACK) {
 		path[n++] = rd->stack_off;
 		node = root_of(p, GP_BASE_SP, 0);
@@ -95,11 +97,12 @@ static void add_read(struct planner *p, int i, const struct gp_read *rd)
 	p->final[i] = -1;
 	if (n == 0) {
 		p->node[node].value_read = 1;
-		return;
+		return 0;
 	}
 	for (int h = 0; h < n - 1; h++)
 		node = child_of(p, node, path[h]);
 	p->final[i] = add_item(p, node, path[n - 1], rd->size);
+	return 0;
 }
 
 static int new_block(struct planner *p, unsigned flags)
@@ -107,20 +110,23 @@ static int new_block(struct planner *p, unsigned flags)
 	struct gp_plan *pl = p->plan;
 
 	if (pl->nblocks == GP_MAX_BLOCKS)
-		die(EXIT_USAGE, "%s: the reads need more than %d bulk reads",
-		    p->what, GP_MAX_BLOCKS);
+		return cap_fail(p->err, EXIT_USAGE,
+				"%s: the reads need more than %d bulk reads",
+				p->what, GP_MAX_BLOCKS);
 	memset(&pl->blocks[pl->nblocks], 0, sizeof(pl->blocks[0]));
 	pl->blocks[pl->nblocks].flags = (unsigned char)flags;
 	return (int)pl->nblocks++;
 }
 
 /* Group @node's loads, in offset order, into blocks of GP_MAX_BLOCK bytes. */
-static void node_blocks(struct planner *p, int node)
+static int node_blocks(struct planner *p, int node)
 {
 	int order[MAX_NODES], n = 0, b = -1, first = -1;
 
 	if (p->node[node].value_read) {
 		p->value_block[node] = new_block(p, GP_BLOCK_VALUE);
+		if (p->value_block[node] < 0)
+			return -1;
 		p->plan->blocks[p->value_block[node]].len = 8;
 	}
 	for (int i = 0; i < p->nitems; i++) {
@@ -140,6 +146,8 @@ static void node_blocks(struct planner *p, int node)
 
 		if (b < 0 || it->off + it->len - p->lo[b] > GP_MAX_BLOCK) {
 			b = new_block(p, 0);
+			if (b < 0)
+				return -1;
 			p->lo[b] = it->off;
 			if (first < 0)
 				first = b;
@@ -154,6 +162,7 @@ static void node_blocks(struct planner *p, int node)
 	if (first >= 0 && first == b && p->node[node].parent >= 0 &&
 	    !p->node[node].has_child && p->plan->blocks[b].len <= 8)
 		p->plan->blocks[b].flags = GP_BLOCK_WINDOW;
+	return 0;
 }
 
 static unsigned area(const struct gp_block *b)
@@ -168,7 +177,7 @@ static unsigned area(const struct gp_block *b)
  * of up to GP_MAX_BLOCK bytes in bounds only below GP_DATA_BYTES -
  * GP_MAX_BLOCK, one of up to GP_SMALL bytes below GP_DATA_BYTES - GP_SMALL.
  */
-static void place(struct planner *p)
+static int place(struct planner *p)
 {
 	struct gp_plan *pl = p->plan;
 	unsigned at = 0;
@@ -182,11 +191,13 @@ static void place(struct planner *p)
 			if ((area(b) <= GP_SMALL) != small)
 				continue;
 			if (at > limit || at + area(b) > GP_DATA_BYTES)
-				die(EXIT_USAGE, "%s: the reads need more than %d record bytes",
-				    p->what, GP_DATA_BYTES);
+				return cap_fail(p->err, EXIT_USAGE,
+						"%s: the reads need more than %d record bytes",
+						p->what, GP_DATA_BYTES);
 			b->doff = (unsigned short)at;
 			at += area(b);
 		}
+	return 0;
 }
 
 /* Data offset of item @i in its block. */
@@ -226,22 +237,33 @@ static void bases(struct planner *p)
 	}
 }
 
-void gp_plan_site(const struct gp_site *s, const char *what,
-		  struct gp_plan *plan)
+/* The reads of @s as nodes, their blocks and the blocks' record offsets. */
+static int plan_blocks(struct planner *p, const struct gp_site *s)
+{
+	for (unsigned i = 0; i < s->nreads; i++)
+		if (add_read(p, (int)i, &s->reads[i]))
+			return -1;
+	for (int n = 0; n < p->nnodes; n++)
+		if (node_blocks(p, n))
+			return -1;
+	return place(p);
+}
+
+int gp_plan_site(const struct gp_site *s, const char *what,
+		 struct gp_plan *plan, struct cap_err *err)
 {
 	static struct planner p;
 
 	if (s->nreads > GP_MAX_READS)
-		die(EXIT_USAGE, "%s: more than %d reads", what, GP_MAX_READS);
+		return cap_fail(err, EXIT_USAGE, "%s: more than %d reads", what,
+				GP_MAX_READS);
 	memset(&p, 0, sizeof(p));
 	memset(plan, 0, sizeof(*plan));
 	p.what = what;
 	p.plan = plan;
-	for (unsigned i = 0; i < s->nreads; i++)
-		add_read(&p, (int)i, &s->reads[i]);
-	for (int n = 0; n < p.nnodes; n++)
-		node_blocks(&p, n);
-	place(&p);
+	p.err = err;
+	if (plan_blocks(&p, s))
+		return -1;
 	bases(&p);
 	plan->nsaved = s->nsaved;
 	memcpy(plan->saved, s->saved, sizeof(plan->saved));
@@ -255,4 +277,5 @@ void gp_plan_site(const struct gp_site *s, const char *what,
 		v->size = it < 0 ? 8 : (unsigned char)p.item[it].len;
 		v->doff = (unsigned short)(it < 0 ? plan->blocks[b].doff : doff_of(&p, it));
 	}
+	return 0;
 }

@@ -13,12 +13,15 @@
 
 #include "goprobe.h"
 
+struct cap_err;
+
 /*
  * Compile @s into @plan (func, kind and goid_off are left to the caller).
- * Dies with EXIT_USAGE naming @what when the reads need more than
- * GP_MAX_BLOCKS blocks or GP_DATA_BYTES bytes of blocks.
+ * Fails (-1, @err of kind EXIT_USAGE naming @what) when a read is
+ * malformed or the reads need more than GP_MAX_READS reads, GP_MAX_BLOCKS
+ * blocks or GP_DATA_BYTES bytes of blocks; @plan is then not to be used.
  */
-void gp_plan_site(const struct gp_site *s, const char *what,
-		  struct gp_plan *plan);
+int gp_plan_site(const struct gp_site *s, const char *what,
+		 struct gp_plan *plan, struct cap_err *err);
 
 #endif

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include "die.h"
+#include "err.h"
 #include "ndjson-ahead.h"
 
 /* Records read ahead per file: enough to ride out the merge's bursts. */
@@ -195,14 +196,15 @@ struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 	return a;
 }
 
-struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
-				      long *line, void **prepared)
+int ndjson_ahead_next(struct ndjson_ahead *a, size_t i, struct json_tokens **t,
+		      long *line, void **prepared, struct cap_err *err)
 {
 	struct ahead_file *f = &a->files[i];
 	struct ahead_slot *s;
 
+	*t = NULL;
 	if (f->took_end)
-		return NULL;
+		return 0;
 	while (f->taken == f->produced) {
 		pthread_mutex_lock(&a->lock);
 		a->consumer_waits = (long)i;
@@ -214,10 +216,12 @@ struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
 	s = &f->slot[f->taken++ % AHEAD];
 	f->took_end = s->got <= 0;
 	if (s->got < 0)
-		die_at(EXIT_BAD_INPUT, f->r->path, s->e.line, "%s", s->e.msg);
+		return cap_fail_at(err, EXIT_BAD_INPUT, f->r->path, s->e.line, "%s",
+				   s->e.msg);
 	*line = s->line;
 	*prepared = s->prepared ? s->state : NULL;
-	return s->got ? &s->t : NULL;
+	*t = s->got ? &s->t : NULL;
+	return 0;
 }
 
 void ndjson_ahead_release(struct ndjson_ahead *a, size_t i)

@@ -8,7 +8,7 @@
  * ring of slots (ndjson.h, json-tokens.h); the consumer takes them in file
  * order, in whatever order of files it likes, and releases each record
  * once it is done with it, in file order too.  A bad line is handed over
- * in place of the record it would have been, so the consumer dies on it
+ * in place of the record it would have been, so the consumer fails on it
  * (file:line) exactly when it reads that far: errors come in the same
  * order as without the thread.
  */
@@ -21,6 +21,7 @@
 #include "ndjson.h"
 
 struct ndjson_ahead;
+struct cap_err;
 
 /*
  * Work done on the reading thread for a record, whose result the consumer
@@ -46,13 +47,13 @@ struct ndjson_preparer {
 struct ndjson_ahead *ndjson_ahead_start(struct line_reader *const *readers,
 					size_t n, const struct ndjson_preparer *p);
 /*
- * The next record of file @i (NULL at its end) and its line; *prepared is
- * its state from prepare(), or NULL when the reader left that to the
- * consumer (see PREPARE_FROM).  Both are valid until the record is
- * released.  Dies on a bad line.
+ * The next record of file @i into *@t (NULL at its end) and its line;
+ * *prepared is its state from prepare(), or NULL when the reader left that
+ * to the consumer (see PREPARE_FROM).  Both are valid until the record is
+ * released.  A bad line is -1 and @err (EXIT_BAD_INPUT, file:line).
  */
-struct json_tokens *ndjson_ahead_next(struct ndjson_ahead *a, size_t i,
-				      long *line, void **prepared);
+int ndjson_ahead_next(struct ndjson_ahead *a, size_t i, struct json_tokens **t,
+		      long *line, void **prepared, struct cap_err *err);
 /* The oldest record taken from file @i and not released is dead. */
 void ndjson_ahead_release(struct ndjson_ahead *a, size_t i);
 /* Stop the thread; frees the records not taken. */

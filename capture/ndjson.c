@@ -4,20 +4,22 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "die.h"
+#include "err.h"
 #include "json.h"
 #include "ndjson.h"
 #include "proc.h"
 
-void line_reader_open_as(struct line_reader *r, const char *path,
-			 const char *name)
+int line_reader_try_open_as(struct line_reader *r, const char *path,
+			    const char *name, struct cap_err *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = name;
-	if (strcmp(path, "-"))
-		refuse_device(path, name);
+	if (strcmp(path, "-") && device_refused(path, name, err))
+		return -1;
 	r->f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!r->f)
-		die_at(EXIT_BAD_INPUT, name, 0, "cannot open: %s", strerror(errno));
+		return cap_fail_at(err, EXIT_BAD_INPUT, name, 0, "cannot open: %s",
+				   strerror(errno));
 	/*
 	 * stdio's default 4 KiB means a read(2) per few lines; setvbuf()
 	 * ignores a size without a buffer.  Not stdin's: it outlives us.
@@ -26,6 +28,16 @@ void line_reader_open_as(struct line_reader *r, const char *path,
 		r->iobuf = xmalloc(LINE_READER_BUFFER);
 		setvbuf(r->f, r->iobuf, _IOFBF, LINE_READER_BUFFER);
 	}
+	return 0;
+}
+
+void line_reader_open_as(struct line_reader *r, const char *path,
+			 const char *name)
+{
+	struct cap_err err;
+
+	if (line_reader_try_open_as(r, path, name, &err))
+		die_err(&err);
 }
 
 void line_reader_open(struct line_reader *r, const char *path)
@@ -50,13 +62,22 @@ static int next_line(struct line_reader *r, const char **line)
 	return 0;
 }
 
+int line_reader_try_next(struct line_reader *r, const char **line,
+			 struct cap_err *err)
+{
+	if (next_line(r, line))
+		return cap_fail_at(err, EXIT_BAD_INPUT, r->path, r->line + 1,
+				   "read error: %s", strerror(errno));
+	return 0;
+}
+
 const char *line_reader_next(struct line_reader *r)
 {
+	struct cap_err err;
 	const char *line;
 
-	if (next_line(r, &line))
-		die_at(EXIT_BAD_INPUT, r->path, r->line + 1,
-		       "read error: %s", strerror(errno));
+	if (line_reader_try_next(r, &line, &err))
+		die_err(&err);
 	return line;
 }
 
@@ -154,13 +175,22 @@ static int parse_next(struct line_reader *r, cJSON **out,
 	return 0;
 }
 
-cJSON *ndjson_next(struct line_reader *r)
+int ndjson_try_next(struct line_reader *r, cJSON **out, struct cap_err *err)
 {
 	struct ndjson_error e;
+
+	if (parse_next(r, out, &e))
+		return cap_fail_at(err, EXIT_BAD_INPUT, r->path, e.line, "%s", e.msg);
+	return 0;
+}
+
+cJSON *ndjson_next(struct line_reader *r)
+{
+	struct cap_err err;
 	cJSON *v;
 
-	if (parse_next(r, &v, &e))
-		die_at(EXIT_BAD_INPUT, r->path, e.line, "%s", e.msg);
+	if (ndjson_try_next(r, &v, &err))
+		die_err(&err);
 	return v;
 }
 
@@ -311,13 +341,22 @@ int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
 	return 1;
 }
 
+int ndjson_try_natural(const struct line_reader *r, const cJSON *obj,
+		       const char *key, long long *v, struct cap_err *err)
+{
+	if (json_get_int(obj, key, v) || *v < 0)
+		return cap_fail_at(err, EXIT_BAD_INPUT, r->path, r->line,
+				   "event without a natural number \"%s\"", key);
+	return 0;
+}
+
 long long ndjson_natural(const struct line_reader *r, const cJSON *obj,
 			 const char *key)
 {
+	struct cap_err err;
 	long long v;
 
-	if (json_get_int(obj, key, &v) || v < 0)
-		die_at(EXIT_BAD_INPUT, r->path, r->line,
-		       "event without a natural number \"%s\"", key);
+	if (ndjson_try_natural(r, obj, key, &v, &err))
+		die_err(&err);
 	return v;
 }

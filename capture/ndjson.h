@@ -14,6 +14,8 @@
 #include <cJSON.h>
 #include "json-tokens.h"
 
+struct cap_err;
+
 struct line_reader {
 	const char *path;
 	FILE *f;
@@ -34,8 +36,17 @@ void line_reader_open(struct line_reader *r, const char *path);
 /* The same, naming @name (the file @path is a copy of) in every error. */
 void line_reader_open_as(struct line_reader *r, const char *path,
 			 const char *name);
+/*
+ * The readers' forms of these (folders/: serial.c, with-tla.c): -1 and
+ * @err (EXIT_BAD_INPUT, file:line) where the others die.
+ */
+int line_reader_try_open_as(struct line_reader *r, const char *path,
+			    const char *name, struct cap_err *err);
 /* Next line, or NULL at end of file. */
 const char *line_reader_next(struct line_reader *r);
+/* The next line into *@line (NULL at end of file), or -1 on a read error. */
+int line_reader_try_next(struct line_reader *r, const char **line,
+			 struct cap_err *err);
 void line_reader_close(struct line_reader *r);
 
 /*
@@ -45,6 +56,8 @@ void line_reader_close(struct line_reader *r);
  * (cJSON_Delete).
  */
 cJSON *ndjson_next(struct line_reader *r);
+/* ndjson_next() into *@out, or -1 and @err (nothing to free) where it dies. */
+int ndjson_try_next(struct line_reader *r, cJSON **out, struct cap_err *err);
 
 /*
  * A parse arena: the nodes of a tree parsed into it come from one slab,
@@ -92,5 +105,8 @@ int ndjson_try_next_tokens(struct line_reader *r, struct strbuf *text,
  */
 long long ndjson_natural(const struct line_reader *r, const cJSON *obj,
 			 const char *key);
+/* The same into *@v, or -1 and @err. */
+int ndjson_try_natural(const struct line_reader *r, const cJSON *obj,
+		       const char *key, long long *v, struct cap_err *err);
 
 #endif

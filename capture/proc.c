@@ -327,12 +327,22 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 	free(tmp);
 }
 
-void refuse_device(const char *path, const char *name)
+int device_refused(const char *path, const char *name, struct cap_err *err)
 {
 	struct stat st;
 
 	if (!stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
-		die_at(EXIT_BAD_INPUT, name, 0, "a device, not a recorded file");
+		return cap_fail_at(err, EXIT_BAD_INPUT, name, 0,
+				   "a device, not a recorded file");
+	return 0;
+}
+
+void refuse_device(const char *path, const char *name)
+{
+	struct cap_err err;
+
+	if (device_refused(path, name, &err))
+		die_err(&err);
 }
 
 int file_exists(const char *path)

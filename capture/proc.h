@@ -72,6 +72,8 @@ void remove_stale_tmps(const char *path);
  * no recording lives there, and /dev/zero would be read forever.
  */
 void refuse_device(const char *path, const char *name);
+/* The same for a library: -1 and @err instead of dying. */
+int device_refused(const char *path, const char *name, struct cap_err *err);
 int file_exists(const char *path);
 /* mkdir -p @path; dies with EXIT_CAPTURE_FAILED naming what failed. */
 void mkdir_p(const char *path);

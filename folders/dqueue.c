@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "folder.h"
 #include "pgo.h"
@@ -180,7 +181,10 @@ static const struct pgo_system dqueue_system = {
 
 static void dqueue_fold(struct fold_run *run)
 {
-	pgo_fold(run, &dqueue_system);
+	struct cap_err err;
+
+	if (pgo_fold(run, &dqueue_system, &err))
+		die_err(&err);
 }
 
 static const char *const dqueue_actions[] = {

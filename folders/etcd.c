@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
 #include "etcd-steps.h"
@@ -674,9 +675,12 @@ static void etcd_fold(struct fold_run *run)
 {
 	struct etcd_fold f = { .run = run,
 			       .steps = etcd_steps_read(run->step_map) };
+	struct cap_err err;
 	long long skipped = with_tla_read(&f.r, run->path, run->input,
-					  fold_event, &f);
+					  fold_event, &f, &err);
 
+	if (skipped < 0)
+		die_err(&err);
 	for (size_t i = 0; i < f.n; i++) {
 		struct node *n = &f.nodes[i];
 

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "folder.h"
 #include "pgo.h"
@@ -189,7 +190,10 @@ static const struct pgo_system locksvc_system = {
 
 static void locksvc_fold(struct fold_run *run)
 {
-	pgo_fold(run, &locksvc_system);
+	struct cap_err err;
+
+	if (pgo_fold(run, &locksvc_system, &err))
+		die_err(&err);
 }
 
 static const char *const locksvc_actions[] = {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/ndjson-ahead.h"
 #include "../capture/ndjson.h"
@@ -45,6 +46,7 @@ struct pgo_merge {
 	struct pgo_record *current_rec;
 	struct pgo_file *current_file;
 	struct pgo_event ev;
+	struct cap_err *err;  /* the merge's failure, for pgo_fold()'s caller */
 };
 
 static long number_or_minus_one(const char *s)
@@ -84,16 +86,19 @@ static int is_trace_log(const char *name)
 	       has_suffix(name, ".log");
 }
 
-static char **list_logs(const char *dir, size_t *n)
+static char **list_logs(const char *dir, size_t *n, struct cap_err *err)
 {
 	char **names = list_dir(dir, is_trace_log, n);
 
-	if (!names)
-		die_at(EXIT_BAD_INPUT, dir, 0,
-		       "not a directory of PGo trace-*.log files");
+	if (!names) {
+		cap_fail_at(err, EXIT_BAD_INPUT, dir, 0,
+			    "not a directory of PGo trace-*.log files");
+		return NULL;
+	}
 	if (!*n) {
 		free_names(names, 0);
-		die_at(EXIT_BAD_INPUT, dir, 0, "no trace-*.log files");
+		cap_fail_at(err, EXIT_BAD_INPUT, dir, 0, "no trace-*.log files");
+		return NULL;
 	}
 	for (size_t i = 0; i < *n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
@@ -104,36 +109,39 @@ static char **list_logs(const char *dir, size_t *n)
 	return names;
 }
 
-/* A process name: a string, and one a C string can hold. */
-static const char *record_str(struct pgo_file *f, struct json_tokens *rec,
-			      const char *key)
+/* A process name into *@s: a string, and one a C string can hold. */
+static int record_str(struct pgo_file *f, struct json_tokens *rec,
+		      const char *key, char **s, struct cap_err *err)
 {
 	int i = json_member(rec, 0, key);
-	const char *s = json_string(rec, i);
+	const char *v = json_string(rec, i);
 
-	if (!s)
-		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-		       "PGo record without string \"%s\"", key);
-	if (!json_string_is(rec, i, s))
-		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-		       "PGo record whose \"%s\" holds a NUL character", key);
-	return s;
+	if (!v)
+		return cap_fail_at(err, EXIT_BAD_INPUT, f->path, f->head_line,
+				   "PGo record without string \"%s\"", key);
+	if (!json_string_is(rec, i, v))
+		return cap_fail_at(err, EXIT_BAD_INPUT, f->path, f->head_line,
+				   "PGo record whose \"%s\" holds a NUL character", key);
+	*s = xstrdup(v);
+	return 0;
 }
 
 /* The file's process, from its first record; the name must agree. */
-static void identify(struct pgo_file *f)
+static int identify(struct pgo_file *f, struct cap_err *err)
 {
 	const char *base = strrchr(f->path, '/') + 1;
 	size_t len;
 
-	f->archetype = xstrdup(record_str(f, f->head, "archetypeName"));
-	f->self = xstrdup(record_str(f, f->head, "self"));
+	if (record_str(f, f->head, "archetypeName", &f->archetype, err) ||
+	    record_str(f, f->head, "self", &f->self, err))
+		return -1;
 	f->self_num = number_or_minus_one(f->self);
 	len = strlen(f->self);
 	if (strncmp(base + 6, f->self, len) || base[6 + len] != '-')
-		die_at(EXIT_BAD_INPUT, f->path, f->head_line,
-		       "record of %s %s in a file named for another process",
-		       f->archetype, f->self);
+		return cap_fail_at(err, EXIT_BAD_INPUT, f->path, f->head_line,
+				   "record of %s %s in a file named for another process",
+				   f->archetype, f->self);
+	return 0;
 }
 
 /* A digest of the head made on this thread: the reader had no time for it. */
@@ -147,43 +155,49 @@ static struct pgo_record *digest_here(struct pgo_merge *m, struct pgo_file *f)
 }
 
 /*
- * The head's digest: die on what is wrong with the record, and check its
+ * The head's digest: fail on what is wrong with the record, and check its
  * clock against the record before it.
  */
-static void load_head(struct pgo_merge *m, struct pgo_file *f,
-		      struct pgo_record *rec)
+static int load_head(struct pgo_merge *m, struct pgo_file *f,
+		     struct pgo_record *rec)
 {
 	long own = f - m->files;
 
 	if (rec->exit)
-		die_at(rec->exit, f->path, f->head_line, "%s", rec->why);
+		return cap_fail_at(m->err, rec->exit, f->path, f->head_line, "%s",
+				   rec->why);
 	f->head_rec = rec;
 	f->head_abort = rec->abort;
 	memcpy(f->clock, rec->clock, m->n * sizeof(*f->clock));
 	f->sum = rec->sum;
 	if (f->clock[own] != f->prev[own] + 1)
-		die_at(EXIT_CHECK_FAILED, f->path, f->head_line,
-		       "own clock of %s %s goes from %ld to %ld (must tick by "
-		       "one per record)", f->archetype, f->self,
-		       f->prev[own], f->clock[own]);
+		return cap_fail_at(m->err, EXIT_CHECK_FAILED, f->path, f->head_line,
+				   "own clock of %s %s goes from %ld to %ld (must tick by "
+				   "one per record)", f->archetype, f->self,
+				   f->prev[own], f->clock[own]);
 	for (size_t j = 0; j < m->n; j++)
 		if (f->clock[j] < f->prev[j])
-			die_at(EXIT_CHECK_FAILED, f->path, f->head_line,
-			       "clock entry for %s %s goes back from %ld to %ld",
-			       m->files[j].archetype, m->files[j].self,
-			       f->prev[j], f->clock[j]);
+			return cap_fail_at(m->err, EXIT_CHECK_FAILED, f->path,
+					   f->head_line,
+					   "clock entry for %s %s goes back from %ld to %ld",
+					   m->files[j].archetype, m->files[j].self,
+					   f->prev[j], f->clock[j]);
+	return 0;
 }
 
-static void advance(struct pgo_merge *m, struct pgo_file *f)
+static int advance(struct pgo_merge *m, struct pgo_file *f)
 {
 	long *t = f->prev;
 	void *rec;
 
 	f->prev = f->clock;
 	f->clock = t;
-	f->head = ndjson_ahead_next(m->ahead, f - m->files, &f->head_line, &rec);
-	if (f->head)
-		load_head(m, f, rec ? rec : digest_here(m, f));
+	if (ndjson_ahead_next(m->ahead, f - m->files, &f->head, &f->head_line,
+			      &rec, m->err))
+		return -1;
+	if (!f->head)
+		return 0;
+	return load_head(m, f, rec ? rec : digest_here(m, f));
 }
 
 static int ready(const struct pgo_merge *m, const struct pgo_file *f)
@@ -195,7 +209,7 @@ static int ready(const struct pgo_merge *m, const struct pgo_file *f)
 }
 
 /* No head can go: name the dependency that cannot be met. */
-static _Noreturn void stuck(const struct pgo_merge *m)
+static int stuck(const struct pgo_merge *m)
 {
 	const struct pgo_file *first = NULL;
 
@@ -211,29 +225,32 @@ static _Noreturn void stuck(const struct pgo_merge *m)
 
 			if (g->head || f->clock[j] <= g->emitted)
 				continue;
-			die_at(EXIT_CHECK_FAILED, f->path, f->head_line,
-			       "depends on event %ld of %s %s, but %s ends "
-			       "after %ld records", f->clock[j], g->archetype,
-			       g->self, g->path, g->emitted);
+			return cap_fail_at(m->err, EXIT_CHECK_FAILED, f->path,
+					   f->head_line,
+					   "depends on event %ld of %s %s, but %s ends "
+					   "after %ld records", f->clock[j], g->archetype,
+					   g->self, g->path, g->emitted);
 		}
 	}
 	for (size_t j = 0; j < m->n; j++)
 		if (first->clock[j] > m->files[j].emitted &&
 		    &m->files[j] != first)
-			die_at(EXIT_CHECK_FAILED, first->path, first->head_line,
-			       "waits on event %ld of %s %s (%s:%ld), which "
-			       "waits on it in turn: the vector clocks form a "
-			       "cycle", first->clock[j], m->files[j].archetype,
-			       m->files[j].self, m->files[j].path,
-			       m->files[j].head_line);
-	die(EXIT_CHECK_FAILED, "PGo merge stuck");
+			return cap_fail_at(m->err, EXIT_CHECK_FAILED, first->path,
+					   first->head_line,
+					   "waits on event %ld of %s %s (%s:%ld), which "
+					   "waits on it in turn: the vector clocks form a "
+					   "cycle", first->clock[j], m->files[j].archetype,
+					   m->files[j].self, m->files[j].path,
+					   m->files[j].head_line);
+	return cap_fail(m->err, EXIT_CHECK_FAILED, "PGo merge stuck");
 }
 
-static struct pgo_file *pick(const struct pgo_merge *m)
+/* The ready head to emit next into *@best (NULL: every file is done). */
+static int pick(const struct pgo_merge *m, struct pgo_file **best)
 {
-	struct pgo_file *best = NULL;
 	int pending = 0;
 
+	*best = NULL;
 	for (size_t i = 0; i < m->n; i++) {
 		struct pgo_file *f = &m->files[i];
 
@@ -242,13 +259,11 @@ static struct pgo_file *pick(const struct pgo_merge *m)
 		pending = 1;
 		if (!ready(m, f))
 			continue;
-		if (!best || f->sum < best->sum ||
-		    (f->sum == best->sum && f->rank < best->rank))
-			best = f;
+		if (!*best || f->sum < (*best)->sum ||
+		    (f->sum == (*best)->sum && f->rank < (*best)->rank))
+			*best = f;
 	}
-	if (pending && !best)
-		stuck(m);
-	return best;
+	return pending && !*best ? stuck(m) : 0;
 }
 
 static void drop_current(struct pgo_merge *m)
@@ -262,15 +277,23 @@ static void drop_current(struct pgo_merge *m)
 	m->current = NULL;
 }
 
-static const struct pgo_event *merge_next(struct pgo_merge *m)
+/* The next committed event into *@ev (NULL at the end of the run). */
+static int merge_next(struct pgo_merge *m, const struct pgo_event **ev)
 {
 	struct pgo_file *f;
 
+	*ev = NULL;
 	drop_current(m);
-	while ((f = pick(m))) {
-		struct pgo_record *rec = f->head_rec;
-		int aborted = f->head_abort;
+	for (;;) {
+		struct pgo_record *rec;
+		int aborted;
 
+		if (pick(m, &f))
+			return -1;
+		if (!f)
+			return 0;
+		rec = f->head_rec;
+		aborted = f->head_abort;
 		m->current = f->head;
 		m->current_rec = rec;
 		m->current_file = f;
@@ -282,16 +305,16 @@ static const struct pgo_event *merge_next(struct pgo_merge *m)
 			.nelements = rec->nel,
 		};
 		f->emitted++;
-		advance(m, f);
+		if (advance(m, f))
+			return -1;
 		if (!aborted)
 			break;
 		m->aborted++;
 		drop_current(m);
 	}
-	if (!f)
-		return NULL;
 	m->committed++;
-	return &m->ev;
+	*ev = &m->ev;
+	return 0;
 }
 
 /* Read every file after its first record on a thread that digests them. */
@@ -311,15 +334,16 @@ static void start_reading(struct pgo_merge *m, int write_events)
 }
 
 /* The file's first record, read on this thread to know the process. */
-static void read_first(struct pgo_file *f)
+static int read_first(struct pgo_file *f, struct cap_err *err)
 {
 	struct ndjson_error e;
 	int got = ndjson_try_next_tokens(&f->r, &f->first_text, &f->first, &e);
 
 	if (got < 0)
-		die_at(EXIT_BAD_INPUT, f->path, e.line, "%s", e.msg);
+		return cap_fail_at(err, EXIT_BAD_INPUT, f->path, e.line, "%s", e.msg);
 	f->head = got ? &f->first : NULL;
 	f->head_line = f->r.line;
+	return 0;
 }
 
 static void release_first(struct pgo_file *f)
@@ -347,48 +371,58 @@ static void name_processes(struct pgo_merge *m)
 	}
 }
 
-static struct pgo_merge *merge_open(const char *dir, int write_events)
+/*
+ * Open @f (m->files[@kept], its path set) and identify its process, unless
+ * it recorded nothing: 1 if it is kept, 0 if not (closed), -1 on failure
+ * (what it holds is m->files[@kept]'s, for merge_close()).
+ */
+static int open_file(struct pgo_merge *m, struct pgo_file *f, size_t kept)
 {
-	struct pgo_merge *m = xcalloc(1, sizeof(*m));
-	char **paths = list_logs(dir, &m->n);
-	size_t kept = 0;
-
-	m->files = xcalloc(m->n, sizeof(*m->files));
-	for (size_t i = 0; i < m->n; i++) {
-		struct pgo_file *f = &m->files[kept];
-
-		f->path = paths[i];
-		line_reader_open(&f->r, f->path);
-		read_first(f);
-		if (!f->head) {
-			/* an instance that recorded nothing has no events */
-			line_reader_close(&f->r);
-			release_first(f);
-			free(f->path);
-			continue;
-		}
-		identify(f);
-		for (size_t j = 0; j < kept; j++)
-			if (!process_cmp(&m->files[j], f))
-				die_at(EXIT_BAD_INPUT, f->path, 0,
-				       "second trace file for %s %s (first: %s)",
-				       f->archetype, f->self, m->files[j].path);
-		kept++;
+	if (line_reader_try_open_as(&f->r, f->path, f->path, m->err) ||
+	    read_first(f, m->err))
+		return -1;
+	if (!f->head) {
+		/* an instance that recorded nothing has no events */
+		line_reader_close(&f->r);
+		release_first(f);
+		free(f->path);
+		f->path = NULL;
+		return 0;
 	}
+	if (identify(f, m->err))
+		return -1;
+	for (size_t j = 0; j < kept; j++)
+		if (!process_cmp(&m->files[j], f))
+			return cap_fail_at(m->err, EXIT_BAD_INPUT, f->path, 0,
+					   "second trace file for %s %s (first: %s)",
+					   f->archetype, f->self, m->files[j].path);
+	return 1;
+}
+
+/* Open the trace files of @paths (@n of them, freed), into m->files. */
+static int open_files(struct pgo_merge *m, char **paths, size_t n)
+{
+	size_t kept = 0, i;
+	int rc = 0;
+
+	m->files = xcalloc(n, sizeof(*m->files));
+	for (i = 0; i < n && rc >= 0; i++) {
+		m->files[kept].path = paths[i];
+		rc = open_file(m, &m->files[kept], kept);
+		kept += rc != 0;
+	}
+	for (; i < n; i++)
+		free(paths[i]);
 	free(paths);
 	m->n = kept;
-	name_processes(m);
-	pgo_reading_init(&m->reading, m->procs, m->n, write_events);
-	for (size_t i = 0; i < m->n; i++)
-		load_head(m, &m->files[i], digest_here(m, &m->files[i]));
-	start_reading(m, write_events);
-	return m;
+	return rc < 0 ? -1 : 0;
 }
 
 static void merge_close(struct pgo_merge *m)
 {
 	drop_current(m);
-	ndjson_ahead_stop(m->ahead);
+	if (m->ahead)
+		ndjson_ahead_stop(m->ahead);
 	for (size_t i = 0; i < m->n; i++) {
 		struct pgo_file *f = &m->files[i];
 
@@ -409,38 +443,86 @@ static void merge_close(struct pgo_merge *m)
 	free(m);
 }
 
+/* The merge of the run in @dir, its heads loaded; NULL with @err. */
+static struct pgo_merge *merge_open(const char *dir, int write_events,
+				    struct cap_err *err)
+{
+	struct pgo_merge *m = xcalloc(1, sizeof(*m));
+	size_t n;
+	char **paths = list_logs(dir, &n, err);
+
+	m->err = err;
+	if (!paths || open_files(m, paths, n))
+		goto fail;
+	name_processes(m);
+	pgo_reading_init(&m->reading, m->procs, m->n, write_events);
+	for (size_t i = 0; i < m->n; i++)
+		if (load_head(m, &m->files[i], digest_here(m, &m->files[i])))
+			goto fail;
+	start_reading(m, write_events);
+	return m;
+fail:
+	merge_close(m);
+	return NULL;
+}
+
 static pgo_step_fn *archetype_step(const struct pgo_system *sys,
-				   const struct pgo_event *e)
+				   const struct pgo_event *e, struct cap_err *err)
 {
 	for (size_t i = 0; i < PGO_MAX_ARCHETYPES &&
 	     sys->archetypes[i].archetype; i++)
 		if (!strcmp(sys->archetypes[i].archetype, e->archetype))
 			return sys->archetypes[i].step;
-	die_at(EXIT_BAD_INPUT, e->file, e->line,
-	       "archetype %s is not part of %s", e->archetype, sys->name);
+	cap_fail_at(err, EXIT_BAD_INPUT, e->file, e->line,
+		    "archetype %s is not part of %s", e->archetype, sys->name);
+	return NULL;
 }
 
-void pgo_fold(struct fold_run *run, const struct pgo_system *sys)
+/* Hand @sys each committed event of @m in merged order. */
+static int merge_steps(struct pgo_merge *m, struct fold_run *run,
+		       const struct pgo_system *sys, void *ctx)
 {
-	struct pgo_merge *m = merge_open(run->input, run->corpus != NULL);
 	const struct pgo_event *e;
-	void *ctx = sys->begin(run, m->procs, m->n);
+	const struct strbuf *line;
+	pgo_step_fn *step;
 
-	while ((e = merge_next(m))) {
-		const struct strbuf *line = &m->current_rec->line;
-
+	for (;;) {
+		if (merge_next(m, &e))
+			return -1;
+		if (!e)
+			break;
+		line = &m->current_rec->line;
 		events_add_line(run->events, line->buf, line->len);
-		archetype_step(sys, e)(ctx, run, e);
+		if (!(step = archetype_step(sys, e, m->err)))
+			return -1;
+		step(ctx, run, e);
 	}
-	sys->end(ctx);
 	if (!m->committed)
-		die_at(EXIT_CHECK_FAILED, run->input, 0,
-		       "no committed records: the trace files hold no "
-		       "committed critical section");
-	json_add(run->info, "processes", json_int((long long)m->n));
-	json_add(run->info, "committed_sections", json_int(m->committed));
-	json_add(run->info, "aborted_sections_dropped", json_int(m->aborted));
+		return cap_fail_at(m->err, EXIT_CHECK_FAILED, run->input, 0,
+				   "no committed records: the trace files hold no "
+				   "committed critical section");
+	return 0;
+}
+
+int pgo_fold(struct fold_run *run, const struct pgo_system *sys,
+	     struct cap_err *err)
+{
+	struct pgo_merge *m = merge_open(run->input, run->corpus != NULL, err);
+	void *ctx;
+	int rc;
+
+	if (!m)
+		return -1;
+	ctx = sys->begin(run, m->procs, m->n);
+	rc = merge_steps(m, run, sys, ctx);
+	sys->end(ctx);
+	if (!rc) {
+		json_add(run->info, "processes", json_int((long long)m->n));
+		json_add(run->info, "committed_sections", json_int(m->committed));
+		json_add(run->info, "aborted_sections_dropped", json_int(m->aborted));
+	}
 	merge_close(m);
+	return rc;
 }
 
 long pgo_int(const struct pgo_event *e, const char *value, const char *what)

@@ -15,7 +15,7 @@
  * then the others in byte order).
  * Timestamps are never looked at.
  *
- * Checks while merging (each names file:line): within a file the own clock
+ * Checks while merging (each names file:line, returned: pgo_fold()): within a file the own clock
  * component ticks by exactly one per record (aborted ones included: the
  * recorder ticks for them too) and no component decreases; every clock
  * entry names a process that has a file in the run, and an event that file
@@ -27,6 +27,7 @@
 #include "../capture/json-tokens.h"
 
 struct fold_run;
+struct cap_err;
 
 struct pgo_element;
 struct pgo_process;
@@ -64,16 +65,21 @@ struct pgo_system {
 		const char *archetype;
 		pgo_step_fn *step;
 	} archetypes[PGO_MAX_ARCHETYPES];  /* up to the first NULL one */
-	/* Frees the context. */
+	/* Frees the context (only: it runs after a failed merge too). */
 	void (*end)(void *ctx);
 };
 
 /*
  * Merge the run in run->input, write every committed step to run->events
  * and hand it to @sys; record the counts of aborted and merged sections in
- * run->info.
+ * run->info.  What is wrong with the run (a file that cannot be read, a
+ * malformed record, a clock that does not tick, a merge that cannot go on,
+ * no committed record, an archetype @sys does not know) is -1 and @err
+ * naming file:line, every file closed and the reading thread stopped; the
+ * steps of @sys are its semantics, and may die as it decides.
  */
-void pgo_fold(struct fold_run *run, const struct pgo_system *sys);
+int pgo_fold(struct fold_run *run, const struct pgo_system *sys,
+	     struct cap_err *err);
 
 /*
  * The first element of @e tagged @tag ("read"/"write") on variable @name

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "folder.h"
 #include "pgo-record.h"
@@ -603,7 +604,10 @@ static const struct pgo_system raftkvs_system = {
 
 static void raftkvs_fold(struct fold_run *run)
 {
-	pgo_fold(run, &raftkvs_system);
+	struct cap_err err;
+
+	if (pgo_fold(run, &raftkvs_system, &err))
+		die_err(&err);
 }
 
 static const char *const raftkvs_actions[] = {

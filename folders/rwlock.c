@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
 #include "folder.h"
@@ -316,9 +317,11 @@ static void fold_rwlock(struct fold_run *run)
 	struct rwlock_fold s = { .run = run, .writer = NO_ONE };
 	int cleanup = 0;
 	char *stream = fold_run_decoded(run, rwlock_trace_decode, &cleanup);
+	struct cap_err err;
 
-	serial_read(&s.in, stream ? stream : run->path, run->input,
-		    &rwlock_serial, &s);
+	if (serial_read(&s.in, stream ? stream : run->path, run->input,
+			&rwlock_serial, &s, &err) < 0)
+		die_err(&err);
 	fold_run_decoded_done(stream, cleanup);
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "contended_calls", json_int(s.contended));

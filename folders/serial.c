@@ -2,7 +2,7 @@
 /* The serial event channel's reader (serial.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "serial.h"
 
@@ -10,109 +10,134 @@ struct serial {
 	struct line_reader *in;
 	const struct serial_ops *ops;
 	void *ctx;
+	struct cap_err *err;
 	cJSON *ev;        /* the event being read: reachable when a check dies */
 	long long nevents;
 	long long next_seq;
 	int begun, ended;
 };
 
-/* One JSON object and nothing after it but blanks. */
-static cJSON *parse_event(struct serial *s, const char *text)
+/* The reader's failure at the line it is on. */
+#define serial_fail(s, code, ...) \
+	cap_fail_at((s)->err, code, (s)->in->path, (s)->in->line, __VA_ARGS__)
+
+/* One JSON object and nothing after it but blanks, into s->ev. */
+static int parse_event(struct serial *s, const char *text)
 {
 	const char *end = NULL, *why;
 	cJSON *v = cJSON_ParseWithOpts(text, &end, 0);
 
 	if (!v || !cJSON_IsObject(v) || strspn(end, " \t\r") != strlen(end)) {
 		cJSON_Delete(v);
-		die_at(EXIT_BAD_INPUT, s->in->path, s->in->line,
-		       "malformed event (not one JSON object)");
+		return serial_fail(s, EXIT_BAD_INPUT,
+				   "malformed event (not one JSON object)");
 	}
 	if ((why = json_check_record(v))) {
 		cJSON_Delete(v);
-		die_at(EXIT_BAD_INPUT, s->in->path, s->in->line, "%s", why);
+		return serial_fail(s, EXIT_BAD_INPUT, "%s", why);
 	}
-	return v;
+	s->ev = v;
+	return 0;
 }
 
 /* seq counts from 0 and may wrap modulo 100 (the Asterinas emitter). */
-static void check_seq(struct serial *s, long long seq)
+static int check_seq(struct serial *s)
 {
-	long long want = s->next_seq;
+	long long want = s->next_seq, seq;
 
+	if (ndjson_try_natural(s->in, s->ev, "seq", &seq, s->err))
+		return -1;
 	if (seq != want && !(want == 100 && seq == 0))
-		die_at(EXIT_CAPTURE_FAILED, s->in->path, s->in->line,
-		       "seq %lld where %lld was due: events were lost", seq,
-		       want % 100 == 0 && want ? 0 : want);
+		return serial_fail(s, EXIT_CAPTURE_FAILED,
+				   "seq %lld where %lld was due: events were lost", seq,
+				   want % 100 == 0 && want ? 0 : want);
 	s->next_seq = seq + 1;
+	return 0;
 }
 
-static void on_event(struct serial *s, const char *text)
+static int on_event(struct serial *s, const char *text)
 {
 	if (!s->begun)
-		die_at(EXIT_BAD_INPUT, s->in->path, s->in->line,
-		       "event before the CAPTURE BEGIN marker");
+		return serial_fail(s, EXIT_BAD_INPUT,
+				   "event before the CAPTURE BEGIN marker");
 	if (s->ended)
-		die_at(EXIT_CHECK_FAILED, s->in->path, s->in->line,
-		       "event after the CAPTURE END marker");
-	s->ev = parse_event(s, text);
-	check_seq(s, ndjson_natural(s->in, s->ev, "seq"));
+		return serial_fail(s, EXIT_CHECK_FAILED,
+				   "event after the CAPTURE END marker");
+	if (parse_event(s, text) || check_seq(s))
+		return -1;
 	s->nevents++;
 	s->ops->event(s->ctx, s->ev);
 	cJSON_Delete(s->ev);
 	s->ev = NULL;
+	return 0;
 }
 
-static void on_begin(struct serial *s)
+static int on_begin(struct serial *s)
 {
 	if (s->begun)
-		die_at(EXIT_CHECK_FAILED, s->in->path, s->in->line,
-		       "a second CAPTURE BEGIN marker");
+		return serial_fail(s, EXIT_CHECK_FAILED, "a second CAPTURE BEGIN marker");
 	s->begun = 1;
 	s->ops->begin(s->ctx);
+	return 0;
 }
 
-static void on_end(struct serial *s, const char *count)
+static int on_end(struct serial *s, const char *count)
 {
 	char *end;
 	long long n = strtoll(count, &end, 10);
 
 	if (!s->begun || s->ended)
-		die_at(EXIT_CHECK_FAILED, s->in->path, s->in->line,
-		       "CAPTURE END without a CAPTURE BEGIN before it");
+		return serial_fail(s, EXIT_CHECK_FAILED,
+				   "CAPTURE END without a CAPTURE BEGIN before it");
 	if (end == count || n < 0)
-		die_at(EXIT_BAD_INPUT, s->in->path, s->in->line,
-		       "CAPTURE END needs the number of events");
+		return serial_fail(s, EXIT_BAD_INPUT,
+				   "CAPTURE END needs the number of events");
 	if (n != s->nevents)
-		die_at(EXIT_CAPTURE_FAILED, s->in->path, s->in->line,
-		       "the emitter wrote %lld events, the stream has %lld: "
-		       "%lld lost", n, s->nevents, n - s->nevents);
+		return serial_fail(s, EXIT_CAPTURE_FAILED,
+				   "the emitter wrote %lld events, the stream has %lld: "
+				   "%lld lost", n, s->nevents, n - s->nevents);
 	s->ops->end(s->ctx);
 	s->ended = 1;
+	return 0;
+}
+
+/* Each line of the stream to its handler; then the markers were both there. */
+static int read_lines(struct serial *s)
+{
+	const char *line, *p;
+	int rc = 0;
+
+	while (!rc && !(rc = line_reader_try_next(s->in, &line, s->err)) && line) {
+		if ((p = strstr(line, "{\"seq\"")))
+			rc = on_event(s, p);
+		else if (strstr(line, "CAPTURE BEGIN"))
+			rc = on_begin(s);
+		else if ((p = strstr(line, "CAPTURE END")))
+			rc = on_end(s, p + strlen("CAPTURE END"));
+	}
+	if (rc)
+		return -1;
+	if (!s->begun)
+		return serial_fail(s, EXIT_CAPTURE_FAILED,
+				   "no CAPTURE BEGIN marker: not a %s capture, or nothing "
+				   "was captured", s->ops->system);
+	if (!s->ended)
+		return serial_fail(s, EXIT_CAPTURE_FAILED,
+				   "stream ends without the CAPTURE END marker (truncated "
+				   "after %lld events)", s->nevents);
+	return 0;
 }
 
 long long serial_read(struct line_reader *in, const char *path, const char *as,
-		      const struct serial_ops *ops, void *ctx)
+		      const struct serial_ops *ops, void *ctx, struct cap_err *err)
 {
-	struct serial s = { .in = in, .ops = ops, .ctx = ctx };
-	const char *line, *p;
+	struct serial s = { .in = in, .ops = ops, .ctx = ctx, .err = err };
+	int rc;
 
-	line_reader_open_as(in, path, as);
-	while ((line = line_reader_next(in))) {
-		if ((p = strstr(line, "{\"seq\"")))
-			on_event(&s, p);
-		else if (strstr(line, "CAPTURE BEGIN"))
-			on_begin(&s);
-		else if ((p = strstr(line, "CAPTURE END")))
-			on_end(&s, p + strlen("CAPTURE END"));
-	}
-	if (!s.begun)
-		die_at(EXIT_CAPTURE_FAILED, in->path, in->line,
-		       "no CAPTURE BEGIN marker: not a %s capture, or nothing "
-		       "was captured", ops->system);
-	if (!s.ended)
-		die_at(EXIT_CAPTURE_FAILED, in->path, in->line,
-		       "stream ends without the CAPTURE END marker (truncated "
-		       "after %lld events)", s.nevents);
+	if (line_reader_try_open_as(in, path, as, err))
+		return -1;
+	rc = read_lines(&s);
+	cJSON_Delete(s.ev);
 	line_reader_close(in);
-	return s.nevents;
+	return rc ? -1 : s.nevents;
 }

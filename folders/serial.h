@@ -21,6 +21,9 @@
 #include <cJSON.h>
 #include "../capture/ndjson.h"
 
+struct cap_err;
+
+/* What an event means is the folder's: its callbacks may die as it decides. */
 struct serial_ops {
 	const char *system;   /* named in "not a SYSTEM capture" */
 	/* At CAPTURE BEGIN. */
@@ -33,11 +36,12 @@ struct serial_ops {
 
 /*
  * Read @path (named @as in messages) through @in, which the callbacks may
- * use for file:line messages, and close it.  Returns the number of events.
- * Dies with EXIT_BAD_INPUT (an event that does not parse), EXIT_CHECK_FAILED
- * (markers out of order) or EXIT_CAPTURE_FAILED (lost events, truncation).
+ * use for file:line messages, and close it.  Returns the number of events;
+ * -1 with @err naming file:line: EXIT_BAD_INPUT (it cannot be opened or
+ * read, an event that does not parse), EXIT_CHECK_FAILED (markers out of
+ * order) or EXIT_CAPTURE_FAILED (lost events, truncation).
  */
 long long serial_read(struct line_reader *in, const char *path, const char *as,
-		      const struct serial_ops *ops, void *ctx);
+		      const struct serial_ops *ops, void *ctx, struct cap_err *err);
 
 #endif

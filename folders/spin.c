@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
 #include "../capture/proc.h"
@@ -364,9 +365,11 @@ void spin_fold(struct fold_run *run, const struct folder *f, int extended)
 	};
 	int cleanup = 0;
 	char *stream = fold_run_decoded(run, spin_trace_decode, &cleanup);
+	struct cap_err err;
 
-	serial_read(&s.in, stream ? stream : run->path, run->input,
-		    &spin_serial, &s);
+	if (serial_read(&s.in, stream ? stream : run->path, run->input,
+			&spin_serial, &s, &err) < 0)
+		die_err(&err);
 	fold_run_decoded_done(stream, cleanup);
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));

@@ -7,7 +7,6 @@
  *	CAPTURE TRACE END <number of files>\n
  */
 #include <regex.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,25 +43,11 @@ struct shipped {
 	size_t len;
 };
 
-/* -1 and @err: the message after the trace's name, as die_at() puts it. */
-__attribute__((format(printf, 4, 5)))
-static int bad(const struct ftrace *t, struct cap_err *err, enum exit_code code,
-	       const char *fmt, ...)
-{
-	char msg[sizeof(err->msg)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return cap_fail(err, code, "%s: %s", t->path, msg);
-}
-
 static int truncated(const struct ftrace *t, size_t at, struct cap_err *err)
 {
-	return bad(t, err, EXIT_CAPTURE_FAILED,
-		   "the trace channel stops at byte %zu of its framing without "
-		   "CAPTURE TRACE END: events were lost", at);
+	return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+			   "the trace channel stops at byte %zu of its framing without "
+			   "CAPTURE TRACE END: events were lost", at);
 }
 
 /* The header line at *@pos (without its newline): 1, 0 at the end, -1 and @err. */
@@ -78,8 +63,8 @@ static int header_line(struct ftrace *t, size_t *pos, char *line, size_t size,
 		return truncated(t, *pos, err);
 	n = nl - (t->data + *pos);
 	if (n >= size)
-		return bad(t, err, EXIT_BAD_INPUT,
-			   "byte %zu: a framing line of %zu bytes", *pos, n);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "byte %zu: a framing line of %zu bytes", *pos, n);
 	memcpy(line, t->data + *pos, n);
 	line[n] = '\0';
 	*pos += n + 1;
@@ -91,12 +76,12 @@ static int trace_end(struct ftrace *t, size_t pos, int count, int files,
 		     struct cap_err *err)
 {
 	if (count != files)
-		return bad(t, err, EXIT_CAPTURE_FAILED,
-			   "the guest shipped %d trace files, %d arrived",
-			   count, files);
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "the guest shipped %d trace files, %d arrived",
+				   count, files);
 	if (pos != t->len)
-		return bad(t, err, EXIT_BAD_INPUT,
-			   "%zu bytes after CAPTURE TRACE END", t->len - pos);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%zu bytes after CAPTURE TRACE END", t->len - pos);
 	return 0;
 }
 
@@ -114,9 +99,9 @@ static int next_file(struct ftrace *t, size_t *pos, struct shipped *f,
 		return trace_end(t, *pos, count, files, err);
 	if (sscanf(line, "FILE %255s %zu%n", f->path, &f->len, &used) != 2 ||
 	    line[used])
-		return bad(t, err, EXIT_BAD_INPUT,
-			   "byte %zu: expected FILE <path> <length>, not \"%.40s\"",
-			   *pos - strlen(line) - 1, line);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "byte %zu: expected FILE <path> <length>, not \"%.40s\"",
+				   *pos - strlen(line) - 1, line);
 	if (f->len > t->len - *pos)
 		return truncated(t, *pos, err);
 	f->bytes = t->data + *pos;
@@ -171,8 +156,8 @@ static int read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page,
 	void *data;
 
 	if (page_size(page) < 0 || kbuffer_load_subbuffer(kb, page))
-		return bad(t, err, EXIT_BAD_INPUT, "cpu%d: a page kbuffer cannot load",
-			   cpu);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "cpu%d: a page kbuffer cannot load", cpu);
 	*missed = kbuffer_missed_events(kb);
 	for (data = kbuffer_read_event(kb, &ts); data;
 	     data = kbuffer_next_event(kb, &ts)) {
@@ -180,13 +165,14 @@ static int read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page,
 		rec.data = data;
 		rec.size = kbuffer_event_size(kb);
 		if (rec.size < 0 || (char *)data - page + rec.size > PAGE_DATA + page_size(page))
-			return bad(t, err, EXIT_BAD_INPUT,
-				   "cpu%d: a record that runs past its page's data", cpu);
+			return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+					   "cpu%d: a record that runs past its page's data", cpu);
 		ev = tep_find_event_by_record(t->tep, &rec);
 		if (!ev)
-			return bad(t, err, EXIT_BAD_INPUT, "cpu%d: a record of an event "
-				   "whose format was not shipped (id %d)",
-				   cpu, tep_data_type(t->tep, &rec));
+			return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+					   "cpu%d: a record of an event "
+					   "whose format was not shipped (id %d)",
+					   cpu, tep_data_type(t->tep, &rec));
 		add_record(t, cpu, &(struct ftrace_record){
 			.cpu = cpu, .ts = ts, .system = ev->system,
 			.name = ev->name, .data = data, .size = rec.size });
@@ -202,9 +188,9 @@ static int read_pages(struct ftrace *t, int cpu, const struct shipped *f,
 	int ret = 0;
 
 	if (f->len % TRACE_PAGE)
-		return bad(t, err, EXIT_CAPTURE_FAILED,
-			   "%s: %zu bytes, not whole pages of %d: events were lost",
-			   f->path, f->len, TRACE_PAGE);
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "%s: %zu bytes, not whole pages of %d: events were lost",
+				   f->path, f->len, TRACE_PAGE);
 	kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
 	if (!kb)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
@@ -216,9 +202,9 @@ static int read_pages(struct ftrace *t, int cpu, const struct shipped *f,
 	}
 	kbuffer_free(kb);
 	if (!ret && missed)
-		ret = bad(t, err, EXIT_CAPTURE_FAILED,
-			  "cpu%d: the ring buffer missed %ld events (pages marked by "
-			  "the kernel): the trace buffer was too small", cpu, missed);
+		ret = cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				  "cpu%d: the ring buffer missed %ld events (pages marked by "
+				  "the kernel): the trace buffer was too small", cpu, missed);
 	return ret;
 }
 
@@ -244,10 +230,10 @@ static int check_stats(const struct ftrace *t, int cpu, const struct shipped *f,
 	unsigned long long dropped = stat_value(f, "dropped events: ");
 
 	if (overrun || commit || dropped)
-		return bad(t, err, EXIT_CAPTURE_FAILED,
-			   "cpu%d: the ring buffer lost events: overrun %llu, commit "
-			   "overrun %llu, dropped %llu (the trace buffer was too small)",
-			   cpu, overrun, commit, dropped);
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "cpu%d: the ring buffer lost events: overrun %llu, commit "
+				   "overrun %llu, dropped %llu (the trace buffer was too small)",
+				   cpu, overrun, commit, dropped);
 	return 0;
 }
 
@@ -342,13 +328,15 @@ static int take_format(struct ftrace *t, const struct shipped *f,
 	if (line < 0)
 		return -1;
 	if (line)
-		return bad(t, err, EXIT_BAD_INPUT, "%s, line %ld: not a line of "
-			   "an event format the kernel writes", f->path, line);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%s, line %ld: not a line of "
+				   "an event format the kernel writes", f->path, line);
 	format = fields_only(f);
 	failed = tep_parse_event(t->tep, format.buf, format.len, sys);
 	strbuf_release(&format);
 	if (failed)
-		return bad(t, err, EXIT_BAD_INPUT, "%s does not parse", f->path);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%s does not parse", f->path);
 	return 0;
 }
 
@@ -359,8 +347,8 @@ static int take(struct ftrace *t, const struct shipped *f, struct cap_err *err)
 
 	if (!strcmp(f->path, "events/header_page")) {
 		if (tep_parse_header_page(t->tep, f->bytes, f->len, 8))
-			return bad(t, err, EXIT_BAD_INPUT,
-				   "events/header_page does not parse");
+			return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+					   "events/header_page does not parse");
 		return 0;
 	}
 	if (sscanf(f->path, "events/%127[^/]/%*[^/]/format%n", sys, &used) == 1 &&
@@ -375,7 +363,8 @@ static int take(struct ftrace *t, const struct shipped *f, struct cap_err *err)
 		if (!strcmp(f->path + used, "trace_pipe_raw"))
 			return read_pages(t, cpu, f, err);
 	}
-	return bad(t, err, EXIT_BAD_INPUT, "unexpected file %s", f->path);
+	return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+			   "unexpected file %s", f->path);
 }
 
 /* The channel's framing line, then its files, decoded as they come. */
@@ -387,13 +376,14 @@ static int decode(struct ftrace *t, struct cap_err *err)
 	int files = 0, more;
 
 	if (!t->data || !t->len)
-		return bad(t, err, EXIT_CAPTURE_FAILED, "the trace channel is empty");
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "the trace channel is empty");
 	more = header_line(t, &pos, line, sizeof(line), err);
 	if (more < 0)
 		return -1;
 	if (!more || strcmp(line, "CAPTURE TRACE"))
-		return bad(t, err, EXIT_BAD_INPUT,
-			   "not a trace channel (no CAPTURE TRACE)");
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "not a trace channel (no CAPTURE TRACE)");
 	t->tep = tep_alloc();
 	if (!t->tep)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
@@ -460,8 +450,9 @@ int ftrace_num(const struct ftrace *t, const struct ftrace_record *r,
 	struct tep_event *ev = event_of(t, r, &rec);
 
 	if (tep_get_field_val(NULL, ev, field, &rec, v, 0))
-		return bad(t, err, EXIT_BAD_INPUT, "%s:%s has no field %s",
-			   r->system, r->name, field);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%s:%s has no field %s",
+				   r->system, r->name, field);
 	return 0;
 }
 
@@ -474,8 +465,9 @@ char *ftrace_str(const struct ftrace *t, const struct ftrace_record *r,
 	const char *v = tep_get_field_raw(NULL, ev, field, &rec, &len, 0);
 
 	if (!v) {
-		bad(t, err, EXIT_BAD_INPUT, "%s:%s has no field %s", r->system,
-		    r->name, field);
+		cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+			    "%s:%s has no field %s", r->system,
+			    r->name, field);
 		return NULL;
 	}
 	return xasprintf("%.*s", (int)strnlen(v, len), v);
@@ -501,14 +493,15 @@ int ftrace_cross_check(const char *trace, const char *json, const char *plain,
 	char *text = read_file(json, &n);
 
 	if (!text)
-		return cap_fail(err, EXIT_CAPTURE_FAILED,
-				"%s: cannot read the JSON channel", json);
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, json, 0,
+				   "cannot read the JSON channel");
 	for (i = 0; i < n && i < len && text[i] == plain[i]; i++)
 		line += text[i] == '\n';
 	free(text);
 	if (i < n || i < len)
-		return cap_fail(err, EXIT_CAPTURE_FAILED, "%s:%zu: the JSON channel "
-				"and the trace channel (%s) disagree", json, line, trace);
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, json, (long)line,
+				   "the JSON channel and the trace channel (%s) "
+				   "disagree", trace);
 	return 0;
 }
 
@@ -530,24 +523,25 @@ const struct ftrace_record *ftrace_only(const struct ftrace *t, const char *syst
 			if (!ftrace_is_event(r, system, event))
 				continue;
 			if (only) {
-				bad(t, err, EXIT_CHECK_FAILED, "two %s:%s events",
-				    system, event);
+				cap_fail_at(err, EXIT_CHECK_FAILED, t->path, 0,
+					    "two %s:%s events",
+					    system, event);
 				return NULL;
 			}
 			only = r;
 		}
 	if (!only)
-		bad(t, err, EXIT_CAPTURE_FAILED,
-		    "no %s:%s event in the trace: events were lost", system, event);
+		cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+			    "no %s:%s event in the trace: events were lost", system, event);
 	return only;
 }
 
 static int lost_seq(const struct ftrace *t, const char *end_event, size_t n,
 		    size_t lost, struct cap_err *err)
 {
-	return bad(t, err, EXIT_CAPTURE_FAILED,
-		   "%s counted %zu events, %zu of them are not in the trace: "
-		   "events were lost", end_event, n, lost);
+	return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+			   "%s counted %zu events, %zu of them are not in the trace: "
+			   "events were lost", end_event, n, lost);
 }
 
 /* Record @r of seq @seq into @by_seq (of @n): 0, or -1 and @err. */
@@ -560,11 +554,13 @@ static int place(const struct ftrace *t, const struct ftrace_record **by_seq,
 	if (ftrace_num(t, r, "seq", &seq, err))
 		return -1;
 	if (seq >= n)
-		return bad(t, err, EXIT_CHECK_FAILED, "%s seq %llu after %s counted %zu",
-			   r->name, seq, end_event, n);
+		return cap_fail_at(err, EXIT_CHECK_FAILED, t->path, 0,
+				   "%s seq %llu after %s counted %zu",
+				   r->name, seq, end_event, n);
 	if (by_seq[seq])
-		return bad(t, err, EXIT_CHECK_FAILED, "two %s events of seq %llu",
-			   r->name, seq);
+		return cap_fail_at(err, EXIT_CHECK_FAILED, t->path, 0,
+				   "two %s events of seq %llu",
+				   r->name, seq);
 	by_seq[seq] = r;
 	return 0;
 }

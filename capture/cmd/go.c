@@ -170,7 +170,9 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	events = corpus_create(c, ev_rel);
 	go_spec_output(spec, raw, events);
 	progress("running %s under the probes of %s", bin, o->spec);
-	rc = gp_run(e, cmd, NULL, o->timeout, go_spec_record, spec);
+	rc = gp_run(e, cmd, NULL, o->timeout, go_spec_record, spec, &err);
+	if (rc < 0)
+		die_err(&err);
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s exited with status %d", bin, rc);
 	add_losses(m, gp_stats(e));

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "capture/die.h"
+#include "capture/err.h"
 #include "capture/ndjson-ahead.h"
 #include "unit.h"
 
@@ -52,8 +53,12 @@ static long long take(struct ndjson_ahead *a, size_t i)
 	void *prepared;
 	long long n = -2;
 	long line;
-	struct json_tokens *t = ndjson_ahead_next(a, i, &line, &prepared);
+	struct json_tokens *t;
+	struct cap_err err;
 
+	/* A bad line: the consumer dies, as a folder does. */
+	if (ndjson_ahead_next(a, i, &t, &line, &prepared, &err))
+		die_err(&err);
 	if (!t)
 		return -1;
 	json_integer(t, json_member(t, 0, "n"), &n);
@@ -160,8 +165,12 @@ static void prepared_states_go_with_their_records(void)
 			void *state;
 			long line;
 			long long got = -2;
-			struct json_tokens *t = ndjson_ahead_next(a, i, &line, &state);
-			struct seen *s = state;
+			struct json_tokens *t;
+			struct cap_err err;
+			struct seen *s;
+
+			ok &= !ndjson_ahead_next(a, i, &t, &line, &state, &err);
+			s = state;
 
 			json_integer(t, json_member(t, 0, "n"), &got);
 			ok &= got == n;

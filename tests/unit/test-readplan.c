@@ -26,6 +26,7 @@ int main(void)
 {
 	struct gp_site s;
 	struct gp_plan p;
+	struct cap_err err;
 
 	/*
 	 * r.a (8 at 0), r.b (4 at 144), r.log->c (8 at 88), r.log->d (8 at
@@ -39,7 +40,7 @@ int main(void)
 	add(&s, 4, GP_RBX, 8, (const int[]){ 8, 0, -1 });
 	add(&s, 5, GP_RBX, 8, (const int[]){ 16, 0, -1 });
 	add(&s, 6, GP_RCX, 8, (const int[]){ -1 });
-	gp_plan_site(&s, "test", &p);
+	check("a plan of seven reads", !gp_plan_site(&s, "test", &p, &err), err.msg);
 	check("one block per struct, one per lone field, one for a value",
 	      p.nblocks == 6, "no");
 	check("r read once, spanning its fields",
@@ -67,7 +68,7 @@ int main(void)
 	memset(&s, 0, sizeof(s));
 	add(&s, 0, GP_RAX, 8, (const int[]){ 0, -1 });
 	add(&s, 1, GP_RAX, 8, (const int[]){ 600, -1 });
-	gp_plan_site(&s, "test", &p);
+	check("a plan of two reads", !gp_plan_site(&s, "test", &p, &err), err.msg);
 	check("a span over GP_MAX_BLOCK is split",
 	      p.nblocks == 2 && p.blocks[0].len == 8 && p.blocks[1].off == 600, "no");
 	return unit_status();

@@ -41,17 +41,22 @@ static void check(const char *name, int ok, const char *why)
 		fail(name, "%s", why);
 }
 
-/* A library's failure @got is of kind @code with the message @msg exactly. */
+/*
+ * A library's failure @got is of kind @code with the message @msg exactly
+ * (whole); what it took is released.
+ */
 __attribute__((unused))
-static void expect_err(const char *name, const struct cap_err *got,
+static void expect_err(const char *name, struct cap_err *got,
 		       enum exit_code code, const char *msg)
 {
 	if (got->code != code)
-		fail(name, "exit code %d, want %d (%s)", got->code, code, got->msg);
-	else if (strcmp(got->msg, msg))
-		fail(name, "message \"%s\", want \"%s\"", got->msg, msg);
+		fail(name, "exit code %d, want %d (%s)", got->code, code,
+		     cap_err_text(got));
+	else if (strcmp(cap_err_text(got), msg))
+		fail(name, "message \"%s\", want \"%s\"", cap_err_text(got), msg);
 	else
 		pass(name);
+	cap_err_release(got);
 }
 
 __attribute__((unused)) static int unit_status(void)

@@ -138,7 +138,9 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	spec = etcd_probes(e, out);
 	start = monotonic_seconds();
 	rc = gp_run(e, argv, summary, (double)o->seconds + LIVE_SLACK,
-		    go_spec_record, spec);
+		    go_spec_record, spec, &err);
+	if (rc < 0)
+		die_err(&err);
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);

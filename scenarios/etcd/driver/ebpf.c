@@ -123,7 +123,10 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	gp_set_ring(e, ebpf.ring_bytes, ebpf.hold_ring);
 	spec = etcd_probes(e, out);
-	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record, spec);
+	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record, spec,
+		    &err);
+	if (rc < 0)
+		die_err(&err);
 	etcd_harness_status(bin, scenario, rc);
 	go_spec_end(spec, NULL);
 	go_spec_free(spec);
