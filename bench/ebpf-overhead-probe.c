@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "../capture/cmd/go-spec.h"
+#include "../bpf/gospec.h"
 #include "../capture/die.h"
 #include "../capture/err.h"
 #include "../capture/proc.h"
@@ -66,11 +66,12 @@ int main(int argc, char **argv)
 	devnull = fopen("/dev/null", "w");
 	if (fd < 0 || !devnull)
 		die(EXIT_CAPTURE_FAILED, "cannot create temporary files");
-	spec = go_spec_parse("scenarios/etcd/raft.probes");
-	e = gp_open(argv[1], &err);
-	if (!e)
+	spec = go_spec_parse("scenarios/etcd/raft.probes", &err);
+	if (!spec)
 		die_err(&err);
-	go_spec_probe(spec, e);
+	e = gp_open(argv[1], &err);
+	if (!e || go_spec_probe(spec, e, &err))
+		die_err(&err);
 	go_spec_output(spec, NULL, devnull);
 	rc = gp_run(e, args, out, 600, translate ? go_spec_record : count_only,
 		    spec, &err);
@@ -78,7 +79,8 @@ int main(int argc, char **argv)
 		die_err(&err);
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s exited with an error", argv[1]);
-	go_spec_end(spec, NULL);
+	if (go_spec_end(spec, NULL, &err))
+		die_err(&err);
 	go_spec_free(spec);
 	st = gp_stats(e);
 	text = read_file(out, NULL);

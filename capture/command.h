@@ -13,17 +13,9 @@ struct command {
 	const char *summary;
 };
 
-#define CAPTURE_VERSION "0.1.0"
-
 struct system;
 
 int cmd_live(const struct system *sys, int argc, char **argv);
-/*
- * cmd_live() taking the scenario files from @from, whatever argv's
- * --scenarios says (a corpus keeps a copy of each: what verify reruns).
- */
-int live_capture_from(const struct system *sys, int argc, char **argv,
-		      const char *from);
 int cmd_go(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -14,6 +14,7 @@
 
 struct corpus;
 struct system;
+struct output_options;
 
 /* One `capture SYSTEM` in progress. */
 struct live_capture {
@@ -22,6 +23,12 @@ struct live_capture {
 	const struct folder *folder; /* what folds the runs: the system's, or
 				      * one refining it (set by prepare()) */
 	const char *scenario;        /* --scenario as given; NULL: none */
+	const char *scenarios;       /* --scenarios DIR as given; NULL: none */
+	const struct output_options *out;  /* -o, --form, --json as given */
+	const char *driver_option;   /* an option of a driver given (the
+				      * last), or NULL */
+	int argc;                    /* the command line (argv[0]: SYSTEM), */
+	char **argv;                 /* which a mode's manifest records */
 	char **operands;             /* what follows the options: an instead()
 				      * mode's (a capture takes none) */
 	int noperands;
@@ -58,11 +65,6 @@ struct live_driver {
 
 struct live_system {
 	const char *summary;             /* one line for `capture --help` */
-	/*
-	 * A command of its own that @argv asks for (etcd's --live: no
-	 * scenarios, options of its own): its exit code; -1: the loop runs.
-	 */
-	int (*command)(int argc, char **argv);
 	const char *usage;               /* the whole --help text */
 	const char *shortopts;           /* its short options beyond s: o: h */
 	const struct option *options;    /* its own; NULL: none */
@@ -80,7 +82,10 @@ struct live_system {
 	int (*select)(struct live_capture *lc);
 	/* Parse the selected scenario files into lc->data. */
 	void (*prepare)(struct live_capture *lc);
-	/* A mode instead of a capture: its exit code, or -1 to capture. */
+	/*
+	 * A mode instead of a capture (etcd's --live, --explore): its exit
+	 * code, or -1 to capture.
+	 */
 	int (*instead)(struct live_capture *lc);
 	/*
 	 * After the run: the system's manifest keys (after toolkit, system,
@@ -95,5 +100,13 @@ struct live_system {
 
 /* Print the system's usage (to stderr) and exit 2. */
 _Noreturn void live_usage(const struct live_capture *lc);
+/*
+ * `capture SYSTEM` (the loop, capture/cmd/live.c) taking the scenario
+ * files from @from, whatever argv's --scenarios says (a corpus keeps a
+ * copy of each: what verify reruns): etcd's --explore captures what it
+ * found through it.  Returns the exit code.
+ */
+int live_capture_from(const struct system *sys, int argc, char **argv,
+		      const char *from);
 
 #endif

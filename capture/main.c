@@ -7,6 +7,7 @@
 #include "die.h"
 #include "live.h"
 #include "system.h"
+#include "version.h"
 
 static const struct command commands[] = {
 	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },

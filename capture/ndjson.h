@@ -37,8 +37,9 @@ void line_reader_open(struct line_reader *r, const char *path);
 void line_reader_open_as(struct line_reader *r, const char *path,
 			 const char *name);
 /*
- * The readers' forms of these (folders/: serial.c, with-tla.c): -1 and
- * @err (EXIT_BAD_INPUT, file:line) where the others die.
+ * The libraries' and readers' forms of these (bpf/gospec.c; folders/:
+ * serial.c, with-tla.c): -1 and @err (EXIT_BAD_INPUT, file:line) where
+ * the others die.
  */
 int line_reader_try_open_as(struct line_reader *r, const char *path,
 			    const char *name, struct cap_err *err);

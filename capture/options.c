@@ -25,6 +25,11 @@ void option_unrecorded(const char *arg)
 	unrecorded[n_unrecorded++] = arg;
 }
 
+void option_unrecorded_clear(void)
+{
+	n_unrecorded = 0;
+}
+
 int output_option(int opt, const char *arg, struct output_options *o)
 {
 	switch (opt) {
@@ -42,8 +47,10 @@ int output_option(int opt, const char *arg, struct output_options *o)
 		else
 			die(EXIT_USAGE, "--form: expected event, stream or itf, "
 			    "not '%s'", arg);
+		o->form_arg = arg;
 		return 1;
 	case 'J':
+		o->style_arg = arg;
 		o->style = json_style_parse(arg);
 		if (o->style < 0)
 			die(EXIT_USAGE, "--json: expected python, compact or canonical, not '%s'", arg);
@@ -123,7 +130,28 @@ long option_number(const char *arg, const char *name, long lo, long hi)
 	return v;
 }
 
-unsigned long option_ring_bytes(const char *arg)
+unsigned long long option_unsigned(const char *arg, const char *name)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end == arg || *end || *arg == '-')
+		die(EXIT_USAGE, "%s %s: expected an unsigned integer", name, arg);
+	return v;
+}
+
+double option_seconds(const char *arg, const char *name, double max)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0) || v > max)
+		die(EXIT_USAGE, "%s %s: expected a number of seconds above 0, at most %.0f",
+		    name, arg, max);
+	return v;
+}
+
+static unsigned long ring_bytes(const char *arg)
 {
 	char *end;
 	unsigned long v = strtoul(arg, &end, 0);
@@ -131,4 +159,15 @@ unsigned long option_ring_bytes(const char *arg)
 	if (*end || v < 4096 || (v & (v - 1)))
 		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", arg);
 	return v;
+}
+
+int ring_option(int opt, const char *arg, struct ring_options *r)
+{
+	if (opt == OPT_RING_BYTES)
+		r->bytes = ring_bytes(arg);
+	else if (opt == OPT_HOLD_RING)
+		r->hold = 1;
+	else
+		return 0;
+	return 1;
 }

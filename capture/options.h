@@ -13,8 +13,9 @@ struct output_options {
 	const char *dir;
 	int form;        /* -1: the system's reference form */
 	int style;
+	const char *form_arg, *style_arg;  /* --form, --json as given, or NULL */
 };
-#define OUTPUT_OPTIONS_INIT { NULL, -1, JSON_PYTHON }
+#define OUTPUT_OPTIONS_INIT { NULL, -1, JSON_PYTHON, NULL, NULL }
 
 #define OUTPUT_LONG_OPTIONS \
 	{ "output", required_argument, NULL, 'o' }, \
@@ -27,6 +28,28 @@ struct output_options {
 	"                       Trace Format; default: the system's reference\n" \
 	"                       corpus form)\n" \
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
+
+/*
+ * The eBPF commands' ring-buffer options (capture go, capture etcd's eBPF
+ * driver and --live), spelled and documented once: --ring-bytes N (a
+ * power of two of at least 4096; 0: the engine's default) and --hold-ring.
+ * Their values are below the systems' (0x1000 up, capture/live.h).
+ */
+struct ring_options {
+	unsigned long bytes;
+	int hold;
+};
+enum { OPT_RING_BYTES = 0x0900, OPT_HOLD_RING };
+#define RING_LONG_OPTIONS \
+	{ "ring-bytes", required_argument, NULL, OPT_RING_BYTES }, \
+	{ "hold-ring", no_argument, NULL, OPT_HOLD_RING }
+/* @target: what runs under the probes ("COMMAND", "the harness"). */
+#define RING_OPTIONS_HELP(target) \
+	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n" \
+	"      --hold-ring      read the ring buffer only after " target " exits\n" \
+	"                       (with a small --ring-bytes: tests loss accounting)\n"
+/* Handle one getopt result; returns 1 if it was a ring option. */
+int ring_option(int opt, const char *arg, struct ring_options *r);
 
 /* Handle one getopt result; returns 1 if it was an output option. */
 int output_option(int opt, const char *arg, struct output_options *o);
@@ -41,10 +64,18 @@ _Noreturn void usage(const char *text, int help);
  * written (-j): command_argv() leaves it out, as it does -o.
  */
 void option_unrecorded(const char *arg);
-/* @arg of option @name as a whole number in [@lo, @hi]; else exit 2. */
+/* A new command line is parsed: forget what option_unrecorded() noted. */
+void option_unrecorded_clear(void);
+/*
+ * The option parsers every command shares; a value out of range is exit 2
+ * naming the option and the value.
+ */
+/* @arg of option @name as a whole number in [@lo, @hi]. */
 long option_number(const char *arg, const char *name, long lo, long hi);
-/* --ring-bytes N of the eBPF commands: a power of two of at least 4096. */
-unsigned long option_ring_bytes(const char *arg);
+/* @arg as any unsigned 64-bit number (a seed). */
+unsigned long long option_unsigned(const char *arg, const char *name);
+/* @arg as seconds above 0 and at most @max (a fraction allowed). */
+double option_seconds(const char *arg, const char *name, double max);
 
 /* The command line (argv) without -o/--output and -j/--jobs, for manifests. */
 struct cJSON *command_argv(int argc, char **argv);

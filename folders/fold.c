@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Running a folder over one input: the part every system shares. */
 #include <errno.h>
+#include <libgen.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,4 +351,45 @@ void fold_run_decoded_done(char *stream, int cleanup)
 	remove(stream);
 	cancel_on_failure(cleanup);
 	free(stream);
+}
+
+/*
+ * Run name: the input's last path component without its extension;
+ * "stdin" for "-".
+ */
+static char *run_name(const char *input)
+{
+	char *copy = xstrdup(strcmp(input, "-") ? input : "stdin");
+	size_t n = strlen(copy);
+
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	char *name = xstrdup(basename(copy));
+	char *dot = strrchr(name, '.');
+
+	if (dot && dot != name)
+		*dot = '\0';
+	free(copy);
+	return name;
+}
+
+cJSON *fold_inputs(const struct folder *f, struct corpus *c, int n,
+		   char **inputs, struct output_format fmt)
+{
+	cJSON *runs = json_arr();
+	char **names = xcalloc(n, sizeof(*names));
+
+	for (int i = 0; i < n; i++) {
+		names[i] = run_name(inputs[i]);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]))
+				die(EXIT_USAGE, "inputs %s and %s would both be run '%s'",
+				    inputs[j], inputs[i], names[i]);
+	}
+	for (int i = 0; i < n; i++)
+		fold_input(f, c, names[i], inputs[i], fmt, runs);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return runs;
 }

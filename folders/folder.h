@@ -85,6 +85,14 @@ void fold_run_decoded_done(char *stream, int cleanup);
 void fold_input(const struct folder *f, struct corpus *c, const char *name,
 		const char *input, struct output_format fmt, cJSON *runs);
 
+/*
+ * fold_input() of every input, in order, as one run each, named by the
+ * input's file name without its extension ("stdin" for "-"); two inputs
+ * of one name die with EXIT_USAGE.  Returns the runs array.
+ */
+cJSON *fold_inputs(const struct folder *f, struct corpus *c, int n,
+		   char **inputs, struct output_format fmt);
+
 /* fold_input() with a step map (struct fold_run), NULL: none. */
 void fold_input_mapped(const struct folder *f, struct corpus *c,
 		       const char *name, const char *input,

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Live-entry helpers of the kernel-module systems (see guest-live.h). */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "../capture/corpus.h"
 #include "../capture/die.h"
 #include "../capture/json.h"
+#include "../capture/options.h"
 #include "../capture/proc.h"
 #include "guest-live.h"
 
@@ -15,7 +17,7 @@ int guest_live_jobs(void)
 	return n < 1 ? 1 : n > GUEST_LIVE_MAX_JOBS ? GUEST_LIVE_MAX_JOBS : (int)n;
 }
 
-int guest_live_parse_jobs(const char *arg)
+int guest_live_jobs_option(const char *arg)
 {
 	char *end;
 	long j = strtol(arg, &end, 10);
@@ -23,7 +25,15 @@ int guest_live_parse_jobs(const char *arg)
 	if (*end || end == arg || j < 1 || j > GUEST_LIVE_MAX_JOBS)
 		die(EXIT_USAGE, "--jobs: expected a number from 1 to %d, not '%s'",
 		    GUEST_LIVE_MAX_JOBS, arg);
+	option_unrecorded(arg);
 	return (int)j;
+}
+
+int guest_live_cpus_option(const char *arg)
+{
+	if (strcmp(arg, "1") && strcmp(arg, "2"))
+		die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", arg);
+	return atoi(arg);
 }
 
 void guest_live_vary_ftrace(struct live_capture *lc)

@@ -17,8 +17,21 @@
 /* One boot per host CPU (a TCG guest keeps one busy), at most the maximum. */
 int guest_live_jobs(void);
 
+/*
+ * The options of the kernel-module systems, spelled and documented once:
+ * -j/--jobs N (guests booted at once: not recorded in the manifest, the
+ * corpus is the same for any N) and --cpus 1|2 (whose default and help
+ * line are each system's).  Each system's table lists them with its own
+ * value for --cpus.
+ */
+#define GUEST_LIVE_JOBS_OPTION { "jobs", required_argument, NULL, 'j' }
+#define GUEST_LIVE_JOBS_HELP \
+	"  -j, --jobs N         scenarios booted at once (default: the number of\n" \
+	"                       CPUs); the corpus is the same for any N\n"
 /* -j/--jobs @arg: 1 to the maximum, else dies with EXIT_USAGE. */
-int guest_live_parse_jobs(const char *arg);
+int guest_live_jobs_option(const char *arg);
+/* --cpus @arg: 1 or 2, else dies with EXIT_USAGE. */
+int guest_live_cpus_option(const char *arg);
 
 /* raw/RUN.ftrace of every run that has one: listed as varying (time stamps). */
 void guest_live_vary_ftrace(struct live_capture *lc);

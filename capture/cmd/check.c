@@ -10,7 +10,7 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
-#include "fold-inputs.h"
+#include "../system-corpus.h"
 
 static const char check_usage[] =
 	"usage: capture check SYSTEM INPUT...\n"

@@ -9,7 +9,7 @@
 #include "../die.h"
 #include "../json.h"
 #include "../options.h"
-#include "fold-inputs.h"
+#include "../system-corpus.h"
 
 static const char fold_usage[] =
 	"usage: capture fold [options] SYSTEM INPUT...\n\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * capture go: run any Go program, unmodified, under the uprobe engine
- * (bpf/) with the probes a spec names (go-spec.c, docs/go.md), and write
+ * (bpf/) with the probes a spec names (bpf/gospec.c, docs/go.md), and write
  * every record (raw/NAME.ndjson) and the event it becomes
  * (events/NAME.ndjson), NAME the binary's file name.  The processes the
  * program starts are probed too, each record carrying its process's index.
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../bpf/engine.h"
+#include "../../bpf/gospec.h"
 #include "../../folders/folder.h"
 #include "../command.h"
 #include "../corpus.h"
@@ -21,9 +22,8 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../system-corpus.h"
 #include "goprobe.skel.h"
-#include "fold-inputs.h"
-#include "go-spec.h"
 
 static const char go_usage[] =
 	"usage: capture go --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
@@ -34,9 +34,7 @@ static const char go_usage[] =
 	"  -p, --probes SPEC    the probe spec\n"
 	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
-	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
-	"      --hold-ring      read the ring buffer only after COMMAND exits\n"
-	"                       (with a small --ring-bytes: tests loss accounting)\n"
+	RING_OPTIONS_HELP("COMMAND")
 	OUTPUT_OPTIONS_HELP("corpus/go")
 	"                       (--form and --json: the windows of --fold)\n"
 	"  -h, --help           this text\n";
@@ -46,8 +44,7 @@ struct go_opts {
 	const struct folder *fold;
 	struct output_options out;
 	double timeout;
-	unsigned long ring_bytes;
-	int hold_ring;
+	struct ring_options ring;
 };
 
 /* COMMAND as execv() takes it: a path, or the first match on PATH. */
@@ -112,14 +109,9 @@ static void add_losses(cJSON *m, const struct gp_stats *st)
 /* The corpus, its manifest opened as every command's (a system's if folding). */
 static struct corpus *begin(const struct go_opts *o, int argc, char **argv)
 {
-	struct corpus *c;
-
 	if (o->fold)
 		return system_corpus_begin(o->out.dir, o->fold, argc, argv);
-	c = corpus_begin(o->out.dir);
-	json_add(corpus_manifest(c), "toolkit", json_str("capture " CAPTURE_VERSION));
-	json_add(corpus_manifest(c), "command", command_argv(argc, argv));
-	return c;
+	return command_corpus_begin(o->out.dir, argc, argv);
 }
 
 /* Fold the spec's events, or keep them as the corpus's events; commit. */
@@ -143,25 +135,27 @@ static void finish(const struct go_opts *o, struct corpus *c, const char *name,
 
 static void capture_go(const struct go_opts *o, char **cmd, int argc, char **argv)
 {
-	struct go_spec *spec = go_spec_parse(o->spec);
-	char *bin = find_command(cmd[0]);
 	struct cap_err err;
-	struct gp_engine *e = gp_open(bin, &err);
-	char *name = xstrdup(basename(bin));
-	char *raw_rel = xasprintf("raw/%s.ndjson", name);
-	char *ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson",
-				 name);
+	struct go_spec *spec = go_spec_parse(o->spec, &err);
+	char *bin, *name, *raw_rel, *ev_rel;
+	struct gp_engine *e;
 	struct corpus *c;
 	FILE *raw, *events;
 	cJSON *m;
 	int rc;
 
+	if (!spec)
+		die_err(&err);
+	bin = find_command(cmd[0]);
+	e = gp_open(bin, &err);
 	if (!e)
 		die_err(&err);
+	name = xstrdup(basename(bin));
+	raw_rel = xasprintf("raw/%s.ndjson", name);
+	ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson", name);
 	gp_follow(e);
-	gp_set_ring(e, o->ring_bytes, o->hold_ring);
-	go_spec_probe(spec, e);
-	if (gp_may_probe(&err))
+	gp_set_ring(e, o->ring.bytes, o->ring.hold);
+	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
 		die_err(&err);
 	c = begin(o, argc, argv);
 	m = corpus_manifest(c);
@@ -176,7 +170,8 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s exited with status %d", bin, rc);
 	add_losses(m, gp_stats(e));
-	go_spec_end(spec, m);
+	if (go_spec_end(spec, m, &err))
+		die_err(&err);
 	corpus_close(c, raw, raw_rel);
 	corpus_close(c, events, ev_rel);
 	finish(o, c, name, ev_rel);
@@ -188,26 +183,15 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	free(bin);
 }
 
-static double parse_timeout(const char *s)
-{
-	char *end;
-	double t = strtod(s, &end);
-
-	if (*end || !(t > 0))
-		die(EXIT_USAGE, "--timeout %s: a number of seconds above 0", s);
-	return t;
-}
-
 int cmd_go(int argc, char **argv)
 {
-	enum { O_TIMEOUT = 256, O_RING, O_HOLD, O_FOLD };
+	enum { O_TIMEOUT = 256, O_FOLD };
 	static const struct option longopts[] = {
 		{ "probes", required_argument, NULL, 'p' },
 		{ "fold", required_argument, NULL, O_FOLD },
 		OUTPUT_LONG_OPTIONS,
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "ring-bytes", required_argument, NULL, O_RING },
-		{ "hold-ring", no_argument, NULL, O_HOLD },
+		RING_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -223,12 +207,9 @@ int cmd_go(int argc, char **argv)
 		else if (opt == O_FOLD)
 			o.fold = system_lookup(optarg)->folder;
 		else if (opt == O_TIMEOUT)
-			o.timeout = parse_timeout(optarg);
-		else if (opt == O_RING)
-			o.ring_bytes = option_ring_bytes(optarg);
-		else if (opt == O_HOLD)
-			o.hold_ring = 1;
-		else if (!output_option(opt, optarg, &o.out))
+			o.timeout = option_seconds(optarg, "--timeout", 1e7);
+		else if (!ring_option(opt, optarg, &o.ring) &&
+			 !output_option(opt, optarg, &o.out))
 			usage(go_usage, 0);
 	}
 	if (!o.out.dir)

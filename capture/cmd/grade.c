@@ -383,7 +383,6 @@ int cmd_grade(int argc, char **argv)
 	struct window_set ws = { 0 };
 	const char *system = NULL;
 	int opt, as_json = 0, failed;
-	char *end;
 	cJSON *card;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -395,8 +394,8 @@ int cmd_grade(int argc, char **argv)
 			system = optarg;
 		else if (opt == 'j')
 			as_json = 1;
-		else if (opt == 't' && (g.timeout = strtod(optarg, &end)) > 0 && !*end)
-			continue;
+		else if (opt == 't')
+			g.timeout = option_seconds(optarg, "--timeout", 1e7);
 		else
 			usage(grade_usage, 0);
 	}

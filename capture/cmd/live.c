@@ -16,13 +16,13 @@
 #include "../live.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../system-corpus.h"
 #include "../system.h"
-#include "fold-inputs.h"
 
 enum { O_SCENARIOS = 0x800 };
 
 struct live_args {
-	const char *driver, *scenarios;
+	const char *driver;
 	const char *from;   /* live_capture_from()'s directory, or NULL */
 	const struct live_driver *misplaced;  /* owns an option given */
 	const char *misplaced_option;
@@ -120,13 +120,14 @@ static void parse(struct live_capture *lc, int argc, char **argv,
 	char *shortopts = xasprintf("s:o:h%s", ls->shortopts ? ls->shortopts : "");
 	int opt;
 
+	option_unrecorded_clear();
 	while ((opt = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
 		if (opt == 'h')
 			usage(ls->usage, 1);
 		else if (opt == 's')
 			lc->scenario = optarg;
 		else if (opt == O_SCENARIOS)
-			a->scenarios = optarg;
+			lc->scenarios = optarg;
 		else if (opt == ls->driver_option.val)
 			a->driver = optarg;
 		else if (!dispatch(ls, opt, optarg, a) &&
@@ -167,10 +168,10 @@ static void select_scenarios(struct live_capture *lc, const struct live_args *a)
 	char *dir;
 
 	if (!ls->select || !ls->select(lc)) {
-		dir = a->from ? xstrdup(a->from) : a->scenarios ? xstrdup(a->scenarios) :
+		dir = a->from ? xstrdup(a->from) : lc->scenarios ? xstrdup(lc->scenarios) :
 		      xasprintf("%s/%s", capture_home(), lc->sys->scenarios);
 		lc->sc = scenario_select(lc->sys->folder->name, dir,
-					 a->scenarios || a->from, lc->scenario, &lc->n);
+					 lc->scenarios || a->from, lc->scenario, &lc->n);
 		free(dir);
 	}
 	if (live_of(lc)->prepare)
@@ -257,7 +258,7 @@ static void capture(struct live_capture *lc, const struct live_args *a,
 
 	lc->corpus = system_corpus_begin(dir, f, argc, argv);
 	raw_paths(lc);
-	if (a->scenarios || a->from)
+	if (lc->scenarios || a->from)
 		keep_scenarios(lc);
 	lc->driver->run(lc);
 	if (live_of(lc)->describe)
@@ -282,22 +283,22 @@ static void capture(struct live_capture *lc, const struct live_args *a,
 
 int cmd_live(const struct system *sys, int argc, char **argv)
 {
-	int rc = sys->live->command ? sys->live->command(argc, argv) : -1;
-
-	return rc >= 0 ? rc : live_capture_from(sys, argc, argv, NULL);
+	return live_capture_from(sys, argc, argv, NULL);
 }
 
 int live_capture_from(const struct system *sys, int argc, char **argv,
 		      const char *from)
 {
+	struct live_args a = { .out = OUTPUT_OPTIONS_INIT, .from = from };
 	struct live_capture lc = {
 		.sys = sys, .folder = sys->folder, .environment = json_obj(),
+		.out = &a.out, .argc = argc, .argv = argv,
 	};
-	struct live_args a = { .out = OUTPUT_OPTIONS_INIT, .from = from };
 	int rc;
 
 	parse(&lc, argc, argv, &a);
 	lc.driver = choose_driver(sys->live, &a);
+	lc.driver_option = a.misplaced_option;
 	if (lc.scenario)
 		select_scenarios(&lc, &a);
 	rc = instead(&lc);

@@ -336,15 +336,15 @@ int cmd_verify(int argc, char **argv)
 		{ 0 }
 	};
 	double timeout = 3600;
-	char *tmp, *out, *end;
+	char *tmp, *out;
 	cJSON *old, *new;
 	int opt, altered, differs, env, cleanup;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(verify_usage, 1);
-		else if (opt == 't' && (timeout = strtod(optarg, &end)) > 0 && !*end)
-			continue;
+		else if (opt == 't')
+			timeout = option_seconds(optarg, "--timeout", 1e7);
 		else
 			usage(verify_usage, 0);
 	}

@@ -4,7 +4,6 @@
  * its scenarios on a real kernel's rwlock_t with the Linux driver.
  */
 #include <stdlib.h>
-#include <string.h>
 #include "../../capture/die.h"
 #include "../../capture/json.h"
 #include "../../capture/live.h"
@@ -26,8 +25,7 @@ static const char rwlock_usage[] =
 	"  -k, --kernel linux   the kernel (Debian's under QEMU, the one driver)\n"
 	"      --cpus N         guest CPUs, 2 (default: a lock() can wait for the\n"
 	"                       other actor) or 1\n"
-	"  -j, --jobs N         scenarios booted at once (default: the number of\n"
-	"                       CPUs); the corpus is the same for any N\n"
+	GUEST_LIVE_JOBS_HELP
 	OUTPUT_OPTIONS_HELP("corpus/rwlock-NAME")
 	"  -h, --help           this text\n\n"
 	"environment: those of capture spin (CAPTURE_CACHE, CAPTURE_ACCEL,\n"
@@ -38,7 +36,7 @@ enum { O_CPUS = 0x1100 };
 
 static const struct option rwlock_options[] = {
 	{ "cpus", required_argument, NULL, O_CPUS },
-	{ "jobs", required_argument, NULL, 'j' },
+	GUEST_LIVE_JOBS_OPTION,
 	{ 0 }
 };
 
@@ -46,14 +44,10 @@ static int cpus = 2, jobs;
 
 static void rwlock_option(int opt, const char *arg)
 {
-	if (opt == 'j') {
-		jobs = guest_live_parse_jobs(arg);
-		option_unrecorded(arg);
-		return;
-	}
-	if (strcmp(arg, "1") && strcmp(arg, "2"))
-		die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", arg);
-	cpus = atoi(arg);
+	if (opt == 'j')
+		jobs = guest_live_jobs_option(arg);
+	else
+		cpus = guest_live_cpus_option(arg);
 }
 
 static void rwlock_prepare(struct live_capture *lc)

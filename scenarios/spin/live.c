@@ -30,8 +30,7 @@ static const char spin_usage[] =
 	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
 	"                       asterinas\n"
 	"      --cpus N         guest CPUs, 1 (default) or 2\n"
-	"  -j, --jobs N         scenarios booted at once (default: the number of\n"
-	"                       CPUs); the corpus is the same for any N\n"
+	GUEST_LIVE_JOBS_HELP
 	"      --asterinas-src DIR  Asterinas source tree (--kernel asterinas)\n"
 	"      --emit-ktest     print the Rust kernel test that runs the scenario\n"
 	"                       (--kernel asterinas), run nothing\n"
@@ -52,7 +51,7 @@ enum { O_CPUS = 0x1000, O_BOOT_ONLY, O_FOLD };
 
 static const struct option spin_options[] = {
 	{ "cpus", required_argument, NULL, O_CPUS },
-	{ "jobs", required_argument, NULL, 'j' },
+	GUEST_LIVE_JOBS_OPTION,
 	{ "boot-only", no_argument, NULL, O_BOOT_ONLY },
 	{ "fold", required_argument, NULL, O_FOLD },
 	{ 0 }
@@ -63,18 +62,14 @@ static const char *fold_with = "spin";   /* --fold SYSTEM */
 
 static void spin_option(int opt, const char *arg)
 {
-	if (opt == 'j') {
-		opts.jobs = guest_live_parse_jobs(arg);
-		option_unrecorded(arg);
-	} else if (opt == O_CPUS) {
-		if (strcmp(arg, "1") && strcmp(arg, "2"))
-			die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", arg);
-		opts.cpus = atoi(arg);
-	} else if (opt == O_FOLD) {
+	if (opt == 'j')
+		opts.jobs = guest_live_jobs_option(arg);
+	else if (opt == O_CPUS)
+		opts.cpus = guest_live_cpus_option(arg);
+	else if (opt == O_FOLD)
 		fold_with = arg;
-	} else {
+	else
 		opts.boot_only = 1;
-	}
 }
 
 /* --fold: spin or a projection of it (spin-spinning). */

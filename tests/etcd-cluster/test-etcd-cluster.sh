@@ -90,7 +90,7 @@ expect_exit 2 "--seconds 0 is a usage error" '--seconds 0: expected a number fro
 	$CAPTURE etcd --live --seconds 0 -o "$TMP/u1"
 expect_exit 2 "--clients x is a usage error" '--clients x: expected a number from 1 to 256' \
 	$CAPTURE etcd --live --clients x -o "$TMP/u2"
-expect_exit 2 "a stray argument is a usage error" 'usage: capture etcd --live' \
+expect_exit 2 "a stray argument is a usage error" 'capture etcd --live \[--seconds N\]' \
 	$CAPTURE etcd --live extra -o "$TMP/u3"
 NOBODY=$(mktemp -d /tmp/capture-nobody-XXXXXX)
 chmod 777 "$NOBODY"

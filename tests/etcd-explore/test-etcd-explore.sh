@@ -1,9 +1,10 @@
 #!/bin/bash
 # capture etcd --explore, --merge and the fold's safety checks: a short
-# exploration is deterministic, verifies, replays one scenario and is the
-# same by eBPF; two shards merge into one corpus that covers what both do;
-# a harness whose trace says a term went back is caught at the scenario's
-# line; a tick that could reach raft's random election timeout is refused.
+# exploration is deterministic, reads raft's coverage (its parents kept out
+# of the corpus), verifies, replays one scenario and is the same by eBPF;
+# two shards merge into one corpus that covers what both do; a harness
+# whose trace says a term went back is caught at the scenario's line; a
+# tick that could reach raft's random election timeout is refused.
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
@@ -23,7 +24,8 @@ check "explore (trace)" env TMPDIR="$TMP/work" $X -o "$TMP/x"
 [ -z "$(ls -A "$TMP/work")" ] && ok "the exploration leaves no work files" ||
 	not_ok "the exploration leaves no work files" "$(ls "$TMP/work")"
 cp -r "$TMP/x" "$TMP/x1"
-check "explore again" $X -o "$TMP/x"
+if $X -o "$TMP/x" 2>"$TMP/x.err"; then ok "explore again"; else
+	not_ok "explore again" "$(tail -n 3 "$TMP/x.err")"; fi
 if diff -r "$TMP/x1" "$TMP/x" >"$TMP/diff" 2>&1; then
 	ok "the same seed gives the same corpus, byte for byte"
 else
@@ -33,6 +35,17 @@ n=$(ls "$TMP/x/scenarios" | wc -l)
 [ "$n" -ge 3 ] && [ "$n" = "$(ls "$TMP/x/etcd" | wc -l)" ] &&
 	ok "$n scenarios kept, one window file each" ||
 	not_ok "scenarios kept" "$n scenarios, $(ls "$TMP/x/etcd" | wc -l) window files"
+# The second signal: raft's own counters, read per guided try; the tries
+# kept for them alone are parents, not output.
+set -- $(sed -n 's/.*explore: raft units run \([0-9]*\)\/\([0-9]*\), (unit, hit count) pairs \([0-9]*\); \([0-9]*\) parents.*/\1 \2 \3 \4/p' "$TMP/x.err")
+if [ $# = 4 ] && [ "$1" -gt 0 ] && [ "$1" -le "$2" ] && [ "$3" -ge "$1" ] && [ "$4" -gt 0 ]; then
+	ok "the guided tries read raft's coverage ($1/$2 units, $3 (unit, hit count) pairs, $4 parents)"
+else
+	not_ok "the guided tries read raft's coverage" "$(grep 'explore: raft units' "$TMP/x.err")"
+fi
+kept=$(sed -n 's/.*explore: explored: tried 16, kept \([0-9]*\),.*/\1/p' "$TMP/x.err")
+[ -n "$kept" ] && [ "$kept" = "$n" ] && ok "the parents are not in the corpus ($n scenarios)" ||
+	not_ok "the parents are not in the corpus" "$kept kept, $n scenario files"
 grep -q '^# capture etcd --explore: seed 3, shard 1/1; adds:' "$TMP/x/scenarios/001-explored" &&
 	ok "a kept scenario says what it adds" ||
 	not_ok "a kept scenario says what it adds" "$(head -n 2 "$TMP/x/scenarios/001-explored")"
@@ -41,6 +54,12 @@ check "verify the explored corpus" "$CAPTURE" verify "$TMP/x"
 # Another seed explores otherwise.
 check "explore with another seed" \
 	"$CAPTURE" etcd --explore --seed 4 --budget 16 --via trace -o "$TMP/y"
+# The unguided baseline runs no coverage signal.
+"$CAPTURE" etcd --explore --seed 4 --budget 8 --via trace --unguided \
+	-o "$TMP/u" >/dev/null 2>"$TMP/u.err"
+grep -q 'explore: explored: tried 8,' "$TMP/u.err" && ! grep -q 'raft units' "$TMP/u.err" &&
+	ok "the unguided search reads no coverage" ||
+	not_ok "the unguided search reads no coverage" "$(grep 'explore:' "$TMP/u.err" | tail -n 2)"
 if diff -rq "$TMP/x/scenarios" "$TMP/y/scenarios" >/dev/null; then
 	not_ok "another seed, other scenarios" "seeds 3 and 4 kept the same scenarios"
 else

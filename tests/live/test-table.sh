@@ -76,6 +76,27 @@ expect_exit 2 "etcd's eBPF options need --via ebpf" "--hold-ring needs --via ebp
 	"$CAPTURE" etcd --via trace --hold-ring --scenario all -o "$TMP/u"
 expect_exit 2 "no --scenario: the system's usage" "^usage: capture etcd " \
 	"$CAPTURE" etcd --via trace
+
+# etcd's modes (--live, --explore, --merge) take the loop's one table: an
+# option of another mode is refused naming both; the options every eBPF
+# command shares are parsed by one parser.
+expect_exit 2 "an --explore option in a scenario capture" \
+	"--seed does not go with a scenario capture" \
+	"$CAPTURE" etcd --seed 3 --via trace --scenario all -o "$TMP/u"
+expect_exit 2 "a --live option with --explore" "--clients does not go with --explore" \
+	"$CAPTURE" etcd --explore --clients 2 -o "$TMP/u"
+expect_exit 2 "a driver's option with --explore" "--hold-ring does not go with --explore" \
+	"$CAPTURE" etcd --explore --hold-ring -o "$TMP/u"
+expect_exit 2 "--live probes: not --via trace" "--via trace does not go with --live" \
+	"$CAPTURE" etcd --live --via trace -o "$TMP/u"
+expect_exit 2 "one mode at a time" "^usage: capture etcd " \
+	"$CAPTURE" etcd --live --merge "$TMP/u" -o "$TMP/u"
+expect_exit 2 "capture etcd --ring-bytes: the one parser" \
+	"--ring-bytes 1000: a power of two of at least 4096" \
+	"$CAPTURE" etcd --ring-bytes 1000 --scenario all -o "$TMP/u"
+expect_exit 2 "capture go --ring-bytes: the one parser" \
+	"--ring-bytes 1000: a power of two of at least 4096" \
+	"$CAPTURE" go --ring-bytes 1000 --probes x -o "$TMP/u" -- true
 nothing_left "no corpus begun for a bad option" "$TMP/u"
 
 # --scenario PATH: one scenario file wherever it is (a '/' in the name).

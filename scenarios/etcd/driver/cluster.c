@@ -13,96 +13,32 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../../bpf/engine.h"
+#include "../../../bpf/gospec.h"
 #include "../../../folders/folder.h"
-#include "../../../capture/command.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/err.h"
 #include "../../../capture/json.h"
+#include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
+#include "../../../capture/system-corpus.h"
 #include "cluster.h"
-#include "../../../capture/cmd/go-spec.h"
-#include "../../../capture/cmd/fold-inputs.h"
-
-static const char live_usage[] =
-	"usage: capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n\n"
-	"Run a 3-member etcd cluster (go.etcd.io/etcd/server/v3, unmodified) on\n"
-	"loopback ports under a put/get workload of C concurrent clients for N\n"
-	"seconds, the leader killed under load half-way and restarted, every\n"
-	"member probed by capture etcd's raft plan; fold the events into\n"
-	"windows.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
-	"options:\n"
-	"      --seconds N      how long the workload runs (1..3600, default 30)\n"
-	"      --clients C      concurrent clients (1..256, default 8)\n"
-	"      --no-restart     leave the leader running\n"
-	"      --binary FILE    run this build of scenarios/etcd-live instead\n"
-	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
-	"      --hold-ring      read the ring buffer only after the cluster exits\n"
-	OUTPUT_OPTIONS_HELP("corpus/etcd-live")
-	"  -h, --help           this text\n";
 
 #define LIVE_SRC "scenarios/etcd-live"
 /* Beyond the workload: starting, electing, restarting and stopping members. */
 #define LIVE_SLACK 120.0
 
+/* What --live reads of capture etcd's options (etcd_args, the loop's). */
 struct live_opts {
 	long seconds, clients;
-	int restart, hold_ring;
+	int restart;
 	const char *binary;
-	unsigned long ring_bytes;
-	struct output_options out;
+	struct ring_options ring;
+	const struct output_options *out;
 	int argc;
 	char **argv;
 };
-
-int etcd_live_wanted(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--live"))
-			return 1;
-	return 0;
-}
-
-static void parse(struct live_opts *o, int argc, char **argv)
-{
-	enum { O_LIVE = 256, O_SECONDS, O_CLIENTS, O_NO_RESTART, O_BINARY,
-	       O_RING, O_HOLD };
-	static const struct option longopts[] = {
-		{ "live", no_argument, NULL, O_LIVE },
-		{ "seconds", required_argument, NULL, O_SECONDS },
-		{ "clients", required_argument, NULL, O_CLIENTS },
-		{ "no-restart", no_argument, NULL, O_NO_RESTART },
-		{ "binary", required_argument, NULL, O_BINARY },
-		{ "ring-bytes", required_argument, NULL, O_RING },
-		{ "hold-ring", no_argument, NULL, O_HOLD },
-		OUTPUT_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(live_usage, 1);
-		else if (opt == O_SECONDS)
-			o->seconds = option_number(optarg, "--seconds", 1, 3600);
-		else if (opt == O_CLIENTS)
-			o->clients = option_number(optarg, "--clients", 1, 256);
-		else if (opt == O_NO_RESTART)
-			o->restart = 0;
-		else if (opt == O_BINARY)
-			o->binary = optarg;
-		else if (opt == O_RING)
-			o->ring_bytes = option_ring_bytes(optarg);
-		else if (opt == O_HOLD)
-			o->hold_ring = 1;
-		else if (opt != O_LIVE && !output_option(opt, optarg, &o->out))
-			usage(live_usage, 0);
-	}
-	if (optind != argc)
-		usage(live_usage, 0);
-}
 
 /*
  * Run the cluster under the probes: the members are processes of the same
@@ -134,7 +70,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
 	gp_follow(e);
-	gp_set_ring(e, o->ring_bytes, o->hold_ring);
+	gp_set_ring(e, o->ring.bytes, o->ring.hold);
 	spec = etcd_probes(e, out);
 	start = monotonic_seconds();
 	rc = gp_run(e, argv, summary, (double)o->seconds + LIVE_SLACK,
@@ -145,7 +81,8 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
 	p = json_add(m, "probes", json_obj());
-	go_spec_end(spec, NULL);
+	if (go_spec_end(spec, NULL, &err))
+		die_err(&err);
 	json_add(p, "events", json_int(go_spec_events(spec)));
 	go_spec_free(spec);
 	st = gp_stats(e);
@@ -193,7 +130,7 @@ static void capture_live(const struct live_opts *o)
 		    etcd_go_build(LIVE_SRC, "build/etcd/live", "",
 				  "the live etcd cluster (etcd server and client)");
 	const struct folder *f = system_lookup("etcd")->folder;
-	const char *dir = o->out.dir ? o->out.dir : "corpus/etcd-live";
+	const char *dir = o->out->dir ? o->out->dir : "corpus/etcd-live";
 	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();
 	char *raw_dir = corpus_path(c, "raw"), *raw = corpus_path(c, "raw/live.ndjson");
@@ -209,7 +146,7 @@ static void capture_live(const struct live_opts *o)
 	add_workload(m, summary);
 	unlink(summary);
 	etcd_check_messages(raw, m);
-	fold_input(f, c, "live", raw, output_format_for(&o->out, f), runs);
+	fold_input(f, c, "live", raw, output_format_for(o->out, f), runs);
 	etcd_require_every_action(f, runs);
 	system_corpus_commit(c, runs, dir);
 	free(summary);
@@ -219,16 +156,27 @@ static void capture_live(const struct live_opts *o)
 	free(bin);
 }
 
-int cmd_etcd_live(int argc, char **argv)
+/*
+ * The cluster probes every member: the eBPF driver's (its ring options),
+ * never the with_tla harness's trace; no scenario, no operand.
+ */
+int etcd_live(struct live_capture *lc)
 {
-	struct live_opts o = { .seconds = 30, .clients = 8, .restart = 1,
-			       .out = OUTPUT_OPTIONS_INIT, .argc = argc,
-			       .argv = argv };
+	const struct etcd_args *e = &etcd_args;
+	struct live_opts o = {
+		.seconds = e->seconds ? option_number(e->seconds, "--seconds", 1, 3600) : 30,
+		.clients = e->clients ? e->clients : 8, .restart = !e->no_restart,
+		.binary = e->binary, .ring = *etcd_ebpf_ring(), .out = lc->out,
+		.argc = lc->argc, .argv = lc->argv,
+	};
 	struct cap_err err;
 
-	parse(&o, argc, argv);
+	if (lc->driver != &etcd_ebpf_driver)
+		die(EXIT_USAGE, "--via %s does not go with --live", lc->driver->name);
+	if (lc->noperands)
+		live_usage(lc);
 	if (gp_may_probe(&err))
 		die_err(&err);
 	capture_live(&o);
-	return 0;
+	return EXIT_OK;
 }

@@ -11,11 +11,6 @@
 #include "harness.h"
 
 struct folder;
-
-/* Whether argv asks for the live cluster (--live anywhere before "--"). */
-int etcd_live_wanted(int argc, char **argv);
-int cmd_etcd_live(int argc, char **argv);
-
 struct gp_engine;
 
 /*

@@ -2,16 +2,17 @@
 /*
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with raft's probe spec
- * (scenarios/etcd/raft.probes, read by go-spec.c), which writes upstream's
- * with_tla event stream; and etcd's commands of its own (--live, --explore,
- * --merge).  The rest of etcd's live side is harness.c; what capture etcd
- * --live (cluster.c) shares with it is declared in cluster.h.
+ * (scenarios/etcd/raft.probes, read by bpf/gospec.c), which writes upstream's
+ * with_tla event stream; and the capture of the scenarios --explore and
+ * --merge find (modes of harness.c's option table).  The rest of etcd's
+ * live side is harness.c; what capture etcd --live (cluster.c) shares with
+ * it is declared in cluster.h.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../../../bpf/engine.h"
-#include "harness.h"
+#include "../../../bpf/gospec.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/err.h"
@@ -20,37 +21,34 @@
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
+#include "../../../capture/system-corpus.h"
 #include "goprobe.skel.h"
-#include "../../../capture/command.h"
-#include "../../../capture/system.h"
-#include "explore.h"
 #include "cluster.h"
-#include "../../../capture/cmd/go-spec.h"
-#include "../../../capture/cmd/fold-inputs.h"
+#include "explore.h"
+#include "harness.h"
 
-enum { O_RING = 0x1300, O_HOLD, O_RESOLVE };
+enum { O_RESOLVE = 0x1300 };
 
 static const struct option ebpf_options[] = {
-	{ "ring-bytes", required_argument, NULL, O_RING },
-	{ "hold-ring", no_argument, NULL, O_HOLD },
+	RING_LONG_OPTIONS,
 	{ "resolve", required_argument, NULL, O_RESOLVE },
 	{ 0 }
 };
 
 static struct {
-	unsigned long ring_bytes;
-	int hold_ring;
+	struct ring_options ring;
 	const char *resolve;
 } ebpf;
 
 static void ebpf_option(int opt, const char *arg)
 {
-	if (opt == O_RING)
-		ebpf.ring_bytes = option_ring_bytes(arg);
-	else if (opt == O_HOLD)
-		ebpf.hold_ring = 1;
-	else
+	if (!ring_option(opt, arg, &ebpf.ring))
 		ebpf.resolve = arg;
+}
+
+const struct ring_options *etcd_ebpf_ring(void)
+{
+	return &ebpf.ring;
 }
 
 /* --resolve FUNC: where the engine would probe FUNC. */
@@ -95,9 +93,11 @@ static char *probe_spec(void)
 struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
 {
 	char *path = probe_spec();
-	struct go_spec *spec = go_spec_parse(path);
+	struct cap_err err;
+	struct go_spec *spec = go_spec_parse(path, &err);
 
-	go_spec_probe(spec, e);
+	if (!spec || go_spec_probe(spec, e, &err))
+		die_err(&err);
 	go_spec_output(spec, NULL, out);
 	free(path);
 	return spec;
@@ -121,14 +121,15 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 	out = fopen(raw, "w");
 	if (!out)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
-	gp_set_ring(e, ebpf.ring_bytes, ebpf.hold_ring);
+	gp_set_ring(e, ebpf.ring.bytes, ebpf.ring.hold);
 	spec = etcd_probes(e, out);
 	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record, spec,
 		    &err);
 	if (rc < 0)
 		die_err(&err);
 	etcd_harness_status(bin, scenario, rc);
-	go_spec_end(spec, NULL);
+	if (go_spec_end(spec, NULL, &err))
+		die_err(&err);
 	go_spec_free(spec);
 	if (fclose(out))
 		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
@@ -200,149 +201,46 @@ void etcd_require_every_action(const struct folder *f, const cJSON *runs)
 	cJSON_Delete(counts);
 }
 
-enum { O_EXPLORE = 0x1400, O_SEED, O_BUDGET, O_SECONDS, O_SHARD, O_UNGUIDED,
-       O_MERGE, O_X_VIA, O_X_SCENARIOS };
-
-/* capture etcd --explore | --merge CORPUS...: options and checks. */
-struct explore_args {
-	struct explore_opts x;
-	int explore, merge, scenario;
-	const char *via, *form, *json;   /* as given, for the capture's command */
-	struct output_options out;
-};
-
-/* Whether argv asks for --explore or --merge (before any "--"). */
-static int explore_wanted(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--explore") || !strcmp(argv[i], "--merge"))
-			return 1;
-	return 0;
-}
-
-/* A number option of --explore; dies naming it. */
-static double explore_number(const char *name, const char *arg, double max)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || *end || v <= 0 || v > max)
-		die(EXIT_USAGE, "--%s: expected a number in (0, %g], not '%s'",
-		    name, max, arg);
-	return v;
-}
-
-static unsigned long long explore_seed(const char *arg)
-{
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10);
-
-	if (end == arg || *end || *arg == '-')
-		die(EXIT_USAGE, "--seed: expected an unsigned integer, not '%s'", arg);
-	return v;
-}
-
-static int explore_option(struct explore_args *o, int opt, const char *arg)
-{
-	if (opt == O_EXPLORE)
-		o->explore = 1;
-	else if (opt == O_MERGE)
-		o->merge = 1;
-	else if (opt == O_SEED)
-		o->x.seed = explore_seed(arg);
-	else if (opt == O_BUDGET)
-		o->x.budget = (long)explore_number("budget", arg, 1e9);
-	else if (opt == O_SECONDS)
-		o->x.seconds = explore_number("seconds", arg, 1e7);
-	else if (opt == O_SHARD)
-		explore_parse_shard(&o->x, arg);
-	else if (opt == O_UNGUIDED)
-		o->x.unguided = 1;
-	else if (opt == O_X_VIA)
-		o->via = arg;
-	else if (opt == 'o')
-		o->out.dir = arg;  /* the capture's -o: recorded as it is */
-	else if (opt == 's' || opt == O_X_SCENARIOS)
-		o->scenario = 1;   /* the exploration chooses them */
-	else if (opt == 'F' || opt == 'J') {
-		*(opt == 'F' ? &o->form : &o->json) = arg;
-		return output_option(opt, arg, &o->out);
-	} else
-		return output_option(opt, arg, &o->out);
-	return 1;
-}
-
-static void explore_parse(struct explore_args *o, int argc, char **argv,
-			  const char *usage_text)
-{
-	static const struct option longopts[] = {
-		{ "explore", no_argument, NULL, O_EXPLORE },
-		{ "merge", no_argument, NULL, O_MERGE },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "budget", required_argument, NULL, O_BUDGET },
-		{ "seconds", required_argument, NULL, O_SECONDS },
-		{ "shard", required_argument, NULL, O_SHARD },
-		{ "unguided", no_argument, NULL, O_UNGUIDED },
-		{ "via", required_argument, NULL, O_X_VIA },
-		{ "scenario", required_argument, NULL, 's' },
-		{ "scenarios", required_argument, NULL, O_X_SCENARIOS },
-		OUTPUT_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "s:o:h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(usage_text, 1);
-		if (!explore_option(o, opt, optarg))
-			usage(usage_text, 0);
-	}
-	if (o->explore == o->merge || o->scenario ||
-	    (!o->merge && optind != argc) || (o->merge && optind == argc) ||
-	    (strcmp(o->via, "ebpf") && strcmp(o->via, "trace")))
-		usage(usage_text, 0);
-}
-
 /*
  * --explore, --merge CORPUS...: find the scenarios with the with_tla
  * harness, then capture them as "--scenarios DIR/scenarios --scenario all",
  * the command the manifest records: verify replays the kept scenarios,
  * whatever budget found them.
  */
-static int explore_then_capture(const struct system *sys, struct explore_args *o,
-				char **corpora, int n)
+static int explore_then_capture(struct live_capture *lc,
+				const struct explore_opts *x, int merge)
 {
+	const struct output_options *out = lc->out;
 	char *tla = etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
 				  "with_tla", "the etcd harness (with_tla)");
 	char *stage = xstrdup("/tmp/capture-scenarios-XXXXXX");
-	const char *dir = o->out.dir ? o->out.dir : "corpus/etcd";
+	const char *dir = out->dir ? out->dir : "corpus/etcd";
 	char *keep = xasprintf("%s/scenarios", dir);
 	char *argv[14] = { "etcd", "--scenarios", keep, "--scenario", "all",
-			   "--via", (char *)o->via };
+			   "--via", (char *)lc->driver->name };
 	int argc = 7, cleanup, rc;
 
 	if (!mkdtemp(stage))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
 	cleanup = remove_on_failure(stage);
-	if (o->merge)
-		etcd_merge(corpora, n, tla, stage);
+	if (merge)
+		etcd_merge(lc->operands, lc->noperands, tla, stage);
 	else
-		etcd_explore(&o->x, tla, stage);
-	if (o->form) {
+		etcd_explore(x, tla, stage);
+	if (out->form_arg) {
 		argv[argc++] = "--form";
-		argv[argc++] = (char *)o->form;
+		argv[argc++] = (char *)out->form_arg;
 	}
-	if (o->json) {
+	if (out->style_arg) {
 		argv[argc++] = "--json";
-		argv[argc++] = (char *)o->json;
+		argv[argc++] = (char *)out->style_arg;
 	}
-	if (o->out.dir) {   /* the element command_argv() leaves out */
+	if (out->dir) {   /* the element command_argv() leaves out */
 		argv[argc++] = "-o";
-		argv[argc++] = (char *)o->out.dir;
+		argv[argc++] = (char *)out->dir;
 	}
 	optind = 0;         /* getopt again, over the capture's own argv */
-	rc = live_capture_from(sys, argc, argv, stage);
+	rc = live_capture_from(lc->sys, argc, argv, stage);
 	remove_tree(stage);
 	cancel_on_failure(cleanup);
 	free(stage);
@@ -351,30 +249,26 @@ static int explore_then_capture(const struct system *sys, struct explore_args *o
 	return rc;
 }
 
-static int explore_command(int argc, char **argv)
+int etcd_explore_capture(struct live_capture *lc)
 {
-	const struct system *sys = system_lookup("etcd");
-	struct explore_args o = {
-		.x = { .seed = 1, .shard = 1, .shards = 1 },
-		.via = "ebpf", .out = OUTPUT_OPTIONS_INIT,
-	};
+	struct explore_opts x = etcd_args.x;
+	int merge = etcd_args.merge;
 	struct cap_err err;
 
-	explore_parse(&o, argc, argv, sys->live->usage);
-	if (!o.x.budget && !o.x.seconds)
-		o.x.budget = 200;
-	if (!strcmp(o.via, "ebpf") && gp_may_probe(&err))
+	if (lc->driver_option)
+		die(EXIT_USAGE, "--%s does not go with --%s", lc->driver_option,
+		    merge ? "merge" : "explore");
+	if (merge ? !lc->noperands : lc->noperands)
+		live_usage(lc);
+	if (etcd_args.seconds)
+		x.seconds = option_seconds(etcd_args.seconds, "--seconds", 1e7);
+	if (!x.budget && !x.seconds)
+		x.budget = 200;
+	if (lc->driver == &etcd_ebpf_driver && gp_may_probe(&err))
 		die_err(&err);
-	return explore_then_capture(sys, &o, argv + optind, argc - optind);
-}
-
-int etcd_takeover(int argc, char **argv)
-{
-	if (etcd_live_wanted(argc, argv))
-		return cmd_etcd_live(argc, argv);
-	if (explore_wanted(argc, argv))
-		return explore_command(argc, argv);
-	return -1;
+	/* The capture below parses its own command line into them. */
+	etcd_args = (struct etcd_args){ 0 };
+	return explore_then_capture(lc, &x, merge);
 }
 
 const struct live_driver etcd_ebpf_driver = {

@@ -12,7 +12,11 @@
  * splitmix64 stream from --seed and the shard, and the seeds it hands the
  * generator: the same seed and budget give the same scenarios.  Then each
  * kept scenario is shrunk: steps are dropped while its replay still covers
- * the classes it added.
+ * the classes it added.  Go's own statement coverage of raft is the second
+ * signal: guided tries run a harness built with -cover, and a try that
+ * runs a raft unit a number of times no try did (AFL's hit-count
+ * buckets), but adds no class, is kept as a parent for mutations only
+ * (gocover.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +24,13 @@
 #include <unistd.h>
 #include "../../../folders/folder.h"
 #include "../../../capture/audit.h"
-#include "../../../capture/command.h"
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/scenario.h"
 #include "explore.h"
-#include "../../../capture/cmd/fold-inputs.h"
+#include "gocover.h"
+#include "harness.h"
 
 #define RUN_TIMEOUT 60.0
 
@@ -151,6 +155,7 @@ static void try_files_free(struct try_files *t)
 struct job {
 	const char *argv[9];
 	struct try_files *files;
+	const char *coverdir;  /* GOCOVERDIR of a covered harness, or NULL */
 	int quiet;         /* a shrunk replay: a refusal is expected */
 	int status;        /* 0, or 3: the harness refused a step */
 	struct proc p;
@@ -174,8 +179,13 @@ static void run_batch(struct job *jobs, int n)
 	int left = n;
 
 	for (int i = 0; i < n; i++) {
+		/* the child inherits it: set only around its start */
+		if (jobs[i].coverdir)
+			setenv("GOCOVERDIR", jobs[i].coverdir, 1);
 		proc_start(&jobs[i].p, jobs[i].argv, jobs[i].files->trace,
 			   jobs[i].quiet ? "/dev/null" : NULL);
+		if (jobs[i].coverdir)
+			unsetenv("GOCOVERDIR");
 		jobs[i].status = -1;
 	}
 	while (left) {
@@ -215,6 +225,7 @@ struct scenario {
 	struct classes adds;   /* the classes it was kept for */
 	struct classes seen;   /* every class its run showed */
 	unsigned picked;       /* how many tries mutated it */
+	int parent;            /* kept for raft's coverage only: no output */
 };
 
 static struct scenario scenario_read(const char *path)
@@ -265,11 +276,15 @@ struct explorer {
 	const char *bin, *work;
 	unsigned long long rng;
 	struct classes covered;
-	struct scenario *kept;
-	size_t nkept;
+	struct scenario *kept;     /* the parents among them too */
+	size_t nkept, nparents;
 	long tried;
 	struct classes domain;   /* the audit's cells not declared impossible */
 	double start;
+	char *cover_bin;         /* guided: the harness built with -cover */
+	struct gocover_pkg raft; /* its raft package, once a try wrote it */
+	unsigned char *units;    /* per raft unit, the buckets of its hit counts */
+	size_t nunits, npairs;   /* units some try ran; (unit, bucket) pairs */
 };
 
 /* The audit's cells as "ROW / COL", but those declared impossible. */
@@ -302,22 +317,28 @@ static void report(const struct explorer *e, const char *what)
 	double t = monotonic_seconds() - e->start;
 
 	progress("explore: %s: tried %ld, kept %zu, classes %zu/%zu, %.1f s, "
-		 "%.1f tries/s", what, e->tried, e->nkept, e->covered.n,
-		 e->domain.n, t, t > 0 ? e->tried / t : 0.0);
+		 "%.1f tries/s", what, e->tried, e->nkept - e->nparents,
+		 e->covered.n, e->domain.n, t, t > 0 ? e->tried / t : 0.0);
 }
 
-/* Keep scenario @scen if the classes it showed, @seen, add one: returns 1. */
+/*
+ * Keep scenario @scen if the classes it showed, @seen, add one (returns
+ * 1), or as a parent if its run showed @fresh (raft unit, hit-count
+ * bucket) pairs no try did.
+ */
 static int keep_if_new(struct explorer *e, const char *scen,
-		       const struct classes *seen)
+		       const struct classes *seen, size_t fresh)
 {
 	struct scenario s;
 	int adds = 0;
 
 	for (size_t i = 0; i < seen->n; i++)
 		adds |= !classes_has(&e->covered, seen->v[i]);
-	if (!adds)
+	if (!adds && !fresh)
 		return 0;
 	s = scenario_read(scen);
+	s.parent = !adds;
+	e->nparents += s.parent;
 	for (size_t i = 0; i < seen->n; i++) {
 		classes_add(&s.seen, seen->v[i]);
 		if (!classes_has(&e->covered, seen->v[i])) {
@@ -327,13 +348,106 @@ static int keep_if_new(struct explorer *e, const char *scen,
 	}
 	e->kept = xrealloc(e->kept, (e->nkept + 1) * sizeof(*e->kept));
 	e->kept[e->nkept++] = s;
-	return 1;
+	return adds;
+}
+
+/* Go's names: covcounters.HASH.PID.TIME, covmeta.HASH. */
+static int is_counters(const char *name)
+{
+	return !strncmp(name, "covcounters.", 12);
+}
+
+static int is_meta(const char *name)
+{
+	return !strncmp(name, "covmeta.", 8);
+}
+
+/* The one file of the @kind in the GOCOVERDIR @dir of a try. */
+static char *cover_file(const char *dir, int (*kind)(const char *))
+{
+	size_t n;
+	char **names = list_dir(dir, kind, &n), *path;
+
+	if (!names || n != 1)
+		die(EXIT_CAPTURE_FAILED, "%s: %zu Go coverage %s files after a "
+		    "try, not one", dir, names ? n : 0,
+		    kind == is_meta ? "meta-data" : "counter");
+	path = xasprintf("%s/%s", dir, names[0]);
+	free_names(names, n);
+	return path;
+}
+
+/* AFL's hit-count buckets: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128 and more. */
+static unsigned bucket(uint32_t n)
+{
+	static const uint32_t floor[] = { 2, 3, 4, 8, 16, 32, 128 };
+	unsigned b = 0;
+
+	while (b < 7 && n >= floor[b])
+		b++;
+	return b;
+}
+
+/*
+ * The (raft unit, hit-count bucket) pairs the try run under GOCOVERDIR
+ * @dir ran that no try ran before: how many, added to those.  Its counter
+ * file is removed (the next try writes its own); the meta-data file
+ * stays, read once.
+ */
+static size_t try_units(struct explorer *e, const char *dir)
+{
+	struct cap_err err;
+	char *counters = cover_file(dir, is_counters);
+	uint32_t *counts;
+	size_t fresh = 0;
+
+	if (!e->units) {
+		char *meta = cover_file(dir, is_meta);
+
+		if (gocover_meta(meta, ETCD_RAFT_PACKAGE, &e->raft, &err))
+			die_err(&err);
+		e->units = xcalloc(e->raft.units + 1, 1);
+		free(meta);
+	}
+	counts = xcalloc(e->raft.units + 1, sizeof(*counts));
+	if (gocover_counters(&e->raft, counters, counts, &err))
+		die_err(&err);
+	unlink(counters);
+	for (size_t u = 0; u < e->raft.units; u++) {
+		unsigned char bit;
+
+		if (!counts[u])
+			continue;
+		bit = 1u << bucket(counts[u]);
+		e->nunits += !e->units[u];
+		fresh += !(e->units[u] & bit);
+		e->units[u] |= bit;
+	}
+	e->npairs += fresh;
+	free(counts);
+	free(counters);
+	return fresh;
+}
+
+/* The parents leave: the output is the scenarios that add a class. */
+static void drop_parents(struct explorer *e)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < e->nkept; i++)
+		if (e->kept[i].parent)
+			scenario_free(&e->kept[i]);
+		else
+			e->kept[n++] = e->kept[i];
+	e->nkept = n;
+	e->nparents = 0;
 }
 
 /* A batch slot: its files and the arguments of its harness run. */
 struct slot {
 	struct try_files f;
 	char *parent;
+	char *cover;   /* its GOCOVERDIR */
 	char seed[24], steps[24], prefix[24];
 	struct job job;
 };
@@ -345,8 +459,11 @@ static void slots_init(struct slot *slots, const char *work)
 
 		slots[i] = (struct slot){ .f = try_files(work, name),
 					  .parent = xasprintf("%s/parent-%d",
-							      work, i + 1) };
+							      work, i + 1),
+					  .cover = xasprintf("%s/cover-%d",
+							     work, i + 1) };
 		slots[i].job.files = &slots[i].f;
+		mkdir_p(slots[i].cover);
 		free(name);
 	}
 }
@@ -356,6 +473,7 @@ static void slots_free(struct slot *slots)
 	for (int i = 0; i < BATCH; i++) {
 		try_files_free(&slots[i].f);
 		free(slots[i].parent);
+		free(slots[i].cover);
 	}
 }
 
@@ -487,6 +605,92 @@ static void stale_trigger(struct scenario *m, const char *action, unsigned x,
 }
 
 /*
+ * Node @y asks for votes in a later term, @z answering first: with
+ * PreVote, its pre-vote round goes through @z (a campaign makes it a
+ * pre-candidate); without, @z's vote would make it a leader, whose first
+ * entry, of its later term, would put its log ahead.
+ */
+static void vote_round(struct scenario *m, int prevote, unsigned y, unsigned z)
+{
+	add_step(m, xasprintf("campaign %u", y));
+	if (prevote) {
+		add_step(m, xasprintf("deliver %u<-%u", z, y));
+		add_step(m, xasprintf("deliver %u<-%u", y, z));
+	}
+}
+
+/*
+ * A stale log move toward "ROLE / HandleVoteRequest rejected, new term":
+ * a rejection needs X's log ahead of the later term's candidate, so X, the
+ * old leader, proposes while it is cut off and the two others do not elect
+ * anew (a leader would be ahead again).  After the heal Y asks for votes
+ * (X, rejecting, follows the later term: the leader's class), X campaigns
+ * for a (pre-)candidate class, and Y asks again, in a term later still
+ * (twice without PreVote: X's campaign reached Y's term).
+ */
+static struct scenario stale_log_move(const char *want, int prevote,
+				      unsigned x, unsigned y, unsigned z)
+{
+	struct scenario m = { 0 };
+
+	add_step(&m, xasprintf("elect %u %u %u", x, y, z));
+	add_step(&m, xasprintf("partition %u | %u %u", x, y, z));
+	add_step(&m, xasprintf("propose %u stale%u", x, x));
+	add_step(&m, xstrdup("heal"));
+	vote_round(&m, prevote, y, z);
+	add_step(&m, xasprintf("deliver %u<-%u", x, y));
+	if (strstr(want, "candidate /"))
+		add_step(&m, xasprintf("campaign %u", x));
+	vote_round(&m, prevote, y, z);
+	if (!prevote)
+		add_step(&m, xasprintf("campaign %u", y));
+	add_step(&m, xasprintf("deliver-one %u<-%u", x, y));
+	add_step(&m, xasprintf("deliver-one %u<-%u", x, y));
+	return m;
+}
+
+/*
+ * A missed election move toward "ROLE / HandleAppendEntries ..., new
+ * term": an append reaches X before a heartbeat only from a leader elected
+ * after the heal (one elected while X was cut off sends X nothing until X
+ * answers a heartbeat), so Z campaigns after it, X's vote requests are
+ * discarded and X gets Z's first append.  As @r draws, Y and Z elect while
+ * X is cut off (X's log falls behind: a rejection) and Z campaigns twice
+ * (always above a candidate's own term); an old leader proposes while cut
+ * off (its uncommitted entry conflicts with the later terms').
+ */
+static struct scenario missed_election_move(const char *want, int prevote,
+					    unsigned long long r, unsigned x,
+					    unsigned y, unsigned z)
+{
+	struct scenario m = { 0 };
+	int leader = !strncmp(want, "leader", 6);
+
+	if (leader)
+		add_step(&m, xasprintf("elect %u %u %u", x, y, z));
+	add_step(&m, xasprintf("partition %u | %u %u", x, y, z));
+	if (leader)
+		add_step(&m, xasprintf("propose %u stale%u", x, x));
+	if (strstr(want, "candidate /"))
+		add_step(&m, xasprintf("campaign %u", x));
+	if ((r >> 4) & 1)
+		add_step(&m, xasprintf("elect %u %u %u", y, z, x));
+	add_step(&m, xstrdup("heal"));
+	add_step(&m, xasprintf("campaign %u", z));
+	if (!strncmp(want, "candidate", 9) || (r >> 5) & 1)
+		add_step(&m, xasprintf("campaign %u", z));
+	if (prevote) {
+		add_step(&m, xasprintf("deliver %u<-%u", y, z));
+		add_step(&m, xasprintf("deliver %u<-%u", z, y));
+	}
+	add_step(&m, xasprintf("deliver %u<-%u", y, z));
+	add_step(&m, xasprintf("discard %u", x));
+	add_step(&m, xasprintf("deliver %u<-%u", z, y));
+	add_step(&m, xasprintf("deliver-one %u<-%u", x, z));
+	return m;
+}
+
+/*
  * A stale node move toward uncovered class @want ("ROLE / ACTION ..."):
  * node X takes the role (a leader elected before the cut, a
  * (pre-)candidate by campaigning alone), is cut off while the other two
@@ -494,15 +698,22 @@ static void stale_trigger(struct scenario *m, const char *action, unsigned x,
  * the partition heals and they send X the message of the action; the
  * generator's next steps deliver it.  The classes random steps rarely
  * reach are of this kind: a (pre-)candidate or an old leader meeting a
- * later term.  Steps the state does not allow are dropped by the
- * generator like any prefix step.
+ * later term.  A vote X rejects needs the stale log move instead, and an
+ * append of a later term, half the time, the missed election move
+ * (@prevote: the header's).  Steps the state does not allow are dropped
+ * by the generator like any prefix step.
  */
-static struct scenario stale_move(const char *want, unsigned long long r)
+static struct scenario stale_move(const char *want, int prevote,
+				  unsigned long long r)
 {
 	struct scenario m = { 0 };
 	unsigned x = r % 3 + 1, y = x % 3 + 1, z = y % 3 + 1;
 	const char *action = strstr(want, " / ") + 3;
 
+	if (strstr(want, "HandleVoteRequest rejected"))
+		return stale_log_move(want, prevote, x, y, z);
+	if (!strncmp(action, "HandleAppendEntries", 19) && (r >> 3) & 1)
+		return missed_election_move(want, prevote, r, x, y, z);
 	if (!strncmp(want, "leader", 6))
 		add_step(&m, xasprintf("elect %u %u %u", x, y, z));
 	add_step(&m, xasprintf("partition %u | %u %u", x, y, z));
@@ -580,20 +791,24 @@ static const struct scenario *stale_header(const struct explorer *e,
  * to; a fresh try draws it anew), a splice of two kept scenarios, or,
  * one time in three, a kept scenario's first steps then a stale node move.
  */
+#define PREFIX_MAX 40   /* the parent's steps a mutation takes at most */
+
 static size_t mutate(struct explorer *e, struct slot *t, unsigned long long r,
 		     unsigned long long s)
 {
 	const struct scenario *a = &e->kept[parent_of(e, r >> 8)];
 	const struct scenario *b = &e->kept[(r >> 40) % e->nkept];
-	size_t steps = a->n - a->header;
+	/* parents of parents would grow without end, and tries slow down */
+	size_t steps = a->n - a->header < PREFIX_MAX ? a->n - a->header : PREFIX_MAX;
 	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
-
 	const char *want = uncovered(e, s >> 8);
 
 	if (want && s % 2 == 0) {
-		struct scenario m = stale_move(want, s >> 32);
-		size_t n = compose(stale_header(e, a, want, s >> 40), a, k,
-				   &m, 0, t->parent);
+		const struct scenario *h = stale_header(e, a, want, s >> 40);
+		struct scenario m = stale_move(want,
+					       has_line(h, "config prevote on"),
+					       s >> 32);
+		size_t n = compose(h, a, k, &m, 0, t->parent);
 
 		scenario_free(&m);
 		return n;
@@ -628,7 +843,10 @@ static void prepare_try(struct explorer *e, struct slot *t)
 	} else {
 		snprintf(t->steps, sizeof(t->steps), "%llu", 5 + (r >> 8) % 40);
 	}
+	if (e->cover_bin)
+		argv[0] = e->cover_bin;
 	memcpy(t->job.argv, argv, sizeof(argv));
+	t->job.coverdir = e->cover_bin ? t->cover : NULL;
 	t->job.quiet = 0;
 }
 
@@ -652,6 +870,7 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 	run_batch(jobs, n);
 	for (int i = 0; i < n; i++) {
 		struct classes seen;
+		size_t fresh;
 
 		if (jobs[i].status)
 			die(EXIT_CAPTURE_FAILED, "the generator refused its own "
@@ -659,7 +878,8 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 		e->tried++;
 		seen = trace_classes(&e->domain, slots[i].f.trace,
 				     slots[i].f.steps, slots[i].f.scen);
-		if (keep_if_new(e, slots[i].f.scen, &seen))
+		fresh = jobs[i].coverdir ? try_units(e, jobs[i].coverdir) : 0;
+		if (keep_if_new(e, slots[i].f.scen, &seen, fresh))
 			report(e, "kept");
 		classes_free(&seen);
 	}
@@ -704,6 +924,7 @@ static int shrink_next(struct shrinking *k, struct explorer *e, struct slot *t)
 	t->job.argv[1] = t->f.scen;
 	t->job.argv[2] = t->f.steps;
 	t->job.argv[3] = NULL;
+	t->job.coverdir = NULL;
 	t->job.quiet = 1;
 	return 1;
 }
@@ -822,6 +1043,9 @@ static void explorer_free(struct explorer *e, char *work, int cleanup)
 	free(e->kept);
 	classes_free(&e->covered);
 	classes_free(&e->domain);
+	gocover_pkg_free(&e->raft);
+	free(e->units);
+	free(e->cover_bin);
 	remove_tree(work);
 	cancel_on_failure(cleanup);
 	free(work);
@@ -838,11 +1062,18 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 	struct slot slots[BATCH];
 
 	slots_init(slots, work);
+	if (!x->unguided)
+		e.cover_bin = etcd_cover_harness();
 	/* shards draw disjoint streams from the same seed */
 	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
 	while (budget_left(&e))
 		explore_batch(&e, slots);
 	report(&e, "explored");
+	if (e.cover_bin)
+		progress("explore: raft units run %zu/%zu, (unit, hit count) "
+			 "pairs %zu; %zu parents kept for them", e.nunits,
+			 e.raft.units, e.npairs, e.nparents);
+	drop_parents(&e);
 	shrink_all(&e, slots);
 	report(&e, "shrunk");
 	origin = xasprintf("capture etcd --explore: seed %llu, shard %d/%d%s",
@@ -863,6 +1094,7 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 	t->job.argv[1] = path;
 	t->job.argv[2] = t->f.steps;
 	t->job.argv[3] = NULL;
+	t->job.coverdir = NULL;
 	t->job.quiet = 0;
 	run_batch(&t->job, 1);
 	if (t->job.status)
@@ -870,7 +1102,7 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 		    path);
 	e->tried++;
 	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, path);
-	keep_if_new(e, path, &seen);
+	keep_if_new(e, path, &seen, 0);
 	classes_free(&seen);
 }
 

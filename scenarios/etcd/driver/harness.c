@@ -21,52 +21,147 @@
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"
-	"       capture etcd --live [--seconds N] [options]   (see --live --help)\n"
+	"       capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n"
 	"       capture etcd --explore [--seed N] [--budget N|--seconds S] [--shard K/N] [options]\n"
 	"       capture etcd --merge CORPUS... [options]\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
 	"scenarios/etcd/ on a 3-node cluster, and fold it into windows.\n"
 	"  --via ebpf   (default) eBPF uprobes read raft's state from the process;\n"
 	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
-	"  --via trace  the harness built with upstream's with_tla trace hook\n\n"
+	"  --via trace  the harness built with upstream's with_tla trace hook\n"
+	"--live runs a 3-member etcd cluster (go.etcd.io/etcd/server/v3,\n"
+	"unmodified) on loopback ports under a put/get workload of C concurrent\n"
+	"clients for N seconds, the leader killed under load half-way and\n"
+	"restarted, every member probed by capture etcd's raft plan, and folds\n"
+	"the events into windows (needs root, as --via ebpf).\n\n"
 	"options:\n"
 	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
 	"                       file (a path with a /), or all\n"
 	"      --via PATH       ebpf or trace\n"
 	"      --scenarios DIR  take the scenario files from DIR (default:\n"
 	"                       scenarios/etcd, the reference scenarios)\n"
-	"      --binary FILE    probe this harness binary instead of building one\n"
-	"      --ring-bytes N   ring-buffer size (power of two; default 4 MiB)\n"
-	"      --hold-ring      read the ring buffer only after the harness exits\n"
-	"                       (with a small --ring-bytes: tests loss accounting)\n"
+	"      --binary FILE    run this build instead of building one: the\n"
+	"                       harness, or with --live scenarios/etcd-live's\n"
+	RING_OPTIONS_HELP("the harness (the cluster)")
 	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	"      --live           run the live cluster (above) instead of a scenario\n"
+	"      --seconds N      --live: how long the workload runs (1..3600,\n"
+	"                       default 30); --explore: try for N seconds instead\n"
+	"                       of a budget (not reproducible)\n"
+	"      --clients C      --live: concurrent clients (1..256, default 8)\n"
+	"      --no-restart     --live: leave the leader running\n"
 	"      --explore        search for scenarios that add audit classes (with\n"
 	"                       the with_tla harness), shrink them, and capture\n"
 	"                       them as a --scenarios directory (docs/etcd.md)\n"
 	"      --seed N         the exploration's seed (default 1)\n"
 	"      --budget N       scenarios to try (default 200)\n"
-	"      --seconds S      or try for S seconds (not reproducible)\n"
 	"      --shard K/N      shard K of N explorations of one seed\n"
 	"      --unguided       fresh random scenarios only (a baseline)\n"
 	"      --merge          capture the scenarios of explored CORPUS... that\n"
 	"                       add classes, in order, as one corpus\n"
-	OUTPUT_OPTIONS_HELP("corpus/etcd")
+	OUTPUT_OPTIONS_HELP("corpus/etcd; --live: corpus/etcd-live")
 	"  -h, --help           this text\n";
 
-enum { O_BINARY = 0x1200 };
+/* The driver option, --via, is 0x1201. */
+enum { O_BINARY = 0x1200, O_LIVE = 0x1202, O_SECONDS, O_CLIENTS, O_NO_RESTART,
+       O_EXPLORE, O_MERGE, O_SEED, O_BUDGET, O_SHARD, O_UNGUIDED };
 
 static const struct option etcd_options[] = {
 	{ "binary", required_argument, NULL, O_BINARY },
+	{ "live", no_argument, NULL, O_LIVE },
+	{ "seconds", required_argument, NULL, O_SECONDS },
+	{ "clients", required_argument, NULL, O_CLIENTS },
+	{ "no-restart", no_argument, NULL, O_NO_RESTART },
+	{ "explore", no_argument, NULL, O_EXPLORE },
+	{ "merge", no_argument, NULL, O_MERGE },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "budget", required_argument, NULL, O_BUDGET },
+	{ "shard", required_argument, NULL, O_SHARD },
+	{ "unguided", no_argument, NULL, O_UNGUIDED },
 	{ 0 }
 };
 
-static const char *binary;  /* --binary FILE */
+struct etcd_args etcd_args = { .x = { .seed = 1, .shard = 1, .shards = 1 } };
 static char *harness;       /* what etcd_harness() gave */
 
 static void etcd_option(int opt, const char *arg)
 {
-	(void)opt;
-	binary = arg;
+	struct etcd_args *e = &etcd_args;
+
+	for (unsigned i = 0; etcd_options[i].name; i++)
+		if (etcd_options[i].val == opt)
+			e->given |= 1u << i;
+	if (opt == O_BINARY)
+		e->binary = arg;
+	else if (opt == O_LIVE || opt == O_EXPLORE || opt == O_MERGE)
+		*(opt == O_LIVE ? &e->live : opt == O_EXPLORE ? &e->explore : &e->merge) = 1;
+	else if (opt == O_SECONDS)
+		e->seconds = arg;
+	else if (opt == O_CLIENTS)
+		e->clients = option_number(arg, "--clients", 1, 256);
+	else if (opt == O_NO_RESTART)
+		e->no_restart = 1;
+	else if (opt == O_SEED)
+		e->x.seed = option_unsigned(arg, "--seed");
+	else if (opt == O_BUDGET)
+		e->x.budget = option_number(arg, "--budget", 1, 1000000000);
+	else if (opt == O_SHARD)
+		explore_parse_shard(&e->x, arg);
+	else
+		e->x.unguided = 1;
+}
+
+enum etcd_mode { SCENARIO, LIVE, EXPLORE, MERGE };
+
+static const char *const mode_names[] = {
+	"a scenario capture", "--live", "--explore", "--merge",
+};
+
+/* The modes an option of etcd's table goes with, as bits 1 << MODE. */
+static unsigned option_modes(int opt)
+{
+	switch (opt) {
+	case O_BINARY:
+		return 1u << SCENARIO | 1u << LIVE;
+	case O_SECONDS:
+		return 1u << LIVE | 1u << EXPLORE | 1u << MERGE;
+	case O_CLIENTS: case O_NO_RESTART:
+		return 1u << LIVE;
+	case O_SEED: case O_BUDGET: case O_SHARD: case O_UNGUIDED:
+		return 1u << EXPLORE | 1u << MERGE;
+	}
+	return ~0u;   /* the modes themselves: one at a time, below */
+}
+
+/* The mode argv asks for; an option of another mode dies naming both. */
+static enum etcd_mode etcd_mode(struct live_capture *lc)
+{
+	const struct etcd_args *e = &etcd_args;
+	enum etcd_mode m = e->live ? LIVE : e->explore ? EXPLORE : e->merge ? MERGE :
+			   SCENARIO;
+
+	if (e->live + e->explore + e->merge > 1)
+		live_usage(lc);
+	for (unsigned i = 0; etcd_options[i].name; i++)
+		if ((e->given & 1u << i) && !(option_modes(etcd_options[i].val) & 1u << m))
+			die(EXIT_USAGE, "--%s does not go with %s", etcd_options[i].name,
+			    mode_names[m]);
+	return m;
+}
+
+/*
+ * --live, --explore and --merge run instead of a scenario capture: no
+ * --scenario or --scenarios (the exploration chooses them).
+ */
+static int etcd_instead(struct live_capture *lc)
+{
+	enum etcd_mode m = etcd_mode(lc);
+
+	if (m == SCENARIO)
+		return -1;
+	if (lc->scenario || lc->scenarios)
+		live_usage(lc);
+	return m == LIVE ? etcd_live(lc) : etcd_explore_capture(lc);
 }
 
 static const char *go_tool(void)
@@ -80,23 +175,51 @@ static const char *go_tool(void)
 
 /*
  * Build the Go main in @src (relative to capture's home) into @bin
- * (reproducibly: -trimpath, no VCS stamp).  Go's build cache keeps what
- * was compiled: a rebuild of unchanged sources costs a link at most.
+ * (reproducibly: -trimpath, no VCS stamp), with @cover's coverage flags
+ * (NULL: none).  Go's build cache keeps what was compiled: a rebuild of
+ * unchanged sources costs a link at most.
  */
-char *etcd_go_build(const char *src, const char *bin, const char *tags,
-		    const char *what)
+static char *go_build(const char *src, const char *bin, const char *tags,
+		      const char *const cover[3], const char *what)
 {
 	char *dir = xasprintf("%s/%s", capture_home(), src);
 	char *out = xasprintf("%s/%s", capture_home(), bin);
-	const char *argv[] = { go_tool(), "-C", dir, "build", "-trimpath",
-			       "-buildvcs=false", "-mod=readonly",
-			       "-tags", tags, "-o", out, ".", NULL };
+	const char *argv[16] = { go_tool(), "-C", dir, "build", "-trimpath",
+				 "-buildvcs=false", "-mod=readonly" };
+	int argc = 7;
 
+	for (int i = 0; cover && i < 3; i++)
+		argv[argc++] = cover[i];
+	argv[argc++] = "-tags";
+	argv[argc++] = tags;
+	argv[argc++] = "-o";
+	argv[argc++] = out;
+	argv[argc++] = ".";
 	progress("building %s", what);
 	setenv("GOTOOLCHAIN", "local", 1);
 	proc_must(EXIT_ENV_MISSING, argv, NULL);
 	free(dir);
 	return out;
+}
+
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *what)
+{
+	return go_build(src, bin, tags, NULL, what);
+}
+
+/*
+ * Go writes no counters unless the main package is covered too; "count"
+ * counters give the exploration how often each unit ran.
+ */
+char *etcd_cover_harness(void)
+{
+	static const char pkgs[] = "-coverpkg=.," ETCD_RAFT_PACKAGE;
+	static const char *const cover[3] = { "-cover", "-covermode=count", pkgs };
+
+	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
+			"with_tla", cover,
+			"the etcd harness (with_tla, Go coverage of raft)");
 }
 
 static char *build_harness(int tla)
@@ -109,7 +232,8 @@ static char *build_harness(int tla)
 const char *etcd_harness(int tla)
 {
 	if (!harness)
-		harness = binary ? xstrdup(binary) : build_harness(tla);
+		harness = etcd_args.binary ? xstrdup(etcd_args.binary) :
+			  build_harness(tla);
 	return harness;
 }
 
@@ -252,7 +376,6 @@ static const struct live_driver *const etcd_drivers[] = {
 
 const struct live_system live_etcd = {
 	.summary = "run a scenario on etcd raft under eBPF probes, fold it",
-	.command = etcd_takeover,
 	.usage = etcd_usage,
 	.options = etcd_options,
 	.option = etcd_option,
@@ -260,6 +383,7 @@ const struct live_system live_etcd = {
 	.drivers = etcd_drivers,
 	.raw_ext = "ndjson",
 	.default_dir = "corpus/etcd",
+	.instead = etcd_instead,
 	.describe = etcd_describe,
 	.finish = etcd_finish,
 };

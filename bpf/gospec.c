@@ -25,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../die.h"
-#include "../err.h"
-#include "../json.h"
-#include "../ndjson.h"
-#include "../../bpf/goeval.h"
-#include "../../bpf/goexpr.h"
-#include "go-spec.h"
+#include "../capture/die.h"
+#include "../capture/err.h"
+#include "../capture/json.h"
+#include "../capture/ndjson.h"
+#include "goeval.h"
+#include "goexpr.h"
+#include "gospec.h"
 
 #define MAX_FUNCS 64
 #define MAX_FIELDS 48		/* of a site (computed ones read nothing) */
@@ -144,9 +144,26 @@ struct go_spec {
 	int nprocs;
 	long records, events_written;
 	char *error;
+	struct cap_err *err;    /* where parse and probe put their refusal */
 	struct strbuf line;
 	struct go_val vals[MAX_FIELDS];
 };
+
+/* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
+static __attribute__((format(printf, 3, 4)))
+int refuse(struct go_spec *s, long line, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		die(EXIT_CAPTURE_FAILED, "out of memory");
+	va_end(ap);
+	cap_fail_at(s->err, EXIT_BAD_INPUT, s->path, line, "%s", msg);
+	free(msg);
+	return -1;
+}
 
 static int is_name(const char *s)
 {
@@ -188,8 +205,8 @@ static const char *type_label(enum go_kind kind, int size)
 }
 
 /* EXPR[:N]REST: split at the one slice range, if any. */
-static void split_range(struct go_spec *s, long line, struct field *f,
-			const char *expr)
+static int split_range(struct go_spec *s, long line, struct field *f,
+		       const char *expr)
 {
 	const char *r = strstr(expr, "[:");
 	char *end;
@@ -197,15 +214,16 @@ static void split_range(struct go_spec *s, long line, struct field *f,
 	f->star = *expr == '*';
 	f->expr = xstrdup(expr + f->star);
 	if (!r)
-		return;
+		return 0;
 	f->count = (int)strtol(r + 2, &end, 10);
 	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > GP_MAX_READS)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
+		return refuse(s, line,
+			      "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
 	if (strstr(end, "[:"))
-		die_at(EXIT_BAD_INPUT, s->path, line, "%s: one [:N] a field", expr);
+		return refuse(s, line, "%s: one [:N] a field", expr);
 	f->expr[r - expr - f->star] = 0;
 	f->rest = xstrdup(end + 1);
+	return 0;
 }
 
 static const struct table *find_table(struct go_spec *s, const char *name)
@@ -234,8 +252,8 @@ static int constant(const char *word, const struct table *t, unsigned long long 
 }
 
 /* "or N" after a field's expression: N (or true, false) where it is nil. */
-static void add_default(struct go_spec *s, long line, struct field *f,
-			const char *word)
+static int add_default(struct go_spec *s, long line, struct field *f,
+		       const char *word)
 {
 	char *end;
 
@@ -243,13 +261,14 @@ static void add_default(struct go_spec *s, long line, struct field *f,
 	if (f->kind == GO_KIND_BOOL && !f->table &&
 	    (!strcmp(word, "true") || !strcmp(word, "false"))) {
 		f->def = !strcmp(word, "true");
-		return;
+		return 0;
 	}
 	f->def = strtoull(word, &end, 0);
 	if (*end || f->kind == GO_KIND_BOOL || *word == '-')
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "or %s: a default is a number of the field's type (or true, false)",
-		       word);
+		return refuse(s, line,
+			      "or %s: a default is a number of the field's type (or true, false)",
+			      word);
+	return 0;
 }
 
 static int find_field(const struct site *site, const char *name)
@@ -261,99 +280,114 @@ static int find_field(const struct site *site, const char *name)
 }
 
 /* An operand of a computed field: a one-value field above, or a constant. */
-static void calc_operand(struct go_spec *s, struct site *site, long line,
-			 const char *word, const struct table *t,
-			 struct go_operand *o)
+static int calc_operand(struct go_spec *s, struct site *site, long line,
+			const char *word, const struct table *t,
+			struct go_operand *o)
 {
 	int i = find_field(site, word);
 
 	o->field = i;
 	if (i >= 0 && !site->field[i].count)
-		return;
+		return 0;
 	if (i >= 0)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "%s is a slice ([:N]): a computed field takes one-value fields",
-		       word);
+		return refuse(s, line,
+			      "%s is a slice ([:N]): a computed field takes one-value fields",
+			      word);
 	if (constant(word, t, &o->k))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "'%s': neither a field above nor a number%s", word,
-		       t ? " nor a name of its table" : "");
+		return refuse(s, line,
+			      "'%s': neither a field above nor a number%s", word,
+			      t ? " nor a name of its table" : "");
+	return 0;
 }
 
 /* OPERAND [+|- OPERAND]... over words [from, to). */
-static void calc_sum(struct go_spec *s, struct site *site, long line,
-		     char **tok, int from, int to, struct go_sum *sum)
+static int calc_sum(struct go_spec *s, struct site *site, long line,
+		    char **tok, int from, int to, struct go_sum *sum)
 {
 	if (from >= to || (to - from) % 2 == 0 || (to - from + 1) / 2 > GO_CALC_TERMS)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
-		       GO_CALC_TERMS);
+		return refuse(s, line,
+			      "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
+			      GO_CALC_TERMS);
 	sum->n = 0;
 	for (int i = from; i < to; i += 2) {
 		if (i > from && strcmp(tok[i - 1], "+") && strcmp(tok[i - 1], "-"))
-			die_at(EXIT_BAD_INPUT, s->path, line, "'%s': expected + or -",
-			       tok[i - 1]);
+			return refuse(s, line, "'%s': expected + or -",
+				      tok[i - 1]);
 		sum->neg[sum->n] = i > from && !strcmp(tok[i - 1], "-");
-		calc_operand(s, site, line, tok[i], NULL, &sum->op[sum->n++]);
+		if (calc_operand(s, site, line, tok[i], NULL, &sum->op[sum->n++]))
+			return -1;
 	}
+	return 0;
 }
 
-/* SUM, or: if FIELD == VALUE then SUM else SUM. */
+/* Free @c, a computation refused; returns NULL. */
+static struct go_calc *calc_free(struct go_calc *c)
+{
+	free(c);
+	return NULL;
+}
+
+/* SUM, or: if FIELD == VALUE then SUM else SUM; NULL if refused. */
 static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long line,
 				  char **tok, int n)
 {
 	struct go_calc *c = xcalloc(1, sizeof(*c));
 	int then = -1, other = -1;
 
-	if (n < 1 || strcmp(tok[0], "if")) {
-		calc_sum(s, site, line, tok, 0, n, &c->then);
-		return c;
-	}
+	if (n < 1 || strcmp(tok[0], "if"))
+		return calc_sum(s, site, line, tok, 0, n, &c->then) ? calc_free(c) : c;
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(tok[i], "then") && then < 0)
 			then = i;
 		else if (!strcmp(tok[i], "else") && other < 0)
 			other = i;
 	}
-	if (then != 4 || strcmp(tok[2], "==") || other < then)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected 'if FIELD == VALUE then SUM else SUM'");
+	if (then != 4 || strcmp(tok[2], "==") || other < then) {
+		refuse(s, line, "expected 'if FIELD == VALUE then SUM else SUM'");
+		return calc_free(c);
+	}
 	c->cond = 1;
-	calc_operand(s, site, line, tok[1], NULL, &c->a);
-	if (c->a.field < 0)
-		die_at(EXIT_BAD_INPUT, s->path, line, "if %s: not a field above", tok[1]);
-	calc_operand(s, site, line, tok[3], site->field[c->a.field].table, &c->b);
-	calc_sum(s, site, line, tok, then + 1, other, &c->then);
-	calc_sum(s, site, line, tok, other + 1, n, &c->other);
+	if (calc_operand(s, site, line, tok[1], NULL, &c->a))
+		return calc_free(c);
+	if (c->a.field < 0) {
+		refuse(s, line, "if %s: not a field above", tok[1]);
+		return calc_free(c);
+	}
+	if (calc_operand(s, site, line, tok[3], site->field[c->a.field].table, &c->b) ||
+	    calc_sum(s, site, line, tok, then + 1, other, &c->then) ||
+	    calc_sum(s, site, line, tok, other + 1, n, &c->other))
+		return calc_free(c);
 	return c;
 }
 
 /* The words after a field's expression: or N, as string, hidden. */
-static void field_clauses(struct go_spec *s, long line, struct field *f,
-			  char **tok, int n)
+static int field_clauses(struct go_spec *s, long line, struct field *f,
+			 char **tok, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(tok[i], "or") && i + 1 < n && !f->calc && !f->has_default) {
-			add_default(s, line, f, tok[++i]);
+			if (add_default(s, line, f, tok[++i]))
+				return -1;
 		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
 			   !strcmp(tok[i + 1], "string") && !f->quoted) {
 			if (f->table || f->kind == GO_KIND_BOOL)
-				die_at(EXIT_BAD_INPUT, s->path, line,
-				       "as string: only integers are written as strings");
+				return refuse(s, line,
+					      "as string: only integers are written as strings");
 			f->quoted = 1;
 			i++;
 		} else if (!strcmp(tok[i], "hidden") && !f->hidden) {
 			f->hidden = 1;
 		} else {
-			die_at(EXIT_BAD_INPUT, s->path, line,
-			       "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
-			       tok[i]);
+			return refuse(s, line,
+				      "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
+				      tok[i]);
 		}
 	}
+	return 0;
 }
 
 /* The field's key must not be the header's (or proc, when written). */
-static void check_key(struct go_spec *s, long line, const char *name)
+static int check_key(struct go_spec *s, long line, const char *name)
 {
 	size_t top = strcspn(name, ".");
 	const char *taken = NULL;
@@ -363,12 +397,24 @@ static void check_key(struct go_spec *s, long line, const char *name)
 	else if (s->with_proc && top == 4 && !strncmp(name, "proc", 4))
 		taken = "proc";
 	if (taken)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "field name '%s': %s is the header's key", name, taken);
+		return refuse(s, line,
+			      "field name '%s': %s is the header's key", name, taken);
+	return 0;
 }
 
-static void add_field(struct go_spec *s, struct site *site, long line,
-		      char **tok, int ntok)
+/* What a field owns: freed with its site, or when the spec refuses it. */
+static void field_free(struct field *f)
+{
+	free(f->name);
+	free(f->expr);
+	free(f->rest);
+	free(f->calc);
+	free(f->pre);
+	memset(f, 0, sizeof(*f));
+}
+
+static int add_field(struct go_spec *s, struct site *site, long line,
+		     char **tok, int ntok)
 {
 	struct field *f;
 	int calc = ntok > 2 && !strcmp(tok[2], "=");
@@ -376,23 +422,24 @@ static void add_field(struct go_spec *s, struct site *site, long line,
 	size_t t;
 
 	if (ntok < 3)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "a field is NAME TYPE EXPR [or VALUE] [as string] [hidden], or NAME TYPE = CALC");
+		return refuse(s, line,
+			      "a field is NAME TYPE EXPR [or VALUE] [as string] [hidden], or NAME TYPE = CALC");
 	if (!is_path(tok[0]))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "field name '%s': Go-like identifiers joined by dots", tok[0]);
-	check_key(s, line, tok[0]);
+		return refuse(s, line,
+			      "field name '%s': Go-like identifiers joined by dots", tok[0]);
+	if (check_key(s, line, tok[0]))
+		return -1;
 	if (find_field(site, tok[0]) >= 0)
-		die_at(EXIT_BAD_INPUT, s->path, line, "field %s already in event %s (line %ld)",
-		       tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
+		return refuse(s, line, "field %s already in event %s (line %ld)",
+			      tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
 	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
 		;
 	if (t == NTYPES && !find_table(s, tok[1]))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
-		       tok[1]);
+		return refuse(s, line,
+			      "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
+			      tok[1]);
 	if (site->nfields == MAX_FIELDS)
-		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d fields", MAX_FIELDS);
+		return refuse(s, line, "more than %d fields", MAX_FIELDS);
 	f = &site->field[site->nfields];
 	f->name = xstrdup(tok[0]);
 	f->line = line;
@@ -406,36 +453,43 @@ static void add_field(struct go_spec *s, struct site *site, long line,
 	if (calc) {
 		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
 			end++;
-		if (f->kind == GO_KIND_BOOL)
-			die_at(EXIT_BAD_INPUT, s->path, line, "a computed field is an integer");
+		if (f->kind == GO_KIND_BOOL) {
+			field_free(f);
+			return refuse(s, line, "a computed field is an integer");
+		}
 		f->calc = parse_calc(s, site, line, tok + 3, end - 3);
-	} else {
-		split_range(s, line, f, tok[2]);
+		if (!f->calc) {
+			field_free(f);
+			return -1;
+		}
+	} else if (split_range(s, line, f, tok[2])) {
+		field_free(f);
+		return -1;
 	}
 	site->nfields++;
-	field_clauses(s, line, f, tok + end, ntok - end);
+	return field_clauses(s, line, f, tok + end, ntok - end);
 }
 
-static void add_table(struct go_spec *s, long line, char **tok, int ntok)
+static int add_table(struct go_spec *s, long line, char **tok, int ntok)
 {
 	struct table *t;
 
 	if (ntok < 3 || ntok > MAX_WORDS || !is_name(tok[1]))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
-		       MAX_WORDS - 2);
+		return refuse(s, line,
+			      "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
+			      MAX_WORDS - 2);
 	for (size_t i = 0; i < NTYPES; i++)
 		if (!strcmp(types[i].name, tok[1]))
-			die_at(EXIT_BAD_INPUT, s->path, line, "table %s: the name of a type",
-			       tok[1]);
+			return refuse(s, line, "table %s: the name of a type",
+				      tok[1]);
 	if (find_table(s, tok[1]))
-		die_at(EXIT_BAD_INPUT, s->path, line, "table %s defined twice", tok[1]);
+		return refuse(s, line, "table %s defined twice", tok[1]);
 	if (s->ntables == MAX_TABLES)
-		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d tables", MAX_TABLES);
+		return refuse(s, line, "more than %d tables", MAX_TABLES);
 	for (int i = 2; i < ntok; i++)
 		if (strchr(tok[i], '"') || strchr(tok[i], '\\'))
-			die_at(EXIT_BAD_INPUT, s->path, line, "name %s: no quotes or backslashes",
-			       tok[i]);
+			return refuse(s, line, "name %s: no quotes or backslashes",
+				      tok[i]);
 	t = &s->table[s->ntables++];
 	t->name = xstrdup(tok[1]);
 	t->n = ntok - 2;
@@ -447,26 +501,28 @@ static void add_table(struct go_spec *s, long line, char **tok, int ntok)
 		t->len[i] = strlen(t->names[i]);
 		t->shown[i] = strcmp(t->names[i], "-") ? t->names[i] : NULL;
 	}
+	return 0;
 }
 
 /* header KEY [proc]: once, before any function. */
-static void set_header(struct go_spec *s, long line, char **tok, int n)
+static int set_header(struct go_spec *s, long line, char **tok, int n)
 {
 	if (n < 2 || n > 3 || !is_name(tok[1]) || (n == 3 && strcmp(tok[2], "proc")) ||
 	    !strcmp(tok[1], "proc"))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected 'header KEY [proc]', KEY an identifier other than proc");
+		return refuse(s, line,
+			      "expected 'header KEY [proc]', KEY an identifier other than proc");
 	if (s->header_line || s->nfuncs)
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "one header, before any 'func'");
+		return refuse(s, line,
+			      "one header, before any 'func'");
 	free(s->key);
 	s->key = xstrdup(tok[1]);
 	s->with_proc = n == 3;
 	s->header_line = line;
+	return 0;
 }
 
 /* The clauses of an event line after its name: by, while [once], per. */
-static void event_clauses(struct go_spec *s, struct event *ev, char **tok, int n)
+static int event_clauses(struct go_spec *s, struct event *ev, char **tok, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(tok[i], "by") && i + 1 < n && !ev->by_name && is_path(tok[i + 1])) {
@@ -481,13 +537,15 @@ static void event_clauses(struct go_spec *s, struct event *ev, char **tok, int n
 			ev->per_text = xstrdup(tok[i + 3]);
 			i += 3;
 		} else {
-			die_at(EXIT_BAD_INPUT, s->path, ev->line,
-			       "'%s': expected 'by FIELD', 'while SYMBOL [once]' or 'per FIELD == VALUE' (each once)",
-			       tok[i]);
+			return refuse(s, ev->line,
+				      "'%s': expected 'by FIELD', 'while SYMBOL [once]' or 'per FIELD == VALUE' (each once)",
+				      tok[i]);
 		}
 	}
+	return 0;
 }
 
+/* The site the event line adds to, or NULL if refused. */
 static struct site *add_event(struct go_spec *s, struct func *fn, long line,
 			      char **tok, int ntok)
 {
@@ -495,28 +553,37 @@ static struct site *add_event(struct go_spec *s, struct func *fn, long line,
 	struct site **slot = at_exit ? &fn->exit : &fn->entry;
 	struct event *ev;
 
-	if (ntok < 2 || !is_name(tok[1]))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected '%s EVENT [CLAUSE]...', EVENT an identifier", tok[0]);
-	if (*slot && (*slot)->nfields)
-		die_at(EXIT_BAD_INPUT, s->path, line,
+	if (ntok < 2 || !is_name(tok[1])) {
+		refuse(s, line, "expected '%s EVENT [CLAUSE]...', EVENT an identifier",
+		       tok[0]);
+		return NULL;
+	}
+	if (*slot && (*slot)->nfields) {
+		refuse(s, line,
 		       "%s already has its %s event and fields (line %ld): a site's events are listed together, above its fields",
 		       fn->name, tok[0], (*slot)->line);
+		return NULL;
+	}
 	if (!*slot) {
 		*slot = xcalloc(1, sizeof(**slot));
 		(*slot)->line = line;
 		(*slot)->at_exit = at_exit;
 		(*slot)->fn = fn;
 	}
-	if ((*slot)->nevents == MAX_EVENTS)
-		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d events a site", MAX_EVENTS);
+	if ((*slot)->nevents == MAX_EVENTS) {
+		refuse(s, line, "more than %d events a site", MAX_EVENTS);
+		return NULL;
+	}
 	ev = &(*slot)->ev[(*slot)->nevents++];
 	ev->name = xstrdup(tok[1]);
 	ev->line = line;
-	event_clauses(s, ev, tok + 2, ntok - 2);
+	if (event_clauses(s, ev, tok + 2, ntok - 2))
+		return NULL;
 	if (ev->by_name) {
-		if (!(ev->by_table = find_table(s, tok[1])))
-			die_at(EXIT_BAD_INPUT, s->path, line, "no names table %s above", tok[1]);
+		if (!(ev->by_table = find_table(s, tok[1]))) {
+			refuse(s, line, "no names table %s above", tok[1]);
+			return NULL;
+		}
 		ev->by_count = xcalloc((size_t)ev->by_table->n, sizeof(long));
 	}
 	return *slot;
@@ -534,22 +601,23 @@ static int split(char *text, char **tok, int max)
 	return n;
 }
 
-static void add_func(struct go_spec *s, long line, char **tok, int n)
+static int add_func(struct go_spec *s, long line, char **tok, int n)
 {
 	struct func *fn;
 
 	if (n != 2)
-		die_at(EXIT_BAD_INPUT, s->path, line, "expected 'func SYMBOL'");
+		return refuse(s, line, "expected 'func SYMBOL'");
 	if (s->nfuncs == MAX_FUNCS)
-		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d functions", MAX_FUNCS);
+		return refuse(s, line, "more than %d functions", MAX_FUNCS);
 	for (int i = 0; i < s->nfuncs; i++)
 		if (!strcmp(s->func[i].name, tok[1]))
-			die_at(EXIT_BAD_INPUT, s->path, line,
-			       "%s already probed (line %ld)", tok[1], s->func[i].line);
+			return refuse(s, line,
+				      "%s already probed (line %ld)", tok[1], s->func[i].line);
 	fn = &s->func[s->nfuncs];
 	fn->name = xstrdup(tok[1]);
 	fn->line = line;
 	fn->index = s->nfuncs++;
+	return 0;
 }
 
 static const char *const statements[] = {
@@ -576,36 +644,38 @@ static struct group *find_group(struct go_spec *s, const char *name)
 }
 
 /* group NAME PARAM: the field lines below, until the next statement. */
-static void add_group(struct go_spec *s, long line, char **tok, int n)
+static int add_group(struct go_spec *s, long line, char **tok, int n)
 {
 	struct group *g;
 
 	if (n != 3 || !is_name(tok[1]) || !is_name(tok[2]))
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "expected 'group NAME PARAM', NAME and PARAM identifiers");
+		return refuse(s, line,
+			      "expected 'group NAME PARAM', NAME and PARAM identifiers");
 	if (find_group(s, tok[1]))
-		die_at(EXIT_BAD_INPUT, s->path, line, "group %s defined twice (line %ld)",
-		       tok[1], find_group(s, tok[1])->line);
+		return refuse(s, line, "group %s defined twice (line %ld)",
+			      tok[1], find_group(s, tok[1])->line);
 	if (s->ngroups == MAX_GROUPS)
-		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d groups", MAX_GROUPS);
+		return refuse(s, line, "more than %d groups", MAX_GROUPS);
 	g = &s->group[s->ngroups++];
 	g->name = xstrdup(tok[1]);
 	g->param = xstrdup(tok[2]);
 	g->line = line;
 	s->open_group = g;
+	return 0;
 }
 
-static void group_line(struct go_spec *s, const char *text, long line)
+static int group_line(struct go_spec *s, const char *text, long line)
 {
 	struct group *g = s->open_group;
 
 	if (!text[strspn(text, " \t\r")])
-		return;
+		return 0;
 	if (g->n == MAX_FIELDS)
-		die_at(EXIT_BAD_INPUT, s->path, line, "more than %d fields in group %s",
-		       MAX_FIELDS, g->name);
+		return refuse(s, line, "more than %d fields in group %s",
+			      MAX_FIELDS, g->name);
 	g->at[g->n] = line;
 	g->text[g->n++] = xstrdup(text);
+	return 0;
 }
 
 /* @expr with each identifier @param (not a field after a dot) as @arg. */
@@ -631,73 +701,74 @@ static char *substitute(const char *expr, const char *param, const char *arg)
 }
 
 /* use NAME ARG: the group's fields in this site, its PARAM read as ARG. */
-static void use_group(struct go_spec *s, struct site *site, long line,
-		      char **tok, int n)
+static int use_group(struct go_spec *s, struct site *site, long line,
+		     char **tok, int n)
 {
 	const struct group *g = n == 3 ? find_group(s, tok[1]) : NULL;
 
 	if (n != 3)
-		die_at(EXIT_BAD_INPUT, s->path, line, "expected 'use GROUP ARG'");
+		return refuse(s, line, "expected 'use GROUP ARG'");
 	if (!g)
-		die_at(EXIT_BAD_INPUT, s->path, line, "no group %s above", tok[1]);
+		return refuse(s, line, "no group %s above", tok[1]);
 	if (!g->n)
-		die_at(EXIT_BAD_INPUT, s->path, line, "group %s (line %ld) has no fields",
-		       g->name, g->line);
+		return refuse(s, line, "group %s (line %ld) has no fields",
+			      g->name, g->line);
 	for (int i = 0; i < g->n; i++) {
 		char *text = xstrdup(g->text[i]), *ftok[MAX_WORDS + 1], *expr = NULL;
-		int k = split(text, ftok, MAX_WORDS);
+		int k = split(text, ftok, MAX_WORDS), rc;
 
 		if (k > 2 && strcmp(ftok[2], "=")) {
 			expr = substitute(ftok[2], g->param, tok[2]);
 			ftok[2] = expr;
 		}
-		add_field(s, site, g->at[i], ftok, k);
+		rc = add_field(s, site, g->at[i], ftok, k);
 		free(expr);
 		free(text);
+		if (rc)
+			return -1;
 	}
+	return 0;
 }
 
-static void parse_line(struct go_spec *s, char *text, long line,
-		       struct site **site)
+static int parse_line(struct go_spec *s, char *text, long line,
+		      struct site **site)
 {
 	char *tok[MAX_WORDS + 1];
 	int n;
 	struct func *fn = s->nfuncs ? &s->func[s->nfuncs - 1] : NULL;
 
 	text[strcspn(text, "#")] = 0;
-	if (s->open_group && !is_statement(text)) {
-		group_line(s, text, line);
-		return;
-	}
+	if (s->open_group && !is_statement(text))
+		return group_line(s, text, line);
 	s->open_group = NULL;
 	n = split(text, tok, MAX_WORDS);
 	if (!n)
-		return;
+		return 0;
 	if (!strcmp(tok[0], "group")) {
-		add_group(s, line, tok, n);
 		*site = NULL;
+		return add_group(s, line, tok, n);
 	} else if (!strcmp(tok[0], "use")) {
 		if (!*site)
-			die_at(EXIT_BAD_INPUT, s->path, line, "use outside an entry or return");
-		use_group(s, *site, line, tok, n);
+			return refuse(s, line, "use outside an entry or return");
+		return use_group(s, *site, line, tok, n);
 	} else if (!strcmp(tok[0], "names")) {
-		add_table(s, line, tok, n);
+		return add_table(s, line, tok, n);
 	} else if (!strcmp(tok[0], "header")) {
-		set_header(s, line, tok, n);
+		return set_header(s, line, tok, n);
 	} else if (!strcmp(tok[0], "func")) {
-		add_func(s, line, tok, n);
 		*site = NULL;
+		return add_func(s, line, tok, n);
 	} else if (!strcmp(tok[0], "entry") || !strcmp(tok[0], "return")) {
 		if (!fn)
-			die_at(EXIT_BAD_INPUT, s->path, line, "%s before any 'func'", tok[0]);
+			return refuse(s, line, "%s before any 'func'", tok[0]);
 		*site = add_event(s, fn, line, tok, n);
+		return *site ? 0 : -1;
 	} else if (!*site) {
-		die_at(EXIT_BAD_INPUT, s->path, line,
-		       "'%s': expected header, names, group, func, entry, return, or a field or use after them",
-		       tok[0]);
-	} else {
-		add_field(s, *site, line, tok, n);
+		return refuse(s, line,
+			      "'%s': expected header, names, group, func, entry, return, or a field or use after them",
+			      tok[0]);
 	}
+	return add_field(s, *site, line, tok, n);
 }
 
 /* An event's "by" or "per" field: one value (@slice 0) or a [:N] slice. */
@@ -707,10 +778,10 @@ static int clause_field(struct go_spec *s, const struct site *site,
 	int i = find_field(site, name);
 
 	if (i < 0 || site->field[i].calc || !site->field[i].count != !slice)
-		die_at(EXIT_BAD_INPUT, s->path, ev->line,
-		       "no field %s (%s) below to %s", name,
-		       slice ? "a [:N] slice" : "one value, not [:N]",
-		       slice ? "write an event per element of" : "name the event by");
+		return refuse(s, ev->line,
+			      "no field %s (%s) below to %s", name,
+			      slice ? "a [:N] slice" : "one value, not [:N]",
+			      slice ? "write an event per element of" : "name the event by");
 	return i;
 }
 
@@ -734,41 +805,47 @@ static void follow_site(struct func *fn, struct site **slot, int at_exit)
 }
 
 /* "while SYMBOL": the function is followed, at its entry and returns. */
-static void resolve_while(struct go_spec *s, struct event *ev)
+static int resolve_while(struct go_spec *s, struct event *ev)
 {
 	if (!ev->open_name)
-		return;
+		return 0;
 	if (!(ev->open = find_func(s, ev->open_name)))
-		die_at(EXIT_BAD_INPUT, s->path, ev->line,
-		       "while %s: no 'func %s' in the spec", ev->open_name, ev->open_name);
+		return refuse(s, ev->line,
+			      "while %s: no 'func %s' in the spec", ev->open_name, ev->open_name);
 	ev->open->tracked = 1;
 	follow_site(ev->open, &ev->open->entry, 0);
 	follow_site(ev->open, &ev->open->exit, 1);
 	if (!ev->once)
-		return;
+		return 0;
 	if (s->nonce == MAX_ONCE)
-		die_at(EXIT_BAD_INPUT, s->path, ev->line, "more than %d 'once' events",
-		       MAX_ONCE);
+		return refuse(s, ev->line, "more than %d 'once' events",
+			      MAX_ONCE);
 	ev->once = ++s->nonce;
+	return 0;
 }
 
-static void resolve_events(struct go_spec *s, struct site *site)
+static int resolve_events(struct go_spec *s, struct site *site)
 {
 	for (int i = 0; site && i < site->nevents; i++) {
 		struct event *ev = &site->ev[i];
 
-		if (ev->by_name)
-			ev->by_field = clause_field(s, site, ev, ev->by_name, 0);
+		if (ev->by_name &&
+		    (ev->by_field = clause_field(s, site, ev, ev->by_name, 0)) < 0)
+			return -1;
 		if (ev->per_name) {
 			ev->per_field = clause_field(s, site, ev, ev->per_name, 1);
+			if (ev->per_field < 0)
+				return -1;
 			if (constant(ev->per_text, site->field[ev->per_field].table,
 				     &ev->per_value))
-				die_at(EXIT_BAD_INPUT, s->path, ev->line,
-				       "per %s == %s: a number or a name of its table",
-				       ev->per_name, ev->per_text);
+				return refuse(s, ev->line,
+					      "per %s == %s: a number or a name of its table",
+					      ev->per_name, ev->per_text);
 		}
-		resolve_while(s, ev);
+		if (resolve_while(s, ev))
+			return -1;
 	}
+	return 0;
 }
 
 /* Levels of @a and @b's nesting (the dots before their last key) in common. */
@@ -807,7 +884,32 @@ static void add_key(struct strbuf *sb, const char *name, int k)
  * event.  An object's fields must be consecutive, and no key both a value
  * and an object.
  */
-static void nest(struct go_spec *s, struct site *site)
+/* Field @i's key against those above it: a value or an object, consecutive. */
+static int nest_check(struct go_spec *s, const struct site *site, int i,
+		      const char *prev)
+{
+	const struct field *f = &site->field[i];
+
+	for (int j = 0; j < i; j++) {
+		const char *o = site->field[j].name;
+		size_t lo = strlen(o), lf = strlen(f->name);
+
+		if (site->field[j].hidden)
+			continue;
+		if ((lo < lf && !strncmp(o, f->name, lo) && f->name[lo] == '.') ||
+		    (lf < lo && !strncmp(o, f->name, lf) && o[lf] == '.'))
+			return refuse(s, f->line,
+				      "%s and %s (line %ld): a key is a value or an object, not both",
+				      f->name, o, site->field[j].line);
+		if (prev && common_groups(o, f->name) > common_groups(prev, f->name))
+			return refuse(s, f->line,
+				      "%s: the fields of an object are consecutive (%s is at line %ld)",
+				      f->name, o, site->field[j].line);
+	}
+	return 0;
+}
+
+static int nest(struct go_spec *s, struct site *site)
 {
 	const char *prev = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -818,21 +920,9 @@ static void nest(struct go_spec *s, struct site *site)
 
 		if (f->hidden)
 			continue;
-		for (int j = 0; j < i; j++) {
-			const char *o = site->field[j].name;
-			size_t lo = strlen(o), lf = strlen(f->name);
-
-			if (site->field[j].hidden)
-				continue;
-			if ((lo < lf && !strncmp(o, f->name, lo) && f->name[lo] == '.') ||
-			    (lf < lo && !strncmp(o, f->name, lf) && o[lf] == '.'))
-				die_at(EXIT_BAD_INPUT, s->path, f->line,
-				       "%s and %s (line %ld): a key is a value or an object, not both",
-				       f->name, o, site->field[j].line);
-			if (prev && common_groups(o, f->name) > common_groups(prev, f->name))
-				die_at(EXIT_BAD_INPUT, s->path, f->line,
-				       "%s: the fields of an object are consecutive (%s is at line %ld)",
-				       f->name, o, site->field[j].line);
+		if (nest_check(s, site, i, prev)) {
+			strbuf_release(&sb);
+			return -1;
 		}
 		/* the header comes first: every key follows another, or a "{" */
 		c = prev ? common_groups(prev, f->name) : 0;
@@ -854,96 +944,134 @@ static void nest(struct go_spec *s, struct site *site)
 	site->post = xstrdup(sb.buf);
 	site->post_len = sb.len;
 	strbuf_release(&sb);
+	return 0;
 }
 
-struct go_spec *go_spec_parse(const char *path)
+/* Every line of the spec, until the end or the first refusal. */
+static int parse_lines(struct go_spec *s)
 {
-	struct go_spec *s = xcalloc(1, sizeof(*s));
 	struct line_reader lr;
 	struct site *site = NULL;
+	const char *line;
+	int rc;
 
-	s->path = xstrdup(path);
-	s->key = xstrdup("event");
-	s->with_proc = 1;
-	line_reader_open(&lr, path);
-	while (line_reader_next(&lr))
-		parse_line(s, lr.buf, lr.line, &site);
+	if (line_reader_try_open_as(&lr, s->path, s->path, s->err))
+		return -1;
+	while (!(rc = line_reader_try_next(&lr, &line, s->err)) && line &&
+	       !(rc = parse_line(s, lr.buf, lr.line, &site)))
+		;
 	line_reader_close(&lr);
+	return rc;
+}
+
+/* What the lines make together: clauses resolved, each site's nesting. */
+static int resolve_spec(struct go_spec *s)
+{
 	if (!s->nfuncs)
-		die_at(EXIT_BAD_INPUT, path, 0, "the probe spec names no function");
-	for (int i = 0; i < s->nfuncs; i++) {
-		resolve_events(s, s->func[i].entry);
-		resolve_events(s, s->func[i].exit);
-	}
+		return refuse(s, 0, "the probe spec names no function");
+	for (int i = 0; i < s->nfuncs; i++)
+		if (resolve_events(s, s->func[i].entry) ||
+		    resolve_events(s, s->func[i].exit))
+			return -1;
 	for (int i = 0; i < s->nfuncs; i++) {
 		struct func *fn = &s->func[i];
 
 		if (!fn->entry && !fn->exit)
-			die_at(EXIT_BAD_INPUT, path, fn->line,
-			       "%s has neither an entry nor a return event, and no 'while' names it",
-			       fn->name);
-		if (fn->entry)
-			nest(s, fn->entry);
-		if (fn->exit)
-			nest(s, fn->exit);
+			return refuse(s, fn->line,
+				      "%s has neither an entry nor a return event, and no 'while' names it",
+				      fn->name);
+		if ((fn->entry && nest(s, fn->entry)) || (fn->exit && nest(s, fn->exit)))
+			return -1;
 	}
+	return 0;
+}
+
+struct go_spec *go_spec_parse(const char *path, struct cap_err *err)
+{
+	struct go_spec *s = xcalloc(1, sizeof(*s));
+
+	s->path = xstrdup(path);
+	s->key = xstrdup("event");
+	s->with_proc = 1;
+	s->err = err;
 	s->calls = go_calls_new();
+	if (parse_lines(s) || resolve_spec(s)) {
+		go_spec_free(s);
+		return NULL;
+	}
+	s->err = NULL;
 	return s;
 }
 
 /* Resolve @expr into read @slot of @site, checking it is a @kind of @size. */
-static void resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			 struct site *site, struct field *f, const char *expr,
-			 int is_len, int slot)
+/* The expression did not resolve: why (freed), at @line. */
+static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *why)
+{
+	refuse(s, line, "%s: %s", go_path(b), why);
+	free(why);
+	return -1;
+}
+
+static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			struct site *site, struct field *f, const char *expr,
+			int is_len, int slot)
 {
 	struct go_value v;
 	char *why = go_expr(b, fn, expr, site->at_exit, &v);
 
 	if (why)
-		die_at(EXIT_BAD_INPUT, s->path, f->line, "%s: %s", go_path(b), why);
+		return unresolved(s, f->line, b, why);
 	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
-		die_at(EXIT_BAD_INPUT, s->path, f->line,
-		       "%s is %s: a table names integers", expr, v.type);
+		return refuse(s, f->line,
+			      "%s is %s: a table names integers", expr, v.type);
 	if (!is_len && !f->table && (v.kind != f->kind || v.size != f->size))
-		die_at(EXIT_BAD_INPUT, s->path, f->line,
-		       "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
-		       expr, v.type, v.size, type_label(v.kind, v.size),
-		       type_label(f->kind, f->size));
+		return refuse(s, f->line,
+			      "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
+			      expr, v.type, v.size, type_label(v.kind, v.size),
+			      type_label(f->kind, f->size));
 	if (v.is_arg_reg && site->at_exit)
 		v.rd.src = GP_SRC_SAVED;   /* reg becomes its saved index below */
 	site->gp.reads[slot] = v.rd;
+	return 0;
 }
 
-/* Every read of @f: none (computed), one, or the length and N elements. */
+/* resolve_read() of @expr (freed here). */
+static int resolve_text(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			struct site *site, struct field *f, char *expr,
+			int is_len, int slot)
+{
+	int rc = resolve_read(s, b, fn, site, f, expr, is_len, slot);
+
+	free(expr);
+	return rc;
+}
+
+/*
+ * Every read of @f: none (computed), one, or the length and N elements;
+ * the next free slot, or -1.
+ */
 static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			 struct site *site, struct field *f, int slot)
 {
 	if (f->calc)
 		return slot;
 	if (slot + 1 + f->count > GP_MAX_READS)
-		die_at(EXIT_BAD_INPUT, s->path, f->line,
-		       "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
+		return refuse(s, f->line,
+			      "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
 	f->slot = slot;
-	if (!f->count) {
-		char *e = xasprintf("%s%s", f->star ? "*" : "", f->expr);
-
-		resolve_read(s, b, fn, site, f, e, 0, slot);
-		free(e);
-		return slot + 1;
-	}
-	char *len = xasprintf("len(%s)", f->expr);
-
+	if (!f->count)
+		return resolve_text(s, b, fn, site, f,
+				    xasprintf("%s%s", f->star ? "*" : "", f->expr),
+				    0, slot) ? -1 : slot + 1;
 	f->len_slot = slot;
-	resolve_read(s, b, fn, site, f, len, 1, slot);
-	free(len);
+	if (resolve_text(s, b, fn, site, f, xasprintf("len(%s)", f->expr), 1, slot))
+		return -1;
 	f->slot = slot + 1;
-	for (int i = 0; i < f->count; i++) {
-		char *e = xasprintf("%s%s[%d]%s", f->star ? "*" : "", f->expr, i,
-				    f->rest);
-
-		resolve_read(s, b, fn, site, f, e, 0, f->slot + i);
-		free(e);
-	}
+	for (int i = 0; i < f->count; i++)
+		if (resolve_text(s, b, fn, site, f,
+				 xasprintf("%s%s[%d]%s", f->star ? "*" : "", f->expr,
+					   i, f->rest), 0, f->slot + i))
+			return -1;
 	return f->slot + f->count;
 }
 
@@ -952,7 +1080,7 @@ static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
  * registers the return's reads start from become the entry's saved
  * arguments, in order of first use.
  */
-static void save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
+static int save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
 {
 	struct gp_site *x = &fn->exit->gp;
 
@@ -966,26 +1094,29 @@ static void save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
 			;
 		if (k == entry->nsaved) {
 			if (k == GP_SAVED_ARGS)
-				die_at(EXIT_BAD_INPUT, s->path, fn->exit->line,
-				       "event %s reads more than %d argument registers",
-				       fn->exit->ev[0].name, GP_SAVED_ARGS);
+				return refuse(s, fn->exit->line,
+					      "event %s reads more than %d argument registers",
+					      fn->exit->ev[0].name, GP_SAVED_ARGS);
 			entry->saved[entry->nsaved++] = rd->reg;
 		}
 		rd->reg = (unsigned char)k;
 	}
 	if (!entry->nsaved)      /* exits pair with their entry through a frame */
 		entry->saved[entry->nsaved++] = GP_RAX;
+	return 0;
 }
 
-static void resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
-			 struct site *site)
+static int resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
+			struct site *site)
 {
 	int slot = 0;
 
 	for (int i = 0; i < site->nfields; i++)
-		slot = resolve_field(s, b, d, site, &site->field[i], slot);
+		if ((slot = resolve_field(s, b, d, site, &site->field[i], slot)) < 0)
+			return -1;
 	site->gp.nreads = (unsigned)slot;
 	site->goid_slot = -1;
+	return 0;
 }
 
 /*
@@ -993,8 +1124,8 @@ static void resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
  * only where it pairs entries with returns: an entry that saves nothing
  * reads it as one more value (not written to raw/).
  */
-static void read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
-		      struct site *site, struct gp_site *gp)
+static int read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
+		     struct site *site, struct gp_site *gp)
 {
 	struct go_value v;
 	char *why;
@@ -1003,49 +1134,62 @@ static void read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
 	for (int i = 0; i < site->nevents; i++)
 		open |= site->ev[i].open != NULL;
 	if (!open || gp->nsaved)
-		return;
+		return 0;
 	if (gp->nreads == GP_MAX_READS)
-		die_at(EXIT_BAD_INPUT, s->path, site->line,
-		       "event %s reads %d values and 'while' needs one more",
-		       site->ev[0].name, GP_MAX_READS);
+		return refuse(s, site->line,
+			      "event %s reads %d values and 'while' needs one more",
+			      site->ev[0].name, GP_MAX_READS);
 	if ((why = go_expr(b, d, "goid", 0, &v)))
-		die_at(EXIT_BAD_INPUT, s->path, site->line, "%s: %s", go_path(b), why);
+		return unresolved(s, site->line, b, why);
 	site->goid_slot = (int)gp->nreads;
 	gp->reads[gp->nreads++] = v.rd;
+	return 0;
 }
 
-void go_spec_probe(struct go_spec *s, struct gp_engine *e)
+/* The reads of @fn's entry and return, into @entry and its exit site. */
+static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
+			struct gp_site *entry)
+{
+	struct go_func gf;
+	struct cap_err why;
+	Dwarf_Die d;
+
+	if (go_func(b, fn->name, &gf, &why) || go_subprogram(b, fn->name, &d, &why)) {
+		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
+		cap_err_release(&why);
+		return -1;
+	}
+	if (fn->entry) {
+		if (resolve_site(s, b, &d, fn->entry))
+			return -1;
+		*entry = fn->entry->gp;
+	}
+	if (fn->exit && (resolve_site(s, b, &d, fn->exit) || save_args(s, fn, entry)))
+		return -1;
+	return fn->entry ? read_goid(s, b, &d, fn->entry, entry) : 0;
+}
+
+int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err)
 {
 	struct go_binary *b = gp_binary(e);
 
+	s->err = err;
 	for (int i = 0; i < s->nfuncs; i++) {
 		struct func *fn = &s->func[i];
 		struct gp_site entry = { 0 };
-		struct go_func gf;
-		struct cap_err err;
-		Dwarf_Die d;
 		int id;
 
-		if (go_func(b, fn->name, &gf, &err) ||
-		    go_subprogram(b, fn->name, &d, &err))
-			die_at(err.code, s->path, fn->line, "%s", err.msg);
-		if (fn->entry) {
-			resolve_site(s, b, &d, fn->entry);
-			entry = fn->entry->gp;
-		}
-		if (fn->exit) {
-			resolve_site(s, b, &d, fn->exit);
-			save_args(s, fn, &entry);
-		}
-		if (fn->entry)
-			read_goid(s, b, &d, fn->entry, &entry);
-		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL, &err);
+		if (resolve_func(s, b, fn, &entry))
+			return -1;
+		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL, err);
 		if (id < 0)
-			die_err(&err);
+			return -1;
 		s->by_id[id] = fn->entry;
 		if (fn->exit)
 			s->by_id[id + 1] = fn->exit;
 	}
+	s->err = NULL;
+	return 0;
 }
 
 void go_spec_output(struct go_spec *s, FILE *raw, FILE *events)
@@ -1440,14 +1584,14 @@ static void count_events(cJSON *counts, const struct site *site)
 	}
 }
 
-void go_spec_end(struct go_spec *s, cJSON *m)
+int go_spec_end(struct go_spec *s, cJSON *m, struct cap_err *err)
 {
 	cJSON *counts;
 
 	if (s->error)
-		die(EXIT_CAPTURE_FAILED, "%s", s->error);
+		return cap_fail(err, EXIT_CAPTURE_FAILED, "%s", s->error);
 	if (!m)
-		return;
+		return 0;
 	counts = json_add(m, "events", json_obj());
 	for (int i = 0; i < s->nfuncs; i++) {
 		count_events(counts, s->func[i].entry);
@@ -1455,19 +1599,15 @@ void go_spec_end(struct go_spec *s, cJSON *m)
 	}
 	json_add(m, "records", json_int(s->records));
 	json_add(m, "processes", json_int(s->nprocs));
+	return 0;
 }
 
 static void free_site(struct site *site)
 {
 	if (!site)
 		return;
-	for (int j = 0; j < site->nfields; j++) {
-		free(site->field[j].name);
-		free(site->field[j].expr);
-		free(site->field[j].rest);
-		free(site->field[j].calc);
-		free(site->field[j].pre);
-	}
+	for (int j = 0; j < site->nfields; j++)
+		field_free(&site->field[j]);
 	for (int j = 0; j < site->nevents; j++) {
 		free(site->ev[j].name);
 		free(site->ev[j].by_name);

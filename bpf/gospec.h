@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A probe spec (docs/go.md): which functions of a Go binary `capture go`
+ * (and `capture etcd`, scenarios/etcd/raft.probes) probes, what each entry
+ * or return reads (Go expressions over arguments, receivers and results,
+ * resolved through DWARF), and the event each record becomes.  Every
+ * refusal is returned (capture/err.h) naming the spec's FILE:LINE.
+ */
+#ifndef BPF_GOSPEC_H
+#define BPF_GOSPEC_H
+
+#include <stdio.h>
+#include <cJSON.h>
+#include "../capture/err.h"
+#include "engine.h"
+
+struct go_spec;
+
+/*
+ * Parse @path (copied); NULL on a malformed line or an unreadable file,
+ * @err saying "FILE:LINE: why" (EXIT_BAD_INPUT).
+ */
+struct go_spec *go_spec_parse(const char *path, struct cap_err *err);
+/*
+ * Resolve every function and expression in @e's binary and register the
+ * probes; -1 on the first that does not resolve ("FILE:LINE: why", the
+ * resolver's kind) or that the engine refuses (its message).
+ */
+int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err);
+/* Where records (raw, NULL: not written) and events go. */
+void go_spec_output(struct go_spec *s, FILE *raw, FILE *events);
+/* gp_run() callback: a raw line per record, an event line per event record. */
+void go_spec_record(const struct gp_record *r, void *spec);
+/*
+ * -1 if a record could not be translated (EXIT_CAPTURE_FAILED, the first
+ * such); else adds counts to @manifest (unless NULL).
+ */
+int go_spec_end(struct go_spec *s, cJSON *manifest, struct cap_err *err);
+/* Events written so far. */
+long go_spec_events(const struct go_spec *s);
+void go_spec_free(struct go_spec *s);
+
+#endif
