@@ -133,8 +133,11 @@ int guest_boot_lean(void);
 
 /*
  * A guest that runs one scenario module: scenarios/NAME/module/ holds
- * NAME.c, NAME-trace.h (its trace events), Kbuild and guest.sh (run by
- * /init); the initramfs carries NAME.ko, guest.sh and tracedump.
+ * NAME.c, NAME-trace.h (its trace events) and Kbuild; the initramfs
+ * carries NAME.ko, tracedump and the scripts /init runs in every module
+ * guest, qemu/guest/prepare.sh and guest.sh.  The module takes the
+ * parameters cpus and trace (0: no tracing) at load, and name, steps and
+ * a write to start, which runs the scenario, after.
  */
 struct module_guest {
 	const char *name;
@@ -146,9 +149,8 @@ struct module_guest {
 };
 
 /*
- * Kernel, module and initramfs of @name, once (a prepared @g is kept);
- * the module's prepare.sh goes in too if it has one (qemu/init runs it
- * before a snapshot is saved).  -1 and @err if one cannot be got or built.
+ * Kernel, module and initramfs of @name, once (a prepared @g is kept).
+ * -1 and @err if one cannot be got or built.
  */
 int module_guest_prepare(struct module_guest *g, const char *name,
 			 struct cap_err *err);
@@ -159,10 +161,11 @@ int module_guest_prepare(struct module_guest *g, const char *name,
 int module_guest_describe(const struct module_guest *g, cJSON *env,
 			  struct cap_err *err);
 /*
- * "capture_cpus=N capture_trace_kb=K": the words of the guest's
- * /prepare.sh, the same for every scenario (so a snapshot can hold them).
+ * "capture_module=NAME capture_cpus=N capture_trace_kb=K": the words of
+ * @g's /prepare.sh, the same for every scenario (so a snapshot can hold
+ * them).
  */
-char *module_guest_words(int cpus, int trace_kb);
+char *module_guest_words(const struct module_guest *g, int cpus, int trace_kb);
 /*
  * The ftrace ring buffer per guest CPU in KiB: CAPTURE_TRACE_KB (1-65536;
  * anything else is -1 and @err, of kind EXIT_USAGE), default 256.

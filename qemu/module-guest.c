@@ -2,8 +2,9 @@
 /*
  * A guest that runs one scenario module (see guest.h): Debian's kernel,
  * the module built from its directory and an initramfs with the module,
- * its guest.sh and the trace channel's tracedump.  What the spin and the
- * rwlock drivers share.
+ * the scripts every module guest runs (qemu/guest/prepare.sh, guest.sh)
+ * and the trace channel's tracedump.  What the spin and the rwlock
+ * drivers share.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,9 @@
 int module_guest_prepare(struct module_guest *g, const char *name,
 			 struct cap_err *err)
 {
-	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump;
+	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump, *start;
 	int ret = -1;
 	struct guest_file initrd[4];
-	size_t n = 3;
 
 	if (g->initrd)
 		return 0;
@@ -35,12 +35,13 @@ int module_guest_prepare(struct module_guest *g, const char *name,
 	header = xasprintf("%s/%s-trace.h", dir, name);
 	helper = xasprintf("%s/qemu/guest/tracedump.c", capture_home());
 	kbuild = xasprintf("%s/Kbuild", dir);
-	script = xasprintf("%s/guest.sh", dir);
-	prep = xasprintf("%s/prepare.sh", dir);
+	start = xasprintf("%s/qemu/guest/module-start.h", capture_home());
+	script = xasprintf("%s/qemu/guest/guest.sh", capture_home());
+	prep = xasprintf("%s/qemu/guest/prepare.sh", capture_home());
 	ko = NULL;
 	if (!guest_kernel_get(&g->kernel, err))
 		ko = guest_module_build(&g->kernel, name, (const char *const[]){
-						src, header, kbuild, NULL },
+						src, header, start, kbuild, NULL },
 					g->module_sha, err);
 	dump = ko ? guest_helper_build(helper, err) : NULL;
 	if (!dump)
@@ -49,9 +50,8 @@ int module_guest_prepare(struct module_guest *g, const char *name,
 	initrd[0] = (struct guest_file){ ko, g->ko_name };
 	initrd[1] = (struct guest_file){ script, "guest.sh" };
 	initrd[2] = (struct guest_file){ dump, "tracedump" };
-	if (file_exists(prep))
-		initrd[n++] = (struct guest_file){ prep, "prepare.sh" };
-	g->initrd = guest_initramfs(initrd, n, g->initrd_sha, err);
+	initrd[3] = (struct guest_file){ prep, "prepare.sh" };
+	g->initrd = guest_initramfs(initrd, 4, g->initrd_sha, err);
 	ret = g->initrd ? 0 : -1;
 done:
 	free(dump);
@@ -61,6 +61,7 @@ done:
 	free(script);
 	free(prep);
 	free(kbuild);
+	free(start);
 	free(src);
 	free(dir);
 	return ret;
@@ -81,9 +82,10 @@ int module_guest_describe(const struct module_guest *g, cJSON *env,
 	return 0;
 }
 
-char *module_guest_words(int cpus, int trace_kb)
+char *module_guest_words(const struct module_guest *g, int cpus, int trace_kb)
 {
-	return xasprintf("capture_cpus=%d capture_trace_kb=%d", cpus, trace_kb);
+	return xasprintf("capture_module=%s capture_cpus=%d capture_trace_kb=%d",
+			 g->name, cpus, trace_kb);
 }
 
 int guest_trace_kb(struct cap_err *err)

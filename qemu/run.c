@@ -112,6 +112,8 @@ struct attempt {
 	char *snapshot;     /* the snapshot it restores or saves, NULL for a full boot */
 	char key[17];       /* that snapshot's key */
 	int saving;         /* boots to /init's ready point to save @snapshot */
+	char *head;         /* saving: its trace channel, @snapshot's trace part */
+	int head_cleanup;   /* removes @head if we die */
 	char *qmp_dir;      /* the saving QEMU's QMP socket is qmp in there */
 	int qmp_cleanup;    /* removes @qmp_dir if we die */
 	char *events;       /* this attempt's event channel, renamed on success */
@@ -273,7 +275,7 @@ static void launch(struct attempt *a)
 	struct qemu_line l = { 0 };
 
 	if (a->saving) {
-		machine_line(&l, b, a->accel, a->console, NULL, NULL, NULL);
+		machine_line(&l, b, a->accel, a->console, NULL, a->head, NULL);
 		arg(&l, "-qmp");
 		arg_own(&l, xasprintf("unix:%s/qmp,server=on,wait=off", a->qmp_dir));
 		l.argv[l.n] = NULL;
@@ -519,7 +521,7 @@ static void keep_log(const struct guests *g, const char *path, const char *name,
 static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run,
 		       enum accel accel)
 {
-	char dir[] = "/tmp/capture-qmp-XXXXXX", *line;
+	char dir[] = "/tmp/capture-qmp-XXXXXX", *line, *part, *tmp;
 
 	if (guest_boot() || run->full)
 		return 0;
@@ -530,7 +532,7 @@ static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run
 		g->failed = 1;
 		return -1;
 	}
-	if (!a->racing && file_exists(a->snapshot))
+	if (!a->racing && snapshot_take(a->snapshot))
 		return 0;
 	if (!mkdtemp(dir)) {
 		cap_fail(g->err, EXIT_CAPTURE_FAILED,
@@ -542,6 +544,13 @@ static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run
 	a->qmp_dir = xstrdup(dir);
 	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
 	a->saving = 1;
+	/* This process's, of this boot and accelerator: several may save at once. */
+	part = snapshot_trace_path(a->snapshot);
+	tmp = cache_tmp_name(part);
+	a->head = xasprintf("%s.%s.%s", tmp, run->b->name, accel_name(accel));
+	a->head_cleanup = remove_on_failure(a->head);
+	free(tmp);
+	free(part);
 	return 0;
 }
 
@@ -586,6 +595,9 @@ static void free_attempt(struct attempt *a)
 	free(a->qemu_err);
 	free(a->problem);
 	free(a->snapshot);
+	if (a->head)
+		remove(a->head);
+	free(a->head);
 	if (a->qmp_dir)
 		remove_tree(a->qmp_dir);
 	free(a->qmp_dir);
@@ -599,6 +611,8 @@ static void drop(struct guests *g, size_t i)
 		cancel_on_failure(g->a[i].trace_cleanup);
 	if (g->a[i].qmp_dir)
 		cancel_on_failure(g->a[i].qmp_cleanup);
+	if (g->a[i].head)
+		cancel_on_failure(g->a[i].head_cleanup);
 	free_attempt(&g->a[i]);
 	memmove(&g->a[i], &g->a[i + 1], (g->n - i - 1) * sizeof(*g->a));
 	g->n--;
@@ -664,7 +678,14 @@ static void succeed(struct guests *g, size_t i)
 		fail_attempt(g, i);
 		return;
 	}
-	if (!b->boot_only && a->trace && rename(a->trace, b->trace_path)) {
+	/* A restored guest's channel continues what its snapshot's shipped. */
+	if (!b->boot_only && a->trace && a->snapshot &&
+	    snapshot_join_trace(a->snapshot, a->trace, b->trace_path, g->err)) {
+		fail_attempt(g, i);
+		return;
+	}
+	if (!b->boot_only && a->trace && !a->snapshot &&
+	    rename(a->trace, b->trace_path)) {
 		cap_fail(g->err, EXIT_CAPTURE_FAILED, "cannot rename %s to %s",
 			 a->trace, b->trace_path);
 		fail_attempt(g, i);
@@ -699,7 +720,7 @@ static void failed(struct guests *g, size_t i)
 		progress("%s guest: its snapshot did not restore: %s; removed %s, "
 			 "booting in full (the next capture saves a new one)",
 			 run->b->name, a.problem, a.snapshot);
-		remove(a.snapshot);
+		snapshot_remove(a.snapshot);
 		run->full = 1;
 		remove_channels(&a);
 		drop(g, i);
@@ -817,7 +838,7 @@ static void saved(struct guests *g, size_t i)
 			 "(console log: %s)", run->b->name, problem, a->console);
 		run->full = 1;
 		remove(tmp);
-	} else if (cache_commit(tmp, a->snapshot, g->err)) {
+	} else if (snapshot_commit(tmp, a->head, a->snapshot, g->err)) {
 		remove(tmp);
 		g->failed = 1;
 	}

@@ -2,8 +2,11 @@
 /*
  * Guest snapshots (snapshot.h): a guest booted once to /init's ready point
  * is saved through QMP "migrate" to a file; every later run restores it
- * with -incoming instead of booting the kernel again.
+ * with -incoming instead of booting the kernel again.  Beside it, what the
+ * guest shipped on its trace channel before it was saved, which each run's
+ * channel continues.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
+#include <fcntl.h>
 #include <sys/un.h>
 #include <unistd.h>
 #include <cJSON.h>
@@ -22,30 +27,163 @@
 /* How long one QMP answer may take (a migration is polled, not awaited). */
 #define QMP_REPLY_S 10
 #define POLL_US 20000
+/*
+ * A snapshot of a slot under another key is stale once unused this long:
+ * two checkouts sharing a cache (their initramfs differ) each keep theirs
+ * instead of saving anew at every turn.
+ */
+#define STALE_S 3600
+
+/* 16 hex digits of the sha256 of @text into @hex. */
+static void digest(const char *text, char hex[17])
+{
+	char full[65];
+
+	sha256_hex(text, strlen(text), full);
+	memcpy(hex, full, 16);
+	hex[16] = '\0';
+}
 
 /*
  * What a snapshot depends on: QEMU and its version, the kernel image and
  * the initramfs (their cache names are content keys), the guest's CPUs,
- * the accelerator, the kernel command line.  Their digest names the file.
+ * the accelerator, the kernel command line.  Their digest is the key.  The
+ * file is SLOT-KEY.vm, SLOT the digest of what makes another guest rather
+ * than a newer one (the QEMU binary's path, the CPUs, the accelerator, the
+ * kernel command line, which names the guest's module): a new snapshot of
+ * a slot makes the others of that slot stale.
  */
 char *snapshot_path(const struct guest_boot *b, const char *accel,
 		    const char *append, char key[17], struct cap_err *err)
 {
 	const char *argv[] = { guest_qemu(), "--version", NULL };
-	char *qemu = command_output(EXIT_ENV_MISSING, argv, err), *text, hex[65];
+	char *qemu = command_output(EXIT_ENV_MISSING, argv, err), *text, slot[17];
 	const char *kernel = strrchr(b->vmlinux, '/'), *initrd = strrchr(b->initrd, '/');
 
 	if (!qemu)
 		return NULL;
+	text = xasprintf("%s\n%d\n%s\n%s\n", guest_qemu(), b->cpus, accel, append);
+	digest(text, slot);
+	free(text);
 	text = xasprintf("%s\n%s\n%s\n%s\n%d\n%s\n%s\n", guest_qemu(), qemu,
 			 kernel ? kernel + 1 : b->vmlinux,
 			 initrd ? initrd + 1 : b->initrd, b->cpus, accel, append);
-	sha256_hex(text, strlen(text), hex);
-	memcpy(key, hex, 16);
-	key[16] = '\0';
+	digest(text, key);
 	free(text);
 	free(qemu);
-	return guest_cache_path(err, "snapshot/%s.vm", key);
+	return guest_cache_path(err, "snapshot/%s-%s.vm", slot, key);
+}
+
+/* The trace channel's part saved beside @snapshot: SLOT-KEY.trace. */
+char *snapshot_trace_path(const char *snapshot)
+{
+	size_t n = strlen(snapshot) - strlen(".vm");
+
+	return xasprintf("%.*s.trace", (int)n, snapshot);
+}
+
+int snapshot_take(const char *snapshot)
+{
+	char *trace = snapshot_trace_path(snapshot);
+	int usable = file_exists(snapshot) && file_exists(trace);
+
+	/* Its time of last use: what tells a stale one (remove_stale()). */
+	if (usable)
+		utimensat(AT_FDCWD, snapshot, NULL, 0);
+	free(trace);
+	return usable;
+}
+
+void snapshot_remove(const char *snapshot)
+{
+	char *trace = snapshot_trace_path(snapshot);
+
+	remove(snapshot);
+	remove(trace);
+	free(trace);
+}
+
+/* Was @path last used (saved or restored) more than STALE_S ago? */
+static int unused(const char *path, time_t now)
+{
+	struct stat st;
+
+	return !stat(path, &st) && now - st.st_mtime > STALE_S;
+}
+
+/*
+ * Remove the snapshots of @snapshot's slot under another key (made of
+ * another QEMU, kernel or initramfs) unused for STALE_S; a trace part
+ * goes with its snapshot, or alone; temporaries are left to their owners.
+ */
+static void remove_stale(const char *snapshot)
+{
+	const char *base = strrchr(snapshot, '/') + 1;
+	char *dir = xasprintf("%.*s", (int)(base - snapshot), snapshot);
+	size_t slot = strcspn(base, "-") + 1, self = strlen(base) - strlen(".vm");
+	DIR *d = opendir(dir);
+	time_t now = time(NULL);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		const char *ext = strrchr(e->d_name, '.');
+		char *path, *vm;
+
+		if (strncmp(e->d_name, base, slot) || !strncmp(e->d_name, base, self) ||
+		    !ext || (strcmp(ext, ".vm") && strcmp(ext, ".trace")))
+			continue;
+		path = xasprintf("%s%s", dir, e->d_name);
+		vm = xasprintf("%s%.*s.vm", dir, (int)(ext - e->d_name), e->d_name);
+		if (unused(vm, now) || (!file_exists(vm) && unused(path, now)))
+			remove(path);
+		free(vm);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+int snapshot_commit(const char *tmp, const char *trace_tmp, const char *snapshot,
+		    struct cap_err *err)
+{
+	char *trace = snapshot_trace_path(snapshot);
+	/* The trace part first: a snapshot file without it is not used. */
+	int ret = cache_commit(trace_tmp, trace, err);
+
+	if (!ret)
+		ret = cache_commit(tmp, snapshot, err);
+	if (!ret)
+		remove_stale(snapshot);
+	free(trace);
+	return ret;
+}
+
+int snapshot_join_trace(const char *snapshot, const char *rest, const char *out,
+			struct cap_err *err)
+{
+	char *trace = snapshot_trace_path(snapshot);
+	size_t head_len, rest_len;
+	char *head = read_file(trace, &head_len), *tail = read_file(rest, &rest_len);
+	FILE *f = head && tail ? fopen(out, "wb") : NULL;
+	int ret = 0;
+
+	if (!f)
+		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "cannot join %s and %s into %s: %s",
+			       trace, rest, out, strerror(errno));
+	else if (fwrite(head, 1, head_len, f) != head_len ||
+		 fwrite(tail, 1, rest_len, f) != rest_len || fclose(f))
+		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "cannot write %s: %s", out,
+			       strerror(errno));
+	/* Nothing half-written, whether the caller dies or goes on. */
+	if (ret && f)
+		remove(out);
+	if (!ret)
+		remove(rest);
+	free(head);
+	free(tail);
+	free(trace);
+	return ret;
 }
 
 /* @path quoted for sh: QEMU runs exec: URIs with /bin/sh -c. */

@@ -9,6 +9,7 @@
 #ifndef QEMU_SNAPSHOT_H
 #define QEMU_SNAPSHOT_H
 
+#include "../capture/err.h"
 #include "../capture/proc.h"
 #include "guest.h"
 
@@ -19,6 +20,35 @@
  */
 char *snapshot_path(const struct guest_boot *b, const char *accel,
 		    const char *append, char key[17], struct cap_err *err);
+/*
+ * Beside @snapshot, what its guest wrote to the trace channel before it
+ * was saved (the trace formats; empty for a guest without tracing).
+ */
+char *snapshot_trace_path(const char *snapshot);
+/*
+ * Are @snapshot and its trace part there?  If so it is about to be used:
+ * its modification time says so (a snapshot unused for an hour may be
+ * removed as stale, snapshot_commit()).
+ */
+int snapshot_take(const char *snapshot);
+/* Remove @snapshot and its trace part. */
+void snapshot_remove(const char *snapshot);
+/*
+ * Rename @tmp into @snapshot and @trace_tmp into its trace part, then
+ * remove the stale snapshots of its slot: the same guest (kernel command
+ * line), QEMU path, CPUs and accelerator under another key (another QEMU
+ * version, kernel or initramfs), unused for an hour.  -1 and @err on
+ * failure.
+ */
+int snapshot_commit(const char *tmp, const char *trace_tmp, const char *snapshot,
+		    struct cap_err *err);
+/*
+ * A restored guest's trace channel @rest continues what @snapshot's guest
+ * wrote before it was saved: both into @out (the whole channel, as a full
+ * boot writes it), @rest removed.  -1 and @err on failure.
+ */
+int snapshot_join_trace(const char *snapshot, const char *rest, const char *out,
+			struct cap_err *err);
 /* The -incoming URI that restores the snapshot at @path. */
 char *snapshot_incoming(const char *path);
 /*

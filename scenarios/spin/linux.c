@@ -95,7 +95,7 @@ static void linux_run(struct live_capture *lc)
 			.name = boot_name(&sc[i]),
 			.append = actor_steps_cmdline(sc[i].name, sc[i].path, sc[i].steps,
 						      sc[i].nsteps, op_letters),
-			.prepare = module_guest_words(opt->cpus, trace_kb()),
+			.prepare = module_guest_words(&g, opt->cpus, trace_kb()),
 			.cpus = opt->cpus,
 			.events_path = traced ? guest_channel_path(raw_paths[i], ".json.log")
 					      : xstrdup(raw_paths[i]),

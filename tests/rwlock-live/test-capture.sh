@@ -58,6 +58,20 @@ same_bytes "the JSON channel says what the trace says" "$TMP/dec" "$TMP/json"
 diff -r -x '*.ftrace' "$A" "$B" >"$TMP/diff" 2>&1 &&
 	ok "a second capture: byte-identical, manifest included (raw pages aside)" ||
 	not_ok "a second capture: byte-identical, manifest included (raw pages aside)" "$(head -n 5 "$TMP/diff")"
+# The guest is restored from its snapshot (qemu/snapshot.c), like spin's:
+# the module loaded, its tracing armed and tracedump waiting in it.
+grep -q '"guest_boot": "snapshot"' "$B/MANIFEST.json" &&
+	ok "second capture: restored from a snapshot (the manifest says so)" ||
+	not_ok "second capture: restored from a snapshot (the manifest says so)" \
+		"$(grep -o '"guest_boot": "[a-z]*"' "$B/MANIFEST.json")"
+! grep -Eq 'save a snapshot|booting the' "$TMP/b.err" &&
+	grep -q 'restoring the rwlock-contention guest' "$TMP/b.err" &&
+	ok "second capture: only restores" ||
+	not_ok "second capture: only restores" "$(grep -E 'snapshot|booting|restoring' "$TMP/b.err")"
+"$CAPTURE" fold rwlock "$B/raw/01-contention.ftrace" -o "$TMP/refold" >/dev/null 2>"$TMP/refold.err" &&
+	same_bytes "a restored run's trace channel (the snapshot's formats, then its pages) folds again" \
+		"$TMP/refold/rwlock/01-contention.ndjson" "$B/rwlock/01-contention.ndjson" ||
+	not_ok "a restored run's trace channel folds again" "$(tail -n 3 "$TMP/refold.err")"
 check "capture verify" "$CAPTURE" verify "$A"
 "$CAPTURE" rwlock --scenario all -j 1 -o "$TMP/j1" >/dev/null 2>"$TMP/j1.err"
 diff -r -x '*.ftrace' "$A" "$TMP/j1" >"$TMP/diff" 2>&1 &&

@@ -24,6 +24,10 @@
  * or the writer) and an unlock by an actor that does not hold the lock
  * (qrwlock keeps no owner: it would corrupt the lock word).
  *
+ * The module is loaded with its tracing armed and waits: name and steps
+ * are written after the load, then a write to start runs the scenario (so
+ * that a guest saved after the load can be restored for any scenario).
+ *
  * Events go to a buffer during the scenario and are written after it.
  * Output, one line each:
  *	CAPTURE BEGIN <name>
@@ -43,6 +47,8 @@
 #include <linux/ktime.h>
 #include <linux/trace_events.h>
 
+#include "module-start.h"
+
 #define CREATE_TRACE_POINTS
 #include "rwlock-trace.h"
 
@@ -55,10 +61,10 @@
 
 /* Not charp: that stops at 1024 bytes; the kernel command line does not. */
 static char steps[2048];
-module_param_string(steps, steps, sizeof(steps), 0444);
+module_param_string(steps, steps, sizeof(steps), 0644);
 MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (r/t/u/w/x/v) per step");
 static char *name = "";
-module_param(name, charp, 0444);
+module_param(name, charp, 0644);
 MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
 static int cpus = 1;
 module_param(cpus, int, 0444);
@@ -400,18 +406,20 @@ static void report(const struct run *r)
 }
 
 /*
- * Our events and the kernel's lock:contention_* into the ring buffer; NULL
- * or why not (without them the trace cannot show a wait).
+ * Our events and the kernel's lock:contention_* into the ring buffer, at
+ * load; NULL or why not (without them the trace cannot show a wait: the
+ * run is then refused).
  */
-static const char *start_tracing(size_t nsteps)
+static const char *arm_tracing(void)
 {
 	if (trace_set_clr_event("capture_rwlock", NULL, 1) ||
 	    trace_set_clr_event("lock", "contention_begin", 1) ||
 	    trace_set_clr_event("lock", "contention_end", 1))
 		return "cannot enable the trace events";
-	trace_rwlock_begin(name, nsteps, num_online_cpus());
 	return NULL;
 }
+
+static const char *armed;
 
 /* The actors' threads, one per CPU and bound to it; returns how many run. */
 static int start_threads(struct run *r, struct actor_thread *th)
@@ -449,7 +457,8 @@ static const char *malformed(size_t n, size_t *at)
 	return NULL;
 }
 
-static int __init rwlock_scenario_init(void)
+/* Run the scenario in steps and report it; 0, or -ENOMEM. */
+static int run_scenario(void)
 {
 	struct actor_thread th[ACTORS];
 	struct run r = { .writer = NO_ONE, .waiter = NO_ONE };
@@ -473,19 +482,31 @@ static int __init rwlock_scenario_init(void)
 	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
 	if (!r.events)
 		return -ENOMEM;
-	r.error = start_tracing(r.nsteps);
+	r.error = armed;
 	if (r.error) {
 		r.failed_step = NO_STEP;
 		report(&r);
 		kfree(r.events);
 		return 0;
 	}
+	trace_rwlock_begin(name, r.nsteps, num_online_cpus());
 	started = start_threads(&r, th);
 	for (k = 0; k < started; k++)
 		wait_for_completion(&th[k].done);
 	trace_rwlock_end(r.nevents, r.error != NULL);
 	report(&r);
 	kfree(r.events);
+	return 0;
+}
+
+
+/*
+ * A refused step is reported on the event channel, at start.  Failing
+ * the load would make busybox's insmod retry with init_module().
+ */
+static int __init rwlock_scenario_init(void)
+{
+	armed = arm_tracing();
 	return 0;
 }
 

@@ -46,6 +46,8 @@
 #include <linux/trace_events.h>
 #include <asm/qspinlock.h>
 
+#include "module-start.h"
+
 #define CREATE_TRACE_POINTS
 #include "spin-trace.h"
 
@@ -570,8 +572,6 @@ static int run_scenario(void)
 	started = start_threads(&r, th);
 	for (k = 0; k < started; k++)
 		wait_for_completion(&th[k].done);
-	if (trace)
-		unregister_kretprobe(&slowpath_probe);
 	if (!r.ended)
 		trace_spin_end(r.nevents, r.error != NULL);
 	report(&r);
@@ -579,20 +579,6 @@ static int run_scenario(void)
 	return 0;
 }
 
-/* A write to start runs the scenario in steps, once. */
-static int start_set(const char *val, const struct kernel_param *kp)
-{
-	static bool started;
-
-	if (started)
-		return -EBUSY;
-	started = true;
-	return run_scenario();
-}
-
-static const struct kernel_param_ops start_ops = { .set = start_set };
-module_param_cb(start, &start_ops, NULL, 0200);
-MODULE_PARM_DESC(start, "any write: run the scenario in steps (once)");
 
 /*
  * With steps: run them now.  Without: arm the tracing and wait for a
@@ -612,8 +598,16 @@ static int __init spin_init(void)
 	return 0;
 }
 
+/*
+ * The slow path's probe stays registered after the run (its entry ignores
+ * other locks) and goes with the module: unregistering it rewrites kernel
+ * text, which a guest restored under TCG pays for with code translated
+ * again, and the guest ends right after the run.
+ */
 static void __exit spin_exit(void)
 {
+	if (armed && !*armed)
+		unregister_kretprobe(&slowpath_probe);
 }
 
 module_init(spin_init);
