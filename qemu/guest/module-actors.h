@@ -11,8 +11,9 @@
  * The including module defines, before including it:
  *	STEP_OPS	its op letters, as a string ("ltr")
  *	BAD_OP		why a step whose op is none of them is refused
- *	struct run	its run, whose member t is the struct turns below
- * and, after, the functions declared below: step(), leave(), report().
+ * and, after, its struct run (the state of its lock, with a struct turns
+ * that it passes along with the run) and the functions declared below:
+ * step(), leave(), report().
  */
 #ifndef MODULE_ACTORS_H
 #define MODULE_ACTORS_H
@@ -304,7 +305,7 @@ static inline bool run_refused(const struct run *r, struct turns *t,
 		t->failed_step = NO_STEP;
 		report(r);
 	}
-	return why;
+	return why != NULL;
 }
 
 /*
