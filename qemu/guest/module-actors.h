@@ -233,7 +233,7 @@ static inline void run_actors(struct run *r, struct turns *t)
 		wait_for_completion(&th[k].done);
 }
 
-static inline void debugcon_printf(const char *fmt, ...)
+static inline __printf(1, 2) void debugcon_printf(const char *fmt, ...)
 {
 	char line[160];
 	va_list ap;
