@@ -5,7 +5,7 @@
  * step counter (one kthread acting for both at one CPU, one pinned to each
  * CPU at two), the hand-over of the lock to an actor that waits in it, the
  * checks of the steps, the debug console's framing and the trace events
- * both arm.  Built into each module with its own sources
+ * each arms.  Built into each module with its own sources
  * (qemu/module-guest.c).
  *
  * The including module defines, before including it:
