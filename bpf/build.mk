@@ -14,9 +14,11 @@ $(BPF_BUILD)/vmlinux.h:
 	bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
 	mv $@.tmp $@
 
-$(BPF_OBJ): bpf/goprobe.bpf.c bpf/goprobe.h $(BPF_BUILD)/vmlinux.h
+# The manifest records the object's sha256: the debug-prefix map keeps the
+# checkout's path out of its BTF and DWARF, so two checkouts agree.
+$(BPF_OBJ): bpf/goprobe.bpf.c bpf/goprobe.h $(BPF_BUILD)/vmlinux.h bpf/build.mk
 	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BPF_BUILD) -Ibpf \
-		-c $< -o $@
+		-fdebug-prefix-map=$(CURDIR)=. -c $< -o $@
 
 $(BPF_BUILD)/goprobe.skel.h: $(BPF_OBJ)
 	bpftool gen skeleton $< name goprobe > $@.tmp

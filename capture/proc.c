@@ -352,21 +352,33 @@ int file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-void mkdir_p(const char *path)
+int mkdir_ok(const char *path, struct cap_err *err)
 {
 	char *p = xstrdup(path);
+	int ret = 0;
 
-	for (char *s = p + 1; *s; s++) {
+	for (char *s = p + 1; *s && !ret; s++) {
 		if (*s != '/')
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0755) && errno != EEXIST)
-			die(EXIT_CAPTURE_FAILED, "mkdir %s: %s", p, strerror(errno));
+			ret = cap_fail(err, EXIT_CAPTURE_FAILED, "mkdir %s: %s", p,
+				       strerror(errno));
 		*s = '/';
 	}
-	if (mkdir(p, 0755) && errno != EEXIST)
-		die(EXIT_CAPTURE_FAILED, "mkdir %s: %s", p, strerror(errno));
+	if (!ret && mkdir(p, 0755) && errno != EEXIST)
+		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "mkdir %s: %s", p,
+			       strerror(errno));
 	free(p);
+	return ret;
+}
+
+void mkdir_p(const char *path)
+{
+	struct cap_err err;
+
+	if (mkdir_ok(path, &err))
+		die_err(&err);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type,

@@ -75,7 +75,10 @@ void refuse_device(const char *path, const char *name);
 /* The same for a library: -1 and @err instead of dying. */
 int device_refused(const char *path, const char *name, struct cap_err *err);
 int file_exists(const char *path);
+/* mkdir -p @path; dies with EXIT_CAPTURE_FAILED naming what failed. */
 void mkdir_p(const char *path);
+/* The same for a library: -1 and @err instead of dying. */
+int mkdir_ok(const char *path, struct cap_err *err);
 void remove_tree(const char *path);
 /* remove_tree(@path) if the process dies: a handle for cancel_on_failure(). */
 int remove_on_failure(const char *path);

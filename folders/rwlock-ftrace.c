@@ -3,9 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
-#include "../qemu/ftrace.h"
+#include "trace-fields.h"
 #include "rwlock-ftrace.h"
 
 /* scenarios/rwlock/module/rwlock.c's enum op, by value. */
@@ -36,11 +37,11 @@ static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 	struct op *o = &d->ops[seq];
 
 	if (seq == 0)
-		d->lock = ftrace_num(d->t, r, "lock");
-	o->actor = (int)ftrace_num(d->t, r, "actor");
-	o->op = (int)ftrace_num(d->t, r, "op");
-	o->ret = (int)ftrace_num(d->t, r, "ret");
-	o->ok = (int)ftrace_num(d->t, r, "ok");
+		d->lock = trace_num(d->t, r, "lock");
+	o->actor = (int)trace_num(d->t, r, "actor");
+	o->op = (int)trace_num(d->t, r, "op");
+	o->ret = (int)trace_num(d->t, r, "ret");
+	o->ok = (int)trace_num(d->t, r, "ok");
 	if (o->op >= N_OPS || o->actor > 1)
 		die_at(EXIT_BAD_INPUT, d->path, 0, "rwlock_op seq %zu: op %d, actor %d",
 		       seq, o->op, o->actor);
@@ -51,10 +52,7 @@ static void collect_ops(struct decode *d)
 {
 	const struct ftrace_record **by_seq;
 
-	d->begin = ftrace_only(d->t, "capture_rwlock", "rwlock_begin");
-	d->end = ftrace_only(d->t, "capture_rwlock", "rwlock_end");
-	d->nops = ftrace_num(d->t, d->end, "nevents");
-	by_seq = ftrace_by_seq(d->t, "capture_rwlock", "rwlock_op", "rwlock_end", d->nops);
+	by_seq = trace_ops(d->t, "capture_rwlock", "rwlock", &d->begin, &d->end, &d->nops);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
 	for (size_t s = 0; s < d->nops; s++)
 		take_op(d, s, by_seq[s]);
@@ -78,7 +76,7 @@ static void contention(struct decode *d, int cpu, long long call,
 		unexplained(d, cpu, begin ? "contention_begin outside a lock() call"
 				    : "contention_end outside a lock() call");
 	if (begin) {
-		flags = ftrace_num(d->t, r, "flags");
+		flags = trace_num(d->t, r, "flags");
 		if (o->begun || !(flags & (o->op == WRITE_LOCK ? LCB_F_WRITE : LCB_F_READ)))
 			unexplained(d, cpu, "contention_begin twice or of the wrong kind");
 		o->begun = 1;
@@ -100,7 +98,7 @@ static void walk_cpu(struct decode *d, int cpu)
 
 	for (size_t i = 0; i < n; i++) {
 		if (ftrace_is_event(&r[i], "capture_rwlock", "rwlock_op")) {
-			unsigned long long seq = ftrace_num(d->t, &r[i], "seq");
+			unsigned long long seq = trace_num(d->t, &r[i], "seq");
 			struct op *o = &d->ops[seq];
 
 			if (!o->ret && (o->op == READ_LOCK || o->op == WRITE_LOCK)) {
@@ -113,7 +111,7 @@ static void walk_cpu(struct decode *d, int cpu)
 			}
 		} else if ((ftrace_is_event(&r[i], "lock", "contention_begin") ||
 			    ftrace_is_event(&r[i], "lock", "contention_end")) &&
-			   ftrace_num(d->t, &r[i], "lock_addr") == d->lock) {
+			   trace_num(d->t, &r[i], "lock_addr") == d->lock) {
 			contention(d, cpu, call, &r[i], !strcmp(r[i].name, "contention_begin"));
 		}
 	}
@@ -155,20 +153,23 @@ static void write_streams(const struct decode *d, const char *name,
 void rwlock_trace_decode(const char *trace, const char *json, const char *out,
 			 cJSON *info)
 {
-	struct ftrace *t = ftrace_open(trace);
+	struct cap_err err;
+	struct ftrace *t = ftrace_open(trace, &err);
 	struct decode d = { .path = trace, .t = t };
 	struct strbuf full = STRBUF_INIT, plain = STRBUF_INIT;
 	char *name;
 
+	if (!t)
+		die_err(&err);
 	collect_ops(&d);
 	for (int c = 0; c < ftrace_cpus(t); c++)
 		walk_cpu(&d, c);
-	name = ftrace_str(t, d.begin, "name");
+	name = trace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
-	if (json)
-		ftrace_cross_check(trace, json, plain.buf, plain.len);
+	if (json && ftrace_cross_check(trace, json, plain.buf, plain.len, &err))
+		die_err(&err);
 	write_file(out, full.buf, full.len);
-	json_add(info, "cpus", json_int((long long)ftrace_num(t, d.begin, "cpus")));
+	json_add(info, "cpus", json_int((long long)trace_num(t, d.begin, "cpus")));
 	json_add(info, "contention_begin", json_int(d.contention_begin));
 	json_add(info, "contention_end", json_int(d.contention_end));
 	strbuf_release(&full);

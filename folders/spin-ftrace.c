@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
-#include "../qemu/ftrace.h"
+#include "trace-fields.h"
 #include "spin-ftrace.h"
 
 /* module/spin.c's enum action, by value. */
@@ -38,10 +39,10 @@ static void take_op(struct decode *d, size_t seq, const struct ftrace_record *r)
 	struct op *o = &d->ops[seq];
 
 	if (seq == 0)
-		d->lock = ftrace_num(d->t, r, "lock");
-	o->actor = (int)ftrace_num(d->t, r, "actor");
-	o->action = (int)ftrace_num(d->t, r, "action");
-	o->locked = (int)ftrace_num(d->t, r, "locked");
+		d->lock = trace_num(d->t, r, "lock");
+	o->actor = (int)trace_num(d->t, r, "actor");
+	o->action = (int)trace_num(d->t, r, "action");
+	o->locked = (int)trace_num(d->t, r, "locked");
 	if (o->action >= N_ACTIONS)
 		die_at(EXIT_BAD_INPUT, d->path, 0, "spin_op seq %zu: action %d",
 		       seq, o->action);
@@ -52,10 +53,7 @@ static void collect_ops(struct decode *d)
 {
 	const struct ftrace_record **by_seq;
 
-	d->begin = ftrace_only(d->t, "capture_spin", "spin_begin");
-	d->end = ftrace_only(d->t, "capture_spin", "spin_end");
-	d->nops = ftrace_num(d->t, d->end, "nevents");
-	by_seq = ftrace_by_seq(d->t, "capture_spin", "spin_op", "spin_end", d->nops);
+	by_seq = trace_ops(d->t, "capture_spin", "spin", &d->begin, &d->end, &d->nops);
 	d->ops = xcalloc(d->nops ? d->nops : 1, sizeof(*d->ops));
 	for (size_t s = 0; s < d->nops; s++)
 		take_op(d, s, by_seq[s]);
@@ -77,9 +75,9 @@ static _Noreturn void unexplained(const struct decode *d, int cpu, const char *w
 static void slowpath(struct decode *d, struct cpu_walk *w, int cpu,
 		     const struct ftrace_record *r)
 {
-	if (ftrace_num(d->t, r, "lock") != d->lock)
+	if (trace_num(d->t, r, "lock") != d->lock)
 		unexplained(d, cpu, "was reported for another lock");
-	if (!ftrace_num(d->t, r, "exit")) {
+	if (!trace_num(d->t, r, "exit")) {
 		if (w->pending < 0 || w->in_slowpath || w->spun)
 			unexplained(d, cpu, "was entered outside a lock()");
 		w->in_slowpath = 1;
@@ -108,7 +106,7 @@ static _Noreturn void no_evidence(const struct decode *d, int cpu, long long seq
 /* Is the lock:contention_* record @r about the scenario's lock? */
 static int ours(const struct decode *d, const struct ftrace_record *r)
 {
-	return ftrace_num(d->t, r, "lock_addr") == d->lock;
+	return trace_num(d->t, r, "lock_addr") == d->lock;
 }
 
 /*
@@ -141,7 +139,7 @@ static void walk_cpu(struct decode *d, int cpu)
 		if (ftrace_is_event(&r[i], "capture_spin", "spin_slowpath")) {
 			slowpath(d, &w, cpu, &r[i]);
 		} else if (ftrace_is_event(&r[i], "capture_spin", "spin_op")) {
-			unsigned long long seq = ftrace_num(d->t, &r[i], "seq");
+			unsigned long long seq = trace_num(d->t, &r[i], "seq");
 			struct op *o = &d->ops[seq];
 
 			if (o->action == TRY_ACQUIRE_BLOCKING) {
@@ -198,11 +196,11 @@ static void write_streams(const struct decode *d, const char *name,
 
 static void describe(const struct decode *d, long long stops, cJSON *info)
 {
-	json_add(info, "cpus", json_int((long long)ftrace_num(d->t, d->begin, "cpus")));
+	json_add(info, "cpus", json_int((long long)trace_num(d->t, d->begin, "cpus")));
 	json_add(info, "hypervisor",
-		 json_bool((int)ftrace_num(d->t, d->begin, "hypervisor")));
+		 json_bool((int)trace_num(d->t, d->begin, "hypervisor")));
 	json_add(info, "paravirt_slowpath",
-		 json_bool((int)ftrace_num(d->t, d->begin, "pv_slowpath")));
+		 json_bool((int)trace_num(d->t, d->begin, "pv_slowpath")));
 	json_add(info, "slowpath_entries", json_int(d->entries));
 	json_add(info, "slowpath_exits", json_int(d->exits));
 	json_add(info, "stop_spinning", json_int(stops));
@@ -214,21 +212,24 @@ static void describe(const struct decode *d, long long stops, cJSON *info)
 void spin_trace_decode(const char *trace, const char *json, const char *out,
 		       cJSON *info)
 {
-	struct ftrace *t = ftrace_open(trace);
+	struct cap_err err;
+	struct ftrace *t = ftrace_open(trace, &err);
 	struct decode d = { .path = trace, .t = t };
 	struct strbuf full = STRBUF_INIT, plain = STRBUF_INIT;
 	long long stops = 0;
 	char *name;
 
+	if (!t)
+		die_err(&err);
 	collect_ops(&d);
 	for (int c = 0; c < ftrace_cpus(t); c++)
 		walk_cpu(&d, c);
 	for (size_t s = 0; s < d.nops; s++)
 		stops += d.ops[s].spun;
-	name = ftrace_str(t, d.begin, "name");
+	name = trace_str(t, d.begin, "name");
 	write_streams(&d, name, &full, &plain);
-	if (json)
-		ftrace_cross_check(trace, json, plain.buf, plain.len);
+	if (json && ftrace_cross_check(trace, json, plain.buf, plain.len, &err))
+		die_err(&err);
 	write_file(out, full.buf, full.len);
 	describe(&d, stops, info);
 	strbuf_release(&full);

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/proc.h"
 #include "accel.h"
 #include "cache.h"
@@ -37,16 +38,20 @@ static char *cpu_model(void)
 
 /*
  * What decides whether KVM runs a guest: the host kernel, QEMU, the CPU
- * and the guest kernel image.  Their digest names the verdict's file.
+ * and the guest kernel image.  Their digest names the verdict's file;
+ * NULL and @err if QEMU cannot tell its version.
  */
-static char *verdict_path(const struct guest_boot *b)
+static char *verdict_path(const struct guest_boot *b, struct cap_err *err)
 {
 	const char *argv[] = { guest_qemu(), "--version", NULL };
-	char *qemu = command_output(EXIT_ENV_MISSING, argv);
-	char *model = cpu_model(), *key, hex[65];
+	char *qemu = command_output(EXIT_ENV_MISSING, argv, err);
+	char *model, *key, hex[65];
 	const char *image = strrchr(b->vmlinux, '/');
 	struct utsname u;
 
+	if (!qemu)
+		return NULL;
+	model = cpu_model();
 	uname(&u);
 	key = xasprintf("%s\n%s\n%s\n%s\n%s\n%s\n", u.release, guest_qemu(), qemu,
 			model, image ? image + 1 : b->vmlinux,
@@ -56,7 +61,7 @@ static char *verdict_path(const struct guest_boot *b)
 	free(key);
 	free(model);
 	free(qemu);
-	return guest_cache_path("accel/%s", hex);
+	return guest_cache_path(err, "accel/%s", hex);
 }
 
 static void settle(enum accel accel)
@@ -81,7 +86,8 @@ static int load(void)
 	return ok;
 }
 
-static int first_look(const struct guest_boot *b)
+/* 1 if the verdict is forced, evident or cached, 0 if not, -1 and @err. */
+static int first_look(const struct guest_boot *b, struct cap_err *err)
 {
 	static const char *const names[] = { "tcg", "kvm", NULL };
 	int force = env_choice("CAPTURE_ACCEL", names), fd;
@@ -99,17 +105,19 @@ static int first_look(const struct guest_boot *b)
 		return 1;
 	}
 	close(fd);
-	v.cache = verdict_path(b);
-	return load();
+	v.cache = verdict_path(b, err);
+	return v.cache ? load() : -1;
 }
 
-int accel_known(const struct guest_boot *b, enum accel *accel)
+int accel_known(const struct guest_boot *b, enum accel *accel,
+		struct cap_err *err)
 {
 	static int looked;
 
 	if (!looked) {
 		looked = 1;
-		first_look(b);
+		if (first_look(b, err) < 0)
+			return -1;
 	}
 	*accel = v.accel;
 	return v.known;

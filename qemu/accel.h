@@ -15,9 +15,11 @@ enum accel { ACCEL_TCG, ACCEL_KVM };
 
 /*
  * 1 with *@accel set when guests like @b need no probe (said on stderr
- * once, with why); 0 while KVM is untried.
+ * once, with why); 0 while KVM is untried; -1 and @err if the verdict's
+ * file cannot be named (QEMU cannot tell its version, no cache).
  */
-int accel_known(const struct guest_boot *b, enum accel *accel);
+int accel_known(const struct guest_boot *b, enum accel *accel,
+		struct cap_err *err);
 /* The probe's verdict and why: said, and cached for this host. */
 void accel_settle(enum accel accel, const char *why);
 /*

@@ -11,40 +11,44 @@
 #include "cache.h"
 #include "guest.h"
 
-const char *guest_cache_dir(void)
+/* Where the cache is (not created here); NULL and @err if nowhere. */
+static char *cache_dir(struct cap_err *err)
 {
-	static char *dir;
 	const char *env;
 
-	if (dir)
-		return dir;
 	if ((env = getenv("CAPTURE_CACHE")) && *env)
-		dir = xstrdup(env);
-	else if ((env = getenv("XDG_CACHE_HOME")) && *env)
-		dir = xasprintf("%s/capture", env);
-	else if ((env = getenv("HOME")) && *env)
-		dir = xasprintf("%s/.cache/capture", env);
-	else
-		die(EXIT_ENV_MISSING, "no cache directory: set CAPTURE_CACHE or HOME");
-	mkdir_p(dir);
-	return dir;
+		return xstrdup(env);
+	if ((env = getenv("XDG_CACHE_HOME")) && *env)
+		return xasprintf("%s/capture", env);
+	if ((env = getenv("HOME")) && *env)
+		return xasprintf("%s/.cache/capture", env);
+	cap_fail(err, EXIT_ENV_MISSING, "no cache directory: set CAPTURE_CACHE or HOME");
+	return NULL;
 }
 
-char *guest_cache_path(const char *fmt, ...)
+char *guest_cache_path(struct cap_err *err, const char *fmt, ...)
 {
-	char *rel, *path, *slash;
+	char *dir = cache_dir(err), *rel, *path, *slash;
 	va_list ap;
+	int failed;
 
+	if (!dir)
+		return NULL;
 	va_start(ap, fmt);
 	if (vasprintf(&rel, fmt, ap) < 0)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
 	va_end(ap);
-	path = xasprintf("%s/%s", guest_cache_dir(), rel);
+	path = xasprintf("%s/%s", dir, rel);
 	free(rel);
+	free(dir);
 	slash = strrchr(path, '/');
 	*slash = '\0';
-	mkdir_p(path);
+	failed = mkdir_ok(path, err);
 	*slash = '/';
+	if (failed) {
+		free(path);
+		return NULL;
+	}
 	return path;
 }
 
@@ -61,41 +65,66 @@ int cache_commit(const char *tmp, const char *final, struct cap_err *err)
 	return 0;
 }
 
-/* A new empty file under last-run/ for one command's output. */
-static char *temp_file(const char *what)
+/* A new empty file under last-run/ for one command's output; NULL and @err. */
+static char *temp_file(const char *what, struct cap_err *err)
 {
-	char *path = guest_cache_path("last-run/%s-XXXXXX", what);
-	int fd = mkstemp(path);
+	char *path = guest_cache_path(err, "last-run/%s-XXXXXX", what);
+	int fd = path ? mkstemp(path) : -1;
 
-	if (fd < 0)
-		die(EXIT_CAPTURE_FAILED, "cannot create %s", path);
-	close(fd);
+	if (path && fd < 0) {
+		cap_fail(err, EXIT_CAPTURE_FAILED, "cannot create %s", path);
+		free(path);
+		return NULL;
+	}
+	if (fd >= 0)
+		close(fd);
 	return path;
 }
 
-char *command_output(int code, const char *const argv[])
+/* The first line of what @argv wrote to @out, or NULL and @err. */
+static char *first_line(int code, const char *const argv[], const char *out,
+			const char *errors, struct cap_err *err)
 {
-	char *out = temp_file("out"), *err = temp_file("err");
-	int cleanup[2] = { remove_on_failure(out), remove_on_failure(err) };
-	struct proc_result r = proc_run(argv, out, err, 60);
+	struct proc_result r = proc_run(argv, out, errors, 60);
 	char *text;
 
 	if (!r.exited || r.status) {
-		char *why = read_file(err, NULL);
+		char *why = read_file(errors, NULL);
 
-		die(code, "'%s' failed: %s", argv[0],
-		    why && *why ? strtok(why, "\n") : "no message");
+		cap_fail(err, code, "'%s' failed: %s", argv[0],
+			 why && *why ? strtok(why, "\n") : "no message");
+		free(why);
+		return NULL;
 	}
 	text = read_file(out, NULL);
-	remove(out);
-	remove(err);
-	cancel_on_failure(cleanup[0]);
-	cancel_on_failure(cleanup[1]);
-	if (!text)
-		die(EXIT_CAPTURE_FAILED, "cannot read the output of %s", argv[0]);
+	if (!text) {
+		cap_fail(err, EXIT_CAPTURE_FAILED, "cannot read the output of %s",
+			 argv[0]);
+		return NULL;
+	}
 	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+char *command_output(int code, const char *const argv[], struct cap_err *err)
+{
+	char *out = temp_file("out", err), *errors = out ? temp_file("err", err) : NULL;
+	int cleanup[2];
+	char *text = NULL;
+
+	if (errors) {
+		cleanup[0] = remove_on_failure(out);
+		cleanup[1] = remove_on_failure(errors);
+		text = first_line(code, argv, out, errors, err);
+		remove(errors);
+		cancel_on_failure(cleanup[1]);
+		cancel_on_failure(cleanup[0]);
+	}
+	/* Nothing left in last-run/, whether it failed or not. */
+	if (out)
+		remove(out);
+	free(errors);
 	free(out);
-	free(err);
 	return text;
 }
 

@@ -10,8 +10,11 @@
 char *cache_tmp_name(const char *final);
 int cache_commit(const char *tmp, const char *final, struct cap_err *err);
 
-/* First line of @argv's stdout; dies with @code (and its stderr) on failure. */
-char *command_output(int code, const char *const argv[]);
+/*
+ * First line of @argv's stdout; NULL and @err (of kind @code, with its
+ * stderr's first line) if it fails.
+ */
+char *command_output(int code, const char *const argv[], struct cap_err *err);
 
 /*
  * 16 hex digits of the sha256 over the base names and contents of @parts;

@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include <kbuffer.h>
 #include "../capture/die.h"
+#include "../capture/err.h"
 #include "../capture/json.h"
 #include "../capture/proc.h"
 #include "ftrace.h"
@@ -42,61 +43,67 @@ struct shipped {
 	size_t len;
 };
 
-static _Noreturn void truncated(const struct ftrace *t, size_t at)
+static int truncated(const struct ftrace *t, size_t at, struct cap_err *err)
 {
-	die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-	       "the trace channel stops at byte %zu of its framing without "
-	       "CAPTURE TRACE END: events were lost", at);
+	return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+			   "the trace channel stops at byte %zu of its framing without "
+			   "CAPTURE TRACE END: events were lost", at);
 }
 
-/* The header line at *@pos (without its newline), or NULL at the end. */
-static const char *header_line(struct ftrace *t, size_t *pos, char *line,
-			       size_t size)
+/* The header line at *@pos (without its newline): 1, 0 at the end, -1 and @err. */
+static int header_line(struct ftrace *t, size_t *pos, char *line, size_t size,
+		       struct cap_err *err)
 {
 	const char *nl = memchr(t->data + *pos, '\n', t->len - *pos);
 	size_t n;
 
 	if (*pos == t->len)
-		return NULL;
+		return 0;
 	if (!nl)
-		truncated(t, *pos);
+		return truncated(t, *pos, err);
 	n = nl - (t->data + *pos);
 	if (n >= size)
-		die_at(EXIT_BAD_INPUT, t->path, 0,
-		       "byte %zu: a framing line of %zu bytes", *pos, n);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "byte %zu: a framing line of %zu bytes", *pos, n);
 	memcpy(line, t->data + *pos, n);
 	line[n] = '\0';
 	*pos += n + 1;
-	return line;
+	return 1;
 }
 
-/* The next FILE at *@pos; 0 at the end marker (its count checked). */
+/* The end marker at @line, after @files files: 0, or -1 and @err. */
+static int trace_end(struct ftrace *t, size_t pos, int count, int files,
+		     struct cap_err *err)
+{
+	if (count != files)
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "the guest shipped %d trace files, %d arrived",
+				   count, files);
+	if (pos != t->len)
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%zu bytes after CAPTURE TRACE END", t->len - pos);
+	return 0;
+}
+
+/* The next FILE at *@pos: 1; 0 at the end marker (its count checked); -1 and @err. */
 static int next_file(struct ftrace *t, size_t *pos, struct shipped *f,
-		     int files)
+		     int files, struct cap_err *err)
 {
 	char line[320];
-	int count, used = 0;
+	int count, used = 0, got = header_line(t, pos, line, sizeof(line), err);
 
-	if (!header_line(t, pos, line, sizeof(line)))
-		truncated(t, *pos);
+	if (got <= 0)
+		return got ? -1 : truncated(t, *pos, err);
 	if (sscanf(line, "CAPTURE TRACE END %d%n", &count, &used) == 1 &&
-	    !line[used]) {
-		if (count != files)
-			die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-			       "the guest shipped %d trace files, %d arrived",
-			       count, files);
-		if (*pos != t->len)
-			die_at(EXIT_BAD_INPUT, t->path, 0,
-			       "%zu bytes after CAPTURE TRACE END", t->len - *pos);
-		return 0;
-	}
+	    !line[used])
+		return trace_end(t, *pos, count, files, err);
 	if (sscanf(line, "FILE %255s %zu%n", f->path, &f->len, &used) != 2 ||
 	    line[used])
-		die_at(EXIT_BAD_INPUT, t->path, 0,
-		       "byte %zu: expected FILE <path> <length>, not \"%.40s\"",
-		       *pos - strlen(line) - 1, line);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "byte %zu: expected FILE <path> <length>, not \"%.40s\"",
+				   *pos - strlen(line) - 1, line);
 	if (f->len > t->len - *pos)
-		truncated(t, *pos);
+		return truncated(t, *pos, err);
 	f->bytes = t->data + *pos;
 	*pos += f->len;
 	return 1;
@@ -136,61 +143,69 @@ static long page_size(const char *page)
 	return (long)size;
 }
 
-/* Every record of one ring-buffer page of @cpu; the page's missed events. */
-static long read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page)
+/*
+ * Every record of one ring-buffer page of @cpu; the page's missed events
+ * into *@missed.  -1 and @err if the page is broken.
+ */
+static int read_page(struct ftrace *t, struct kbuffer *kb, int cpu, char *page,
+		     long *missed, struct cap_err *err)
 {
 	unsigned long long ts;
 	struct tep_record rec = { .cpu = cpu };
 	struct tep_event *ev;
-	long missed;
 	void *data;
 
 	if (page_size(page) < 0 || kbuffer_load_subbuffer(kb, page))
-		die_at(EXIT_BAD_INPUT, t->path, 0, "cpu%d: a page kbuffer cannot load",
-		       cpu);
-	missed = kbuffer_missed_events(kb);
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "cpu%d: a page kbuffer cannot load", cpu);
+	*missed = kbuffer_missed_events(kb);
 	for (data = kbuffer_read_event(kb, &ts); data;
 	     data = kbuffer_next_event(kb, &ts)) {
 		rec.ts = ts;
 		rec.data = data;
 		rec.size = kbuffer_event_size(kb);
 		if (rec.size < 0 || (char *)data - page + rec.size > PAGE_DATA + page_size(page))
-			die_at(EXIT_BAD_INPUT, t->path, 0,
-			       "cpu%d: a record that runs past its page's data", cpu);
+			return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+					   "cpu%d: a record that runs past its page's data", cpu);
 		ev = tep_find_event_by_record(t->tep, &rec);
 		if (!ev)
-			die_at(EXIT_BAD_INPUT, t->path, 0,
-			       "cpu%d: a record of an event whose format was not shipped (id %d)",
-			       cpu, tep_data_type(t->tep, &rec));
+			return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+					   "cpu%d: a record of an event "
+					   "whose format was not shipped (id %d)",
+					   cpu, tep_data_type(t->tep, &rec));
 		add_record(t, cpu, &(struct ftrace_record){
 			.cpu = cpu, .ts = ts, .system = ev->system,
 			.name = ev->name, .data = data, .size = rec.size });
 	}
-	return missed;
+	return 0;
 }
 
-static void read_pages(struct ftrace *t, int cpu, const struct shipped *f)
+static int read_pages(struct ftrace *t, int cpu, const struct shipped *f,
+		      struct cap_err *err)
 {
-	struct kbuffer *kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-	long missed = 0, m;
+	struct kbuffer *kb;
+	long missed = 0, m = 0;
+	int ret = 0;
 
+	if (f->len % TRACE_PAGE)
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "%s: %zu bytes, not whole pages of %d: events were lost",
+				   f->path, f->len, TRACE_PAGE);
+	kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
 	if (!kb)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
-	if (f->len % TRACE_PAGE)
-		die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-		       "%s: %zu bytes, not whole pages of %d: events were lost",
-		       f->path, f->len, TRACE_PAGE);
-	for (size_t off = 0; off < f->len; off += TRACE_PAGE) {
-		m = read_page(t, kb, cpu, f->bytes + off);
+	for (size_t off = 0; off < f->len && !ret; off += TRACE_PAGE) {
+		ret = read_page(t, kb, cpu, f->bytes + off, &m, err);
 		/* -1: events were missed, the kernel did not say how many. */
-		if (m)
+		if (!ret && m)
 			missed += m > 0 ? m : 1;
 	}
 	kbuffer_free(kb);
-	if (missed)
-		die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-		       "cpu%d: the ring buffer missed %ld events (pages marked by "
-		       "the kernel): the trace buffer was too small", cpu, missed);
+	if (!ret && missed)
+		ret = cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				  "cpu%d: the ring buffer missed %ld events (pages marked by "
+				  "the kernel): the trace buffer was too small", cpu, missed);
+	return ret;
 }
 
 /* A stats line "KEY: N", or 0 if absent. */
@@ -206,18 +221,20 @@ static unsigned long long stat_value(const struct shipped *f, const char *key)
 	return v;
 }
 
-/* The buffer's own counts of what it lost. */
-static void check_stats(const struct ftrace *t, int cpu, const struct shipped *f)
+/* The buffer's own counts of what it lost: 0, or -1 and @err if any. */
+static int check_stats(const struct ftrace *t, int cpu, const struct shipped *f,
+		       struct cap_err *err)
 {
 	unsigned long long overrun = stat_value(f, "overrun: ");
 	unsigned long long commit = stat_value(f, "commit overrun: ");
 	unsigned long long dropped = stat_value(f, "dropped events: ");
 
 	if (overrun || commit || dropped)
-		die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-		       "cpu%d: the ring buffer lost events: overrun %llu, commit "
-		       "overrun %llu, dropped %llu (the trace buffer was too small)",
-		       cpu, overrun, commit, dropped);
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "cpu%d: the ring buffer lost events: overrun %llu, commit "
+				   "overrun %llu, dropped %llu (the trace buffer was too small)",
+				   cpu, overrun, commit, dropped);
+	return 0;
 }
 
 /*
@@ -238,8 +255,11 @@ static const char *const format_lines[] = {
 	NULL,
 };
 
-/* 0, or the first line of @f (1-based) that is no format line. */
-static long bad_format_line(const struct shipped *f)
+/*
+ * 0, or the first line of @f (1-based) that is no format line; -1 and
+ * @err if the patterns do not compile.
+ */
+static long bad_format_line(const struct shipped *f, struct cap_err *err)
 {
 	static regex_t re[sizeof(format_lines) / sizeof(*format_lines)];
 	static int compiled;
@@ -248,7 +268,8 @@ static long bad_format_line(const struct shipped *f)
 
 	for (int i = 0; !compiled && format_lines[i]; i++)
 		if (regcomp(&re[i], format_lines[i], REG_EXTENDED | REG_NOSUB))
-			die(EXIT_CAPTURE_FAILED, "cannot compile a format pattern");
+			return cap_fail(err, EXIT_CAPTURE_FAILED,
+					"cannot compile a format pattern");
 	compiled = 1;
 	if (memchr(p, '\0', f->len))
 		return 1;
@@ -296,58 +317,73 @@ static struct strbuf fields_only(const struct shipped *f)
 	return sb;
 }
 
-static void take(struct ftrace *t, const struct shipped *f)
+/* An event's format, refused unless it is as the kernel writes it. */
+static int take_format(struct ftrace *t, const struct shipped *f,
+		       const char *sys, struct cap_err *err)
+{
+	long line = bad_format_line(f, err);
+	struct strbuf format;
+	int failed;
+
+	if (line < 0)
+		return -1;
+	if (line)
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%s, line %ld: not a line of "
+				   "an event format the kernel writes", f->path, line);
+	format = fields_only(f);
+	failed = tep_parse_event(t->tep, format.buf, format.len, sys);
+	strbuf_release(&format);
+	if (failed)
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%s does not parse", f->path);
+	return 0;
+}
+
+static int take(struct ftrace *t, const struct shipped *f, struct cap_err *err)
 {
 	char sys[128];
 	int cpu, used = 0;
 
 	if (!strcmp(f->path, "events/header_page")) {
 		if (tep_parse_header_page(t->tep, f->bytes, f->len, 8))
-			die_at(EXIT_BAD_INPUT, t->path, 0, "events/header_page does not parse");
-	} else if (sscanf(f->path, "events/%127[^/]/%*[^/]/format%n", sys, &used) == 1 &&
-		   !f->path[used]) {
-		long line = bad_format_line(f);
-		struct strbuf format;
-		int bad;
-
-		if (line)
-			die_at(EXIT_BAD_INPUT, t->path, 0, "%s, line %ld: not a line of "
-			       "an event format the kernel writes", f->path, line);
-		format = fields_only(f);
-		bad = tep_parse_event(t->tep, format.buf, format.len, sys);
-
-		strbuf_release(&format);
-		if (bad)
-			die_at(EXIT_BAD_INPUT, t->path, 0, "%s does not parse", f->path);
-	} else if (sscanf(f->path, "per_cpu/cpu%d/%n", &cpu, &used) == 1 &&
-		   cpu >= 0 && cpu < MAX_CPUS) {
+			return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+					   "events/header_page does not parse");
+		return 0;
+	}
+	if (sscanf(f->path, "events/%127[^/]/%*[^/]/format%n", sys, &used) == 1 &&
+	    !f->path[used])
+		return take_format(t, f, sys, err);
+	if (sscanf(f->path, "per_cpu/cpu%d/%n", &cpu, &used) == 1 &&
+	    cpu >= 0 && cpu < MAX_CPUS) {
 		if (cpu >= t->cpus)
 			t->cpus = cpu + 1;
 		if (!strcmp(f->path + used, "stats"))
-			check_stats(t, cpu, f);
-		else if (!strcmp(f->path + used, "trace_pipe_raw"))
-			read_pages(t, cpu, f);
-		else
-			die_at(EXIT_BAD_INPUT, t->path, 0, "unexpected file %s", f->path);
-	} else {
-		die_at(EXIT_BAD_INPUT, t->path, 0, "unexpected file %s", f->path);
+			return check_stats(t, cpu, f, err);
+		if (!strcmp(f->path + used, "trace_pipe_raw"))
+			return read_pages(t, cpu, f, err);
 	}
+	return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+			   "unexpected file %s", f->path);
 }
 
-struct ftrace *ftrace_open(const char *path)
+/* The channel's framing line, then its files, decoded as they come. */
+static int decode(struct ftrace *t, struct cap_err *err)
 {
-	struct ftrace *t = xcalloc(1, sizeof(*t));
 	struct shipped f;
 	char line[64];
 	size_t pos = 0;
-	int files = 0;
+	int files = 0, more;
 
-	t->path = path;
-	t->data = read_file(path, &t->len);
 	if (!t->data || !t->len)
-		die_at(EXIT_CAPTURE_FAILED, path, 0, "the trace channel is empty");
-	if (!header_line(t, &pos, line, sizeof(line)) || strcmp(line, "CAPTURE TRACE"))
-		die_at(EXIT_BAD_INPUT, path, 0, "not a trace channel (no CAPTURE TRACE)");
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+				   "the trace channel is empty");
+	more = header_line(t, &pos, line, sizeof(line), err);
+	if (more < 0)
+		return -1;
+	if (!more || strcmp(line, "CAPTURE TRACE"))
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "not a trace channel (no CAPTURE TRACE)");
 	t->tep = tep_alloc();
 	if (!t->tep)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
@@ -355,9 +391,23 @@ struct ftrace *ftrace_open(const char *path)
 	tep_set_long_size(t->tep, 8);
 	tep_set_page_size(t->tep, TRACE_PAGE);
 	/* Formats come before the pages in the channel: decode as it goes. */
-	while (next_file(t, &pos, &f, files)) {
-		take(t, &f);
+	while ((more = next_file(t, &pos, &f, files, err)) > 0) {
+		if (take(t, &f, err))
+			return -1;
 		files++;
+	}
+	return more;
+}
+
+struct ftrace *ftrace_open(const char *path, struct cap_err *err)
+{
+	struct ftrace *t = xcalloc(1, sizeof(*t));
+
+	t->path = path;
+	t->data = read_file(path, &t->len);
+	if (decode(t, err)) {
+		ftrace_close(t);
+		return NULL;
 	}
 	return t;
 }
@@ -366,7 +416,8 @@ void ftrace_close(struct ftrace *t)
 {
 	for (int c = 0; c < MAX_CPUS; c++)
 		free(t->cpu[c].r);
-	tep_free(t->tep);
+	if (t->tep)
+		tep_free(t->tep);
 	free(t->data);
 	free(t);
 }
@@ -392,30 +443,33 @@ static struct tep_event *event_of(const struct ftrace *t,
 	return tep_find_event_by_record(t->tep, rec);
 }
 
-unsigned long long ftrace_num(const struct ftrace *t,
-			      const struct ftrace_record *r, const char *field)
+int ftrace_num(const struct ftrace *t, const struct ftrace_record *r,
+	       const char *field, unsigned long long *v, struct cap_err *err)
 {
 	struct tep_record rec;
 	struct tep_event *ev = event_of(t, r, &rec);
-	unsigned long long v;
 
-	if (tep_get_field_val(NULL, ev, field, &rec, &v, 0))
-		die_at(EXIT_BAD_INPUT, t->path, 0, "%s:%s has no field %s",
-		       r->system, r->name, field);
-	return v;
+	if (tep_get_field_val(NULL, ev, field, &rec, v, 0))
+		return cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+				   "%s:%s has no field %s",
+				   r->system, r->name, field);
+	return 0;
 }
 
 char *ftrace_str(const struct ftrace *t, const struct ftrace_record *r,
-		 const char *field)
+		 const char *field, struct cap_err *err)
 {
 	struct tep_record rec;
 	struct tep_event *ev = event_of(t, r, &rec);
 	int len = 0;
 	const char *v = tep_get_field_raw(NULL, ev, field, &rec, &len, 0);
 
-	if (!v)
-		die_at(EXIT_BAD_INPUT, t->path, 0, "%s:%s has no field %s",
-		       r->system, r->name, field);
+	if (!v) {
+		cap_fail_at(err, EXIT_BAD_INPUT, t->path, 0,
+			    "%s:%s has no field %s", r->system,
+			    r->name, field);
+		return NULL;
+	}
 	return xasprintf("%.*s", (int)strnlen(v, len), v);
 }
 
@@ -432,20 +486,23 @@ int ftrace_is(const char *path)
 	return is;
 }
 
-void ftrace_cross_check(const char *trace, const char *json, const char *plain,
-			size_t len)
+int ftrace_cross_check(const char *trace, const char *json, const char *plain,
+		       size_t len, struct cap_err *err)
 {
 	size_t n, i, line = 1;
 	char *text = read_file(json, &n);
 
 	if (!text)
-		die_at(EXIT_CAPTURE_FAILED, json, 0, "cannot read the JSON channel");
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, json, 0,
+				   "cannot read the JSON channel");
 	for (i = 0; i < n && i < len && text[i] == plain[i]; i++)
 		line += text[i] == '\n';
-	if (i < n || i < len)
-		die_at(EXIT_CAPTURE_FAILED, json, (long)line,
-		       "the JSON channel and the trace channel (%s) disagree", trace);
 	free(text);
+	if (i < n || i < len)
+		return cap_fail_at(err, EXIT_CAPTURE_FAILED, json, (long)line,
+				   "the JSON channel and the trace channel (%s) "
+				   "disagree", trace);
+	return 0;
 }
 
 int ftrace_is_event(const struct ftrace_record *r, const char *system,
@@ -455,7 +512,7 @@ int ftrace_is_event(const struct ftrace_record *r, const char *system,
 }
 
 const struct ftrace_record *ftrace_only(const struct ftrace *t, const char *system,
-					const char *event)
+					const char *event, struct cap_err *err)
 {
 	const struct ftrace_record *only = NULL;
 
@@ -465,59 +522,78 @@ const struct ftrace_record *ftrace_only(const struct ftrace *t, const char *syst
 
 			if (!ftrace_is_event(r, system, event))
 				continue;
-			if (only)
-				die_at(EXIT_CHECK_FAILED, t->path, 0, "two %s:%s events",
-				       system, event);
+			if (only) {
+				cap_fail_at(err, EXIT_CHECK_FAILED, t->path, 0,
+					    "two %s:%s events",
+					    system, event);
+				return NULL;
+			}
 			only = r;
 		}
 	if (!only)
-		die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-		       "no %s:%s event in the trace: events were lost", system, event);
+		cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+			    "no %s:%s event in the trace: events were lost", system, event);
 	return only;
 }
 
-static _Noreturn void lost_seq(const struct ftrace *t, const char *end_event,
-			       size_t n, size_t lost)
+static int lost_seq(const struct ftrace *t, const char *end_event, size_t n,
+		    size_t lost, struct cap_err *err)
 {
-	die_at(EXIT_CAPTURE_FAILED, t->path, 0,
-	       "%s counted %zu events, %zu of them are not in the trace: "
-	       "events were lost", end_event, n, lost);
+	return cap_fail_at(err, EXIT_CAPTURE_FAILED, t->path, 0,
+			   "%s counted %zu events, %zu of them are not in the trace: "
+			   "events were lost", end_event, n, lost);
+}
+
+/* Record @r of seq @seq into @by_seq (of @n): 0, or -1 and @err. */
+static int place(const struct ftrace *t, const struct ftrace_record **by_seq,
+		 size_t n, const struct ftrace_record *r, const char *end_event,
+		 struct cap_err *err)
+{
+	unsigned long long seq;
+
+	if (ftrace_num(t, r, "seq", &seq, err))
+		return -1;
+	if (seq >= n)
+		return cap_fail_at(err, EXIT_CHECK_FAILED, t->path, 0,
+				   "%s seq %llu after %s counted %zu",
+				   r->name, seq, end_event, n);
+	if (by_seq[seq])
+		return cap_fail_at(err, EXIT_CHECK_FAILED, t->path, 0,
+				   "two %s events of seq %llu",
+				   r->name, seq);
+	by_seq[seq] = r;
+	return 0;
 }
 
 const struct ftrace_record **ftrace_by_seq(const struct ftrace *t, const char *system,
 					   const char *event, const char *end_event,
-					   size_t n)
+					   size_t n, struct cap_err *err)
 {
 	const struct ftrace_record **by_seq;
 	size_t found = 0, lost = 0;
+	int failed = 0;
 
 	for (int c = 0; c < t->cpus; c++)
 		for (size_t i = 0; i < t->cpu[c].n; i++)
 			found += ftrace_is_event(&t->cpu[c].r[i], system, event);
 	/* a count beyond the records there are gets no table of its size */
-	if (n > found)
-		lost_seq(t, end_event, n, n - found);
+	if (n > found) {
+		lost_seq(t, end_event, n, n - found, err);
+		return NULL;
+	}
 	by_seq = xcalloc(n ? n : 1, sizeof(*by_seq));
-	for (int c = 0; c < t->cpus; c++)
-		for (size_t i = 0; i < t->cpu[c].n; i++) {
-			const struct ftrace_record *r = &t->cpu[c].r[i];
-			unsigned long long seq;
-
-			if (!ftrace_is_event(r, system, event))
-				continue;
-			seq = ftrace_num(t, r, "seq");
-			if (seq >= n)
-				die_at(EXIT_CHECK_FAILED, t->path, 0,
-				       "%s seq %llu after %s counted %zu", event, seq,
-				       end_event, n);
-			if (by_seq[seq])
-				die_at(EXIT_CHECK_FAILED, t->path, 0,
-				       "two %s events of seq %llu", event, seq);
-			by_seq[seq] = r;
-		}
-	for (size_t s = 0; s < n; s++)
+	for (int c = 0; c < t->cpus && !failed; c++)
+		for (size_t i = 0; i < t->cpu[c].n && !failed; i++)
+			if (ftrace_is_event(&t->cpu[c].r[i], system, event))
+				failed = place(t, by_seq, n, &t->cpu[c].r[i],
+					       end_event, err);
+	for (size_t s = 0; s < n && !failed; s++)
 		lost += !by_seq[s];
-	if (lost)
-		lost_seq(t, end_event, n, lost);
+	if (!failed && lost)
+		failed = lost_seq(t, end_event, n, lost, err);
+	if (failed) {
+		free(by_seq);
+		return NULL;
+	}
 	return by_seq;
 }

@@ -31,10 +31,12 @@
 #include <stddef.h>
 #include <cJSON.h>
 
-/* The cache directory (created on first use). */
-const char *guest_cache_dir(void);
-/* A path under the cache directory, its parent directories created. */
-char *guest_cache_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A path under the cache directory, its parent directories created; NULL
+ * and @err if there is no cache directory or they cannot be created.
+ */
+char *guest_cache_path(struct cap_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Debian's kernel image matching the installed headers. */
 struct guest_kernel {
@@ -46,10 +48,17 @@ struct guest_kernel {
 	char *vmlinux;      /* the uncompressed kernel ELF */
 };
 
-/* Find, download if needed, unpack.  Dies with EXIT_ENV_MISSING. */
-void guest_kernel_get(struct guest_kernel *k);
-/* Add "kernel", "headers", "qemu", "busybox" provenance to @env. */
-void guest_kernel_describe(const struct guest_kernel *k, cJSON *env);
+/*
+ * Find, download if needed, unpack.  -1 and @err (mostly EXIT_ENV_MISSING)
+ * if it cannot, @k then empty and nothing half-written left in the cache.
+ */
+int guest_kernel_get(struct guest_kernel *k, struct cap_err *err);
+/*
+ * Add "kernel", "headers", "qemu", "busybox" provenance to @env; -1 and
+ * @err if dpkg-query cannot tell the packages' versions.
+ */
+int guest_kernel_describe(const struct guest_kernel *k, cJSON *env,
+			  struct cap_err *err);
 
 /*
  * Build the out-of-tree module @name.ko from @files (paths; Kbuild among
@@ -93,19 +102,16 @@ struct guest_boot {
 };
 
 /*
- * Boot @b and check the event channel; a hung or broken run is retried
- * once, then dies with EXIT_CAPTURE_FAILED naming the console log.
- * Returns NULL, or the guest's "CAPTURE ERROR" text (caller frees).
- * Adds "accelerator" to @env.
+ * Boot the @n boots @b, at most @jobs at a time (each its own QEMU), and
+ * check their event channels; errors[i] gets boot i's "CAPTURE ERROR"
+ * text or NULL (caller frees).  Adds "accelerator" to @env.  Output does
+ * not depend on @jobs: each boot writes only its own event channel.  A
+ * hung or broken run is retried once, then the capture fails: -1 and
+ * @err of kind EXIT_CAPTURE_FAILED naming the console log (no QEMU:
+ * EXIT_ENV_MISSING), every guest stopped and no channel left behind.
  */
-char *guest_capture(const struct guest_boot *b, cJSON *env);
-/*
- * The same for @n boots, at most @jobs at a time (each its own QEMU);
- * errors[i] gets boot i's CAPTURE ERROR text or NULL.  Output does not
- * depend on @jobs: each boot writes only its own event channel.
- */
-void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
-		       char **errors, cJSON *env);
+int guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
+		      char **errors, cJSON *env, struct cap_err *err);
 
 /*
  * A static guest program built from the C source @src with the Debian
@@ -144,12 +150,16 @@ struct module_guest {
 
 /*
  * Kernel, module and initramfs of @name, once (a prepared @g is kept).
- * -1 and @err if one cannot be built.
+ * -1 and @err if one cannot be got or built.
  */
 int module_guest_prepare(struct module_guest *g, const char *name,
 			 struct cap_err *err);
-/* Add the kernel's provenance, "module" and "initramfs_sha256" to @env. */
-void module_guest_describe(const struct module_guest *g, cJSON *env);
+/*
+ * Add the kernel's provenance, "module" and "initramfs_sha256" to @env;
+ * -1 and @err as guest_kernel_describe().
+ */
+int module_guest_describe(const struct module_guest *g, cJSON *env,
+			  struct cap_err *err);
 /*
  * "capture_module=NAME capture_cpus=N capture_trace_kb=K": the words of
  * @g's /prepare.sh, the same for every scenario (so a snapshot can hold

@@ -37,10 +37,9 @@ static int stage(const char *dir, const char *src, const char *dest, int exec,
 static int make_dir(const char *dir, const char *sub, struct cap_err *err)
 {
 	char *p = xasprintf("%s/%s", dir, sub);
-	int ret = 0;
+	int ret = mkdir_ok(p, err);
 
-	mkdir_p(p);
-	if (chmod(p, 0755))
+	if (!ret && chmod(p, 0755))
 		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "chmod %s failed", p);
 	free(p);
 	return ret;
@@ -121,10 +120,11 @@ char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65],
 		parts[i + 3] = files[i].src;
 	if (sha256_key(parts, key, err))
 		goto done;
-	out = guest_cache_path("initramfs/%s.cpio%s", key, guest_boot_lean() ? "" : ".gz");
-	if ((!file_exists(out) && build(init, fwcfg, files, n, out, err)) ||
-	    (sha256_file(out, sha) &&
-	     cap_fail(err, EXIT_CAPTURE_FAILED, "cannot read %s", out))) {
+	out = guest_cache_path(err, "initramfs/%s.cpio%s", key,
+			       guest_boot_lean() ? "" : ".gz");
+	if (out && ((!file_exists(out) && build(init, fwcfg, files, n, out, err)) ||
+		    (sha256_file(out, sha) &&
+		     cap_fail(err, EXIT_CAPTURE_FAILED, "cannot read %s", out)))) {
 		free(out);
 		out = NULL;
 	}

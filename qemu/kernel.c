@@ -16,30 +16,36 @@
 
 #define DEPS_HINT "run 'apt-get update && make deps'"
 
-/* The newest /usr/src/linux-headers-<abi>: its ABI, e.g. "6.1.0-57-amd64". */
-static char *headers_abi(void)
+/*
+ * The newest /usr/src/linux-headers-<abi>: its ABI, e.g. "6.1.0-57-amd64";
+ * NULL and @err if there is none.
+ */
+static char *headers_abi(struct cap_err *err)
 {
 	const char *prefix = "/usr/src/linux-headers-";
 	const char *best = NULL;
-	char *abi;
+	char *abi = NULL;
 	glob_t g;
+	int found = glob("/usr/src/linux-headers-*-amd64", 0, NULL, &g) == 0;
 
-	if (glob("/usr/src/linux-headers-*-amd64", 0, NULL, &g) == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (!best || strverscmp(g.gl_pathv[i], best) > 0)
-				best = g.gl_pathv[i];
-	if (!best)
-		die(EXIT_ENV_MISSING, "no /usr/src/linux-headers-*-amd64: " DEPS_HINT);
-	abi = xstrdup(best + strlen(prefix));
-	globfree(&g);
+	for (size_t i = 0; found && i < g.gl_pathc; i++)
+		if (!best || strverscmp(g.gl_pathv[i], best) > 0)
+			best = g.gl_pathv[i];
+	if (best)
+		abi = xstrdup(best + strlen(prefix));
+	else
+		cap_fail(err, EXIT_ENV_MISSING, "no /usr/src/linux-headers-*-amd64: "
+			 DEPS_HINT);
+	if (found)
+		globfree(&g);
 	return abi;
 }
 
-static char *package_version(const char *package)
+static char *package_version(const char *package, struct cap_err *err)
 {
 	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}\\n", package, NULL };
 
-	return command_output(EXIT_ENV_MISSING, argv);
+	return command_output(EXIT_ENV_MISSING, argv, err);
 }
 
 /* apt-get download writes NAME_VERSION_amd64.deb, ':' spelled "%3a". */
@@ -57,43 +63,48 @@ static char *deb_file_name(const char *package, const char *version)
 	return sb.buf;
 }
 
-static void download(struct guest_kernel *k, const char *deb)
+/* apt-get download into a directory of its own, then renamed to @deb. */
+static int download(const struct guest_kernel *k, const char *deb,
+		    struct cap_err *err)
 {
-	struct cap_err err;
 	char *dir = cache_tmp_name(deb);
 	char *spec = xasprintf("%s=%s", k->package, k->version);
-	char *log = guest_cache_path("last-run/apt-get-download.log");
+	char *log = guest_cache_path(err, "last-run/apt-get-download.log");
 	const char *argv[] = { "env", "-C", dir, "apt-get", "download", "-q",
 			       spec, NULL };
+	char *got = xasprintf("%s/%s", dir, strrchr(deb, '/') + 1);
 	struct proc_result r;
-	char *got, *name = strrchr(deb, '/') + 1;
+	int cleanup, ret = -1;
 
-	int cleanup;
-
+	if (!log)
+		goto done;
 	progress("downloading %s %s", k->package, k->version);
 	cleanup = remove_on_failure(dir);
-	mkdir_p(dir);
-	r = proc_run(argv, log, log, 600);
-	got = xasprintf("%s/%s", dir, name);
-	if (!r.exited || r.status || !file_exists(got))
-		die(EXIT_ENV_MISSING, "cannot download %s (log: %s): " DEPS_HINT,
-		    spec, log);
-	if (cache_commit(got, deb, &err))
-		die_err(&err);
+	if (!mkdir_ok(dir, err)) {
+		r = proc_run(argv, log, log, 600);
+		if (!r.exited || r.status || !file_exists(got))
+			cap_fail(err, EXIT_ENV_MISSING, "cannot download %s (log: %s): "
+				 DEPS_HINT, spec, log);
+		else
+			ret = cache_commit(got, deb, err);
+	}
+	/* Nothing half-written, whether the caller dies or goes on. */
 	remove_tree(dir);
 	cancel_on_failure(cleanup);
+done:
 	free(got);
 	free(log);
 	free(spec);
 	free(dir);
+	return ret;
 }
 
 /* The .deb's sha256, computed once at download and kept beside it. */
-static void deb_sha256(const char *deb, char hex[65])
+static int deb_sha256(const char *deb, char hex[65], struct cap_err *err)
 {
-	struct cap_err err;
 	char *side = xasprintf("%s.sha256", deb);
 	char *text = read_file(side, NULL);
+	int ret = 0;
 
 	if (text && strlen(text) >= 64) {
 		memcpy(hex, text, 64);
@@ -102,16 +113,48 @@ static void deb_sha256(const char *deb, char hex[65])
 		char *tmp = cache_tmp_name(side);
 		int cleanup = remove_on_failure(tmp);
 
-		if (sha256_file(deb, hex))
-			die(EXIT_ENV_MISSING, "cannot read %s", deb);
-		write_file(tmp, hex, 64);
-		if (cache_commit(tmp, side, &err))
-			die_err(&err);
+		if (sha256_file(deb, hex)) {
+			ret = cap_fail(err, EXIT_ENV_MISSING, "cannot read %s", deb);
+		} else {
+			write_file(tmp, hex, 64);
+			ret = cache_commit(tmp, side, err);
+		}
+		if (ret)
+			remove(tmp);
 		cancel_on_failure(cleanup);
 		free(tmp);
 	}
 	free(text);
 	free(side);
+	return ret;
+}
+
+/* The XZ stream inside the bzImage @bz into @xz; -1 and @err if none. */
+static int xz_payload(const char *bz, const char *xz, const char *member,
+		      const char *deb, struct cap_err *err)
+{
+	static const char magic[] = "\xfd" "7zXZ";
+	size_t len;
+	char *img = read_file(bz, &len);
+	char *at = img ? memmem(img, len, magic, sizeof(magic)) : NULL;
+
+	if (at)
+		write_file(xz, at, len - (at - img));
+	free(img);
+	if (!at)
+		return cap_fail(err, EXIT_ENV_MISSING, "%s in %s has no XZ payload",
+				member, deb);
+	return 0;
+}
+
+static int is_elf(const char *path)
+{
+	size_t len;
+	char *img = read_file(path, &len);
+	int elf = img && len >= 4 && !memcmp(img, "\x7f" "ELF", 4);
+
+	free(img);
+	return elf;
 }
 
 /*
@@ -119,9 +162,9 @@ static void deb_sha256(const char *deb, char hex[65])
  * 00); its content is the vmlinux ELF, which QEMU boots by PVH without
  * the slow in-guest decompression.
  */
-static void unpack_vmlinux(const struct guest_kernel *k, const char *deb)
+static int unpack_vmlinux(const struct guest_kernel *k, const char *deb,
+			  struct cap_err *err)
 {
-	struct cap_err err;
 	char *bz = cache_tmp_name(k->vmlinux);
 	char *xz = xasprintf("%s.xz", bz);
 	char *out = xasprintf("%s.elf", bz);
@@ -130,59 +173,85 @@ static void unpack_vmlinux(const struct guest_kernel *k, const char *deb)
 		"dpkg-deb --fsys-tarfile \"$1\" | tar -xO \"$2\"",
 		"sh", deb, member, NULL };
 	const char *unxz[] = { "xz", "-dc", "--single-stream", xz, NULL };
-	static const char magic[] = "\xfd" "7zXZ";
 	int cleanup[3] = { remove_on_failure(bz), remove_on_failure(xz),
 			   remove_on_failure(out) };
-	size_t len;
-	char *img, *at;
+	int ret;
 
 	progress("unpacking %s", member + 2);
-	proc_must(EXIT_ENV_MISSING, untar, bz);
-	img = read_file(bz, &len);
-	at = img ? memmem(img, len, magic, sizeof(magic)) : NULL;
-	if (!at)
-		die(EXIT_ENV_MISSING, "%s in %s has no XZ payload", member, deb);
-	write_file(xz, at, len - (at - img));
-	proc_must(EXIT_ENV_MISSING, unxz, out);
-	free(img);
-	img = read_file(out, &len);
-	if (!img || len < 4 || memcmp(img, "\x7f" "ELF", 4))
-		die(EXIT_ENV_MISSING, "the XZ payload of %s is not an ELF kernel", member);
-	if (cache_commit(out, k->vmlinux, &err))
-		die_err(&err);
+	ret = proc_ok(EXIT_ENV_MISSING, untar, bz, err);
+	if (!ret)
+		ret = xz_payload(bz, xz, member, deb, err);
+	if (!ret)
+		ret = proc_ok(EXIT_ENV_MISSING, unxz, out, err);
+	if (!ret && !is_elf(out))
+		ret = cap_fail(err, EXIT_ENV_MISSING,
+			       "the XZ payload of %s is not an ELF kernel", member);
+	if (!ret)
+		ret = cache_commit(out, k->vmlinux, err);
+	/* Nothing half-written, whether the caller dies or goes on. */
 	remove(bz);
 	remove(xz);
+	if (ret)
+		remove(out);
 	for (int i = 0; i < 3; i++)
 		cancel_on_failure(cleanup[i]);
-	free(img);
 	free(member);
 	free(out);
 	free(xz);
 	free(bz);
+	return ret;
 }
 
-void guest_kernel_get(struct guest_kernel *k)
+static void kernel_clear(struct guest_kernel *k)
 {
-	char *deb;
+	free(k->abi);
+	free(k->headers_dir);
+	free(k->version);
+	free(k->package);
+	free(k->vmlinux);
+	memset(k, 0, sizeof(*k));
+}
+
+/* The cached .deb of @k's package (fetched if missing) and its sha256. */
+static char *kernel_deb(struct guest_kernel *k, struct cap_err *err)
+{
+	char *name = deb_file_name(k->package, k->version);
+	char *deb = guest_cache_path(err, "kernel/%s", name);
+
+	free(name);
+	if (deb && ((!file_exists(deb) && download(k, deb, err)) ||
+		    deb_sha256(deb, k->deb_sha256, err))) {
+		free(deb);
+		deb = NULL;
+	}
+	return deb;
+}
+
+int guest_kernel_get(struct guest_kernel *k, struct cap_err *err)
+{
+	char *deb = NULL;
+	int ret = -1;
 
 	memset(k, 0, sizeof(*k));
-	k->abi = headers_abi();
+	k->abi = headers_abi(err);
+	if (!k->abi)
+		return -1;
 	k->headers_dir = xasprintf("/usr/src/linux-headers-%s", k->abi);
-	k->version = package_version(strrchr(k->headers_dir, '/') + 1);
+	k->version = package_version(strrchr(k->headers_dir, '/') + 1, err);
+	if (!k->version)
+		goto done;
 	k->package = xasprintf("linux-image-%s", k->abi);
-	{
-		char *name = deb_file_name(k->package, k->version);
-
-		deb = guest_cache_path("kernel/%s", name);
-		free(name);
-	}
-	if (!file_exists(deb))
-		download(k, deb);
-	deb_sha256(deb, k->deb_sha256);
-	k->vmlinux = guest_cache_path("kernel/%s_%s.vmlinux", k->abi, k->deb_sha256);
-	if (!file_exists(k->vmlinux))
-		unpack_vmlinux(k, deb);
+	deb = kernel_deb(k, err);
+	if (deb)
+		k->vmlinux = guest_cache_path(err, "kernel/%s_%s.vmlinux", k->abi,
+					      k->deb_sha256);
+	if (k->vmlinux && (file_exists(k->vmlinux) || !unpack_vmlinux(k, deb, err)))
+		ret = 0;
+done:
 	free(deb);
+	if (ret)
+		kernel_clear(k);
+	return ret;
 }
 
 static cJSON *package(const char *name, const char *version)
@@ -197,24 +266,31 @@ static cJSON *package(const char *name, const char *version)
 /*
  * The versions of @names[0..n) in one dpkg-query: each one is a process a
  * warm capture waits for (~25 ms), where the boot itself is ~0.35 s.
+ * -1 and @err if dpkg-query fails or does not name one.
  */
-static void add_packages(cJSON *env, const char *const keys[],
-			 const char *const names[], size_t n)
+static int add_packages(cJSON *env, const char *const keys[],
+			const char *const names[], size_t n, struct cap_err *err)
 {
 	const char *argv[8] = { "dpkg-query", "-W", "-f=${Package}=${Version} " };
 	char *out;
+	int ret = 0;
 
 	for (size_t i = 0; i < n; i++)
 		argv[3 + i] = names[i];
-	out = command_output(EXIT_ENV_MISSING, argv);
+	out = command_output(EXIT_ENV_MISSING, argv, err);
+	if (!out)
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(names[i]);
 		char *at = out, *version;
 
 		while (at && (strncmp(at, names[i], len) || at[len] != '='))
 			at = (at = strchr(at, ' ')) ? at + 1 : NULL;
-		if (!at)
-			die(EXIT_ENV_MISSING, "dpkg-query gave no version of %s", names[i]);
+		if (!at) {
+			ret = cap_fail(err, EXIT_ENV_MISSING,
+				       "dpkg-query gave no version of %s", names[i]);
+			break;
+		}
 		version = xstrdup(at + len + 1);
 		version[strcspn(version, " ")] = '\0';
 		cJSON_DeleteItemFromObjectCaseSensitive(env, keys[i]);
@@ -222,9 +298,11 @@ static void add_packages(cJSON *env, const char *const keys[],
 		free(version);
 	}
 	free(out);
+	return ret;
 }
 
-void guest_kernel_describe(const struct guest_kernel *k, cJSON *env)
+int guest_kernel_describe(const struct guest_kernel *k, cJSON *env,
+			  struct cap_err *err)
 {
 	static const char *const keys[] = { "qemu", "busybox" };
 	static const char *const names[] = { "qemu-system-x86", "busybox-static" };
@@ -237,6 +315,6 @@ void guest_kernel_describe(const struct guest_kernel *k, cJSON *env)
 	/* k->version is the headers package's version (guest_kernel_get()). */
 	cJSON_DeleteItemFromObjectCaseSensitive(env, "headers");
 	json_add(env, "headers", package(headers, k->version));
-	add_packages(env, keys, names, 2);
 	free(headers);
+	return add_packages(env, keys, names, 2, err);
 }

@@ -23,7 +23,8 @@
 int module_guest_prepare(struct module_guest *g, const char *name,
 			 struct cap_err *err)
 {
-	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump, *start;
+	char *dir, *src, *header, *kbuild, *script, *prep, *ko, *helper, *dump;
+	char *start, *actors, *events;
 	int ret = -1;
 	struct guest_file initrd[4];
 
@@ -36,12 +37,16 @@ int module_guest_prepare(struct module_guest *g, const char *name,
 	helper = xasprintf("%s/qemu/guest/tracedump.c", capture_home());
 	kbuild = xasprintf("%s/Kbuild", dir);
 	start = xasprintf("%s/qemu/guest/module-start.h", capture_home());
+	actors = xasprintf("%s/qemu/guest/module-actors.h", capture_home());
+	events = xasprintf("%s/qemu/guest/module-trace.h", capture_home());
 	script = xasprintf("%s/qemu/guest/guest.sh", capture_home());
 	prep = xasprintf("%s/qemu/guest/prepare.sh", capture_home());
-	guest_kernel_get(&g->kernel);
-	ko = guest_module_build(&g->kernel, name,
-				(const char *const[]){ src, header, start, kbuild, NULL },
-				g->module_sha, err);
+	ko = NULL;
+	if (!guest_kernel_get(&g->kernel, err))
+		ko = guest_module_build(&g->kernel, name, (const char *const[]){
+						src, header, start, actors, events,
+						kbuild, NULL },
+					g->module_sha, err);
 	dump = ko ? guest_helper_build(helper, err) : NULL;
 	if (!dump)
 		goto done;
@@ -61,20 +66,26 @@ done:
 	free(prep);
 	free(kbuild);
 	free(start);
+	free(actors);
+	free(events);
 	free(src);
 	free(dir);
 	return ret;
 }
 
-void module_guest_describe(const struct module_guest *g, cJSON *env)
+int module_guest_describe(const struct module_guest *g, cJSON *env,
+			  struct cap_err *err)
 {
-	cJSON *module = json_obj();
+	cJSON *module;
 
-	guest_kernel_describe(&g->kernel, env);
+	if (guest_kernel_describe(&g->kernel, env, err))
+		return -1;
+	module = json_obj();
 	json_add(module, "name", json_str(g->ko_name));
 	json_add(module, "sha256", json_str(g->module_sha));
 	json_add(env, "module", module);
 	json_add(env, "initramfs_sha256", json_str(g->initrd_sha));
+	return 0;
 }
 
 char *module_guest_words(const struct module_guest *g, int cpus, int trace_kb)

@@ -29,17 +29,19 @@ static int copy_into(const char *src, const char *dir, struct cap_err *err)
 static int build(const struct guest_kernel *k, const char *name,
 		 const char *const files[], const char *dir, struct cap_err *err)
 {
-	char *log = guest_cache_path("last-run/%s-module-build.log", name);
+	char *log = guest_cache_path(err, "last-run/%s-module-build.log", name);
 	char *map = xasprintf("KCFLAGS=-ffile-prefix-map=%s=%s", dir, name);
 	char *m = xasprintf("M=%s", dir);
 	const char *argv[] = { "make", "-C", k->headers_dir, m, map, "modules",
 			       NULL };
 	struct proc_result r;
-	int ret = 0;
+	int ret = log ? 0 : -1;
 
+	if (ret)
+		goto done;
 	progress("building kernel module %s against %s", name, k->abi);
 	remove_tree(dir);
-	mkdir_p(dir);
+	ret = mkdir_ok(dir, err);
 	for (size_t i = 0; files[i] && !ret; i++)
 		ret = copy_into(files[i], dir, err);
 	if (!ret) {
@@ -50,6 +52,7 @@ static int build(const struct guest_kernel *k, const char *name,
 				       "gcc installed? run 'make deps'",
 				       name, log, k->abi);
 	}
+done:
 	free(m);
 	free(map);
 	free(log);
@@ -90,9 +93,9 @@ char *guest_module_build(const struct guest_kernel *k, const char *name,
 	parts = xcalloc(n + 2, sizeof(*parts));
 	memcpy(parts, files, n * sizeof(*parts));
 	parts[n] = xasprintf("%s/.config", k->headers_dir);
-	if (!sha256_key(parts, key, err)) {
-		dir = guest_cache_path("modules/%s-%s_%s-%s", name, k->abi,
-				       k->version, key);
+	if (!sha256_key(parts, key, err) &&
+	    (dir = guest_cache_path(err, "modules/%s-%s_%s-%s", name, k->abi,
+				    k->version, key))) {
 		ko = xasprintf("%s/%s.ko", dir, name);
 		if (!file_exists(ko) && build_into(k, name, files, dir, ko, err)) {
 			free(ko);

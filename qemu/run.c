@@ -495,12 +495,16 @@ static char *watch(struct attempt *a, double now)
 struct guests {
 	struct attempt *a;
 	size_t n, alloc;
+	char *last_run;       /* the cache's last-run/, with its '/' */
+	struct cap_err *err;  /* why the capture failed, once @failed */
+	int failed;           /* every guest is stopped then (stop_all()) */
 };
 
 /* Keep @path as last-run/NAME.SUFFIX: the newest run's, whole. */
-static void keep_log(const char *path, const char *name, const char *suffix)
+static void keep_log(const struct guests *g, const char *path, const char *name,
+		     const char *suffix)
 {
-	char *final = guest_cache_path("last-run/%s.%s", name, suffix);
+	char *final = xasprintf("%s%s.%s", g->last_run, name, suffix);
 
 	if (rename(path, final))
 		remove(path);
@@ -511,21 +515,32 @@ static void keep_log(const char *path, const char *name, const char *suffix)
  * What attempt @a of @run under @accel boots: in full (no snapshots, or
  * they failed this run), a restore of the snapshot, or, when there is none
  * yet or the KVM probe races (a snapshot is of one accelerator), a boot
- * to /init's ready point that saves one.
+ * to /init's ready point that saves one.  -1 (@g failed) if it cannot
+ * prepare one, with nothing of @a left to free.
  */
-static void choose_boot(struct attempt *a, struct boot_run *run, enum accel accel)
+static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run,
+		       enum accel accel)
 {
 	char dir[] = "/tmp/capture-qmp-XXXXXX", *line, *part, *tmp;
 
 	if (guest_boot() || run->full)
-		return;
+		return 0;
 	line = kernel_line(run->b, NULL);
-	a->snapshot = snapshot_path(run->b, accel_name(accel), line, a->key);
+	a->snapshot = snapshot_path(run->b, accel_name(accel), line, a->key, g->err);
 	free(line);
+	if (!a->snapshot) {
+		g->failed = 1;
+		return -1;
+	}
 	if (!a->racing && snapshot_take(a->snapshot))
-		return;
-	if (!mkdtemp(dir))
-		die(EXIT_CAPTURE_FAILED, "cannot create a directory in /tmp");
+		return 0;
+	if (!mkdtemp(dir)) {
+		cap_fail(g->err, EXIT_CAPTURE_FAILED,
+			 "cannot create a directory in /tmp");
+		g->failed = 1;
+		free(a->snapshot);
+		return -1;
+	}
 	a->qmp_dir = xstrdup(dir);
 	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
 	a->saving = 1;
@@ -536,8 +551,10 @@ static void choose_boot(struct attempt *a, struct boot_run *run, enum accel acce
 	a->head_cleanup = remove_on_failure(a->head);
 	free(tmp);
 	free(part);
+	return 0;
 }
 
+/* A new attempt of @run, launched; NULL if the capture failed (@g->err). */
 static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 				     enum accel accel, int racing)
 {
@@ -552,12 +569,15 @@ static struct attempt *start_attempt(struct guests *g, struct boot_run *run,
 	a->run = run;
 	a->accel = accel;
 	a->racing = racing;
-	choose_boot(a, run, accel);
+	if (choose_boot(g, a, run, accel)) {
+		g->n--;
+		return NULL;
+	}
 	a->events = xasprintf("%s.%s", run->b->events_path, accel_name(accel));
-	a->console = guest_cache_path("last-run/%s.%ld.%s.console.log",
-				      run->b->name, (long)getpid(), accel_name(accel));
-	a->qemu_err = guest_cache_path("last-run/%s.%ld.%s.qemu.log",
-				       run->b->name, (long)getpid(), accel_name(accel));
+	a->console = xasprintf("%s%s.%ld.%s.console.log", g->last_run,
+			       run->b->name, (long)getpid(), accel_name(accel));
+	a->qemu_err = xasprintf("%s%s.%ld.%s.qemu.log", g->last_run,
+				run->b->name, (long)getpid(), accel_name(accel));
 	a->cleanup = remove_on_failure(a->events);
 	if (run->b->trace_path) {
 		a->trace = xasprintf("%s.%s", run->b->trace_path, accel_name(accel));
@@ -617,8 +637,8 @@ static void retire(struct guests *g, size_t i)
 	char *qemu = xasprintf("%s.qemu.log", accel_name(a->accel));
 
 	remove_channels(a);
-	keep_log(a->console, a->run->b->name, console);
-	keep_log(a->qemu_err, a->run->b->name, qemu);
+	keep_log(g, a->console, a->run->b->name, console);
+	keep_log(g, a->qemu_err, a->run->b->name, qemu);
 	free(console);
 	free(qemu);
 	drop(g, i);
@@ -639,25 +659,41 @@ static long twin(const struct guests *g, size_t i)
 	return -1;
 }
 
+/* Attempt @i (ended) and the capture fail: its channels go, its logs stay. */
+static void fail_attempt(struct guests *g, size_t i)
+{
+	remove_channels(&g->a[i]);
+	drop(g, i);
+	g->failed = 1;
+}
+
 static void succeed(struct guests *g, size_t i)
 {
-	struct cap_err err;
 	struct attempt *a = &g->a[i];
 	const struct guest_boot *b = a->run->b;
 
-	if (!b->boot_only && rename(a->events, b->events_path))
-		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->events,
-		    b->events_path);
+	if (!b->boot_only && rename(a->events, b->events_path)) {
+		cap_fail(g->err, EXIT_CAPTURE_FAILED, "cannot rename %s to %s",
+			 a->events, b->events_path);
+		fail_attempt(g, i);
+		return;
+	}
 	/* A restored guest's channel continues what its snapshot's shipped. */
 	if (!b->boot_only && a->trace && a->snapshot &&
-	    snapshot_join_trace(a->snapshot, a->trace, b->trace_path, &err))
-		die_err(&err);
-	if (!b->boot_only && a->trace && !a->snapshot && rename(a->trace, b->trace_path))
-		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s", a->trace,
-		    b->trace_path);
+	    snapshot_join_trace(a->snapshot, a->trace, b->trace_path, g->err)) {
+		fail_attempt(g, i);
+		return;
+	}
+	if (!b->boot_only && a->trace && !a->snapshot &&
+	    rename(a->trace, b->trace_path)) {
+		cap_fail(g->err, EXIT_CAPTURE_FAILED, "cannot rename %s to %s",
+			 a->trace, b->trace_path);
+		fail_attempt(g, i);
+		return;
+	}
 	remove_channels(a);
-	keep_log(a->console, b->name, "console.log");
-	keep_log(a->qemu_err, b->name, "qemu.log");
+	keep_log(g, a->console, b->name, "console.log");
+	keep_log(g, a->qemu_err, b->name, "qemu.log");
 	a->run->done = 1;
 	a->run->accel = a->accel;
 	strcpy(a->run->key, a->snapshot ? a->key : "");
@@ -691,9 +727,12 @@ static void failed(struct guests *g, size_t i)
 		start_attempt(g, run, next, 0);
 		return;
 	}
-	if (++run->tries == 2)
-		die(EXIT_CAPTURE_FAILED, "%s guest: %s; console log: %s",
-		    run->b->name, a.problem, a.console);
+	if (++run->tries == 2) {
+		cap_fail(g->err, EXIT_CAPTURE_FAILED, "%s guest: %s; console log: %s",
+			 run->b->name, a.problem, a.console);
+		fail_attempt(g, i);
+		return;
+	}
 	if (a.accel == ACCEL_KVM && accel_demote(a.problem))
 		next = ACCEL_TCG;
 	progress("%s; retrying once%s (console log: %s)", a.problem,
@@ -784,7 +823,6 @@ static int race_over(struct guests *g, size_t i)
  */
 static void saved(struct guests *g, size_t i)
 {
-	struct cap_err err;
 	struct attempt *a = &g->a[i];
 	struct boot_run *run = a->run;
 	enum accel accel = a->accel;
@@ -800,14 +838,19 @@ static void saved(struct guests *g, size_t i)
 			 "(console log: %s)", run->b->name, problem, a->console);
 		run->full = 1;
 		remove(tmp);
-	} else if (snapshot_commit(tmp, a->head, a->snapshot, &err)) {
-		die_err(&err);
+	} else if (snapshot_commit(tmp, a->head, a->snapshot, g->err)) {
+		remove(tmp);
+		g->failed = 1;
 	}
 	cancel_on_failure(cleanup);
-	keep_log(a->console, run->b->name, "snapshot.console.log");
-	keep_log(a->qemu_err, run->b->name, "snapshot.qemu.log");
-	drop(g, i);
-	start_attempt(g, run, accel, 0);
+	if (g->failed) {
+		fail_attempt(g, i);
+	} else {
+		keep_log(g, a->console, run->b->name, "snapshot.console.log");
+		keep_log(g, a->qemu_err, run->b->name, "snapshot.qemu.log");
+		drop(g, i);
+		start_attempt(g, run, accel, 0);
+	}
 	free(problem);
 	free(sock);
 	free(tmp);
@@ -846,14 +889,40 @@ static int step(struct guests *g, size_t i, double now)
 static void start_run(struct guests *g, struct boot_run *run)
 {
 	enum accel accel;
+	int known = accel_known(run->b, &accel, g->err);
 
-	if (accel_known(run->b, &accel)) {
+	if (known < 0) {
+		g->failed = 1;
+	} else if (known) {
 		start_attempt(g, run, accel, 0);
-		return;
+	} else {
+		progress("probing KVM: a KVM and a TCG guest race to /init");
+		if (start_attempt(g, run, ACCEL_KVM, 1))
+			start_attempt(g, run, ACCEL_TCG, 1);
 	}
-	progress("probing KVM: a KVM and a TCG guest race to /init");
-	start_attempt(g, run, ACCEL_KVM, 1);
-	start_attempt(g, run, ACCEL_TCG, 1);
+}
+
+/* Another boot may start now: none runs, or the accelerator is known. */
+static int may_start(struct guests *g, const struct guest_boot *b)
+{
+	enum accel accel;
+	int known;
+
+	if (!g->n)
+		return 1;
+	known = accel_known(b, &accel, g->err);
+	if (known < 0)
+		g->failed = 1;
+	return known > 0;
+}
+
+/* The capture failed: every guest still running stops, as a die() would. */
+static void stop_all(struct guests *g)
+{
+	while (g->n) {
+		proc_stop(&g->a[g->n - 1].proc);
+		fail_attempt(g, g->n - 1);
+	}
 }
 
 static size_t unfinished(const struct boot_run *runs, size_t n)
@@ -883,41 +952,44 @@ static void describe_boot(const struct boot_run *runs, size_t n, cJSON *env)
 		json_add(env, "snapshot", json_str(runs[n - 1].key));
 }
 
-void guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
-		       char **errors, cJSON *env)
+int guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
+		      char **errors, cJSON *env, struct cap_err *err)
 {
-	struct boot_run *runs = xcalloc(n, sizeof(*runs));
-	struct guests g = { 0 };
+	struct boot_run *runs;
+	struct guests g = { .err = err };
 	size_t next = 0;
-	enum accel accel;
 
 	if (!have_program(guest_qemu()))
-		die(EXIT_ENV_MISSING, "%s not found: run 'make deps' (qemu-system-x86)",
-		    guest_qemu());
+		return cap_fail(err, EXIT_ENV_MISSING, "%s not found: run 'make deps' "
+				"(qemu-system-x86)", guest_qemu());
+	g.last_run = guest_cache_path(err, "last-run/");
+	if (!g.last_run)
+		return -1;
+	runs = xcalloc(n, sizeof(*runs));
 	for (size_t i = 0; i < n; i++)
 		runs[i].b = &b[i];
-	while (unfinished(runs, n)) {
+	while (!g.failed && unfinished(runs, n)) {
 		/* While KVM is on trial, one boot at a time. */
-		while (next < n && g.n < (size_t)(jobs > 0 ? jobs : 1) &&
-		       (!g.n || accel_known(b, &accel)))
+		while (!g.failed && next < n && g.n < (size_t)(jobs > 0 ? jobs : 1) &&
+		       may_start(&g, b))
 			start_run(&g, &runs[next++]);
 		usleep(POLL_US);
-		for (size_t i = 0; i < g.n;)
+		for (size_t i = 0; i < g.n && !g.failed;)
 			i += !step(&g, i, monotonic_seconds());
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(env, "accelerator");
-	json_add(env, "accelerator", json_str(accel_name(runs[n - 1].accel)));
-	describe_boot(runs, n, env);
-	for (size_t i = 0; i < n; i++)
-		errors[i] = runs[i].error;
+	if (g.failed) {
+		stop_all(&g);
+		for (size_t i = 0; i < n; i++)
+			free(runs[i].error);
+	} else {
+		cJSON_DeleteItemFromObjectCaseSensitive(env, "accelerator");
+		json_add(env, "accelerator", json_str(accel_name(runs[n - 1].accel)));
+		describe_boot(runs, n, env);
+		for (size_t i = 0; i < n; i++)
+			errors[i] = runs[i].error;
+	}
 	free(runs);
 	free(g.a);
-}
-
-char *guest_capture(const struct guest_boot *b, cJSON *env)
-{
-	char *error;
-
-	guest_capture_all(b, 1, 1, &error, env);
-	return error;
+	free(g.last_run);
+	return g.failed ? -1 : 0;
 }

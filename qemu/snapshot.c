@@ -54,12 +54,14 @@ static void digest(const char *text, char hex[17])
  * a slot makes the others of that slot stale.
  */
 char *snapshot_path(const struct guest_boot *b, const char *accel,
-		    const char *append, char key[17])
+		    const char *append, char key[17], struct cap_err *err)
 {
 	const char *argv[] = { guest_qemu(), "--version", NULL };
-	char *qemu = command_output(EXIT_ENV_MISSING, argv), *text, slot[17];
+	char *qemu = command_output(EXIT_ENV_MISSING, argv, err), *text, slot[17];
 	const char *kernel = strrchr(b->vmlinux, '/'), *initrd = strrchr(b->initrd, '/');
 
+	if (!qemu)
+		return NULL;
 	text = xasprintf("%s\n%d\n%s\n%s\n", guest_qemu(), b->cpus, accel, append);
 	digest(text, slot);
 	free(text);
@@ -69,7 +71,7 @@ char *snapshot_path(const struct guest_boot *b, const char *accel,
 	digest(text, key);
 	free(text);
 	free(qemu);
-	return guest_cache_path("snapshot/%s-%s.vm", slot, key);
+	return guest_cache_path(err, "snapshot/%s-%s.vm", slot, key);
 }
 
 /* The trace channel's part saved beside @snapshot: SLOT-KEY.trace. */
@@ -173,6 +175,9 @@ int snapshot_join_trace(const char *snapshot, const char *rest, const char *out,
 		 fwrite(tail, 1, rest_len, f) != rest_len || fclose(f))
 		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "cannot write %s: %s", out,
 			       strerror(errno));
+	/* Nothing half-written, whether the caller dies or goes on. */
+	if (ret && f)
+		remove(out);
 	if (!ret)
 		remove(rest);
 	free(head);

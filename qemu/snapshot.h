@@ -15,10 +15,11 @@
 
 /*
  * The snapshot file of guests like @b under @accel booted with kernel
- * command line @append (it may not exist yet); its key into @key.
+ * command line @append (it may not exist yet); its key into @key.  NULL
+ * and @err if QEMU cannot tell its version or there is no cache for it.
  */
 char *snapshot_path(const struct guest_boot *b, const char *accel,
-		    const char *append, char key[17]);
+		    const char *append, char key[17], struct cap_err *err);
 /*
  * Beside @snapshot, what its guest wrote to the trace channel before it
  * was saved (the trace formats; empty for a guest without tracing).

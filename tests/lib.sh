@@ -44,6 +44,18 @@ same_bytes() {
 	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1" "$(diff "$2" "$3" | head -n 5)"; fi
 }
 
+# no_build_warning NAME LOG: a build's log (a scenario module's, built with
+# the kernel's own flags) is there and names no compiler warning.
+no_build_warning() {
+	if [ ! -s "$2" ]; then
+		not_ok "$1" "no build log $2"
+	elif grep -q 'warning:' "$2"; then
+		not_ok "$1" "$(grep -m 2 'warning:' "$2")"
+	else
+		ok "$1"
+	fi
+}
+
 # nothing_left NAME DIR: a failed run left no DIR and no DIR.tmp-*.
 nothing_left() {
 	if [ -e "$2" ] || compgen -G "$2.tmp-*" >/dev/null; then

@@ -57,14 +57,16 @@ void rwlock_linux_run(const struct rwlock_scenario *sc, size_t n, int cpus,
 		};
 	progress("capturing %zu rwlock scenario%s, up to %d at once", n,
 		 n == 1 ? "" : "s", jobs);
-	guest_capture_all(boots, n, jobs, errors, env);
+	if (guest_capture_all(boots, n, jobs, errors, env, &err))
+		die_err(&err);
 	for (size_t i = 0; i < n; i++)
 		if (errors[i])
 			actor_steps_refused(sc[i].path, sc[i].steps, sc[i].nsteps,
 					    rwlock_op_names, "rwlock", errors[i]);
 	json_add(env, "event_channel", json_str("trace"));
 	decode_all(sc, boots, n, raw, kb, env);
-	module_guest_describe(&g, env);
+	if (module_guest_describe(&g, env, &err))
+		die_err(&err);
 	guest_boots_free(boots, n);
 	free(errors);
 }

@@ -108,7 +108,8 @@ static void linux_run(struct live_capture *lc)
 		progress("capturing spin scenario %s", sc[0].name);
 	else
 		progress("capturing %zu spin scenarios, up to %d at once", n, opt->jobs);
-	guest_capture_all(boots, n, opt->jobs, errors, environment);
+	if (guest_capture_all(boots, n, opt->jobs, errors, environment, &err))
+		die_err(&err);
 	for (size_t i = 0; i < n; i++)
 		if (errors[i])
 			actor_steps_refused(sc[i].path, sc[i].steps, sc[i].nsteps,
@@ -117,8 +118,9 @@ static void linux_run(struct live_capture *lc)
 	if (traced)
 		decode_all(boots, n, raw_paths, environment);
 	/* The same guest for every scenario of the run: described once. */
-	if (!json_get(environment, "module"))
-		module_guest_describe(&g, environment);
+	if (!json_get(environment, "module") &&
+	    module_guest_describe(&g, environment, &err))
+		die_err(&err);
 	guest_boots_free(boots, n);
 	free(errors);
 }

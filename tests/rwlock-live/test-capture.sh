@@ -2,7 +2,8 @@
 # on one rwlock_t.  Both scenarios at two CPUs (a write_lock and a
 # read_lock really waiting in the queued rwlock's slow path, the kernel's
 # lock:contention_begin/end seen), the windows' content, a second capture
-# byte-identical but for the raw ring-buffer pages, one CPU, refusals.
+# byte-identical but for the raw ring-buffer pages, one CPU, a module
+# built afresh without a warning, refusals.
 source "$(dirname "$0")/../lib.sh"
 # Two 2-CPU TCG guests at once on a loaded 2-vCPU host were seen silent
 # past the default 10 s before /init: a stall that long is load, not a hang.
@@ -78,6 +79,17 @@ diff -r -x '*.ftrace' "$A" "$TMP/j1" >"$TMP/diff" 2>&1 &&
 	ok "-j 1: the same corpus" || not_ok "-j 1: the same corpus" "$(head -n 5 "$TMP/diff")"
 
 "$CAPTURE" rwlock --scenario coverage --cpus 1 -o "$TMP/one" >/dev/null 2>"$TMP/one.err"
+# The module built afresh (its sources and the headers it shares with
+# spin's, qemu/guest/module-*.h) under the kernel's flags: no warning.
+cache=${CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capture}
+mkdir -p "$TMP/cache"
+ln -s "$cache/kernel" "$TMP/cache/kernel"   # share the download only
+check "capture with a fresh build cache" env CAPTURE_CACHE="$TMP/cache" \
+	"$CAPTURE" rwlock --scenario coverage --cpus 1 -o "$TMP/fresh"
+no_build_warning "fresh cache: the module built without a warning" \
+	"$TMP/cache/last-run/rwlock-module-build.log"
+same_bytes "fresh cache: the same windows" "$TMP/fresh/rwlock/02-coverage.ndjson" \
+	"$TMP/one/rwlock/02-coverage.ndjson"
 same_bytes "coverage at one CPU: the windows of two" "$TMP/one/rwlock/02-coverage.ndjson" \
 	"$A/rwlock/02-coverage.ndjson"
 expect_exit 3 "contention at one CPU: refused, naming the line" \

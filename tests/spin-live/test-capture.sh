@@ -242,6 +242,8 @@ if [ -d "$TMP/cache/modules" ] && [ -d "$TMP/cache/initramfs" ]; then
 else
 	not_ok "fresh cache: module and initramfs rebuilt" "$(ls "$TMP/cache")"
 fi
+no_build_warning "fresh cache: the module built without a warning" \
+	"$TMP/cache/last-run/spin-module-build.log"
 for key in module initramfs_sha256; do
 	same_digest "rebuilt elsewhere: same $key" $key "$TMP/a/MANIFEST.json" "$TMP/fresh/MANIFEST.json"
 done

@@ -50,49 +50,36 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 			const char *summary, cJSON *m)
 {
 	struct cap_err err;
-	struct gp_engine *e = gp_open(bin, &err);
-	FILE *out;
+	struct etcd_probed pr;
 	char secs[24], clients[24];
 	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
 			 "-seconds", secs, "-clients", clients,
 			 o->restart ? "-restart=true" : "-restart=false", NULL };
-	struct go_spec *spec;
 	const struct gp_stats *st;
 	cJSON *p;
 	double start;
 	int rc;
 
-	if (!e)
-		die_err(&err);
-	out = fopen(raw, "w");
-	if (!out)
-		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
-	gp_follow(e);
-	gp_set_ring(e, o->ring.bytes, o->ring.hold);
-	spec = etcd_probes(e, out);
+	etcd_probed_open(&pr, bin, raw, &o->ring);
+	gp_follow(pr.e);
 	start = monotonic_seconds();
-	rc = gp_run(e, argv, summary, (double)o->seconds + LIVE_SLACK,
-		    go_spec_record, spec, &err);
+	rc = gp_run(pr.e, argv, summary, (double)o->seconds + LIVE_SLACK,
+		    go_spec_record, pr.spec, &err);
 	if (rc < 0)
 		die_err(&err);
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
 	p = json_add(m, "probes", json_obj());
-	if (go_spec_end(spec, NULL, &err))
-		die_err(&err);
-	json_add(p, "events", json_int(go_spec_events(spec)));
-	go_spec_free(spec);
-	st = gp_stats(e);
+	json_add(p, "events", json_int(etcd_probed_end(&pr)));
+	st = gp_stats(pr.e);
 	json_add(p, "records", json_int((long long)st->records));
 	json_add(p, "records_per_second",
 		 json_int((long long)(st->records / (monotonic_seconds() - start))));
 	json_add(p, "ring_buffer_drops", json_int((long long)st->drops));
-	if (fclose(out))
-		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
-	gp_close(e);
+	gp_close(pr.e);
 }
 
 /* The cluster's one line: requests, requests per second, the leaders. */

@@ -12,13 +12,25 @@
 
 struct folder;
 struct gp_engine;
+struct go_spec;
+struct ring_options;
 
+/* An engine on a binary with raft's probes (scenarios/etcd/raft.probes). */
+struct etcd_probed {
+	struct gp_engine *e;
+	struct go_spec *spec;	/* gp_run() it with go_spec_record */
+	FILE *out;		/* its events */
+	const char *raw;
+};
+
+/* Open the engine on @bin with @ring and the probes, events to @raw (created). */
+void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *raw,
+		      const struct ring_options *ring);
 /*
- * Place the probes of raft's spec (scenarios/etcd/raft.probes) on @e, its
- * events going to @out: gp_run() it with go_spec_record, then
- * go_spec_end() and go_spec_free() it.
+ * After gp_run(): every record translated, @raw closed; returns the events
+ * written.  The engine stays open for its stats (gp_close() it).
  */
-struct go_spec *etcd_probes(struct gp_engine *e, FILE *out);
+long etcd_probed_end(struct etcd_probed *p);
 /* Add "environment" to manifest @m (see ebpf.c, spec_sha256 when probed); returns it. */
 cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed);
 

@@ -90,17 +90,39 @@ static char *probe_spec(void)
 	return xasprintf("%s/scenarios/etcd/raft.probes", toolkit_tree());
 }
 
-struct go_spec *etcd_probes(struct gp_engine *e, FILE *out)
+void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *raw,
+		      const struct ring_options *ring)
 {
 	char *path = probe_spec();
 	struct cap_err err;
-	struct go_spec *spec = go_spec_parse(path, &err);
 
-	if (!spec || go_spec_probe(spec, e, &err))
+	p->raw = raw;
+	p->e = gp_open(bin, &err);
+	if (!p->e)
 		die_err(&err);
-	go_spec_output(spec, NULL, out);
+	p->out = fopen(raw, "w");
+	if (!p->out)
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
+	gp_set_ring(p->e, ring->bytes, ring->hold);
+	p->spec = go_spec_parse(path, &err);
+	if (!p->spec || go_spec_probe(p->spec, p->e, &err))
+		die_err(&err);
+	go_spec_output(p->spec, NULL, p->out);
 	free(path);
-	return spec;
+}
+
+long etcd_probed_end(struct etcd_probed *p)
+{
+	struct cap_err err;
+	long events;
+
+	if (go_spec_end(p->spec, NULL, &err))
+		die_err(&err);
+	events = go_spec_events(p->spec);
+	go_spec_free(p->spec);
+	if (fclose(p->out))
+		die(EXIT_CAPTURE_FAILED, "%s: write error", p->raw);
+	return events;
 }
 
 /* Run the harness under the probes; its events go to @raw. */
@@ -108,38 +130,26 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 		       const char *tmp_out)
 {
 	struct cap_err err;
-	struct gp_engine *e = gp_open(bin, &err);
-	FILE *out;
+	struct etcd_probed p;
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
-	struct go_spec *spec;
 	size_t len = 0;
 	char *stdout_text;
 	int rc;
 
-	if (!e)
-		die_err(&err);
-	out = fopen(raw, "w");
-	if (!out)
-		die(EXIT_CAPTURE_FAILED, "%s: cannot create", raw);
-	gp_set_ring(e, ebpf.ring.bytes, ebpf.ring.hold);
-	spec = etcd_probes(e, out);
-	rc = gp_run(e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record, spec,
-		    &err);
+	etcd_probed_open(&p, bin, raw, &ebpf.ring);
+	rc = gp_run(p.e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record,
+		    p.spec, &err);
 	if (rc < 0)
 		die_err(&err);
 	etcd_harness_status(bin, scenario, rc);
-	if (go_spec_end(spec, NULL, &err))
-		die_err(&err);
-	go_spec_free(spec);
-	if (fclose(out))
-		die(EXIT_CAPTURE_FAILED, "%s: write error", raw);
+	etcd_probed_end(&p);
 	stdout_text = read_file(tmp_out, &len);
 	if (!stdout_text || len)
 		die(EXIT_CAPTURE_FAILED,
 		    "%s printed %zu bytes: the probed harness must print nothing (built with with_tla?)",
 		    bin, len);
 	free(stdout_text);
-	gp_close(e);
+	gp_close(p.e);
 }
 
 /* What was probed: the harness's build id and the BPF object's digest. */

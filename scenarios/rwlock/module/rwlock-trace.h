@@ -14,6 +14,7 @@
 #define CAPTURE_RWLOCK_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "module-trace.h"
 
 TRACE_EVENT(rwlock_begin,
 	TP_PROTO(const char *name, unsigned int nsteps, unsigned int cpus),
@@ -62,20 +63,8 @@ TRACE_EVENT(rwlock_op,
 		  __entry->ok, __entry->lock)
 );
 
-/* The run is over: @nevents rwlock_op events were emitted, @error if refused. */
-TRACE_EVENT(rwlock_end,
-	TP_PROTO(unsigned int nevents, bool error),
-	TP_ARGS(nevents, error),
-	TP_STRUCT__entry(
-		__field(unsigned int, nevents)
-		__field(u8, error)
-	),
-	TP_fast_assign(
-		__entry->nevents = nevents;
-		__entry->error = error;
-	),
-	TP_printk("nevents=%u error=%u", __entry->nevents, __entry->error)
-);
+/* The run is over: @nevents rwlock_op events were emitted (module-trace.h). */
+TRACE_EVENT_RUN_END(rwlock_end);
 
 #endif
 

@@ -9,11 +9,11 @@
  * write_lock, x write_trylock, v write_unlock), so a new scenario file
  * needs no rebuild.
  *
- * At one CPU one kthread acts for both actors, so a call that would wait
- * for the other actor is refused.  At two CPUs (cpus=2) each actor is a
- * kthread pinned to its CPU; they take turns on a step counter, and a
- * read_lock on a write-held lock or a write_lock on a held lock really
- * waits in the kernel's slow path (queued_read_lock_slowpath,
+ * At one CPU the writer of start acts for both actors, so a call that
+ * would wait for the other actor is refused.  At two CPUs (cpus=2) each
+ * actor is a kthread pinned to its CPU; they take turns on a step counter,
+ * and a read_lock on a write-held lock or a write_lock on a held lock
+ * really waits in the kernel's slow path (queued_read_lock_slowpath,
  * queued_write_lock_slowpath, which fire lock:contention_begin/end) until
  * the other actor's unlock.  The holder unlocks only once the lock word
  * shows the waiter queued, so the wait really happens.
@@ -38,43 +38,27 @@
  * loads: a failed init_module makes busybox's insmod retry).
  */
 #include <linux/module.h>
-#include <linux/kthread.h>
-#include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/io.h>
 #include <linux/ktime.h>
-#include <linux/trace_events.h>
 
 #include "module-start.h"
+
+/* The op letters, in the scenario language's order (scenarios/rwlock/steps.c). */
+#define STEP_OPS "rtuwxv"
+#define BAD_OP "op is not one of r, t, u, w, x, v"
+#include "module-actors.h"
 
 #define CREATE_TRACE_POINTS
 #include "rwlock-trace.h"
 
-#define DEBUGCON_PORT 0xe9
-#define ACTORS 2
-#define NO_ONE (-1)
-#define NO_STEP SIZE_MAX
 /* How long a holder waits for its waiter to show up in the lock word. */
 #define WAITER_WAIT_NS (2000 * NSEC_PER_MSEC)
 
-/* Not charp: that stops at 1024 bytes; the kernel command line does not. */
-static char steps[2048];
-module_param_string(steps, steps, sizeof(steps), 0644);
-MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (r/t/u/w/x/v) per step");
-static char *name = "";
-module_param(name, charp, 0644);
-MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
-static int cpus = 1;
-module_param(cpus, int, 0444);
-MODULE_PARM_DESC(cpus, "1: one kthread for both actors; 2: one per CPU");
-
-/* The scenario language's order (scenarios/rwlock/steps.c). */
 enum op { READ_LOCK, READ_TRYLOCK, READ_UNLOCK, WRITE_LOCK, WRITE_TRYLOCK,
 	  WRITE_UNLOCK, N_OPS };
 
-static const char op_letters[N_OPS + 1] = "rtuwxv";
+static const char op_letters[N_OPS + 1] = STEP_OPS;
 static const char *const op_names[N_OPS] = {
 	"read_lock", "read_trylock", "read_unlock",
 	"write_lock", "write_trylock", "write_unlock",
@@ -89,38 +73,18 @@ struct event {
 
 static DEFINE_RWLOCK(the_lock);
 
-/*
- * The scenario's shared state.  Only the thread whose turn it is (or the
- * waiter during a hand-over) writes events and the holders; turn and
- * handoff are published with release/acquire so the next one sees them.
- */
+/* The scenario's state, written by the actor whose turn it is (t). */
 struct run {
-	size_t nsteps;
+	struct turns t;
 	struct event *events;
 	size_t nevents;
 	unsigned int readers;	/* bit mask of the actors holding it to read */
 	int writer;		/* actor holding it to write, NO_ONE if none */
-	int waiter;		/* actor waiting in read_lock/write_lock */
-	int handoff;		/* the waiter may record its return */
-	size_t turn;		/* step to run next; nsteps: done or aborted */
-	const char *error;
-	size_t failed_step;	/* NO_STEP: the run failed as a whole */
 };
 
-struct actor_thread {
-	struct run *run;
-	unsigned int actors;	/* bit mask of the actors it acts for */
-	struct completion done;
-};
-
-static int step_actor(size_t i)
+static enum op op_of(size_t i)
 {
-	return steps[2 * i] - '0';
-}
-
-static enum op step_op(size_t i)
-{
-	return (enum op)(strchr(op_letters, steps[2 * i + 1]) - op_letters);
+	return (enum op)(strchr(op_letters, step_op(i)) - op_letters);
 }
 
 static void record(struct run *r, int actor, enum op op, bool ret, bool ok)
@@ -129,11 +93,6 @@ static void record(struct run *r, int actor, enum op op, bool ret, bool ok)
 
 	*e = (struct event){ .actor = actor, .op = op, .ret = ret, .ok = ok };
 	trace_rwlock_op(r->nevents - 1, actor, op, ret, ok, &the_lock.raw_lock);
-}
-
-static void next_turn(struct run *r, size_t i)
-{
-	smp_store_release(&r->turn, i + 1);
 }
 
 static bool reads(const struct run *r, int actor)
@@ -153,16 +112,10 @@ static bool must_wait(const struct run *r, enum op op)
  */
 static const char *cannot_wait(const struct run *r, size_t i, int actor)
 {
-	size_t j;
-
 	if (cpus == 1)
 		return "waiting for the other actor is impossible at one CPU";
-	for (j = i + 1; j < r->nsteps; j++) {
-		if (step_actor(j) == actor)
-			break;
-		if (step_op(j) == READ_UNLOCK || step_op(j) == WRITE_UNLOCK)
-			return NULL;
-	}
+	if (unlocked_before_next(&r->t, i, actor, "uv"))
+		return NULL;
 	return "a wait for a lock that is not unlocked before this actor's next step";
 }
 
@@ -202,19 +155,15 @@ static void take(struct run *r, enum op op, int actor)
 static void lock_waiting(struct run *r, size_t i, enum op op, int actor)
 {
 	record(r, actor, op, 0, 1);
-	WRITE_ONCE(r->waiter, actor);
-	next_turn(r, i);
+	wait_begin(&r->t, i, actor);
 	if (op == READ_LOCK)
 		read_lock(&the_lock);
 	else
 		write_lock(&the_lock);
-	while (!smp_load_acquire(&r->handoff) &&
-	       smp_load_acquire(&r->turn) < r->nsteps)
-		cpu_relax();
+	wait_handoff(&r->t);
 	record(r, actor, op, 1, 1);
 	take(r, op, actor);
-	WRITE_ONCE(r->waiter, NO_ONE);
-	smp_store_release(&r->handoff, 0);
+	wait_end(&r->t);
 }
 
 static bool try_op(enum op op)
@@ -236,7 +185,7 @@ static void lock_now(struct run *r, size_t i, enum op op, int actor)
 	record(r, actor, op, 1, ok);
 	if (ok)
 		take(r, op, actor);
-	next_turn(r, i);
+	next_turn(&r->t, i);
 }
 
 /*
@@ -263,7 +212,7 @@ static void wait_for_waiter(void)
 
 static void unlock(struct run *r, size_t i, enum op op, int actor)
 {
-	bool waiting = READ_ONCE(r->waiter) != NO_ONE;
+	bool waiting = has_waiter(&r->t);
 
 	record(r, actor, op, 0, 1);
 	if (waiting)
@@ -276,18 +225,15 @@ static void unlock(struct run *r, size_t i, enum op op, int actor)
 		r->writer = NO_ONE;
 	}
 	record(r, actor, op, 1, 1);
-	if (waiting) {
-		smp_store_release(&r->handoff, 1);
-		while (smp_load_acquire(&r->handoff))
-			cpu_relax();
-	}
-	next_turn(r, i);
+	if (waiting)
+		hand_over(&r->t);
+	next_turn(&r->t, i);
 }
 
 static const char *step(struct run *r, size_t i)
 {
 	int actor = step_actor(i);
-	enum op op = step_op(i);
+	enum op op = op_of(i);
 	const char *why = refused(r, op, actor);
 
 	if (why)
@@ -304,28 +250,8 @@ static const char *step(struct run *r, size_t i)
 	return why;
 }
 
-/* Wait for step @i's turn; false if the run ended (an error elsewhere). */
-static bool wait_turn(struct run *r, size_t i)
-{
-	size_t t;
-
-	while ((t = smp_load_acquire(&r->turn)) != i) {
-		if (t > i)
-			return false;
-		cpu_relax();
-	}
-	return true;
-}
-
-static void abort_run(struct run *r, size_t i, const char *why)
-{
-	r->error = why;
-	r->failed_step = i;
-	smp_store_release(&r->turn, r->nsteps);
-}
-
 /* After the last step, unlock what this thread's actors hold. */
-static void leave_free(struct run *r, unsigned int actors)
+static void leave(struct run *r, unsigned int actors)
 {
 	for (int a = 0; a < ACTORS; a++) {
 		if (!(actors & (1u << a)))
@@ -339,43 +265,6 @@ static void leave_free(struct run *r, unsigned int actors)
 			write_unlock(&the_lock);
 		}
 	}
-}
-
-static int actor_main(void *arg)
-{
-	struct actor_thread *th = arg;
-	struct run *r = th->run;
-	const char *why;
-	size_t i;
-
-	for (i = 0; i < r->nsteps; i++) {
-		if (!(th->actors & (1u << step_actor(i))))
-			continue;
-		if (!wait_turn(r, i))
-			break;
-		why = step(r, i);
-		if (why) {
-			abort_run(r, i, why);
-			break;
-		}
-	}
-	wait_turn(r, r->nsteps);
-	leave_free(r, th->actors);
-	/* Exit without returning into module text that may be unloaded. */
-	kthread_complete_and_exit(&th->done, 0);
-}
-
-static void debugcon_printf(const char *fmt, ...)
-{
-	char line[160];
-	va_list ap;
-	int len, k;
-
-	va_start(ap, fmt);
-	len = vscnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	for (k = 0; k < len; k++)
-		outb(line[k], DEBUGCON_PORT);
 }
 
 static void report(const struct run *r)
@@ -396,104 +285,34 @@ static void report(const struct run *r)
 					"\"event\":\"call\"}\n", i, e->actor,
 					op_names[e->op]);
 	}
-	if (r->error && r->failed_step == NO_STEP)
-		debugcon_printf("CAPTURE ERROR %s\n", r->error);
-	else if (r->error)
-		debugcon_printf("CAPTURE ERROR step %zu: %s\n", r->failed_step,
-				r->error);
-	else
-		debugcon_printf("CAPTURE END %zu\n", r->nevents);
+	report_end(&r->t, r->nevents);
 }
 
 /*
- * Our events and the kernel's lock:contention_* into the ring buffer, at
- * load; NULL or why not (without them the trace cannot show a wait: the
- * run is then refused).
+ * Tracing armed at load: NULL, or why not (without our events and the
+ * kernel's lock:contention_* the trace cannot show a wait: the run is then
+ * refused).
  */
-static const char *arm_tracing(void)
-{
-	if (trace_set_clr_event("capture_rwlock", NULL, 1) ||
-	    trace_set_clr_event("lock", "contention_begin", 1) ||
-	    trace_set_clr_event("lock", "contention_end", 1))
-		return "cannot enable the trace events";
-	return NULL;
-}
-
 static const char *armed;
-
-/* The actors' threads, one per CPU and bound to it; returns how many run. */
-static int start_threads(struct run *r, struct actor_thread *th)
-{
-	struct task_struct *t[ACTORS];
-	int k;
-
-	for (k = 0; k < cpus; k++) {
-		th[k].run = r;
-		th[k].actors = cpus == 1 ? (1u << ACTORS) - 1 : 1u << k;
-		init_completion(&th[k].done);
-		t[k] = kthread_create(actor_main, &th[k], "rwlock-actor%d", k);
-		if (IS_ERR(t[k])) {
-			while (k--)
-				kthread_stop(t[k]);
-			r->error = "cannot create the actor threads";
-			return 0;
-		}
-		kthread_bind(t[k], k);
-	}
-	for (k = 0; k < cpus; k++)
-		wake_up_process(t[k]);
-	return cpus;
-}
-
-/* Every step is an actor digit and an op letter; NULL if so. */
-static const char *malformed(size_t n, size_t *at)
-{
-	for (*at = 0; *at < n; (*at)++) {
-		if (steps[2 * *at] != '0' && steps[2 * *at] != '1')
-			return "actor is not 0 or 1";
-		if (!steps[2 * *at + 1] || !strchr(op_letters, steps[2 * *at + 1]))
-			return "op is not one of r, t, u, w, x, v";
-	}
-	return NULL;
-}
 
 /* Run the scenario in steps and report it; 0, or -ENOMEM. */
 static int run_scenario(void)
 {
-	struct actor_thread th[ACTORS];
-	struct run r = { .writer = NO_ONE, .waiter = NO_ONE };
-	size_t len = strlen(steps);
-	int k, started;
+	struct run r = { .writer = NO_ONE };
 
-	if (len == 0 || len % 2 || (cpus != 1 && cpus != 2) ||
-	    cpus > num_online_cpus()) {
-		debugcon_printf("CAPTURE ERROR bad parameters: %zu step characters, "
-				"cpus=%d of %u online\n", len, cpus,
-				num_online_cpus());
+	if (!steps_ok(&r, &r.t))
 		return 0;
-	}
-	r.nsteps = len / 2;
-	r.error = malformed(r.nsteps, &r.failed_step);
-	if (r.error) {
-		report(&r);
-		return 0;
-	}
 	/* Two events a step: its call and its return. */
-	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
+	r.events = kcalloc(2 * r.t.nsteps, sizeof(*r.events), GFP_KERNEL);
 	if (!r.events)
 		return -ENOMEM;
-	r.error = armed;
-	if (r.error) {
-		r.failed_step = NO_STEP;
-		report(&r);
+	if (run_refused(&r, &r.t, armed)) {
 		kfree(r.events);
 		return 0;
 	}
-	trace_rwlock_begin(name, r.nsteps, num_online_cpus());
-	started = start_threads(&r, th);
-	for (k = 0; k < started; k++)
-		wait_for_completion(&th[k].done);
-	trace_rwlock_end(r.nevents, r.error != NULL);
+	trace_rwlock_begin(name, r.t.nsteps, num_online_cpus());
+	run_actors(&r, &r.t);
+	trace_rwlock_end(r.nevents, r.t.error != NULL);
 	report(&r);
 	kfree(r.events);
 	return 0;
@@ -506,7 +325,7 @@ static int run_scenario(void)
  */
 static int __init rwlock_scenario_init(void)
 {
-	armed = arm_tracing();
+	armed = trace_events_on("capture_rwlock");
 	return 0;
 }
 

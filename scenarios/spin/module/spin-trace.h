@@ -13,6 +13,7 @@
 #define CAPTURE_SPIN_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "module-trace.h"
 
 /* What the guest runs: which slow path a waiter takes depends on these. */
 TRACE_EVENT(spin_begin,
@@ -80,20 +81,8 @@ TRACE_EVENT(spin_slowpath,
 		  __entry->lock, __entry->val)
 );
 
-/* The run is over: @nevents spin_op events were emitted, @error if refused. */
-TRACE_EVENT(spin_end,
-	TP_PROTO(unsigned int nevents, bool error),
-	TP_ARGS(nevents, error),
-	TP_STRUCT__entry(
-		__field(unsigned int, nevents)
-		__field(u8, error)
-	),
-	TP_fast_assign(
-		__entry->nevents = nevents;
-		__entry->error = error;
-	),
-	TP_printk("nevents=%u error=%u", __entry->nevents, __entry->error)
-);
+/* The run is over: @nevents spin_op events were emitted (module-trace.h). */
+TRACE_EVENT_RUN_END(spin_end);
 
 #endif
 

@@ -8,8 +8,8 @@
  * new scenario file needs no rebuild.
  *
  * At one CPU, the thread that writes start acts for both actors: two
- * threads handing the lock over would have to sleep with it held.  So a lock on a held lock
- * cannot run there and is refused.  At two CPUs (cpus=2), each actor is a
+ * threads handing the lock over would have to sleep with it held.  So a
+ * lock on a held lock cannot run there and is refused.  At two CPUs (cpus=2), each actor is a
  * kthread pinned to its CPU; they take turns on a step counter, and a lock
  * on a held lock really spins until the holder's release.  A lock by the
  * holder, as the last step, really deadlocks: the other CPU sees it spin
@@ -34,45 +34,29 @@
  * The guest ships the raw ring-buffer pages to the host after the run.
  */
 #include <linux/module.h>
-#include <linux/kthread.h>
-#include <linux/completion.h>
 #include <linux/spinlock.h>
 #include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/io.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/ktime.h>
-#include <linux/trace_events.h>
 #include <asm/qspinlock.h>
 
 #include "module-start.h"
 
+#define STEP_OPS "ltr"
+#define BAD_OP "op is not l, t or r"
+#include "module-actors.h"
+
 #define CREATE_TRACE_POINTS
 #include "spin-trace.h"
 
-#define DEBUGCON_PORT 0xe9
-#define ACTORS 2
-#define NO_STEP SIZE_MAX
 /* How long a holder waits for its waiter to show up in the slow path. */
 #define SLOWPATH_WAIT_NS (2000 * NSEC_PER_MSEC)
 
 /*
- * Not charp: that stops at 1024 bytes; the kernel command line does not.
- * steps, name and stop are writable: a module loaded without steps waits
- * for them and a write to start (a guest restored from a snapshot gets
- * its scenario after the module was loaded).
+ * The host's fault tests: a guest that stops printing midway (writable, as
+ * steps and name are: module-actors.h).
  */
-static char steps[2048];
-module_param_string(steps, steps, sizeof(steps), 0644);
-MODULE_PARM_DESC(steps, "scenario: actor digit + op letter (l/t/r) per step");
-static char *name = "";
-module_param(name, charp, 0644);
-MODULE_PARM_DESC(name, "scenario name for the BEGIN marker");
-static int cpus = 1;
-module_param(cpus, int, 0444);
-MODULE_PARM_DESC(cpus, "1: the writer of start acts for both actors; 2: a kthread per CPU");
-/* The host's fault tests: a guest that stops printing midway. */
 static char *stop = "";
 module_param(stop, charp, 0644);
 MODULE_PARM_DESC(stop, "midway: report half the events and no END; "
@@ -107,37 +91,17 @@ static DEFINE_SPINLOCK(the_lock);
 /* The kretprobe saw a CPU enter the slow path of the_lock. */
 static atomic_t in_slowpath;
 
-/*
- * The scenario's shared state.  Only the thread whose turn it is (or the
- * waiter during a hand-over) writes events and holder; turn and handoff
- * are published with release/acquire so the next one sees those writes.
- */
+/* The scenario's state, written by the actor whose turn it is (t). */
 struct run {
-	size_t nsteps;
+	struct turns t;
 	struct event *events;
 	size_t nevents;
 	int holder;		/* actor that took the lock, -1 if none */
-	int waiter;		/* actor spinning in spin_lock, -1 if none */
-	int handoff;		/* the waiter may record its AcquireSuccess */
-	size_t turn;		/* step to run next; nsteps: done or aborted */
 	/* preempt_disable()s of an actor's acquires no unlock of its undid */
 	int owed[ACTORS];
 	int deadlocked;		/* actor spinning on the lock it holds, or -1 */
 	bool ended;		/* spin_end traced (by a deadlock's observer) */
-	const char *error;
-	size_t failed_step;	/* NO_STEP: the run failed as a whole */
 };
-
-struct actor_thread {
-	struct run *run;
-	unsigned int actors;	/* bit mask of the actors it acts for */
-	struct completion done;
-};
-
-static int step_actor(size_t i)
-{
-	return steps[2 * i] - '0';
-}
 
 static void record(struct run *r, int actor, enum action a, int locked)
 {
@@ -149,27 +113,16 @@ static void record(struct run *r, int actor, enum action a, int locked)
 	trace_spin_op(r->nevents - 1, actor, a, locked, &the_lock);
 }
 
-static void next_turn(struct run *r, size_t i)
-{
-	smp_store_release(&r->turn, i + 1);
-}
-
 /*
  * Can @actor spin at step @i until the holder lets go?  Only at two CPUs,
  * and only if the holder's release comes before @actor's next step.
  */
 static const char *cannot_block(const struct run *r, size_t i, int actor)
 {
-	size_t j;
-
 	if (cpus == 1)
 		return "lock on a held lock would spin forever at one CPU";
-	for (j = i + 1; j < r->nsteps; j++) {
-		if (step_actor(j) == actor)
-			break;
-		if (steps[2 * j + 1] == 'r')
-			return NULL;
-	}
+	if (unlocked_before_next(&r->t, i, actor, "r"))
+		return NULL;
 	return "lock on a held lock that is not released before this actor's next step";
 }
 
@@ -177,18 +130,14 @@ static const char *cannot_block(const struct run *r, size_t i, int actor)
 static void lock_blocking(struct run *r, size_t i, int actor)
 {
 	record(r, actor, TRY_ACQUIRE_BLOCKING, 1);
-	WRITE_ONCE(r->waiter, actor);
-	next_turn(r, i);
+	wait_begin(&r->t, i, actor);
 	spin_lock(&the_lock);
-	while (!smp_load_acquire(&r->handoff) &&
-	       smp_load_acquire(&r->turn) < r->nsteps)
-		cpu_relax();
+	wait_handoff(&r->t);
 	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
 	r->holder = actor;
 	r->owed[actor]++;
 	atomic_set(&in_slowpath, 0);
-	WRITE_ONCE(r->waiter, -1);
-	smp_store_release(&r->handoff, 0);
+	wait_end(&r->t);
 }
 
 /*
@@ -201,12 +150,12 @@ static const char *self_deadlock(struct run *r, size_t i, int actor)
 	if (cpus == 1)
 		return "lock by the actor holding it would spin forever at one "
 		       "CPU, with no other CPU to end the run";
-	if (i != r->nsteps - 1)
+	if (i != r->t.nsteps - 1)
 		return "lock by the actor holding it never returns: it must be "
 		       "the scenario's last step";
 	record(r, actor, TRY_ACQUIRE_BLOCKING, 1);
 	smp_store_release(&r->deadlocked, actor);
-	next_turn(r, i);
+	next_turn(&r->t, i);
 	spin_lock(&the_lock);
 	r->owed[actor]++;
 	return NULL;
@@ -229,7 +178,7 @@ static const char *lock(struct run *r, size_t i, int actor)
 	record(r, actor, ACQUIRE_SUCCESS, spin_is_locked(&the_lock));
 	r->holder = actor;
 	r->owed[actor]++;
-	next_turn(r, i);
+	next_turn(&r->t, i);
 	return NULL;
 }
 
@@ -243,7 +192,7 @@ static const char *try(struct run *r, size_t i, int actor)
 	} else {
 		record(r, actor, ACQUIRE_FAIL, spin_is_locked(&the_lock));
 	}
-	next_turn(r, i);
+	next_turn(&r->t, i);
 	return NULL;
 }
 
@@ -280,7 +229,7 @@ static void unlock(struct run *r, int actor)
 
 static const char *release(struct run *r, size_t i, int actor)
 {
-	int waiting = READ_ONCE(r->waiter) >= 0;
+	bool waiting = has_waiter(&r->t);
 
 	if (waiting && trace)
 		wait_for_spinner();
@@ -291,12 +240,9 @@ static const char *release(struct run *r, size_t i, int actor)
 	 * is then the unlock's own result, not a racy read.
 	 */
 	record(r, actor, RELEASE, !waiting && spin_is_locked(&the_lock));
-	if (waiting) {
-		smp_store_release(&r->handoff, 1);
-		while (smp_load_acquire(&r->handoff))
-			cpu_relax();
-	}
-	next_turn(r, i);
+	if (waiting)
+		hand_over(&r->t);
+	next_turn(&r->t, i);
 	return NULL;
 }
 
@@ -304,7 +250,7 @@ static const char *step(struct run *r, size_t i)
 {
 	int actor = step_actor(i);
 
-	switch (steps[2 * i + 1]) {
+	switch (step_op(i)) {
 	case 'l':
 		return lock(r, i, actor);
 	case 't':
@@ -313,26 +259,6 @@ static const char *step(struct run *r, size_t i)
 		return release(r, i, actor);
 	}
 	return "unknown op";
-}
-
-/* Wait for step @i's turn; false if the run ended (an error elsewhere). */
-static bool wait_turn(struct run *r, size_t i)
-{
-	size_t t;
-
-	while ((t = smp_load_acquire(&r->turn)) != i) {
-		if (t > i)
-			return false;
-		cpu_relax();
-	}
-	return true;
-}
-
-static void abort_run(struct run *r, size_t i, const char *why)
-{
-	r->error = why;
-	r->failed_step = i;
-	smp_store_release(&r->turn, r->nsteps);
 }
 
 /*
@@ -352,75 +278,27 @@ static void end_deadlock(struct run *r)
 }
 
 /*
- * After the last step: leave the lock free (never exit holding it) and
- * pay back what preemption the thread's actors still owe.
+ * After the last step: end the other actor's deadlock, leave the lock
+ * free (never exit holding it) and pay back what preemption the thread's
+ * actors still owe.
  */
-static void leave(struct run *r, struct actor_thread *th)
+static void leave(struct run *r, unsigned int actors)
 {
 	int a;
 
-	if (r->holder >= 0 && (th->actors & (1u << r->holder))) {
+	if (smp_load_acquire(&r->deadlocked) >= 0 &&
+	    !(actors & (1u << r->deadlocked)))
+		end_deadlock(r);
+	if (r->holder >= 0 && (actors & (1u << r->holder))) {
 		r->holder = -1;
 		do_raw_spin_unlock(&the_lock.rlock);
 	}
 	for (a = 0; a < ACTORS; a++) {
-		if (!(th->actors & (1u << a)))
+		if (!(actors & (1u << a)))
 			continue;
 		for (; r->owed[a]; r->owed[a]--)
 			preempt_enable();
 	}
-}
-
-/* Run @th's actors' steps, then end the run's part of them. */
-static void act(struct actor_thread *th)
-{
-	struct run *r = th->run;
-	const char *why;
-	size_t i;
-
-	for (i = 0; i < r->nsteps; i++) {
-		if (!(th->actors & (1u << step_actor(i))))
-			continue;
-		if (!wait_turn(r, i))
-			break;
-		why = step(r, i);
-		if (why) {
-			abort_run(r, i, why);
-			break;
-		}
-	}
-	wait_turn(r, r->nsteps);
-	if (smp_load_acquire(&r->deadlocked) >= 0 &&
-	    !(th->actors & (1u << r->deadlocked)))
-		end_deadlock(r);
-	leave(r, th);
-}
-
-static int actor_main(void *arg)
-{
-	struct actor_thread *th = arg;
-
-	act(th);
-	/* Exit without returning into module text that may be unloaded. */
-	kthread_complete_and_exit(&th->done, 0);
-}
-
-static void debugcon_write(const char *s, size_t len)
-{
-	while (len--)
-		outb(*s++, DEBUGCON_PORT);
-}
-
-static void debugcon_printf(const char *fmt, ...)
-{
-	char line[160];
-	va_list ap;
-	int len;
-
-	va_start(ap, fmt);
-	len = vscnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	debugcon_write(line, len);
 }
 
 static void report(const struct run *r)
@@ -440,15 +318,8 @@ static void report(const struct run *r)
 	}
 	while (midway && !strcmp(stop, "midway-hang"))
 		msleep(1000);
-	if (midway)
-		return;
-	if (r->error && r->failed_step == NO_STEP)
-		debugcon_printf("CAPTURE ERROR %s\n", r->error);
-	else if (r->error)
-		debugcon_printf("CAPTURE ERROR step %zu: %s\n",
-				r->failed_step, r->error);
-	else
-		debugcon_printf("CAPTURE END %zu\n", r->nevents);
+	if (!midway)
+		report_end(&r->t, r->nevents);
 }
 
 /* Entry of the slow path: only the_lock's (the first argument) is traced. */
@@ -488,10 +359,10 @@ static bool pv_slowpath(void)
  */
 static const char *arm_tracing(void)
 {
-	if (trace_set_clr_event("capture_spin", NULL, 1) ||
-	    trace_set_clr_event("lock", "contention_begin", 1) ||
-	    trace_set_clr_event("lock", "contention_end", 1))
-		return "cannot enable the trace events";
+	const char *why = trace_events_on("capture_spin");
+
+	if (why)
+		return why;
 	if (register_kretprobe(&slowpath_probe))
 		return "cannot probe native_queued_spin_lock_slowpath";
 	return NULL;
@@ -500,96 +371,29 @@ static const char *arm_tracing(void)
 /* Tracing armed at load ("" once armed), or why it could not be; NULL before. */
 static const char *armed;
 
-/*
- * Create the actors' threads, one per CPU and bound to it, and start them
- * only once all exist.  Returns how many to wait for.  At one CPU, the caller acts
- * for both actors itself: a thread would add nothing but its creation and
- * its exit, code that a guest restored under TCG translates anew (its
- * ~170 translation blocks, docs/spin.md).
- */
-static int start_threads(struct run *r, struct actor_thread *th)
-{
-	struct task_struct *t[ACTORS];
-	int k;
-
-	if (cpus == 1) {
-		th[0].run = r;
-		th[0].actors = (1u << ACTORS) - 1;
-		act(&th[0]);
-		return 0;
-	}
-	for (k = 0; k < cpus; k++) {
-		th[k].run = r;
-		th[k].actors = 1u << k;
-		init_completion(&th[k].done);
-		t[k] = kthread_create(actor_main, &th[k], "spin-actor%d", k);
-		if (IS_ERR(t[k])) {
-			while (k--)
-				kthread_stop(t[k]);
-			r->error = "cannot create the actor threads";
-			return 0;
-		}
-		kthread_bind(t[k], k);
-	}
-	for (k = 0; k < cpus; k++)
-		wake_up_process(t[k]);
-	return cpus;
-}
-
-/* Every step is an actor digit and an op letter; NULL if so. */
-static const char *malformed(size_t n, size_t *at)
-{
-	for (*at = 0; *at < n; (*at)++) {
-		if (steps[2 * *at] != '0' && steps[2 * *at] != '1')
-			return "actor is not 0 or 1";
-		if (!strchr("ltr", steps[2 * *at + 1]) || !steps[2 * *at + 1])
-			return "op is not l, t or r";
-	}
-	return NULL;
-}
-
 /* Run the scenario in steps and report it; 0, or -ENOMEM. */
 static int run_scenario(void)
 {
-	struct actor_thread th[ACTORS];
-	struct run r = { .holder = -1, .waiter = -1, .deadlocked = -1 };
-	size_t len = strlen(steps);
-	int k, started;
+	struct run r = { .holder = -1, .deadlocked = -1 };
 
-	if (len == 0 || len % 2 || (cpus != 1 && cpus != 2) ||
-	    cpus > num_online_cpus()) {
-		debugcon_printf("CAPTURE ERROR bad parameters: %zu step characters, "
-				"cpus=%d of %u online\n", len, cpus,
-				num_online_cpus());
+	if (!steps_ok(&r, &r.t))
 		return 0;
-	}
-	r.nsteps = len / 2;
-	r.error = malformed(r.nsteps, &r.failed_step);
-	if (r.error) {
-		report(&r);
-		return 0;
-	}
 	/* At most two events a step. */
-	r.events = kcalloc(len, sizeof(*r.events), GFP_KERNEL);
+	r.events = kcalloc(2 * r.t.nsteps, sizeof(*r.events), GFP_KERNEL);
 	if (!r.events)
 		return -ENOMEM;
 	if (trace && !armed)
 		armed = arm_tracing() ?: "";
-	r.error = trace && *armed ? armed : NULL;
-	if (r.error) {
-		r.failed_step = NO_STEP;
-		report(&r);
+	if (run_refused(&r, &r.t, trace && *armed ? armed : NULL)) {
 		kfree(r.events);
 		return 0;
 	}
 	if (trace)
-		trace_spin_begin(name, r.nsteps, num_online_cpus(),
+		trace_spin_begin(name, r.t.nsteps, num_online_cpus(),
 				 boot_cpu_has(X86_FEATURE_HYPERVISOR), pv_slowpath());
-	started = start_threads(&r, th);
-	for (k = 0; k < started; k++)
-		wait_for_completion(&th[k].done);
+	run_actors(&r, &r.t);
 	if (!r.ended)
-		trace_spin_end(r.nevents, r.error != NULL);
+		trace_spin_end(r.nevents, r.t.error != NULL);
 	report(&r);
 	kfree(r.events);
 	return 0;
