@@ -3,7 +3,9 @@
 # runs it before the guest is saved): sysfs and tracefs mounted, the ftrace
 # ring buffer sized, the module loaded with its tracing armed, waiting for
 # its steps (guest.sh), and tracedump resident: it has shipped the trace
-# formats and waits on /trace.fifo to ship the ring buffer.
+# formats, opened the module's parameters and the per-CPU ring buffers, and
+# waits on /trace.fifo for the scenario's words to run it and ship the
+# ring buffer.
 # capture_module, capture_cpus and capture_trace_kb come from the kernel
 # command line; capture_trace_kb=0: the JSON channel alone, no tracing.
 bb=/bin/busybox
@@ -21,4 +23,4 @@ $bb mount -t tracefs tracefs $t || exit 1
 echo "$kb" >$t/buffer_size_kb || exit 1
 $bb insmod /$m.ko cpus="${capture_cpus:-1}" || exit 1
 $bb mkfifo /trace.fifo || exit 1
-/tracedump -w /trace.fifo $t capture_$m lock
+/tracedump -w /trace.fifo -p /sys/module/$m/parameters $t capture_$m lock

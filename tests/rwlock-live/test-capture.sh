@@ -104,3 +104,14 @@ expect_exit 3 "a recursive read lock: refused by the module, naming the line" \
 	"01-recursive:2: '0 read_lock': the kernel cannot run this step: a recursive read lock" \
 	"$CAPTURE" rwlock --scenarios "$TMP/sc" --scenario recursive -o "$TMP/rec"
 nothing_left "a recursive read lock: nothing written" "$TMP/rec"
+
+# The resident tracedump runs the scenario (qemu/guest/tracedump.c -p): one
+# of its failures, here a stop word that rwlock's module has no parameter
+# for, fails the run with the console log's path, and the log says why.
+expect_exit 6 "a parameter the module lacks: the run fails" 'console log: ' \
+	env CAPTURE_GUEST_STOP=midway "$CAPTURE" rwlock --scenario contention -o "$TMP/nostop"
+nothing_left "a parameter the module lacks: nothing written" "$TMP/nostop"
+log=$(grep -o 'console log: [^ ]*' "$TMP/.stderr" | tail -n 1 | cut -d' ' -f3)
+grep -q 'tracedump: failed: the module has no stop parameter' "$log" 2>/dev/null &&
+	ok "a parameter the module lacks: the console says so" ||
+	not_ok "a parameter the module lacks: the console says so" "$(tail -n 2 "$log" 2>&1)"

@@ -9,11 +9,11 @@
  * write_lock, x write_trylock, v write_unlock), so a new scenario file
  * needs no rebuild.
  *
- * At one CPU one kthread acts for both actors, so a call that would wait
- * for the other actor is refused.  At two CPUs (cpus=2) each actor is a
- * kthread pinned to its CPU; they take turns on a step counter, and a
- * read_lock on a write-held lock or a write_lock on a held lock really
- * waits in the kernel's slow path (queued_read_lock_slowpath,
+ * At one CPU the writer of start acts for both actors, so a call that
+ * would wait for the other actor is refused.  At two CPUs (cpus=2) each
+ * actor is a kthread pinned to its CPU; they take turns on a step counter,
+ * and a read_lock on a write-held lock or a write_lock on a held lock
+ * really waits in the kernel's slow path (queued_read_lock_slowpath,
  * queued_write_lock_slowpath, which fire lock:contention_begin/end) until
  * the other actor's unlock.  The holder unlocks only once the lock word
  * shows the waiter queued, so the wait really happens.

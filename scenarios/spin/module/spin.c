@@ -7,9 +7,9 @@
  * digit, op letter: l = spin_lock, t = spin_trylock, r = spin_unlock), so a
  * new scenario file needs no rebuild.
  *
- * At one CPU, one kthread acts for both actors: two threads handing the
- * lock over would have to sleep with it held.  So a lock on a held lock
- * cannot run there and is refused.  At two CPUs (cpus=2), each actor is a
+ * At one CPU, the thread that writes start acts for both actors: two
+ * threads handing the lock over would have to sleep with it held.  So a
+ * lock on a held lock cannot run there and is refused.  At two CPUs (cpus=2), each actor is a
  * kthread pinned to its CPU; they take turns on a step counter, and a lock
  * on a held lock really spins until the holder's release.  A lock by the
  * holder, as the last step, really deadlocks: the other CPU sees it spin
