@@ -160,6 +160,38 @@ static void test_meta(const char *tmp)
 	      strstr(err.msg, "no package go.etcd.io/raft/v3/quorum"), err.msg);
 }
 
+/* Little-endian @n bytes of @b at @at. */
+static uint64_t le_at(const unsigned char *b, size_t at, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | b[at + n];
+	return v;
+}
+
+/*
+ * A unit count the package cannot hold (found by tests/fuzz/fuzz-gocover:
+ * the caller allocated a counter for each, 15 GB) is refused.
+ */
+static void test_units(const struct gocover_pkg *p, const char *tmp)
+{
+	const unsigned char huge[5] = { 0xff, 0xff, 0xff, 0xff, 0x0f };
+	struct gocover_pkg q;
+	struct cap_err err = { 0 };
+	size_t n;
+	unsigned char *b = (unsigned char *)read_file(DIR "covmeta", &n);
+	/* The package's blob (offsets table after the 56-byte header), its first function. */
+	size_t base = le_at(b, 56 + 8 * (size_t)p->index, 8);
+	char *f = corrupt(tmp, "covmeta", base + le_at(b, base + 44, 4), huge, 5);
+
+	check("a function with more units than its package holds is refused",
+	      gocover_meta(f, RAFT, &q, &err) &&
+	      strstr(err.msg, "more units than the function holds"), err.msg);
+	free(f);
+	free(b);
+}
+
 int main(void)
 {
 	struct gocover_pkg p;
@@ -174,6 +206,7 @@ int main(void)
 		pass("read a real meta-data file");
 		test_real(&p);
 		test_corrupt(&p, tmp);
+		test_units(&p, tmp);
 		gocover_pkg_free(&p);
 	}
 	test_meta(tmp);
