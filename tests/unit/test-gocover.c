@@ -181,9 +181,11 @@ static void test_units(const struct gocover_pkg *p, const char *tmp)
 	struct cap_err err = { 0 };
 	size_t n;
 	unsigned char *b = (unsigned char *)read_file(DIR "covmeta", &n);
-	/* The package's blob (offsets table after the 56-byte header), its first function. */
+	/* The package's blob (offsets table after the 56-byte header)... */
 	size_t base = le_at(b, 56 + 8 * (size_t)p->index, 8);
-	char *f = corrupt(tmp, "covmeta", base + le_at(b, base + 44, 4), huge, 5);
+	/* ...and its first function (offsets after the 44-byte header). */
+	size_t fn = base + le_at(b, base + 44, 4);
+	char *f = corrupt(tmp, "covmeta", fn, huge, 5);
 
 	check("a function with more units than its package holds is refused",
 	      gocover_meta(f, RAFT, &q, &err) &&
