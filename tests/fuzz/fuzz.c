@@ -73,16 +73,30 @@ static int names_a_file(const char *msg, const char *prefix)
 	return !strncmp(msg, prefix, n) && (msg[n] == ':' || msg[n] == '/');
 }
 
+/* Abort unless @code is allowed and @msg names a file (see fuzz.h). */
+static void judge(enum exit_code code, const char *msg, unsigned allowed,
+		  const char *prefix)
+{
+	/* A usage error is about the command line, not a file. */
+	if (!(allowed & FUZZ_CODE(code)) ||
+	    (code != EXIT_USAGE && !names_a_file(msg, prefix))) {
+		fprintf(stderr, "fuzz: exit %d not allowed or not naming the "
+			"input: %s\n", code, msg);
+		abort();
+	}
+}
+
 static int died(unsigned allowed, const char *prefix)
 {
 	close_inputs();
-	/* A usage error is about the command line, not a file. */
-	if (!(allowed & FUZZ_CODE(died_code)) ||
-	    (died_code != EXIT_USAGE && !names_a_file(died_msg, prefix))) {
-		fprintf(stderr, "fuzz: exit %d without naming the input: %s\n",
-			died_code, died_msg);
-		abort();
-	}
+	judge(died_code, died_msg, allowed, prefix);
+	return 0;
+}
+
+int fuzz_refused(struct cap_err *err, unsigned allowed)
+{
+	judge(err->code, cap_err_text(err), allowed, dir);
+	cap_err_release(err);
 	return 0;
 }
 
@@ -138,12 +152,18 @@ static void write_at(const char *p, const void *data, size_t size)
 	}
 }
 
-const char *fuzz_input(const char *name, const uint8_t *data, size_t size)
+const char *fuzz_input_also(const char *name, const uint8_t *data,
+			    size_t size)
 {
-	fresh_dir();
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	write_at(path, data, size);
 	return path;
+}
+
+const char *fuzz_input(const char *name, const uint8_t *data, size_t size)
+{
+	fresh_dir();
+	return fuzz_input_also(name, data, size);
 }
 
 /* The length of the file at @p[0, end): up to a line "--" or the end. */

@@ -17,7 +17,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "capture/die.h"
+#include "capture/err.h"
 
 /* Where die() returns to: if (setjmp(fuzz_jmp)) return fuzz_died(...); */
 extern jmp_buf fuzz_jmp;
@@ -40,10 +40,21 @@ int fuzz_died(unsigned allowed);
 int fuzz_died_elsewhere(unsigned allowed);
 
 /*
+ * A reader that returns its refusals (capture/err.h) instead of dying:
+ * abort unless @err's code is in @allowed and its message names the
+ * input, as fuzz_died() does; then releases @err.  Returns 0.  Such a
+ * reader must not die at all: arm fuzz_jmp with fuzz_died(0).
+ */
+int fuzz_refused(struct cap_err *err, unsigned allowed);
+
+/*
  * Write @data[0, size) to @name in the input directory (emptied first);
  * returns its path (valid until the next call).  Arms the die hook.
  */
 const char *fuzz_input(const char *name, const uint8_t *data, size_t size);
+/* Another file of the same input, after fuzz_input(): nothing emptied. */
+const char *fuzz_input_also(const char *name, const uint8_t *data,
+			    size_t size);
 /*
  * A PGo run directory: @data split at lines "--", part i written as
  * trace-SELF-i.log, SELF the process its first "self" names (else i), as

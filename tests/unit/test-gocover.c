@@ -160,6 +160,47 @@ static void test_meta(const char *tmp)
 	      strstr(err.msg, "no package go.etcd.io/raft/v3/quorum"), err.msg);
 }
 
+/* Little-endian @n bytes of @b at @at. */
+static uint64_t le_at(const unsigned char *b, size_t at, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | b[at + n];
+	return v;
+}
+
+/*
+ * A unit count the package cannot hold (found by tests/fuzz/fuzz-gocover:
+ * the caller allocated a counter for each, 15 GB) is refused.
+ */
+static void test_units(const struct gocover_pkg *p, const char *tmp)
+{
+	/* 2^28 units (ULEB128): no overflow, a 1 GB counter array. */
+	const unsigned char huge[5] = { 0x80, 0x80, 0x80, 0x80, 0x01 };
+	struct gocover_pkg q;
+	struct cap_err err = { 0 };
+	size_t n;
+	unsigned char *b = (unsigned char *)read_file(DIR "covmeta", &n);
+	/* The package's blob (offsets table after the 56-byte header)... */
+	size_t base = le_at(b, 56 + 8 * (size_t)p->index, 8);
+	/* ...and its first function (offsets after the 44-byte header). */
+	size_t fn = base + le_at(b, base + 44, 4);
+	char *f = corrupt(tmp, "covmeta", fn, huge, 5);
+
+	if (!gocover_meta(f, RAFT, &q, &err)) {
+		fail("a function with more units than its package holds is "
+		     "refused", "accepted, %zu units", q.units);
+		gocover_pkg_free(&q);
+	} else {
+		check("a function with more units than its package holds is "
+		      "refused", strstr(err.msg, "more units than the function "
+		      "holds") != NULL, err.msg);
+	}
+	free(f);
+	free(b);
+}
+
 int main(void)
 {
 	struct gocover_pkg p;
@@ -174,6 +215,7 @@ int main(void)
 		pass("read a real meta-data file");
 		test_real(&p);
 		test_corrupt(&p, tmp);
+		test_units(&p, tmp);
 		gocover_pkg_free(&p);
 	}
 	test_meta(tmp);

@@ -156,9 +156,18 @@ static int package_units(struct cursor *c, size_t base, size_t blob,
 			return bad(c, "function offset outside its package");
 		c->at = base + off;
 		units = uleb(c);
+		/*
+		 * A count the blob cannot hold would have the caller
+		 * allocate for it: after it come the name and file (a
+		 * ULEB each), five ULEBs a unit and the literal flag; and
+		 * Go writes each function apart, so all units fit too.
+		 */
+		if (!c->failed && (base + blob - c->at < 3 ||
+				   units > (base + blob - c->at - 3) / 5))
+			return bad(c, "more units than the function holds");
 		p->first[f + 1] = p->first[f] + units;
-		if (p->first[f + 1] < units)
-			return bad(c, "too many units");
+		if (p->first[f + 1] < units || p->first[f + 1] > blob / 5)
+			return bad(c, "more units than the package holds");
 	}
 	p->units = p->first[p->nfuncs];
 	return c->failed ? -1 : 0;
