@@ -21,14 +21,17 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 # Fragments may define rules: the first goal stays "all".
 .DEFAULT_GOAL := all
 
-CAPTURE_SRC := $(wildcard capture/*.c capture/cmd/*.c folders/*.c)
-CAPTURE_LIBS :=
+CAPTURE_SRC := $(wildcard capture/*.c capture/cli/*.c capture/readers/*.c \
+	folders/*.c folders/*/*.c)
 CAPTURE_DEPS :=
+# The readers decode ftrace pages with libtraceevent (libtraceevent-dev).
+CAPTURE_LIBS := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
+CFLAGS       += $(shell pkg-config --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
 -include $(wildcard */build.mk)
 
 OBJ      := $(CAPTURE_SRC:%.c=build/obj/%.o)
 ASAN_OBJ := $(CAPTURE_SRC:%.c=build/asan/obj/%.o)
-LIB_ASAN_OBJ := $(filter-out build/asan/obj/capture/main.o,$(ASAN_OBJ))
+LIB_ASAN_OBJ := $(filter-out build/asan/obj/capture/cli/main.o,$(ASAN_OBJ))
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(wildcard tests/unit/test-*.c))
 
 # Fuzz harnesses (tests/fuzz/fuzz-*.c, libFuzzer): clang, the same
@@ -38,7 +41,7 @@ FUZZ_CC  := clang
 FUZZ_SAN := $(SAN) -DCAPTURE_DIE_HOOK
 FUZZ_SECONDS ?= 600
 FUZZ_BIN := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
-FUZZ_LIB_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(filter-out capture/main.c,$(CAPTURE_SRC)) \
+FUZZ_LIB_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(filter-out capture/cli/main.c,$(CAPTURE_SRC)) \
 	tests/fuzz/fuzz.c tests/unit/json-tokens-oracle.c)
 
 .PHONY: all deps pydeps quickstart test asan fuzz clean

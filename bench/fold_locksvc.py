@@ -3,7 +3,7 @@
 
 Usage: fold_locksvc.py RUN_DIR OUT_DIR
 
-Same job as `capture fold locksvc` (folders/pgo.c, folders/locksvc.c): merge
+Same job as `capture fold locksvc` (capture/readers/pgo.c, folders/locksvc/locksvc.c): merge
 the trace-*.log files by vector clock (ready = every dependency emitted;
 tie-break: smallest clock sum, then archetype, then self), drop aborted
 sections, write the normalized events and the stream-form windows

@@ -37,7 +37,7 @@
  *   option | option(T)  null as None, any other value V as Some(V)
  *   any                 plain JSON: arrays as lists, objects as records
  * (T is any when left out).  A system lists its variables that are not
- * plain JSON, NULL-terminated (folders/folder.h).
+ * plain JSON, NULL-terminated (capture/fold.h).
  */
 struct itf_var {
 	const char *name;

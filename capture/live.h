@@ -2,7 +2,7 @@
 /*
  * The live-capture interface (docs/architecture.md): what a live system
  * and its drivers give the one loop behind `capture SYSTEM`
- * (capture/cmd/live.c), and what the loop gives them.  A NULL hook is
+ * (capture/cli/live.c), and what the loop gives them.  A NULL hook is
  * skipped.  Hooks report failure by dying with the README's exit codes.
  */
 #ifndef CAPTURE_LIVE_H
@@ -101,7 +101,7 @@ struct live_system {
 /* Print the system's usage (to stderr) and exit 2. */
 _Noreturn void live_usage(const struct live_capture *lc);
 /*
- * `capture SYSTEM` (the loop, capture/cmd/live.c) taking the scenario
+ * `capture SYSTEM` (the loop, capture/cli/live.c) taking the scenario
  * files from @from, whatever argv's --scenarios says (a corpus keeps a
  * copy of each: what verify reruns): etcd's --explore captures what it
  * found through it.  Returns the exit code.

@@ -5,9 +5,22 @@
 #include "die.h"
 #include "system.h"
 
+static const struct system no_systems[] = { { NULL, NULL, NULL } };
+static const struct system *table = no_systems;
+
+void system_table_set(const struct system *t)
+{
+	table = t;
+}
+
+const struct system *system_table(void)
+{
+	return table;
+}
+
 const struct system *system_find(const char *name)
 {
-	for (const struct system *s = systems; s->folder; s++)
+	for (const struct system *s = table; s->folder; s++)
 		if (!strcmp(s->folder->name, name))
 			return s;
 	return NULL;
@@ -17,8 +30,8 @@ char *systems_known(void)
 {
 	char *known = xstrdup("");
 
-	for (const struct system *s = systems; s->folder; s++)
-		known = str_append(known, s == systems ? "" : ", ", s->folder->name);
+	for (const struct system *s = table; s->folder; s++)
+		known = str_append(known, s == table ? "" : ", ", s->folder->name);
 	return known;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The systems capture knows (docs/architecture.md): one table, filled in
- * folders/registry.c, one line per system.  A system is its folder (its
+ * capture/cli/systems.c, one line per system.  A system is its folder (its
  * semantics: actions, state, the fold of one run) and, when it is captured
  * live, its live entry (capture/live.h) and scenario directory.
  */
@@ -14,7 +14,7 @@ struct fold_run;
 struct audit_domain;
 struct live_system;
 
-/* A system's semantics: the folder interface, folders/folder.h. */
+/* A system's semantics: the folder interface, capture/fold.h. */
 struct folder {
 	const char *name;
 	const char *summary;
@@ -46,8 +46,13 @@ struct system {
 					  * capture_home(); NULL: none */
 };
 
-/* The table, in `capture list` order, ended by an entry without a folder. */
-extern const struct system systems[];
+/*
+ * The table (capture/cli/systems.c), in `capture list` order, ended by an
+ * entry without a folder: the CLI hands it to the core before any lookup
+ * (a harness that links no CLI hands its own).  Until then it is empty.
+ */
+void system_table_set(const struct system *table);
+const struct system *system_table(void);
 
 /* The system called @name, or NULL. */
 const struct system *system_find(const char *name);

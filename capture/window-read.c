@@ -467,7 +467,7 @@ static const struct folder *infer_system(const struct window_file *files,
 	const struct folder *best = NULL;
 	int best_n = 0, best_lacking = 0, tie = 0;
 
-	for (const struct system *s = systems; s->folder; s++) {
+	for (const struct system *s = system_table(); s->folder; s++) {
 		int k = actions_known(files, n, s->folder);
 		int lacking = actions_declared(s->folder) - k;
 

@@ -30,7 +30,8 @@
 #include <string.h>
 #include "../capture/audit.h"
 #include "../capture/json.h"
-#include "folder.h"
+#include "../capture/fold.h"
+#include "etcd-audit.h"
 
 struct etcd_class {
 	const char *action;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* What the trace folders read alike, dying on a trace's faults (trace-fields.h). */
 #include <stdlib.h>
+#include <unistd.h>
 #include "../capture/die.h"
+#include "../capture/json.h"
+#include "../capture/proc.h"
 #include "../capture/err.h"
 #include "trace-fields.h"
 
@@ -59,4 +62,36 @@ const struct ftrace_record **trace_ops(const struct ftrace *t, const char *syste
 	if (!by_seq)
 		die_err(&err);
 	return by_seq;
+}
+
+char *fold_run_decoded(struct fold_run *run,
+		       void (*decode)(const char *trace, const char *json,
+				      const char *out, cJSON *info),
+		       int *cleanup)
+{
+	char *path;
+	cJSON *trace;
+	int fd;
+
+	if (!ftrace_is(run->path))
+		return NULL;
+	path = xstrdup("/tmp/capture-decoded-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+	close(fd);
+	*cleanup = remove_on_failure(path);
+	trace = json_obj();
+	decode(run->path, NULL, path, trace);
+	json_add(run->info, "trace", trace);
+	return path;
+}
+
+void fold_run_decoded_done(char *stream, int cleanup)
+{
+	if (!stream)
+		return;
+	remove(stream);
+	cancel_on_failure(cleanup);
+	free(stream);
 }

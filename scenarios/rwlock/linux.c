@@ -11,7 +11,7 @@
 #include "../../capture/die.h"
 #include "../../capture/err.h"
 #include "../../capture/json.h"
-#include "../../folders/rwlock-ftrace.h"
+#include "../../folders/rwlock/rwlock-ftrace.h"
 #include "../../qemu/guest.h"
 #include "linux.h"
 

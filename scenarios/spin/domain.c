@@ -15,7 +15,7 @@
 #include <string.h>
 #include "../../capture/json.h"
 #include "../../capture/die.h"
-#include "../../folders/spin-domain.h"
+#include "../../folders/spin/spin-domain.h"
 #include "domain.h"
 
 /* A scenario being written, and who holds the lock once its steps ran. */

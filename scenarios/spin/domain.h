@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The domain set (capture spin --scenario domain): spin scenarios generated
- * from the extended audit domain (folders/spin-domain.h), one per
+ * from the extended audit domain (folders/spin/spin-domain.h), one per
  * pre-state in which some call can be made, each making every reachable
  * call of that pre-state in column order.  Captured at two CPUs, they
  * cover every reachable cell of both audit domains (the reference 18/18,

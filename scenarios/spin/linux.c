@@ -12,7 +12,7 @@
 #include "../../capture/err.h"
 #include "../../capture/home.h"
 #include "../../capture/json.h"
-#include "../../folders/spin-ftrace.h"
+#include "../../folders/spin/spin-ftrace.h"
 #include "../../qemu/guest.h"
 #include "driver.h"
 

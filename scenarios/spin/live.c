@@ -12,6 +12,7 @@
 #include "../../capture/options.h"
 #include "../../capture/proc.h"
 #include "../../capture/system.h"
+#include "../../folders/spin/spin.h"
 #include "../guest-live.h"
 #include "domain.h"
 #include "driver.h"
@@ -73,15 +74,17 @@ static void spin_option(int opt, const char *arg)
 }
 
 /* --fold: spin or a projection of it (spin-spinning). */
-static const struct folder *fold_lookup(const struct live_capture *lc)
+static const struct folder *fold_lookup(void)
 {
-	const struct system *s = system_find(fold_with);
+	static const struct folder *const spin_folders[] = {
+		&folder_spin, &folder_spin_spinning,
+	};
 
-	if (!s || (s->folder != lc->sys->folder &&
-		   s->folder->refines != lc->sys->folder))
-		die(EXIT_USAGE, "--fold: '%s' does not fold spin streams "
-		    "(spin or spin-spinning)", fold_with);
-	return s->folder;
+	for (size_t i = 0; i < sizeof(spin_folders) / sizeof(*spin_folders); i++)
+		if (!strcmp(fold_with, spin_folders[i]->name))
+			return spin_folders[i];
+	die(EXIT_USAGE, "--fold: '%s' does not fold spin streams "
+	    "(spin or spin-spinning)", fold_with);
 }
 
 /* --scenario domain: the set generated from the audit domain (domain.h). */
@@ -116,7 +119,7 @@ static void spin_prepare(struct live_capture *lc)
 {
 	struct spin_live *s = lc->data;
 
-	lc->folder = fold_lookup(lc);
+	lc->folder = fold_lookup();
 	if (!s) {
 		s = xcalloc(1, sizeof(*s));
 		s->sc = xcalloc(lc->n, sizeof(*s->sc));

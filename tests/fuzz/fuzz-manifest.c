@@ -11,7 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/command.h"
+#include "capture/cli/command.h"
 #include "capture/window-read.h"
 #include "tests/fuzz/fuzz.h"
 

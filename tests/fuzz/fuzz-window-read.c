@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "capture/command.h"
+#include "capture/cli/command.h"
 #include "capture/json.h"
 #include "capture/window-read.h"
 #include "tests/fuzz/fuzz.h"

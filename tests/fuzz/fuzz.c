@@ -8,11 +8,19 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "capture/cli/command.h"
+#include "capture/fold.h"
 #include "capture/options.h"
-#include "folders/folder.h"
+#include "capture/system.h"
 #include "tests/fuzz/fuzz.h"
 
 jmp_buf fuzz_jmp;
+
+/* Every harness looks systems up in the table the CLI hands the core. */
+__attribute__((constructor)) static void fuzz_systems(void)
+{
+	system_table_set(systems);
+}
 
 static char *dir;               /* the input directory */
 static char path[4096];

@@ -1,4 +1,4 @@
-# PGo recorder logs (folders/pgo.c, locksvc.c, dqueue.c) on the real runs in
+# PGo recorder logs (capture/readers/pgo.c, locksvc.c, dqueue.c) on the real runs in
 # reference/pgo-traces: every run folds and passes its checks, twice
 # byte-identical, counts agree with a jq count over the raw records; and
 # corrupted copies of real runs are refused (exit code, file:line, nothing

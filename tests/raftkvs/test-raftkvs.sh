@@ -1,4 +1,4 @@
-# PGo's raftkvs (folders/raftkvs.c) on the three shared runs: each folds and
+# PGo's raftkvs (folders/raftkvs/raftkvs.c) on the three shared runs: each folds and
 # passes every check, twice byte-identical; windows per action agree with a
 # jq count of the raw records; the windows follow Raft's rules by the
 # reference grader; corrupted copies of a real run are refused with their

@@ -16,7 +16,7 @@
 #include "capture/err.h"
 #include "capture/json.h"
 #include "capture/proc.h"
-#include "qemu/ftrace.h"
+#include "capture/readers/ftrace.h"
 #include "qemu/guest.h"
 #include "unit.h"
 

@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include "capture/err.h"
 #include "capture/proc.h"
-#include "folders/folder.h"
-#include "folders/pgo.h"
-#include "folders/serial.h"
-#include "folders/with-tla.h"
+#include "capture/fold.h"
+#include "capture/readers/pgo.h"
+#include "capture/readers/serial.h"
+#include "capture/readers/with-tla.h"
 #include "unit.h"
 
 static char path[] = "/tmp/test-reader-errors-XXXXXX";

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * TLA+ value text as PGo's recorder writes it (folders/tla-value.h):
+ * TLA+ value text as PGo's recorder writes it (capture/readers/tla-value.h):
  * fields of nested functions, sequence lengths with separators hidden in
  * strings and brackets, and what is refused.
  */
 #include <stdio.h>
 #include <string.h>
-#include "folders/tla-value.h"
+#include "capture/readers/tla-value.h"
 #include "unit.h"
 
 static void expect(const char *name, int cond)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * capture etcd --live: three members of the stock etcd server and a client
- * workload (scenarios/etcd-live/, one Go binary: its "cluster" command
+ * workload (scenarios/etcd/live/, one Go binary: its "cluster" command
  * starts the members as processes of itself, kills the leader under load
  * half-way and restarts it, stops them all), every process probed by the
  * raft plan capture etcd uses, the events folded by the etcd folder.  The
@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "../../../bpf/engine.h"
 #include "../../../bpf/gospec.h"
-#include "../../../folders/folder.h"
+#include "../../../capture/fold.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/err.h"
@@ -23,9 +23,10 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system-corpus.h"
+#include "../../../folders/etcd/etcd.h"
 #include "cluster.h"
 
-#define LIVE_SRC "scenarios/etcd-live"
+#define LIVE_SRC "scenarios/etcd/live"
 /* Beyond the workload: starting, electing, restarting and stopping members. */
 #define LIVE_SLACK 120.0
 
@@ -116,7 +117,7 @@ static void capture_live(const struct live_opts *o)
 	char *bin = o->binary ? xstrdup(o->binary) :
 		    etcd_go_build(LIVE_SRC, "build/etcd/live", "",
 				  "the live etcd cluster (etcd server and client)");
-	const struct folder *f = system_lookup("etcd")->folder;
+	const struct folder *f = &folder_etcd;
 	const char *dir = o->out->dir ? o->out->dir : "corpus/etcd-live";
 	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();

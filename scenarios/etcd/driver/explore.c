@@ -22,12 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../../folders/folder.h"
+#include "../../../capture/fold.h"
 #include "../../../capture/audit.h"
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/scenario.h"
+#include "../../../folders/etcd-audit.h"
+#include "../../../folders/etcd/etcd.h"
 #include "explore.h"
 #include "gocover.h"
 #include "harness.h"
@@ -118,7 +120,7 @@ static struct classes trace_classes(const struct classes *domain,
 	struct observed o = { .domain = domain, .scenario = scenario };
 	int saved = on_failure(keep_failed, (void *)scenario);
 
-	fold_observed(system_lookup("etcd")->folder, trace, steps, observe_window, &o);
+	fold_observed(&folder_etcd, trace, steps, observe_window, &o);
 	cancel_on_failure(saved);
 	return o.seen;
 }

@@ -41,7 +41,7 @@ static const char etcd_usage[] =
 	"      --scenarios DIR  take the scenario files from DIR (default:\n"
 	"                       scenarios/etcd, the reference scenarios)\n"
 	"      --binary FILE    run this build instead of building one: the\n"
-	"                       harness, or with --live scenarios/etcd-live's\n"
+	"                       harness, or with --live scenarios/etcd/live's\n"
 	RING_OPTIONS_HELP("the harness (the cluster)")
 	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
 	"      --live           run the live cluster (above) instead of a scenario\n"

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture go: run any Go program, unmodified, under the uprobe engine
+ * (bpf/) with the probes a spec names (bpf/gospec.c, docs/go.md), and write
+ * every record (raw/NAME.ndjson) and the event it becomes
+ * (events/NAME.ndjson), NAME the binary's file name.  The processes the
+ * program starts are probed too, each record carrying its process's index.
+ * With --fold SYSTEM the spec's events are the folder's input
+ * (raw/NAME.events.ndjson), folded as every other capture's raw stream.
+ */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../bpf/engine.h"
+#include "../../bpf/gospec.h"
+#include "../fold.h"
+#include "command.h"
+#include "../corpus.h"
+#include "../die.h"
+#include "../err.h"
+#include "../json.h"
+#include "../options.h"
+#include "../proc.h"
+#include "../system-corpus.h"
+#include "goprobe.skel.h"
+
+static const char go_usage[] =
+	"usage: capture go --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
+	"Run COMMAND, a Go binary with DWARF, under eBPF uprobes placed as the probe\n"
+	"spec SPEC says (docs/go.md), with every process it starts; write each record\n"
+	"and the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
+	"options:\n"
+	"  -p, --probes SPEC    the probe spec\n"
+	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
+	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
+	RING_OPTIONS_HELP("COMMAND")
+	OUTPUT_OPTIONS_HELP("corpus/go")
+	"                       (--form and --json: the windows of --fold)\n"
+	"  -h, --help           this text\n";
+
+struct go_opts {
+	const char *spec;
+	const struct folder *fold;
+	struct output_options out;
+	double timeout;
+	struct ring_options ring;
+};
+
+/* COMMAND as execv() takes it: a path, or the first match on PATH. */
+static char *find_command(const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *save = NULL;
+
+	if (strchr(cmd, '/')) {
+		if (access(cmd, X_OK))
+			die(EXIT_USAGE, "%s: not an executable file", cmd);
+		return xstrdup(cmd);
+	}
+	dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", d, cmd);
+
+		if (!access(p, X_OK)) {
+			free(dirs);
+			return p;
+		}
+		free(p);
+	}
+	die(EXIT_USAGE, "%s: no such command on PATH", cmd);
+}
+
+static void hash_into(cJSON *obj, const char *key, const char *path)
+{
+	char hex[65];
+
+	if (sha256_file(path, hex))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", path);
+	json_add(obj, key, json_str(hex));
+}
+
+static void describe(cJSON *m, const char *bin, struct gp_engine *e,
+		     const char *spec)
+{
+	cJSON *env = json_add(m, "environment", json_obj());
+	size_t sz;
+	const void *obj = goprobe__elf_bytes(&sz);
+	char hex[65];
+
+	hash_into(env, "binary_sha256", bin);
+	json_add(env, "go_build_id", json_str(go_build_id(gp_binary(e))));
+	hash_into(env, "spec_sha256", spec);
+	sha256_hex(obj, sz, hex);
+	json_add(env, "bpf_object_sha256", json_str(hex));
+}
+
+/* The loss counters, all zero: gp_run() fails the capture on any. */
+static void add_losses(cJSON *m, const struct gp_stats *st)
+{
+	cJSON *l = json_add(m, "losses", json_obj());
+
+	json_add(l, "ring_buffer_drops", json_int((long long)st->drops));
+	json_add(l, "exits_without_entry", json_int((long long)st->unmatched_exits));
+	json_add(l, "frames_not_saved", json_int((long long)st->depth_overflow));
+	json_add(l, "probes_preempted", json_int((long long)st->busy));
+}
+
+/* The corpus, its manifest opened as every command's (a system's if folding). */
+static struct corpus *begin(const struct go_opts *o, int argc, char **argv)
+{
+	if (o->fold)
+		return system_corpus_begin(o->out.dir, o->fold, argc, argv);
+	return command_corpus_begin(o->out.dir, argc, argv);
+}
+
+/* Fold the spec's events, or keep them as the corpus's events; commit. */
+static void finish(const struct go_opts *o, struct corpus *c, const char *name,
+		   const char *ev_rel)
+{
+	cJSON *runs;
+	char *events;
+
+	if (!o->fold) {
+		corpus_commit(c);
+		printf("%s\n", o->out.dir);
+		return;
+	}
+	runs = json_arr();
+	events = corpus_path(c, ev_rel);
+	fold_input(o->fold, c, name, events, output_format_for(&o->out, o->fold), runs);
+	system_corpus_commit(c, runs, o->out.dir);
+	free(events);
+}
+
+static void capture_go(const struct go_opts *o, char **cmd, int argc, char **argv)
+{
+	struct cap_err err;
+	struct go_spec *spec = go_spec_parse(o->spec, &err);
+	char *bin, *name, *raw_rel, *ev_rel;
+	struct gp_engine *e;
+	struct corpus *c;
+	FILE *raw, *events;
+	cJSON *m;
+	int rc;
+
+	if (!spec)
+		die_err(&err);
+	bin = find_command(cmd[0]);
+	e = gp_open(bin, &err);
+	if (!e)
+		die_err(&err);
+	name = xstrdup(basename(bin));
+	raw_rel = xasprintf("raw/%s.ndjson", name);
+	ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson", name);
+	gp_follow(e);
+	gp_set_ring(e, o->ring.bytes, o->ring.hold);
+	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
+		die_err(&err);
+	c = begin(o, argc, argv);
+	m = corpus_manifest(c);
+	describe(m, bin, e, o->spec);
+	raw = corpus_create(c, raw_rel);
+	events = corpus_create(c, ev_rel);
+	go_spec_output(spec, raw, events);
+	progress("running %s under the probes of %s", bin, o->spec);
+	rc = gp_run(e, cmd, NULL, o->timeout, go_spec_record, spec, &err);
+	if (rc < 0)
+		die_err(&err);
+	if (rc)
+		die(EXIT_CAPTURE_FAILED, "%s exited with status %d", bin, rc);
+	add_losses(m, gp_stats(e));
+	if (go_spec_end(spec, m, &err))
+		die_err(&err);
+	corpus_close(c, raw, raw_rel);
+	corpus_close(c, events, ev_rel);
+	finish(o, c, name, ev_rel);
+	gp_close(e);
+	go_spec_free(spec);
+	free(raw_rel);
+	free(ev_rel);
+	free(name);
+	free(bin);
+}
+
+int cmd_go(int argc, char **argv)
+{
+	enum { O_TIMEOUT = 256, O_FOLD };
+	static const struct option longopts[] = {
+		{ "probes", required_argument, NULL, 'p' },
+		{ "fold", required_argument, NULL, O_FOLD },
+		OUTPUT_LONG_OPTIONS,
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		RING_LONG_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600 };
+	int opt;
+
+	/* "+": options end at COMMAND, whose own options are its own. */
+	while ((opt = getopt_long(argc, argv, "+p:o:h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			usage(go_usage, 1);
+		else if (opt == 'p')
+			o.spec = optarg;
+		else if (opt == O_FOLD)
+			o.fold = system_lookup(optarg)->folder;
+		else if (opt == O_TIMEOUT)
+			o.timeout = option_seconds(optarg, "--timeout", 1e7);
+		else if (!ring_option(opt, optarg, &o.ring) &&
+			 !output_option(opt, optarg, &o.out))
+			usage(go_usage, 0);
+	}
+	if (!o.out.dir)
+		o.out.dir = "corpus/go";
+	if (!o.spec || optind >= argc)
+		usage(go_usage, 0);
+	capture_go(&o, argv + optind, argc, argv);
+	return 0;
+}

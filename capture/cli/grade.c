@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture grade --exec CMD INPUT...: stream windows to an external grader
+ * and score its verdicts.
+ *
+ * Protocol (docs/audit.md): capture writes one window a line on the
+ * grader's stdin, event form, compact JSON; the grader answers each with
+ * one line on its stdout before it gets the next: {"ok": true},
+ * {"ok": false, "why": "..."} or {"unscoreable": "why"}.  At end of input
+ * the grader exits 0.  A grader that dies, stalls past --timeout or
+ * answers anything else stops the run with a clear error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "../fold.h"
+#include "../audit.h"
+#include "command.h"
+#include "../die.h"
+#include "../proc.h"
+#include "../json.h"
+#include "../options.h"
+#include "../window-read.h"
+
+static const char grade_usage[] =
+	"usage: capture grade --exec CMD [options] INPUT...\n\n"
+	"Send every window of the inputs (corpora, directories of window files,\n"
+	"window files) to the grader CMD (run by /bin/sh), one window a line in\n"
+	"event form on its stdin; read one verdict a line from its stdout:\n"
+	"  {\"ok\": true} | {\"ok\": false, \"why\": \"...\"} | {\"unscoreable\": \"...\"}\n"
+	"Prints the scorecard per action: pass rate, pass rate on state-changing\n"
+	"windows, identity base rate, unscoreable windows.  Exit 0 when every\n"
+	"scored window passed, 4 when some failed, 6 when the grader crashed or\n"
+	"timed out, 3 when it answered something that is not a verdict.\n\n"
+	"options:\n"
+	"      --exec CMD       the grader command (required)\n"
+	"      --timeout SECS   longest wait for one verdict (default 10)\n"
+	"      --system NAME    the system (default: from the inputs)\n"
+	"      --json           the scorecard as JSON\n"
+	"  -h, --help           this text\n";
+
+struct grader {
+	const char *cmd;
+	pid_t pid;
+	int in, out;              /* its stdin (we write), its stdout (we read) */
+	double timeout;
+	struct strbuf pending;    /* bytes read past the last verdict */
+	int cleanup;              /* on_failure() handle: kill it if we die */
+};
+
+static void kill_grader(void *arg)
+{
+	struct grader *g = arg;
+
+	if (g->pid > 0) {
+		kill(-g->pid, SIGKILL);
+		waitpid(g->pid, NULL, 0);
+		g->pid = 0;
+	}
+}
+
+static void start(struct grader *g)
+{
+	int to[2], from[2];
+
+	if (pipe(to) || pipe(from))
+		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	g->pid = fork();
+	if (g->pid < 0)
+		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
+	if (!g->pid) {
+		setpgid(0, 0);
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		close(to[0]); close(to[1]); close(from[0]); close(from[1]);
+		execl("/bin/sh", "sh", "-c", g->cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(g->pid, g->pid);
+	close(to[0]);
+	close(from[1]);
+	g->in = to[1];
+	g->out = from[0];
+	signal(SIGPIPE, SIG_IGN);
+	g->cleanup = on_failure(kill_grader, g);
+}
+
+/* How the grader ended, for messages (it has closed its stdout). */
+static char *ended(struct grader *g)
+{
+	int status;
+
+	if (waitpid(g->pid, &status, 0) != g->pid)
+		return xstrdup("ended");
+	g->pid = 0;
+	if (WIFSIGNALED(status))
+		return xasprintf("was killed by signal %d", WTERMSIG(status));
+	return xasprintf("exited with status %d", WEXITSTATUS(status));
+}
+
+static _Noreturn void crashed(struct grader *g, const struct window *w)
+{
+	char *how = ended(g);
+
+	die_at(EXIT_CAPTURE_FAILED, w->file, w->line,
+	       "the grader '%s' %s before answering this window", g->cmd, how);
+}
+
+static void send_window(struct grader *g, const struct window *w)
+{
+	cJSON *v = json_obj();
+	struct strbuf sb = STRBUF_INIT;
+	size_t off = 0;
+
+	json_add(v, "action", json_str(w->action));
+	json_add(v, "data", json_dup(w->data));
+	json_add(v, "pre_state", json_dup(w->pre));
+	json_add(v, "post_state", json_dup(w->post));
+	json_write(&sb, v, JSON_COMPACT);
+	strbuf_add(&sb, "\n", 1);
+	while (off < sb.len) {
+		ssize_t n = write(g->in, sb.buf + off, sb.len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			crashed(g, w);
+		off += n;
+	}
+	strbuf_release(&sb);
+	cJSON_Delete(v);
+}
+
+/*
+ * Read what the grader writes into g->pending until @done says enough, or
+ * it closes its stdout (returns 0).  Dies when @deadline passes.
+ */
+static int read_until(struct grader *g, int (*done)(const struct strbuf *),
+		      double deadline, const struct window *w)
+{
+	char buf[4096];
+
+	while (!done(&g->pending)) {
+		struct pollfd p = { .fd = g->out, .events = POLLIN };
+		int ms = (int)((deadline - monotonic_seconds()) * 1000);
+		ssize_t n;
+
+		if (ms <= 0 || !poll(&p, 1, ms)) {
+			if (w)
+				die_at(EXIT_CAPTURE_FAILED, w->file, w->line,
+				       "the grader '%s' gave no verdict for this "
+				       "window within %g s", g->cmd, g->timeout);
+			die(EXIT_CAPTURE_FAILED, "the grader '%s' did not exit "
+			    "within %g s after the last window", g->cmd,
+			    g->timeout);
+		}
+		n = read(g->out, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		strbuf_add(&g->pending, buf, n);
+	}
+	return 1;
+}
+
+static int has_line(const struct strbuf *sb)
+{
+	return sb->len && memchr(sb->buf, '\n', sb->len);
+}
+
+static int never(const struct strbuf *sb)
+{
+	(void)sb;
+	return 0;
+}
+
+/* The grader's next line (without '\n'), caller frees. */
+static char *read_verdict(struct grader *g, const struct window *w)
+{
+	char *nl, *line;
+
+	if (!read_until(g, has_line, monotonic_seconds() + g->timeout, w))
+		crashed(g, w);
+	nl = memchr(g->pending.buf, '\n', g->pending.len);
+	line = xmalloc(nl - g->pending.buf + 1);
+	memcpy(line, g->pending.buf, nl - g->pending.buf);
+	line[nl - g->pending.buf] = '\0';
+	g->pending.len -= nl + 1 - g->pending.buf;
+	memmove(g->pending.buf, nl + 1, g->pending.len);
+	return line;
+}
+
+enum verdict { PASS, FAIL, UNSCOREABLE };
+
+/* Parse one verdict line; @why gets the reason (caller frees). */
+static enum verdict parse_verdict(struct grader *g, const struct window *w,
+				  const char *line, char **why)
+{
+	cJSON *v = cJSON_Parse(line);
+	const cJSON *ok = json_get(v, "ok"), *u = json_get(v, "unscoreable");
+	const char *reason = json_get_str(v, "why");
+	enum verdict d;
+
+	if (cJSON_IsTrue(ok)) {
+		d = PASS;
+	} else if (cJSON_IsFalse(ok)) {
+		d = FAIL;
+	} else if (u) {
+		d = UNSCOREABLE;
+		reason = cJSON_IsString(u) ? u->valuestring : NULL;
+	} else {
+		cJSON_Delete(v);
+		die_at(EXIT_BAD_INPUT, w->file, w->line, "the grader '%s' answered "
+		       "this window with \"%.80s\", not a verdict ({\"ok\": "
+		       "true|false} or {\"unscoreable\": ...})", g->cmd, line);
+	}
+	*why = xstrdup(reason ? reason : "");
+	cJSON_Delete(v);
+	return d;
+}
+
+static void finish(struct grader *g)
+{
+	char *how;
+
+	close(g->in);
+	g->in = -1;
+	read_until(g, never, monotonic_seconds() + g->timeout, NULL);
+	if (g->pending.len)
+		die(EXIT_BAD_INPUT, "the grader '%s' wrote more lines than there "
+		    "were windows", g->cmd);
+	how = ended(g);
+	if (strcmp(how, "exited with status 0"))
+		die(EXIT_CAPTURE_FAILED, "the grader '%s' %s after the last window",
+		    g->cmd, how);
+	free(how);
+	cancel_on_failure(g->cleanup);
+	close(g->out);
+	strbuf_release(&g->pending);
+}
+
+static cJSON *new_tally(const char *action)
+{
+	cJSON *a = json_obj();
+
+	json_add(a, "action", json_str(action));
+	json_add(a, "windows", json_int(0));
+	json_add(a, "passed", json_int(0));
+	json_add(a, "failed", json_int(0));
+	json_add(a, "unscoreable", json_int(0));
+	json_add(a, "identity", json_int(0));
+	json_add(a, "changing_scored", json_int(0));
+	json_add(a, "changing_passed", json_int(0));
+	return a;
+}
+
+/* Per-action tallies, an object {action: {...}} in order of appearance. */
+static cJSON *tally(cJSON *actions, const char *action)
+{
+	cJSON *a = (cJSON *)json_get(actions, action);
+
+	return a ? a : json_add(actions, action, new_tally(action));
+}
+
+static void record(cJSON *a, const struct window *w, enum verdict d)
+{
+	static const char *const keys[] = { "passed", "failed", "unscoreable" };
+	int identity = window_is_identity(w);
+
+	json_count(a, "windows", 1);
+	json_count(a, keys[d], 1);
+	json_count(a, "identity", identity);
+	if (!identity && d != UNSCOREABLE) {
+		json_count(a, "changing_scored", 1);
+		json_count(a, "changing_passed", d == PASS);
+	}
+}
+
+static cJSON *grade(struct grader *g, const struct window_set *ws)
+{
+	cJSON *card = json_obj(), *actions = json_obj(), *all, *failures;
+
+	json_add(card, "system", json_str(ws->system->name));
+	json_add(card, "grader", json_str(g->cmd));
+	all = new_tally("all");
+	failures = json_arr();
+	start(g);
+	for (size_t f = 0; f < ws->n; f++) {
+		for (size_t i = 0; i < ws->files[f].n; i++) {
+			const struct window *w = &ws->files[f].w[i];
+			char *line, *why;
+			enum verdict d;
+
+			send_window(g, w);
+			line = read_verdict(g, w);
+			d = parse_verdict(g, w, line, &why);
+			record(tally(actions, w->action), w, d);
+			record(all, w, d);
+			if (d == FAIL) {
+				cJSON *o = json_add(failures, NULL, json_obj());
+
+				json_add(o, "file", json_str(w->file));
+				json_add(o, "line", json_int(w->line));
+				json_add(o, "action", json_str(w->action));
+				json_add(o, "why", json_str(why));
+			}
+			free(why);
+			free(line);
+		}
+	}
+	finish(g);
+	json_add(card, "actions", report_values(actions));
+	json_add(card, "all", all);
+	json_add(card, "failures", failures);
+	return card;
+}
+
+static void print_row(FILE *f, const char *name, int w, const cJSON *a)
+{
+	long long n = report_n(a, "windows"), u = report_n(a, "unscoreable");
+	char pass[64], changing[64], identity[64];
+
+	fprintf(f, "  %-*s %7lld  %-18s %6lld %11lld  %-18s  %s\n", w, name, n,
+		report_rate(pass, report_n(a, "passed"), n - u),
+		report_n(a, "failed"), u,
+		report_rate(changing, report_n(a, "changing_passed"),
+			    report_n(a, "changing_scored")),
+		report_rate(identity, report_n(a, "identity"), n));
+}
+
+static void print_card(FILE *f, const cJSON *card)
+{
+	const cJSON *all = json_get(card, "all"), *a;
+	long long n = report_n(all, "windows");
+	char buf[64];
+	int w = 6;
+
+	cJSON_ArrayForEach(a, json_get(card, "actions"))
+		if ((int)strlen(json_get_str(a, "action")) > w)
+			w = (int)strlen(json_get_str(a, "action"));
+	fprintf(f, "grade of %s windows by '%s'\n", json_get_str(card, "system"),
+		json_get_str(card, "grader"));
+	fprintf(f, "  %-*s %7s  %-18s %6s %11s  %-18s  %s\n", w, "action",
+		"windows", "passed", "failed", "unscoreable", "changing passed",
+		"identity");
+	cJSON_ArrayForEach(a, json_get(card, "actions"))
+		print_row(f, json_get_str(a, "action"), w, a);
+	print_row(f, "all", w, all);
+	fprintf(f, "pass rate: %s\n", report_rate(buf, report_n(all, "passed"),
+		n - report_n(all, "unscoreable")));
+	fprintf(f, "pass rate on state-changing windows: %s\n",
+		report_rate(buf, report_n(all, "changing_passed"),
+			    report_n(all, "changing_scored")));
+	fprintf(f, "identity base rate (post == pre): %s\n",
+		report_rate(buf, report_n(all, "identity"), n));
+	fprintf(f, "unscoreable: %lld\nfailed: %lld\n",
+		report_n(all, "unscoreable"), report_n(all, "failed"));
+	cJSON_ArrayForEach(a, json_get(card, "failures"))
+		fprintf(f, "  %s:%lld: %s: %s\n", json_get_str(a, "file"),
+			report_n(a, "line"), json_get_str(a, "action"),
+			json_get_str(a, "why"));
+}
+
+int cmd_grade(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "exec", required_argument, NULL, 'e' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "system", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct grader g = { .timeout = 10, .pending = STRBUF_INIT };
+	struct window_set ws = { 0 };
+	const char *system = NULL;
+	int opt, as_json = 0, failed;
+	cJSON *card;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			usage(grade_usage, 1);
+		else if (opt == 'e')
+			g.cmd = optarg;
+		else if (opt == 's')
+			system = optarg;
+		else if (opt == 'j')
+			as_json = 1;
+		else if (opt == 't')
+			g.timeout = option_seconds(optarg, "--timeout", 1e7);
+		else
+			usage(grade_usage, 0);
+	}
+	if (!g.cmd || optind == argc)
+		usage(grade_usage, 0);
+	for (int i = optind; i < argc; i++)
+		window_set_add(&ws, argv[i]);
+	window_set_system(&ws, system);
+	card = grade(&g, &ws);
+	failed = report_n(json_get(card, "all"), "failed") > 0;
+	if (as_json)
+		json_print_indented(stdout, card);
+	else
+		print_card(stdout, card);
+	cJSON_Delete(card);
+	window_set_free(&ws);
+	return failed ? EXIT_CHECK_FAILED : EXIT_OK;
+}

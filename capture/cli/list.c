@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/* capture list: the systems, their actions and their scenarios. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../fold.h"
+#include "command.h"
+#include "../die.h"
+#include "../home.h"
+#include "../options.h"
+#include "../proc.h"
+#include "../scenario.h"
+
+static const char list_usage[] =
+	"usage: capture list\n\n"
+	"List the systems capture folds, their target actions, and the scenario\n"
+	"files found under scenarios/SYSTEM/.\n";
+
+/* A live system's scenario files, in NN order. */
+static void list_scenarios(const struct system *s)
+{
+	char *dir;
+	struct scenario_file *v;
+	size_t n = 0;
+
+	if (!s->scenarios)
+		return;
+	dir = xasprintf("%s/%s", capture_home(), s->scenarios);
+	v = scenario_list(dir, &n);
+	free(dir);
+	if (n)
+		printf("  scenarios:");
+	for (size_t i = 0; i < n; i++)
+		printf(" %s", v[i].name);
+	if (n)
+		printf("\n");
+	if (v)
+		scenario_files_free(v, n);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	if (argc > 1)
+		usage(list_usage, !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	for (const struct system *s = systems; s->folder; s++) {
+		const struct folder *f = s->folder;
+
+		printf("%s: %s\n  actions:", f->name, f->summary);
+		for (int a = 0; f->actions[a]; a++)
+			printf(" %s", f->actions[a]);
+		printf("\n  window form: %s\n",
+		       f->form == FORM_EVENT ? "event" : "stream");
+		list_scenarios(s);
+	}
+	return EXIT_OK;
+}

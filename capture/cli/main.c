@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/* capture: the command table, the live systems (system.h), and dispatch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "command.h"
+#include "../die.h"
+#include "../live.h"
+#include "../system.h"
+#include "../version.h"
+
+static const struct command commands[] = {
+	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },
+	{ "go", cmd_go, "run a Go program under eBPF probes a probe spec names" },
+	{ "check", cmd_check, "run every check on recorded streams, write nothing" },
+	{ "list", cmd_list, "list systems, their actions and scenarios" },
+	{ "audit", cmd_audit, "coverage, identity base rate, schedules of window files" },
+	{ "convert", cmd_convert, "rewrite window files in another form or JSON style" },
+	{ "verify", cmd_verify, "rerun a corpus's recorded command, compare byte for byte" },
+	{ "grade", cmd_grade, "stream windows to an external grader, print the scorecard" },
+};
+
+static void print_usage(FILE *f)
+{
+	fputs("usage: capture [--version] [--help] COMMAND [ARGS]\n\n"
+	      "Record what real systems do; fold it into (pre, action, post) windows.\n\n"
+	      "commands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live)
+			fprintf(f, "  %-8s %s\n", s->folder->name, s->live->summary);
+	fputs("\n'capture COMMAND --help' describes a command.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	cleanup_on_signals();
+	system_table_set(systems);
+	if (argc < 2) {
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("capture %s\n", CAPTURE_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	/* Every live system of the table is a command: capture spin ... */
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live && !strcmp(argv[1], s->folder->name))
+			return cmd_live(s, argc - 1, argv + 1);
+	fprintf(stderr, "capture: '%s' is not a command\n\n", argv[1]);
+	print_usage(stderr);
+	return EXIT_USAGE;
+}

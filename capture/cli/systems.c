@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The systems capture knows, one line each, in `capture list` order
+ * (docs/architecture.md):
+ * (a system's name is its folder's: folder_spin_spinning is "spin-spinning")
+ *   FOLDED(name)  folded from recordings only: folder_NAME (folders/NAME.c);
+ *   LIVE(name)    also captured live by `capture NAME`: folder_NAME, its
+ *                 live entry live_NAME (capture/live.h) and its scenario
+ *                 files scenarios/NAME/NN-SCENARIO.
+ */
+#include <stddef.h>
+#include "../live.h"
+#include "../fold.h"
+
+#define SYSTEMS(FOLDED, LIVE) \
+	LIVE(spin) \
+	FOLDED(spin_spinning) \
+	FOLDED(locksvc) \
+	FOLDED(dqueue) \
+	LIVE(etcd) \
+	FOLDED(raftkvs) \
+	LIVE(rwlock)
+
+#define DECLARE_FOLDED(n) extern const struct folder folder_##n;
+#define DECLARE_LIVE(n) DECLARE_FOLDED(n) extern const struct live_system live_##n;
+SYSTEMS(DECLARE_FOLDED, DECLARE_LIVE)
+
+#define ENTRY_FOLDED(n) { &folder_##n, NULL, NULL },
+#define ENTRY_LIVE(n) { &folder_##n, &live_##n, "scenarios/" #n },
+
+const struct system systems[] = {
+	SYSTEMS(ENTRY_FOLDED, ENTRY_LIVE)
+	{ NULL, NULL, NULL },
+};

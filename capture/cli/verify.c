@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture verify CORPUS: rerun the command MANIFEST.json records into a
+ * temporary corpus and compare every file byte for byte.
+ *
+ * Three kinds of difference, reported apart: the corpus no longer matches
+ * its own manifest (a file edited or added after it was written, a sha256
+ * edited in the manifest); the rerun's output differs; the environment the manifest
+ * records (kernel package, binaries, inputs) differs.  The last alone does
+ * not fail verification: it is what explains an output difference.
+ */
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "command.h"
+#include "../corpus.h"
+#include "../die.h"
+#include "../json.h"
+#include "../options.h"
+#include "../proc.h"
+
+static const char verify_usage[] =
+	"usage: capture verify [options] CORPUS\n\n"
+	"Rerun the capture or fold recorded in CORPUS/MANIFEST.json (from the\n"
+	"current directory: relative inputs resolve as they did when it was\n"
+	"made) and compare every file byte for byte.  The rerun writes only in\n"
+	"a temporary directory.  Exit 0: identical (an environment difference\n"
+	"alone is reported, not failed); 7: the output or the corpus itself\n"
+	"differs (a file changed, missing or not in the manifest); 8: the\n"
+	"command could not be rerun (or wrote no corpus, or names an output).\n\n"
+	"options:\n"
+	"      --timeout SECS   give the rerun at most this long (default 3600)\n"
+	"  -h, --help           this text\n";
+
+static cJSON *load_manifest(const char *dir)
+{
+	char *path = xasprintf("%s/MANIFEST.json", dir);
+	char *text = read_file(path, NULL);
+	cJSON *m = text ? cJSON_Parse(text) : NULL;
+
+	if (!text)
+		die_at(EXIT_BAD_INPUT, path, 0, "cannot read: not a corpus");
+	if (!cJSON_IsObject(m) || !cJSON_IsObject(json_get(m, "files")))
+		die_at(EXIT_BAD_INPUT, path, 0, "not a manifest (no \"files\")");
+	free(text);
+	free(path);
+	return m;
+}
+
+/* nftw has no user pointer: the walk reports into these. */
+static const cJSON *walk_files, *walk_varying;
+static size_t walk_skip;
+static int walk_unlisted;
+
+static int unlisted(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	const char *rel = path + walk_skip;
+
+	(void)st; (void)ftw;
+	if (type == FTW_D || type == FTW_DP || !strcmp(rel, "MANIFEST.json") ||
+	    json_get(walk_files, rel) || json_get(walk_varying, rel))
+		return 0;
+	printf("  altered: %s is in the corpus but not in MANIFEST.json\n", rel);
+	walk_unlisted = 1;
+	return 0;
+}
+
+/* The corpus against its own manifest: every file listed, with its sha256. */
+static int check_digests(const char *dir, const cJSON *m)
+{
+	const cJSON *f;
+	int bad = 0;
+
+	walk_files = json_get(m, "files");
+	walk_varying = json_get(m, "varying");
+	walk_skip = strlen(dir) + 1;
+	walk_unlisted = 0;
+	if (nftw(dir, unlisted, 16, FTW_PHYS))
+		die(EXIT_BAD_INPUT, "%s: cannot list the corpus", dir);
+	bad = walk_unlisted;
+
+	cJSON_ArrayForEach(f, json_get(m, "files")) {
+		char *path = xasprintf("%s/%s", dir, f->string);
+		char hex[65];
+
+		if (sha256_file(path, hex)) {
+			printf("  altered: %s is listed in MANIFEST.json but missing\n",
+			       f->string);
+			bad = 1;
+		} else if (!cJSON_IsString(f) || strcmp(hex, f->valuestring)) {
+			printf("  altered: %s has sha256 %s, MANIFEST.json records %s\n",
+			       f->string, hex,
+			       cJSON_IsString(f) ? f->valuestring : "(none)");
+			bad = 1;
+		}
+		free(path);
+	}
+	cJSON_ArrayForEach(f, walk_varying) {
+		char *path = xasprintf("%s/%s", dir, f->string);
+
+		if (!file_exists(path)) {
+			printf("  altered: %s is listed in MANIFEST.json but missing\n",
+			       f->string);
+			bad = 1;
+		}
+		free(path);
+	}
+	return bad;
+}
+
+/* 1-based number of the first line where @a and @b differ. */
+static long first_diff_line(const char *a, size_t na, const char *b, size_t nb)
+{
+	long line = 1;
+
+	for (size_t i = 0; i < na && i < nb && a[i] == b[i]; i++)
+		line += a[i] == '\n';
+	return line;
+}
+
+static int compare_file(const char *old_dir, const char *new_dir,
+			const char *rel)
+{
+	char *pa = xasprintf("%s/%s", old_dir, rel);
+	char *pb = xasprintf("%s/%s", new_dir, rel);
+	size_t na = 0, nb = 0;
+	char *a = read_file(pa, &na), *b = read_file(pb, &nb);
+	int differs = 1;
+
+	if (!a)
+		printf("  differs: %s: only in the rerun\n", rel);
+	else if (!b)
+		printf("  differs: %s: the rerun did not produce it\n", rel);
+	else if (na != nb || memcmp(a, b, na))
+		printf("  differs: %s, from line %ld\n", rel,
+		       first_diff_line(a, na, b, nb));
+	else
+		differs = 0;
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
+	return differs;
+}
+
+/*
+ * MANIFEST.json byte for byte (re-indented or reordered is a difference),
+ * as the rerun wrote it but with the recorded environment, whose
+ * differences are reported apart and do not fail.
+ */
+static int manifest_bytes_differ(const char *dir, const cJSON *old,
+				 const cJSON *new)
+{
+	char *path = xasprintf("%s/MANIFEST.json", dir);
+	struct strbuf want = STRBUF_INIT;
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	cJSON *m = json_dup(new);
+	const cJSON *env = json_get(old, "environment");
+	int differs;
+
+	if (env && json_get(m, "environment"))
+		cJSON_ReplaceItemInObjectCaseSensitive(m, "environment",
+						       json_dup(env));
+	manifest_text(&want, m);
+	differs = !text || len != want.len || memcmp(text, want.buf, len);
+	if (differs)
+		printf("  differs: MANIFEST.json, from line %ld: not the bytes "
+		       "capture writes for it\n",
+		       text ? first_diff_line(text, len, want.buf, want.len) : 1);
+	strbuf_release(&want);
+	cJSON_Delete(m);
+	free(text);
+	free(path);
+	return differs;
+}
+
+/* Every file either manifest lists, and the manifests without environment. */
+static int compare_outputs(const char *dir, const cJSON *old, const char *out,
+			   const cJSON *new)
+{
+	const cJSON *f;
+	cJSON *a = json_dup(old), *b = json_dup(new);
+	int differs = 0, same = 0;
+
+	cJSON_ArrayForEach(f, json_get(old, "files")) {
+		int d = compare_file(dir, out, f->string);
+
+		differs |= d;
+		same += !d;
+	}
+	cJSON_ArrayForEach(f, json_get(new, "files"))
+		if (!json_get(json_get(old, "files"), f->string))
+			differs |= compare_file(dir, out, f->string);
+	cJSON_DeleteItemFromObjectCaseSensitive(a, "environment");
+	cJSON_DeleteItemFromObjectCaseSensitive(b, "environment");
+	cJSON_ArrayForEach(f, a) {
+		if (!cJSON_Compare(f, json_get(b, f->string), 1)) {
+			printf("  differs: MANIFEST.json \"%s\"\n", f->string);
+			differs = 1;
+		}
+	}
+	if (!differs)
+		differs = manifest_bytes_differ(dir, old, new);
+	printf("  identical: %d files\n", same);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	return differs;
+}
+
+static void print_value(const cJSON *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (v)
+		json_write(&sb, v, JSON_COMPACT);
+	printf("%s", v ? sb.buf : "(absent)");
+	strbuf_release(&sb);
+}
+
+static int compare_environment(const cJSON *old, const cJSON *new)
+{
+	const cJSON *a = json_get(old, "environment");
+	const cJSON *b = json_get(new, "environment"), *e;
+	int differs = 0;
+
+	cJSON_ArrayForEach(e, a) {
+		const cJSON *other = json_get(b, e->string);
+
+		if (cJSON_Compare(e, other, 1))
+			continue;
+		printf("  environment differs: %s: ", e->string);
+		print_value(e);
+		printf(" -> ");
+		print_value(other);
+		printf("\n");
+		differs = 1;
+	}
+	cJSON_ArrayForEach(e, b) {
+		if (json_get(a, e->string))
+			continue;
+		printf("  environment differs: %s: (absent) -> ", e->string);
+		print_value(e);
+		printf("\n");
+		differs = 1;
+	}
+	return differs;
+}
+
+static char *self_exe(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n < 0)
+		die(EXIT_ENV_MISSING, "cannot find the capture executable");
+	exe[n] = '\0';
+	return xstrdup(exe);
+}
+
+/*
+ * Could getopt read @arg as an output option (-o, -oDIR, --output and any
+ * abbreviation, with or without =DIR)?  Such a command would write over
+ * something other than verify's temporary directory.
+ */
+static int names_output(const char *arg)
+{
+	size_t n = strcspn(arg, "=");
+
+	if (!strncmp(arg, "-o", 2))
+		return 1;
+	return n > 2 && !strncmp(arg, "--", 2) && !strncmp(arg + 2, "output", n - 2) &&
+	       n - 2 <= strlen("output");
+}
+
+/* Rerun the manifest's command into @out; dies with EXIT_RERUN_FAILED. */
+static void rerun(const cJSON *m, const char *tmp, const char *out,
+		  double timeout)
+{
+	const cJSON *cmd = json_get(m, "command");
+	int n = cJSON_GetArraySize(cmd), k = 0;
+	const char **argv;
+	char *errs, *log;
+	struct proc_result r;
+
+	for (int i = 0; i < n; i++)
+		if (!cJSON_IsString(cJSON_GetArrayItem(cmd, i)))
+			n = 0;
+	if (n < 2)
+		die(EXIT_RERUN_FAILED, "MANIFEST.json records no command to rerun");
+	for (int i = 2; i < n; i++)
+		if (names_output(cJSON_GetArrayItem(cmd, i)->valuestring))
+			die(EXIT_RERUN_FAILED, "not rerunning: the recorded command "
+			    "names an output (%s), which the rerun would overwrite",
+			    cJSON_GetArrayItem(cmd, i)->valuestring);
+	argv = xcalloc(n + 4, sizeof(*argv));
+	errs = xasprintf("%s/stderr", tmp);
+	argv[k++] = self_exe();
+	argv[k++] = cJSON_GetArrayItem(cmd, 1)->valuestring;
+	argv[k++] = "-o";
+	argv[k++] = out;
+	for (int i = 2; i < n; i++)
+		argv[k++] = cJSON_GetArrayItem(cmd, i)->valuestring;
+	progress("rerunning the recorded command (%s)", argv[1]);
+	r = proc_run(argv, "/dev/null", errs, timeout);
+	free((char *)argv[0]);
+	free(argv);
+	if (r.timed_out || !r.exited || r.status) {
+		log = read_file(errs, NULL);
+		fprintf(stderr, "%s", log ? log : "");
+		free(log);
+	}
+	free(errs);
+	if (r.timed_out)
+		die(EXIT_RERUN_FAILED, "could not rerun: no result within %g s",
+		    timeout);
+	if (!r.exited || r.status)
+		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' %s %d "
+		    "(inputs resolve from the current directory, as when the "
+		    "corpus was made)", cJSON_GetArrayItem(cmd, 1)->valuestring,
+		    r.exited ? "exited with" : "was killed by signal", r.status);
+	if (!corpus_exists(out))
+		die(EXIT_RERUN_FAILED, "could not rerun: 'capture %s' wrote no "
+		    "corpus", cJSON_GetArrayItem(cmd, 1)->valuestring);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	double timeout = 3600;
+	char *tmp, *out;
+	cJSON *old, *new;
+	int opt, altered, differs, env, cleanup;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (opt == 'h')
+			usage(verify_usage, 1);
+		else if (opt == 't')
+			timeout = option_seconds(optarg, "--timeout", 1e7);
+		else
+			usage(verify_usage, 0);
+	}
+	if (argc - optind != 1)
+		usage(verify_usage, 0);
+	old = load_manifest(argv[optind]);
+	tmp = xasprintf("%s/capture-verify-XXXXXX",
+			getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmp))
+		die(EXIT_RERUN_FAILED, "cannot create %s", tmp);
+	cleanup = remove_on_failure(tmp);
+	out = xasprintf("%s/corpus", tmp);
+	printf("verify %s\n", argv[optind]);
+	altered = check_digests(argv[optind], old);
+	rerun(old, tmp, out, timeout);
+	new = load_manifest(out);
+	differs = compare_outputs(argv[optind], old, out, new);
+	env = compare_environment(old, new);
+	if (altered || differs)
+		printf("result: differs%s\n", env ? " (and the environment "
+		       "differs too, which may explain it)" : "");
+	else
+		printf("result: identical%s\n", env ? " output (the environment "
+		       "differs)" : "");
+	remove_tree(tmp);
+	cancel_on_failure(cleanup);
+	cJSON_Delete(old);
+	cJSON_Delete(new);
+	free(out);
+	free(tmp);
+	return altered || differs ? EXIT_DIFFERS : EXIT_OK;
+}

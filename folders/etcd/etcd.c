@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: MIT
+/*
+ * etcd-io/raft clusters from upstream's `with_tla` trace events.
+ *
+ * Input: upstream's TracingEvents (state_trace.go: name, nid, state {term,
+ * vote, commit}, role, log (lastIndex), conf, msg, prop), bare or
+ * zap-wrapped, as with-tla.h reads them.  Live captures (capture etcd)
+ * emit the same schema.
+ *
+ * Observable state {"nodes": {id: {role, term, vote, commit, log}}}, ids as
+ * strings sorted as numbers.  Each event carries its node's state at the
+ * moment it was traced; what changed since the node's previous event is
+ * attributed as follows (docs/fold-recorded.md has the derivation):
+ *  - Receive* events are traced before the message is handled: they open
+ *    the node's handler, which absorbs every change seen until the node
+ *    starts something else, a peer receives a message the node sent while
+ *    handling, the node's Ready, or the end.  MsgVote -> HandleVoteRequest, MsgApp ->
+ *    HandleAppendEntries, MsgHeartbeat -> HandleHeartbeat (targets);
+ *    MsgSnap -> HandleSnapshot; responses open no window of their own.
+ *  - BecomeCandidate is traced after the change: ElectionTimeout.
+ *  - Replicate / ChangeConf are traced before the leader appends:
+ *    ClientProposal (entries of one proposal trace one Replicate each, with
+ *    the same state: one window).
+ *  - BecomeLeader opens an auxiliary window that takes in the empty entry
+ *    the new leader appends; BecomeFollower and Commit outside a handler are
+ *    auxiliary windows; a role change to pre-candidate (no trace point of
+ *    its own) is BecomePreCandidate; any other change that no event
+ *    accounts for (e.g. a log bootstrapped straight into storage) is an
+ *    UntracedChange window.
+ *  - A known node's InitState is a restart from its storage: one Restart
+ *    window, up to the BecomeFollower that ends newRaft.
+ *  - A node enters at its first event (InitState): in the initial state if
+ *    no window was written yet, else by an AddNode window; it leaves by a
+ *    RemoveNode window when some node applies a configuration that drops it
+ *    (ApplyConfChange: conf[0] before, prop.cc.newconf after); later events
+ *    of a removed node are counted and ignored.
+ * Checks, per event (so errors name the line that shows the violation):
+ * a node's term, commit and log never decrease (but a follower's log may be
+ * cut to its commit index while it handles an append or a snapshot, and a
+ * restart may lose the volatile commit); a restart keeps term and vote
+ * within the term, and may lose a log tail above its persisted commit;
+ * commit <= log; at most one leader per term;
+ * ElectionTimeout gives term+1, candidate, vote = self.
+ * A window changes only its node's slice by construction.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../capture/die.h"
+#include "../../capture/err.h"
+#include "../../capture/json.h"
+#include "../../capture/ndjson.h"
+#include "etcd-steps.h"
+#include "etcd.h"
+#include "../../capture/fold.h"
+#include "../../capture/readers/with-tla.h"
+#include "../etcd-audit.h"
+
+extern const struct folder folder_etcd;
+
+struct slice {
+	const char *role;   /* a static string: follower, candidate, ... */
+	long long term, commit, log;
+	char vote[24];
+};
+
+struct node {
+	char id[24];
+	unsigned long long num;
+	int present, removed;
+	struct slice s;       /* latest state, changes absorbed so far */
+	struct slice shown;   /* state as of the node's last window */
+	const char *open;     /* action whose window is pending, or NULL */
+	struct slice pre;     /* the open action's pre-state slice */
+	cJSON *data;          /* the open action's data */
+	char **sent;          /* messages sent during the open action */
+	size_t nsent;
+};
+
+struct leader {
+	long long term;
+	char id[24];
+};
+
+/* The highest commit a node showed while in a term. */
+struct term_commit {
+	long long term, commit;
+};
+
+struct etcd_fold {
+	struct fold_run *run;
+	struct line_reader r;
+	struct node *nodes;
+	size_t n;
+	struct leader *leaders;
+	size_t nleaders;
+	int started;          /* windows opened */
+	long ignored_removed;
+	struct term_commit *commits;
+	size_t ncommits;
+	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
+};
+
+/*
+ * A check failed at the current line: raft's rules or the fold are wrong.
+ * With a step map the message names the scenario step that made the line.
+ */
+__attribute__((format(printf, 2, 3)))
+static _Noreturn void violation(struct etcd_fold *f, const char *fmt, ...)
+{
+	const char *step = etcd_step_at(f->steps, f->r.line);
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (step)
+		die_at(EXIT_CHECK_FAILED, step, 0, "%s (%s:%ld)", msg,
+		       f->r.path, f->r.line);
+	die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line, "%s", msg);
+}
+
+/* The second string of the pair in @map whose first is @key, or NULL. */
+static const char *lookup(const char *const (*map)[2], size_t n,
+			  const char *key)
+{
+	for (size_t i = 0; key && i < n; i++)
+		if (!strcmp(key, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+static const char *role_name(struct etcd_fold *f, const char *role)
+{
+	static const char *const map[][2] = {
+		{ "StateFollower", "follower" },
+		{ "StateCandidate", "candidate" },
+		{ "StateLeader", "leader" },
+		{ "StatePreCandidate", "precandidate" },
+	};
+	const char *name = lookup(map, sizeof(map) / sizeof(map[0]), role);
+
+	if (!name)
+		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line, "unknown role %s",
+		       role ? role : "(missing)");
+	return name;
+}
+
+static int slice_eq(const struct slice *a, const struct slice *b)
+{
+	return a->role == b->role && a->term == b->term &&
+	       a->commit == b->commit && a->log == b->log &&
+	       !strcmp(a->vote, b->vote);
+}
+
+static void copy_id(struct etcd_fold *f, char *dst, const char *src,
+		    const char *what)
+{
+	if (!src || !*src || strlen(src) >= 24)
+		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
+		       "event without a valid %s", what);
+	strcpy(dst, src);
+}
+
+static void snapshot(struct etcd_fold *f, const cJSON *ev, struct slice *s)
+{
+	const cJSON *st = json_get(ev, "state");
+
+	if (!cJSON_IsObject(st))
+		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
+		       "event without a state object");
+	s->role = role_name(f, json_get_str(ev, "role"));
+	s->term = ndjson_natural(&f->r, st, "term");
+	s->commit = ndjson_natural(&f->r, st, "commit");
+	s->log = ndjson_natural(&f->r, ev, "log");
+	copy_id(f, s->vote, json_get_str(st, "vote"), "state.vote");
+}
+
+static cJSON *state_json(const struct etcd_fold *f)
+{
+	cJSON *st = json_obj();
+	cJSON *nodes = json_add(st, "nodes", json_obj());
+
+	for (size_t i = 0; i < f->n; i++) {
+		const struct node *n = &f->nodes[i];
+		cJSON *o;
+
+		if (!n->present)
+			continue;
+		o = json_add(nodes, n->id, json_obj());
+		json_add(o, "role", json_str(n->shown.role));
+		json_add(o, "term", json_int(n->shown.term));
+		json_add(o, "vote", json_str(n->shown.vote));
+		json_add(o, "commit", json_int(n->shown.commit));
+		json_add(o, "log", json_int(n->shown.log));
+	}
+	return st;
+}
+
+static void start(struct etcd_fold *f)
+{
+	cJSON *st;
+
+	if (f->started)
+		return;
+	f->started = 1;
+	st = state_json(f);
+	fold_run_windows(f->run, &folder_etcd, st);
+	cJSON_Delete(st);
+}
+
+/* A node in term @term showed commit @commit. */
+static void note_commit(struct etcd_fold *f, long long term, long long commit)
+{
+	for (size_t i = 0; i < f->ncommits; i++)
+		if (f->commits[i].term == term) {
+			if (commit > f->commits[i].commit)
+				f->commits[i].commit = commit;
+			return;
+		}
+	f->commits = xrealloc(f->commits, (f->ncommits + 1) * sizeof(*f->commits));
+	f->commits[f->ncommits++] = (struct term_commit){ term, commit };
+}
+
+/*
+ * The highest index shown committed by a node in a term below @term: an
+ * entry committed by then was committed in such a term, and every leader
+ * of @term holds it (leader completeness).
+ */
+static long long committed_before(const struct etcd_fold *f, long long term)
+{
+	long long c = 0;
+
+	for (size_t i = 0; i < f->ncommits; i++)
+		if (f->commits[i].term < term && f->commits[i].commit > c)
+			c = f->commits[i].commit;
+	return c;
+}
+
+/*
+ * At most one leader per term (election safety), and a new leader's log
+ * holds every entry shown committed in an earlier term (leader
+ * completeness, as far as the projection's log lengths show it).
+ */
+static void check_leader(struct etcd_fold *f, const struct node *n)
+{
+	for (size_t i = 0; i < f->nleaders; i++) {
+		if (f->leaders[i].term != n->s.term)
+			continue;
+		if (strcmp(f->leaders[i].id, n->id))
+			violation(f, "node %s leads term %lld, which node %s already "
+			       "led", n->id, n->s.term, f->leaders[i].id);
+		return;
+	}
+	if (n->s.log < committed_before(f, n->s.term))
+		violation(f, "node %s leads term %lld with a log of %lld "
+			  "entries, but %lld were committed in earlier terms",
+			  n->id, n->s.term, n->s.log,
+			  committed_before(f, n->s.term));
+	f->leaders = xrealloc(f->leaders,
+			      (f->nleaders + 1) * sizeof(*f->leaders));
+	f->leaders[f->nleaders].term = n->s.term;
+	strcpy(f->leaders[f->nleaders++].id, n->id);
+}
+
+/*
+ * Whether @n's log may shrink to @now: only while it handles a leader's
+ * append or snapshot, which cut a conflicting uncommitted suffix
+ * (handleAppendEntries, restore), never below what it had committed.
+ */
+static int log_cut(const struct node *n, const struct slice *now)
+{
+	return n->open && now->log >= n->s.commit &&
+	       (!strcmp(n->open, "HandleAppendEntries") ||
+		!strcmp(n->open, "HandleSnapshot"));
+}
+
+/* Move @n's slice to @now, checking what may never happen in between. */
+static void advance(struct etcd_fold *f, struct node *n,
+		    const struct slice *now)
+{
+	const struct slice *s = &n->s;
+
+	if (now->term < s->term || now->commit < s->commit ||
+	    (now->log < s->log && !log_cut(n, now)))
+		violation(f, "node %s goes back: term %lld->%lld, commit %lld->%lld, "
+		       "log %lld->%lld", n->id, s->term, now->term, s->commit,
+		       now->commit, s->log, now->log);
+	if (now->commit > now->log)
+		violation(f, "node %s commits %lld beyond its log %lld", n->id,
+		       now->commit, now->log);
+	n->s = *now;
+	note_commit(f, now->term, now->commit);
+	if (!strcmp(now->role, "leader"))
+		check_leader(f, n);
+}
+
+static void check_timeout(struct etcd_fold *f, const struct node *n,
+			  const struct slice *pre)
+{
+	const struct slice *s = &n->s;
+
+	if (s->term != pre->term + 1 || strcmp(s->role, "candidate") ||
+	    strcmp(s->vote, n->id))
+		violation(f, "ElectionTimeout of node %s gives term %lld, role %s, "
+		       "vote %s (expected term %lld, candidate, vote %s)",
+		       n->id, s->term, s->role, s->vote, pre->term + 1, n->id);
+}
+
+/*
+ * One window: node @n's shown slice becomes its latest state under @action
+ * (other nodes keep their shown slices: their pending changes belong to
+ * actions whose windows come later).
+ */
+static void emit(struct etcd_fold *f, struct node *n, const char *action,
+		 cJSON *data)
+{
+	cJSON *st;
+
+	start(f);
+	n->shown = n->s;
+	if (!data) {
+		data = json_obj();
+		json_add(data, "node", json_str(n->id));
+	}
+	st = state_json(f);
+	windows_add(f->run->windows, action, data, st);
+}
+
+static void forget_sent(struct node *n)
+{
+	for (size_t i = 0; i < n->nsent; i++)
+		free(n->sent[i]);
+	free(n->sent);
+	n->sent = NULL;
+	n->nsent = 0;
+}
+
+static char *msg_key(const cJSON *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	json_write(&sb, msg, JSON_COMPACT);
+	return sb.buf;
+}
+
+static void remember_sent(struct node *n, const cJSON *msg)
+{
+	if (!n->open || !msg)
+		return;
+	n->sent = xrealloc(n->sent, (n->nsent + 1) * sizeof(*n->sent));
+	n->sent[n->nsent++] = msg_key(msg);
+}
+
+static int sent_now(const struct node *n, const cJSON *msg)
+{
+	char *key;
+	int found = 0;
+
+	if (!n->nsent)
+		return 0;
+	key = msg_key(msg);
+	for (size_t i = 0; i < n->nsent && !found; i++)
+		found = !strcmp(n->sent[i], key);
+	free(key);
+	return found;
+}
+
+static void close_open(struct etcd_fold *f, struct node *n)
+{
+	const char *action = n->open;
+
+	forget_sent(n);
+	if (!action)
+		return;
+	n->open = NULL;
+	emit(f, n, action, n->data);
+	n->data = NULL;
+}
+
+static void open_action(struct node *n, const char *action, cJSON *data)
+{
+	n->open = action;
+	n->pre = n->s;
+	n->data = data;
+}
+
+/* The label of a change no open action accounts for. */
+static const char *aux_label(const char *event, const struct slice *old,
+			     const struct slice *now)
+{
+	if (!strcmp(event, "BecomeFollower") || !strcmp(event, "Commit"))
+		return event;
+	if (old->role != now->role && !strcmp(now->role, "follower"))
+		return "BecomeFollower";
+	/* becomePreCandidate has no trace point: only its role shows */
+	if (old->role != now->role && !strcmp(now->role, "precandidate"))
+		return "BecomePreCandidate";
+	return "UntracedChange";
+}
+
+/* Account for what changed in @n since its previous event. */
+static void observe(struct etcd_fold *f, struct node *n, const char *event,
+		    const struct slice *now)
+{
+	struct slice old = n->s;
+
+	if (slice_eq(&old, now))
+		return;
+	advance(f, n, now);
+	if (!n->open)
+		emit(f, n, aux_label(event, &old, now), NULL);
+}
+
+static struct node *find_node(struct etcd_fold *f, const char *id)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->nodes[i].id, id))
+			return &f->nodes[i];
+	return NULL;
+}
+
+static struct node *add_node(struct etcd_fold *f, const char *id,
+			     const struct slice *s)
+{
+	unsigned long long num = strtoull(id, NULL, 10);
+	size_t at = 0;
+	struct node *n;
+
+	while (at < f->n && (f->nodes[at].num < num ||
+			     (f->nodes[at].num == num &&
+			      strcmp(f->nodes[at].id, id) < 0)))
+		at++;
+	f->nodes = xrealloc(f->nodes, (f->n + 1) * sizeof(*f->nodes));
+	memmove(f->nodes + at + 1, f->nodes + at,
+		(f->n - at) * sizeof(*f->nodes));
+	f->n++;
+	n = &f->nodes[at];
+	memset(n, 0, sizeof(*n));
+	copy_id(f, n->id, id, "nid");
+	n->num = num;
+	n->present = 1;
+	n->s = *s;
+	n->shown = *s;
+	if (f->started)
+		emit(f, n, "AddNode", NULL);
+	return n;
+}
+
+static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
+		       const cJSON *msg, const char *action)
+{
+	cJSON *d = json_obj();
+	char from[24];
+
+	copy_id(f, from, json_get_str(msg, "from"), "msg.from");
+	json_add(d, "node", json_str(n->id));
+	json_add(d, "from", json_str(from));
+	json_add(d, "term", json_int(ndjson_natural(&f->r, msg, "term")));
+	if (!strcmp(action, "HandleSnapshot")) {
+		/* upstream traces the snapshot's index as entries, no term */
+		json_add(d, "index", json_int(ndjson_natural(&f->r, msg, "entries")));
+	} else if (strcmp(action, "HandleHeartbeat")) {
+		json_add(d, "logTerm", json_int(ndjson_natural(&f->r, msg, "logTerm")));
+		json_add(d, "index", json_int(ndjson_natural(&f->r, msg, "index")));
+	}
+	if (!strcmp(action, "HandleAppendEntries"))
+		json_add(d, "entries", json_int(ndjson_natural(&f->r, msg, "entries")));
+	if (strcmp(action, "HandleVoteRequest") && strcmp(action, "HandleSnapshot"))
+		json_add(d, "commit", json_int(ndjson_natural(&f->r, msg, "commit")));
+	return d;
+}
+
+/* What a received message's handler is called (NULL: no window). */
+static const char *handler(struct etcd_fold *f, const cJSON *msg)
+{
+	static const char *const map[][2] = {
+		{ "MsgApp", "HandleAppendEntries" },
+		{ "MsgHeartbeat", "HandleHeartbeat" },
+		{ "MsgVote", "HandleVoteRequest" },
+		{ "MsgSnap", "HandleSnapshot" },
+	};
+	const char *type = json_get_str(msg, "type");
+
+	if (!type)
+		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
+		       "receive event without msg.type");
+	return lookup(map, sizeof(map) / sizeof(map[0]), type);
+}
+
+static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
+		    const struct slice *now)
+{
+	const cJSON *msg = json_get(ev, "msg");
+	const char *action = handler(f, msg);
+	struct node *sender;
+
+	/*
+	 * A message the sender sent during its open action is being handled:
+	 * that action's window must come first.
+	 */
+	sender = find_node(f, json_get_str(msg, "from") ?
+			   json_get_str(msg, "from") : "");
+	if (sender && sender != n && sender->present && sent_now(sender, msg))
+		close_open(f, sender);
+	observe(f, n, "Receive", now);
+	close_open(f, n);
+	if (action)
+		open_action(n, action, msg_data(f, n, msg, action));
+}
+
+static void replicate(struct etcd_fold *f, struct node *n,
+		      const struct slice *now)
+{
+	/* entries of one proposal, or becomeLeader's empty entry */
+	if (n->open && (!strcmp(n->open, "BecomeLeader") ||
+			(!strcmp(n->open, "ClientProposal") &&
+			 slice_eq(&n->pre, now))))
+		return;
+	/* raft before the trace moved: role already leader, not yet traced */
+	if (now->role != n->s.role)
+		return;
+	observe(f, n, "Replicate", now);
+	close_open(f, n);
+	open_action(n, "ClientProposal", NULL);
+}
+
+/* ApplyConfChange: nodes in the old configuration but not the new leave. */
+static void apply_conf(struct etcd_fold *f, const cJSON *ev)
+{
+	const cJSON *newconf = json_get(json_get(json_get(ev, "prop"), "cc"),
+					"newconf");
+	const cJSON *old = cJSON_GetArrayItem(json_get(ev, "conf"), 0), *id;
+
+	cJSON_ArrayForEach(id, old) {
+		const cJSON *k;
+		struct node *n;
+		int kept = 0;
+
+		cJSON_ArrayForEach(k, newconf)
+			kept |= cJSON_IsString(k) && cJSON_IsString(id) &&
+				!strcmp(k->valuestring, id->valuestring);
+		n = cJSON_IsString(id) ? find_node(f, id->valuestring) : NULL;
+		if (kept || !n || !n->present || !newconf)
+			continue;
+		close_open(f, n);
+		n->present = 0;
+		n->removed = 1;
+		emit(f, n, "RemoveNode", NULL);
+	}
+}
+
+/*
+ * A known node's InitState: it restarted from its storage.  newRaft traces
+ * InitState and ApplyConfChange before it loads the hard state (term 0,
+ * vote 0, commit at the storage's snapshot), then becomeFollower with the
+ * loaded state: one Restart window from the state before the crash to
+ * that.  What survives a crash is what the node persisted (Raft's Figure
+ * 2; raft.go's newRaft -> loadState reads HardState {Term, Vote, Commit}
+ * and the stable log from Storage), so the check is on that:
+ *  - term and vote never go back: raft queues every response that reveals
+ *    them (votes, append acks, the leader's self-ack) in msgsAfterAppend,
+ *    sent only once the Ready holding them is saved (raft.go send(),
+ *    rawnode.go readyWithoutAccept); etcd's raftNode sends a leader's
+ *    messages in parallel with its save (etcdserver/raft.go, "the leader
+ *    can write to its disk in parallel"), but a leader's term and vote were
+ *    saved while it was a candidate, which saves before it sends.  (A term
+ *    or vote held only in memory, never sent, could be lost too; this
+ *    check would refuse that.)
+ *  - the log may lose a tail that was never persisted (a stop under load),
+ *    but not below the persisted commit: etcd saves HardState and entries
+ *    of one Ready together (storage.Save), and loadState panics on a
+ *    commit beyond the log.  The commit itself may go back to the
+ *    persisted one: etcd persists it lazily.
+ * Entries committed in the cluster may be missing from the restarted log
+ * (a leader's own entries count once two followers saved them); what no
+ * node may do is build on that loss: leader completeness (check_leader)
+ * and a cut never below the node's own commit (log_cut) keep holding
+ * across the restart.
+ */
+static void restart(struct etcd_fold *f, struct node *n)
+{
+	close_open(f, n);
+	open_action(n, "Restart", NULL);
+}
+
+static void restarted(struct etcd_fold *f, struct node *n, const char *name,
+		      const struct slice *now)
+{
+	const struct slice *pre = &n->pre;
+
+	if (!strcmp(name, "InitState") || !strcmp(name, "ApplyConfChange")) {
+		n->s = *now;    /* newRaft's state before loadState */
+		return;
+	}
+	if (strcmp(name, "BecomeFollower"))
+		violation(f, "node %s: %s inside its restart (newRaft traces "
+		       "InitState, ApplyConfChange, then BecomeFollower)",
+		       n->id, name);
+	if (now->term < pre->term || now->commit > now->log ||
+	    (now->term == pre->term && strcmp(now->vote, pre->vote)))
+		violation(f, "node %s restarts without its durable state: term "
+		       "%lld->%lld, vote %s->%s, log %lld->%lld with commit "
+		       "%lld", n->id, pre->term, now->term, pre->vote,
+		       now->vote, pre->log, now->log, now->commit);
+	n->s = *now;
+	close_open(f, n);
+}
+
+static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
+		     const cJSON *ev, const struct slice *now)
+{
+	if (!strcmp(name, "InitState")) {
+		restart(f, n);
+		restarted(f, n, name, now);
+	} else if (n->open && !strcmp(n->open, "Restart")) {
+		restarted(f, n, name, now);
+	} else if (!strncmp(name, "Receive", 7)) {
+		receive(f, n, ev, now);
+	} else if (!strcmp(name, "BecomeCandidate")) {
+		struct slice pre = n->s;
+
+		close_open(f, n);
+		advance(f, n, now);
+		check_timeout(f, n, &pre);
+		emit(f, n, "ElectionTimeout", NULL);
+	} else if (!strcmp(name, "Replicate") || !strcmp(name, "ChangeConf")) {
+		replicate(f, n, now);
+	} else if (!strcmp(name, "BecomeLeader")) {
+		if (n->open && strcmp(n->open, "BecomeLeader"))
+			close_open(f, n);
+		if (!n->open)
+			open_action(n, "BecomeLeader", NULL);
+		advance(f, n, now);
+	} else if (!strcmp(name, "Ready")) {
+		observe(f, n, name, now);
+		close_open(f, n);
+	} else {
+		/* BecomeFollower, Commit, Send*, ApplyConfChange */
+		observe(f, n, name, now);
+		if (!strncmp(name, "Send", 4))
+			remember_sent(n, json_get(ev, "msg"));
+		if (!strcmp(name, "ApplyConfChange"))
+			apply_conf(f, ev);
+	}
+}
+
+static void fold_event(void *ctx, const cJSON *ev)
+{
+	struct etcd_fold *f = ctx;
+	const char *name = json_get_str(ev, "name");
+	char nid[24];
+	struct slice now;
+	struct node *n;
+
+	if (!name)
+		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line,
+		       "event without a name");
+	copy_id(f, nid, json_get_str(ev, "nid"), "nid");
+	snapshot(f, ev, &now);
+	events_add(f->run->events, ev);
+	n = find_node(f, nid);
+	if (!n) {
+		add_node(f, nid, &now);
+		return;
+	}
+	if (n->removed) {
+		f->ignored_removed++;
+		return;
+	}
+	dispatch(f, n, name, ev, &now);
+}
+
+static void etcd_fold(struct fold_run *run)
+{
+	struct etcd_fold f = { .run = run,
+			       .steps = etcd_steps_read(run->step_map) };
+	struct cap_err err;
+	long long skipped = with_tla_read(&f.r, run->path, run->input,
+					  fold_event, &f, &err);
+
+	if (skipped < 0)
+		die_err(&err);
+	for (size_t i = 0; i < f.n; i++) {
+		struct node *n = &f.nodes[i];
+
+		if (n->open && !strcmp(n->open, "Restart"))
+			violation(&f, "the input ends inside node %s's restart", n->id);
+		if (n->present)
+			close_open(&f, n);
+	}
+	start(&f);
+	json_add(run->info, "nodes_seen", json_int((long long)f.n));
+	json_add(run->info, "non_trace_lines_skipped", json_int(skipped));
+	json_add(run->info, "events_of_removed_nodes_ignored",
+		 json_int(f.ignored_removed));
+	free(f.nodes);
+	free(f.leaders);
+	free(f.commits);
+	etcd_steps_free(f.steps);
+}
+
+static const char *const etcd_actions[] = {
+	"ElectionTimeout", "HandleVoteRequest", "ClientProposal",
+	"HandleAppendEntries", "HandleHeartbeat", NULL,
+};
+
+/* nodes: node id -> that node's state */
+static const struct itf_var etcd_itf[] = {
+	{ "nodes", "map" },
+	{ 0 }
+};
+
+const struct folder folder_etcd = {
+	.name = "etcd",
+	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
+		   "zap-wrapped NDJSON or bare events)",
+	.actions = etcd_actions,
+	.form = FORM_STREAM,
+	.fold = etcd_fold,
+	.audit = &etcd_audit,
+	.itf = etcd_itf,
+};
