@@ -1,57 +1,52 @@
 #!/bin/bash
-# The layers of docs/architecture.md, read from the #include lines: nothing
-# below the CLI includes the CLI's headers (capture/command.h, capture/cmd/),
-# the core includes nothing above it, the libraries (bpf/, qemu/) no
-# system.  Each check also runs on a planted violation, which it must find.
+# The layers of docs/architecture.md: a room includes, and references
+# symbols of, only itself and rooms of a lower layer (tests/layers/layers.py
+# has the rooms).  Read from the #include lines of the sources and from the
+# objects of the sanitizer build (nm).  Each rule also runs on a planted
+# violation, which it must find.
+# needs:
 source "$(dirname "$0")/../lib.sh"
-shopt -s nullglob
+LAYERS="python3 $TESTS_DIR/layers/layers.py"
+OBJ=$ROOT/build/asan/obj
 
-# includes ROOT GLOB...: the #include lines of the files GLOB under ROOT.
-includes() {
-	local root=$1; shift
-	(cd "$root" && for g in "$@"; do for f in $g; do
-		grep -Hn '^#include "' "$f"; done; done) || true
+# rule NAME OUTPUT: no violation.
+rule() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$(printf '%s' "$2" | head -n 3)"; fi
 }
-
-# Below the CLI: every source but capture/main.c and capture/cmd/.
-below_cli() {
-	includes "$1" 'capture/*.[ch]' 'bpf/*.[ch]' 'qemu/*.[ch]' 'folders/*.[ch]' \
-		'scenarios/*.[ch]' 'scenarios/*/*.[ch]' 'scenarios/*/*/*.[ch]' 'bench/*.c' |
-		grep -v '^capture/main\.c:' | grep -E '"([./]*capture/)?(cmd/|command\.h")'
-}
-core_up() {
-	includes "$1" 'capture/*.[ch]' | grep -E '"\.\./(folders|bpf|qemu|scenarios)/'
-}
-library_up() {
-	includes "$1" 'bpf/*.[ch]' 'qemu/*.[ch]' |
-		grep -E '"\.\./(folders|scenarios|capture/cmd)/|command\.h"'
+# planted NAME EXPECTED OUTPUT: the rule finds exactly the planted ones.
+planted() {
+	local n
+	n=$(printf '%s' "$3" | grep -c . || true)
+	[ "$n" = "$2" ] && ok "$1" || not_ok "$1" "found $n, expected $2: $3"
 }
 
-layer() {
-	local name=$1 fn=$2 out
-	out=$($fn "$ROOT")
-	if [ -z "$out" ]; then ok "$name"; else not_ok "$name" "$(printf '%s' "$out" | head -n 3)"; fi
-}
-layer "nothing below the CLI includes the CLI's headers" below_cli
-layer "the core includes no system and no library" core_up
-layer "bpf/ and qemu/ include no system and no CLI" library_up
-# The brief of issue 12, word for word: it prints nothing.
-out=$(cd "$ROOT" && grep -n '#include' scenarios/*/*.c scenarios/*/*/*.c bpf/*.c qemu/*.c \
-	folders/*.c | grep cmd/)
-[ -z "$out" ] && ok "no scenarios/, bpf/, qemu/ or folders/ file includes capture/cmd/" ||
-	not_ok "no scenarios/, bpf/, qemu/ or folders/ file includes capture/cmd/" "$out"
+if [ ! -d "$OBJ/capture/cli" ]; then
+	not_ok "the sanitizer build's objects are there" "no $OBJ (make asan)"
+	exit 0
+fi
+rule "every #include goes to the same room or a lower layer" "$($LAYERS includes "$ROOT")"
 
-# The checks find what they look for.
-mkdir -p "$TMP/plant/capture/cmd" "$TMP/plant/bpf" "$TMP/plant/scenarios/x/driver"
-printf '#include "../../../capture/cmd/go-spec.h"\n' >"$TMP/plant/scenarios/x/driver/a.c"
-printf '#include "../capture/command.h"\n#include "../folders/folder.h"\n' \
-	>"$TMP/plant/bpf/b.c"
-printf '#include "../folders/folder.h"\n' >"$TMP/plant/capture/c.c"
-printf '#include "command.h"\n' >"$TMP/plant/capture/main.c"
-[ "$(below_cli "$TMP/plant" | wc -l)" = 2 ] &&
-	ok "a planted CLI include below the CLI is found (main.c's is the CLI's)" ||
-	not_ok "a planted CLI include below the CLI is found" "$(below_cli "$TMP/plant")"
-[ "$(core_up "$TMP/plant" | wc -l)" = 1 ] && ok "a planted core include of folders/ is found" ||
-	not_ok "a planted core include of folders/ is found" "$(core_up "$TMP/plant")"
-[ "$(library_up "$TMP/plant" | wc -l)" = 2 ] && ok "a planted library include of folders/ is found" ||
-	not_ok "a planted library include of folders/ is found" "$(library_up "$TMP/plant")"
+# Planted: the core including a system, a system another, a library the
+# other library, a reader the CLI; one allowed include (a system the core).
+P=$TMP/plant
+mkdir -p "$P"/capture/cli "$P"/capture/readers "$P"/folders/a "$P"/folders/b \
+	"$P"/qemu "$P"/bpf "$P"/scenarios/a
+touch "$P"/folders/a/a.h "$P"/folders/b/b.h "$P"/bpf/b.h "$P"/capture/cli/command.h \
+	"$P"/capture/core.h
+printf '#include "../folders/a/a.h"\n' >"$P"/capture/c.c
+printf '#include "../b/b.h"\n#include "../../capture/core.h"\n' >"$P"/folders/a/a.c
+printf '#include "../bpf/b.h"\n' >"$P"/qemu/q.c
+printf '#include "../cli/command.h"\n' >"$P"/capture/readers/r.c
+printf '#include "../../folders/a/a.h"\n' >"$P"/scenarios/a/s.c
+planted "a planted include up or sideways is found (4 of 5)" 4 "$($LAYERS includes "$P")"
+
+# Planted objects: the core calls the CLI, a folder another system's.
+O=$TMP/obj
+mkdir -p "$O"/capture/cli "$O"/folders/a "$O"/folders/b
+compile() { printf '%s\n' "$2" | ${CC:-cc} -x c -c -o "$O/$1" -; }
+compile capture/cli/cmd.o 'int cli_only(void) { return 1; }'
+compile capture/core.o 'int cli_only(void); int core(void) { return cli_only(); }'
+compile folders/a/a.o 'int fa(void) { return 2; }'
+compile folders/b/b.o 'int fa(void); int fb(void) { return fa(); }'
+planted "a planted symbol up or sideways is found" 2 "$($LAYERS symbols "$O")"
+planted "a planted use of a CLI-only symbol is found" 1 "$($LAYERS cli-symbols "$O")"

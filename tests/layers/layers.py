@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The layers of docs/architecture.md, checked on a tree's sources and objects.
+
+    layers.py includes ROOT         every #include "..." of ROOT's sources
+    layers.py symbols OBJDIR        every undefined symbol of OBJDIR's objects
+    layers.py cli-symbols OBJDIR    symbols only the CLI defines, used outside it
+
+Each prints one line per violation ("FROM -> TO: what") and nothing else.
+A room may use itself and rooms of a lower layer, never one of its own
+layer or above.  Outside the rooms (tests/, bench/, generated headers) is
+not checked.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# (layer, room pattern): the first match names a path's room.
+ROOMS = [
+    (7, r"capture/cli/"),
+    (6, r"scenarios/[^/]+/"),
+    (5, r"scenarios/"),
+    (4, r"folders/[^/]+/"),
+    (3, r"folders/"),
+    (2, r"qemu/"),
+    (2, r"bpf/"),
+    (1, r"capture/readers/"),
+    (0, r"capture/"),
+]
+
+
+def room(path):
+    for layer, pattern in ROOMS:
+        m = re.match(pattern, path)
+        if m:
+            return layer, m.group(0)
+    return None
+
+
+def allowed(src, dst):
+    a, b = room(src), room(dst)
+    return a is None or b is None or a[1] == b[1] or b[0] < a[0]
+
+
+def includes(root):
+    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+    for top, _, files in os.walk(root):
+        for name in files:
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.relpath(os.path.join(top, name), root)
+            if room(path) is None:
+                continue
+            with open(os.path.join(root, path), errors="replace") as f:
+                text = f.read()
+            for target in inc.findall(text):
+                dst = os.path.normpath(os.path.join(os.path.dirname(path), target))
+                if not os.path.exists(os.path.join(root, dst)):
+                    continue  # a system or generated header (-I)
+                if not allowed(path, dst):
+                    print(f"{path} -> {dst}: #include \"{target}\"")
+
+
+def objects(objdir):
+    for top, _, files in os.walk(objdir):
+        for name in files:
+            if name.endswith(".o"):
+                path = os.path.join(top, name)
+                yield path, os.path.relpath(path, objdir)[:-2] + ".c"
+
+
+def nm(path, flag):
+    out = subprocess.run(["nm", flag, path], check=True, capture_output=True,
+                         text=True).stdout
+    return [line.split()[-1] for line in out.splitlines() if line.strip()]
+
+
+def definers(objdir):
+    where = {}
+    for path, src in objects(objdir):
+        for sym in nm(path, "--defined-only"):
+            where.setdefault(sym, set()).add(src)
+    return where
+
+
+def symbols(objdir, cli_only):
+    where = definers(objdir)
+    for path, src in objects(objdir):
+        for sym in nm(path, "--undefined-only"):
+            for dst in sorted(where.get(sym, ())):
+                r = room(dst)
+                if cli_only:
+                    bad = r and r[0] == 7 and room(src) and room(src)[0] != 7
+                else:
+                    bad = not allowed(src, dst)
+                if bad:
+                    print(f"{src} -> {dst}: {sym}")
+
+
+if __name__ == "__main__":
+    mode, arg = sys.argv[1], sys.argv[2]
+    if mode == "includes":
+        includes(arg)
+    elif mode == "symbols":
+        symbols(arg, cli_only=False)
+    elif mode == "cli-symbols":
+        symbols(arg, cli_only=True)
+    else:
+        sys.exit(f"layers.py: unknown mode {mode}")
