@@ -6,6 +6,7 @@
 #   make quickstart deps + build + capture the contention scenario
 #   make test       sanitizer build + pydeps + every test (tests/run)
 #   make fuzz       run each fuzz harness FUZZ_SECONDS (600) seconds
+#   make hooks      use the tree's git hooks (scripts/hooks: commit-msg)
 #
 # Subsystems add sources and rules in their own DIR/build.mk fragment
 # (CAPTURE_SRC += ..., CAPTURE_LIBS += ..., CAPTURE_DEPS += generated files).
@@ -44,7 +45,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fu
 FUZZ_LIB_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(filter-out capture/cli/main.c,$(CAPTURE_SRC)) \
 	tests/fuzz/fuzz.c tests/unit/json-tokens-oracle.c)
 
-.PHONY: all deps pydeps quickstart test asan fuzz clean
+.PHONY: all deps pydeps quickstart test asan fuzz hooks clean
 all: build/capture
 
 build/capture: $(OBJ)
@@ -95,6 +96,10 @@ quickstart: deps
 
 test: all asan pydeps
 	tests/run
+
+# The commit convention's checks (docs/contributing.md), for this clone.
+hooks:
+	git config core.hooksPath scripts/hooks
 
 clean:
 	rm -rf build
