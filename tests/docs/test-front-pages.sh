@@ -3,9 +3,10 @@
 # The front pages stay short and true: README.md and docs/architecture.md
 # are at most 150 lines; README's list of systems is what `capture list`
 # prints, in its order; every `capture CMD` of README's command table is a
-# command `capture --help` lists; every relative link of README.md and
-# docs/ names a file that exists.  Each check also runs on a copy of the
-# pages with a violation planted, which it must find.
+# command `capture --help` lists; every `make TARGET` and tree path it
+# names exists; every relative link of README.md and docs/ names a file
+# that exists.  Each check also runs on a copy of the pages with a
+# violation planted, which it must find.
 source "$(dirname "$0")/../lib.sh"
 shopt -s nullglob
 
@@ -23,9 +24,9 @@ readme_systems() {
 	awk '/^## / { on = ($0 == "## Systems") } on && /^- `/' "$1/README.md" |
 		sed 's/^- `\([^`]*\)`.*/\1/'
 }
-# capture_systems: the systems `capture list` prints (its unindented lines).
+# capture_systems: the systems `capture list` printed (its unindented lines).
 capture_systems() {
-	"$CAPTURE" list | sed -n 's/^\([^ ][^:]*\):.*/\1/p'
+	sed -n 's/^\([^ ][^:]*\):.*/\1/p' "$TMP/list"
 }
 # systems_differ ROOT: README's list against capture's, as a diff.
 systems_differ() {
@@ -39,9 +40,26 @@ table_commands() {
 # unknown_commands ROOT: table commands `capture --help` does not list.
 unknown_commands() {
 	local known
-	known=$("$CAPTURE" --help | awk '/^commands:/ { on = 1; next }
-		on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
+	known=$(awk '/^commands:/ { on = 1; next }
+		on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }' "$TMP/help")
 	table_commands "$1" | grep -vxF -f <(printf '%s\n' "$known")
+}
+
+# missing_paths ROOT: the tree paths ROOT/README.md names (scripts/...,
+# tests/..., docs/...) that the source tree does not have.
+missing_paths() {
+	grep -o -E '(^|[^./A-Za-z0-9_-])(scripts|tests|bench|docs|capture|folders|scenarios|qemu|bpf|patches)/[A-Za-z0-9_./-]*[A-Za-z0-9_]' \
+		"$1/README.md" | sed 's/^[^a-z]//' | sort -u | while read -r p; do
+		[ -e "$ROOT/$p" ] || [ -e "$1/$p" ] || echo "$p"
+	done
+}
+# unknown_targets ROOT: the `make TARGET` README names that the Makefile
+# has no rule for.
+unknown_targets() {
+	grep -o '`make [a-z][a-z-]*' "$1/README.md" | sed 's/^`make //' | sort -u |
+		while read -r t; do
+			grep -q "^$t:" "$1/Makefile" || echo "make $t"
+		done
 }
 
 # broken_links ROOT: "FILE: TARGET" for every relative Markdown link of
@@ -52,7 +70,7 @@ broken_links() {
 		grep -o '](\([^)]*\))' "$f" | sed 's/^](\(.*\))$/\1/' | while read -r t; do
 			case "$t" in http://*|https://*|mailto:*|'#'*|'') continue ;; esac
 			t=${t%%#*}
-			[ -e "$(dirname "$f")/$t" ] || echo "${f#"$root"/}: $t"
+			[ -e "${f%/*}/$t" ] || echo "${f#"$root"/}: $t"
 		done
 	done
 }
@@ -64,8 +82,9 @@ rule() {
 	if [ -z "$out" ]; then ok "$1"; else not_ok "$1" "$(printf '%s' "$out" | head -n 3 | tr '\n' ' ')"; fi
 }
 
-if ! "$CAPTURE" list >/dev/null 2>"$TMP/err"; then
-	not_ok "capture list runs" "$(tail -n 2 "$TMP/err")"
+# What capture says of itself, read once.
+if ! "$CAPTURE" list >"$TMP/list" 2>"$TMP/err" || ! "$CAPTURE" --help >"$TMP/help" 2>>"$TMP/err"; then
+	not_ok "capture list and capture --help run" "$(tail -n 2 "$TMP/err")"
 	exit 0
 fi
 [ -n "$(readme_systems "$ROOT")" ] && ok "README has a list of systems" ||
@@ -76,13 +95,15 @@ rule "README.md and docs/architecture.md are at most 150 lines" too_long
 rule "README's systems are capture list's, in its order" systems_differ
 rule "every command of README's table is one capture --help lists" unknown_commands
 rule "every relative link of README.md and docs/ names a file" broken_links
+rule "every path README names exists" missing_paths
+rule "every make target README names is a rule of the Makefile" unknown_targets
 
 # planted VIOLATION FN: a copy of the pages, changed by the shell code
 # VIOLATION (run in the copy), on which FN must print something.
 planted() {
 	local name=$1 violation=$2 fn=$3 plant=$TMP/plant
 	rm -rf "$plant" && mkdir -p "$plant"
-	cp -r "$ROOT/README.md" "$ROOT/docs" "$plant/"
+	cp -r "$ROOT/README.md" "$ROOT/Makefile" "$ROOT/docs" "$plant/"
 	(cd "$plant" && eval "$violation")
 	if [ -n "$($fn "$plant")" ]; then ok "$name"; else not_ok "$name" "not found"; fi
 }
@@ -100,3 +121,7 @@ planted "a link to a missing file is found" \
 	'echo "[gone](docs/gone.md#x)" >>README.md' broken_links
 planted "a link in docs/ to a missing file is found" \
 	'mkdir -p docs/results && echo "[gone](../gone.md)" >>docs/results/x.md' broken_links
+planted "a path README names that is gone is found" \
+	'sed -i "s|scripts/debian-packages|scripts/debian-pkgs|" README.md' missing_paths
+planted "a make target README names that the Makefile lacks is found" \
+	'sed -i "s/^pydeps:/py-deps:/" Makefile' unknown_targets
