@@ -11,6 +11,7 @@
 #include "die.h"
 #include "json-tokens.h"
 #include "json-tokens-fast.h"
+#include "json-lex.h"
 
 /*
  * The fast path, for x86-64 with AVX2, PCLMUL and BMI (AVX-512 was no
@@ -337,6 +338,15 @@ static inline int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* A number at @p as token @i, as value() reads it: its length, or 0. */
+static size_t number_at(struct json_tokens *t, unsigned i, const char *p,
+			const char *end)
+{
+	const char *why, *q = json_lex_number(t, &t->tok[i], p, end, &why);
+
+	return why ? 0 : (size_t)(q - p);
+}
+
 /*
  * A number or literal at @at, as token @i: 0, or -1.  Short integers,
  * most of a trace's numbers, are read here; number() reads the others.
@@ -364,9 +374,9 @@ static inline int fast_scalar(struct json_tokens *t, struct json_token *tok,
 		k->len = (unsigned)(q - p);
 		k->as_is = 1;
 		if (k->len > 15 || *q == '.' || *q == 'e' || *q == 'E')
-			k->len = (unsigned)json_number_at(t, i, p, t->text + len);
+			k->len = (unsigned)number_at(t, i, p, t->text + len);
 	} else {
-		k->len = (unsigned)json_number_at(t, i, p, t->text + len);
+		k->len = (unsigned)number_at(t, i, p, t->text + len);
 	}
 	if (!k->len)
 		return -1;

@@ -9,6 +9,7 @@
 #include "die.h"
 #include "json-tokens.h"
 #include "json-tokens-fast.h"
+#include "json-lex.h"
 
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
@@ -105,24 +106,6 @@ static inline void skip_ws(struct scan *s)
 static const char short_escapes[] = "\"\\/bfnrt";
 static const char short_escaped[] = "\"\\/\b\f\n\r\t";
 
-/* The 4 hex digits at @p as a number; -1 if they are not. */
-long json_hex_value(const char *p)
-{
-	long v = 0;
-
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		int d = c >= '0' && c <= '9' ? c - '0' :
-			c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-
-		if (d < 0)
-			return -1;
-		v = v << 4 | d;
-	}
-	return v;
-}
-
 static uint32_t join_surrogates(uint32_t hi, uint32_t lo)
 {
 	return 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00);
@@ -182,23 +165,6 @@ static int unicode_escape(struct scan *s, uint32_t *cp)
 		return fail(s, "lone high surrogate in a \\u escape");
 	*cp = join_surrogates(*cp, lo);
 	return 0;
-}
-
-/*
- * Whether an escape is how json_write_string() writes the character it
- * stands for: \" \\ \b \f \n \r \t, and \u00xx for other control
- * characters.  A string whose escapes all are is written as its text.
- */
-int json_written_so(const char *esc, uint32_t cp, size_t n)
-{
-	static const char shorts[] = "\b\f\n\r\t";
-
-	if (n == 2)
-		return esc[1] != '/';
-	return cp < 0x20 && !strchr(shorts, (int)cp) &&
-	       !memcmp(esc + 2, "00", 2) &&
-	       !(esc[4] >= 'A' && esc[4] <= 'F') &&
-	       !(esc[5] >= 'A' && esc[5] <= 'F');
 }
 
 /* One escape (s->p at the backslash): the character it stands for. */
@@ -263,67 +229,11 @@ static int string(struct scan *s, unsigned i)
 	return 0;
 }
 
-static int digits(struct scan *s)
-{
-	const char *from = s->p;
-
-	while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
-		s->p++;
-	return s->p > from ? 0 : fail(s, "invalid JSON number");
-}
-
-/* The double of a number token (strtod wants its text terminated). */
-static double number_value(const struct json_tokens *t, const struct json_token *k)
-{
-	char small[64], *buf = k->len < sizeof(small) ? small : xmalloc(k->len + 1);
-	double d;
-
-	memcpy(buf, t->text + k->start, k->len);
-	buf[k->len] = '\0';
-	d = strtod(buf, NULL);
-	if (buf != small)
-		free(buf);
-	return d;
-}
-
-/*
- * A number: its text is written as it is when it is an integer of at most
- * 15 digits (exact as a double, and what write_integer() would print),
- * else through the double cJSON would have made of it.
- */
+/* A number at s->p as token @i (json_lex_number()). */
 static int number(struct scan *s, unsigned i)
 {
-	struct json_token *k = &s->t->tok[i];
-	const char *from = s->p;
-	int integer = 1;
-
-	if (*s->p == '-')
-		s->p++;
-	if (s->p < s->end && *s->p == '0')
-		s->p++;
-	else if (digits(s))
-		return -1;
-	if (s->p < s->end && *s->p == '.') {
-		s->p++;
-		integer = 0;
-		if (digits(s))
-			return -1;
-	}
-	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
-		s->p++;
-		integer = 0;
-		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
-			s->p++;
-		if (digits(s))
-			return -1;
-	}
-	k->type = JT_NUMBER;
-	k->len = (unsigned)(s->p - from);
-	k->as_is = integer && k->len - (*from == '-') <= 15 &&
-		   !(k->len == 2 && *from == '-');
-	if (!k->as_is && !isfinite(number_value(s->t, k)))
-		return fail(s, "a JSON number out of range (not finite)");
-	return 0;
+	s->p = json_lex_number(s->t, &s->t->tok[i], s->p, s->end, &s->why);
+	return s->why ? -1 : 0;
 }
 
 static int literal(struct scan *s, unsigned i, const char *word,
@@ -444,15 +354,6 @@ static int value(struct scan *s)
 			return -1;
 	} while (!done);
 	return 0;
-}
-
-/* A number at @p as token @i, as value() reads it: its length, or 0. */
-size_t json_number_at(struct json_tokens *t, unsigned i, const char *p,
-		      const char *end)
-{
-	struct scan s = { .t = t, .p = p, .end = end };
-
-	return number(&s, i) ? 0 : (size_t)(s.p - p);
 }
 
 static void strings_reset(struct json_tokens *t)
@@ -661,7 +562,7 @@ int json_integer(const struct json_tokens *t, int i, long long *v)
 		*v = neg ? -n : n;
 		return 0;
 	}
-	d = number_value(t, k);
+	d = json_number_value(t, k);
 	if (d != floor(d) || fabs(d) >= 9007199254740992.0)
 		return -1;
 	*v = (long long)d;
@@ -673,7 +574,7 @@ static void write_rewritten(struct strbuf *sb, struct json_tokens *t,
 			    const struct json_token *k)
 {
 	if (k->type == JT_NUMBER) {
-		json_write_number(sb, number_value(t, k), JSON_COMPACT);
+		json_write_number(sb, json_number_value(t, k), JSON_COMPACT);
 		return;
 	}
 	strbuf_add(sb, "\"", 1);
