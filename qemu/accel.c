@@ -64,6 +64,11 @@ static char *verdict_path(const struct guest_boot *b, struct cap_err *err)
 	return guest_cache_path(err, "accel/%s", hex);
 }
 
+const char *accel_name(enum accel a)
+{
+	return a == ACCEL_KVM ? "kvm" : "tcg";
+}
+
 static void settle(enum accel accel)
 {
 	v.known = 1;
@@ -125,7 +130,7 @@ int accel_known(const struct guest_boot *b, enum accel *accel,
 
 void accel_settle(enum accel accel, const char *why)
 {
-	char *text = xasprintf("%s\n%s\n", accel == ACCEL_KVM ? "kvm" : "tcg", why);
+	char *text = xasprintf("%s\n%s\n", accel_name(accel), why);
 
 	settle(accel);
 	if (v.cache)

@@ -13,6 +13,9 @@
 
 enum accel { ACCEL_TCG, ACCEL_KVM };
 
+/* "kvm" or "tcg", as QEMU's -accel says. */
+const char *accel_name(enum accel a);
+
 /*
  * 1 with *@accel set when guests like @b need no probe (said on stderr
  * once, with why); 0 while KVM is untried; -1 and @err if the verdict's
