@@ -339,30 +339,58 @@ static void ship_buffers(void)
 	puts_port("\n");
 }
 
+/* A word getopt would refuse: its message, then the usage. */
+static void bad_option(const char *prog, const char *why, char c)
+{
+	fprintf(stderr, "%s: %s -- '%c'\n", prog, why, c);
+	fail(USAGE);
+}
+
+/*
+ * The options -w FIFO and -p PARAMS ("-wFIFO" too) as glibc's getopt
+ * reads them, anywhere before "--"; the operands moved, in order, to
+ * argv[1...]: their count.  Three words are all there is to read: no
+ * getopt and its global state.
+ */
+static int read_options(int argc, char **argv, const char **fifo,
+			const char **params)
+{
+	int n = 0, i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		char *a = argv[i];
+
+		if (a[0] != '-' || !a[1]) {
+			argv[++n] = a;
+			continue;
+		}
+		if (a[1] != 'w' && a[1] != 'p')
+			bad_option(argv[0], "invalid option", a[1]);
+		if (!a[2] && i + 1 == argc)
+			bad_option(argv[0], "option requires an argument", a[1]);
+		*(a[1] == 'w' ? fifo : params) = a[2] ? a + 2 : argv[++i];
+	}
+	for (i++; i < argc; i++)
+		argv[++n] = argv[i];
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	const char *fifo = NULL, *params = NULL;
 	static char words[8192];
-	int opt;
+	int operands = read_options(argc, argv, &fifo, &params);
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "w:p:")) != -1) {
-		if (opt == 'w')
-			fifo = optarg;
-		else if (opt == 'p')
-			params = optarg;
-		else
-			fail(USAGE);
-	}
-	if (argc - optind < 1 || (params && !fifo))
+	if (operands < 1 || (params && !fifo))
 		fail(USAGE);
 	if (ioperm(TRACE_PORT, 1, 1))
 		fail("ioperm: %s", strerror(errno));
 	puts_port("CAPTURE TRACE\n");
-	ship(argv[optind], "events/header_page");
-	for (int i = optind + 1; i < argc; i++)
-		ship_formats(argv[optind], argv[i]);
-	open_buffers(argv[optind]);
+	ship(argv[1], "events/header_page");
+	for (int i = 2; i <= operands; i++)
+		ship_formats(argv[1], argv[i]);
+	open_buffers(argv[1]);
 	if (params)
 		open_params(params);
 	if (fifo) {
