@@ -1,0 +1,860 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Probe specs for `capture go` and `capture etcd` (format: docs/go.md).
+ * One line a statement, so that every refusal names its exact file:line:
+ *
+ *   header KEY [proc]      events start with "KEY":EVENT (and "proc":P)
+ *   names TABLE NAME...    value i is written as the i-th NAME ("-": none)
+ *   func SYMBOL            a function to probe
+ *   entry EVENT [CLAUSE]   its entry becomes event EVENT; several entry
+ *   return EVENT [CLAUSE]  (return) lines in a row: several events of one
+ *                          record, in order.  CLAUSE: "by FIELD" (EVENT is
+ *                          a table naming FIELD's value), "while SYMBOL
+ *                          [once]" (only inside a call of SYMBOL on the
+ *                          goroutine), "per FIELD == VALUE" (one event per
+ *                          element of slice FIELD that is VALUE)
+ *   FIELD TYPE EXPR [or N] [as string] [hidden]
+ *                          a field of the site: EXPR read as TYPE; a
+ *                          dotted FIELD nests ("state.term")
+ *   FIELD TYPE = CALC ...  a field computed from the fields above it
+ *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
+ *                          site: PARAM in their expressions read as ARG
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "../capture/err.h"
+#include "../capture/ndjson.h"
+#include "goeval.h"
+#include "goexpr.h"
+#include "gospec.h"
+#include "gospec-spec.h"
+
+static int is_name(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	while (*++s)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* NAME or NAME.NAME...: a field's key, nested at each dot. */
+static int is_path(const char *s)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	int ok = s[0] != '.' && s[strlen(s) - 1] != '.' && !strstr(s, "..");
+
+	for (char *p = strtok_r(copy, ".", &save); ok && p; p = strtok_r(NULL, ".", &save))
+		ok = is_name(p);
+	free(copy);
+	return ok;
+}
+
+static const struct { const char *name; enum go_kind kind; int size; } types[] = {
+	{ "bool", GO_KIND_BOOL, 1 },
+	{ "i8", GO_KIND_SIGNED, 1 }, { "i16", GO_KIND_SIGNED, 2 },
+	{ "i32", GO_KIND_SIGNED, 4 }, { "i64", GO_KIND_SIGNED, 8 },
+	{ "u8", GO_KIND_UNSIGNED, 1 }, { "u16", GO_KIND_UNSIGNED, 2 },
+	{ "u32", GO_KIND_UNSIGNED, 4 }, { "u64", GO_KIND_UNSIGNED, 8 },
+};
+#define NTYPES (sizeof(types) / sizeof(types[0]))
+
+const char *type_label(enum go_kind kind, int size)
+{
+	for (size_t i = 0; i < NTYPES; i++)
+		if (types[i].kind == kind && types[i].size == size)
+			return types[i].name;
+	return "?";
+}
+
+/* EXPR[:N]REST: split at the one slice range, if any. */
+static int split_range(struct go_spec *s, long line, struct field *f,
+		       const char *expr)
+{
+	const char *r = strstr(expr, "[:");
+	char *end;
+
+	f->star = *expr == '*';
+	f->expr = xstrdup(expr + f->star);
+	if (!r)
+		return 0;
+	f->count = (int)strtol(r + 2, &end, 10);
+	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > GP_MAX_READS)
+		return refuse(s, line,
+			      "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
+	if (strstr(end, "[:"))
+		return refuse(s, line, "%s: one [:N] a field", expr);
+	f->expr[r - expr - f->star] = 0;
+	f->rest = xstrdup(end + 1);
+	return 0;
+}
+
+static const struct table *find_table(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->ntables; i++)
+		if (!strcmp(s->table[i].name, name))
+			return &s->table[i];
+	return NULL;
+}
+
+/* @word as a number, or as a name of @t; -1 if it is neither. */
+static int constant(const char *word, const struct table *t, unsigned long long *v)
+{
+	char *end;
+
+	if (isdigit((unsigned char)*word)) {
+		*v = strtoull(word, &end, 0);
+		return *end ? -1 : 0;
+	}
+	for (int i = 0; t && i < t->n; i++)
+		if (strcmp(t->names[i], "-") && !strcmp(t->names[i], word)) {
+			*v = (unsigned long long)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* "or N" after a field's expression: N (or true, false) where it is nil. */
+static int add_default(struct go_spec *s, long line, struct field *f,
+		       const char *word)
+{
+	char *end;
+
+	f->has_default = 1;
+	if (f->kind == GO_KIND_BOOL && !f->table &&
+	    (!strcmp(word, "true") || !strcmp(word, "false"))) {
+		f->def = !strcmp(word, "true");
+		return 0;
+	}
+	f->def = strtoull(word, &end, 0);
+	if (*end || f->kind == GO_KIND_BOOL || *word == '-')
+		return refuse(s, line,
+			      "or %s: a default is a number of the field's type (or true, false)",
+			      word);
+	return 0;
+}
+
+static int find_field(const struct site *site, const char *name)
+{
+	for (int i = 0; i < site->nfields; i++)
+		if (!strcmp(site->field[i].name, name))
+			return i;
+	return -1;
+}
+
+/* An operand of a computed field: a one-value field above, or a constant. */
+static int calc_operand(struct go_spec *s, struct site *site, long line,
+			const char *word, const struct table *t,
+			struct go_operand *o)
+{
+	int i = find_field(site, word);
+
+	o->field = i;
+	if (i >= 0 && !site->field[i].count)
+		return 0;
+	if (i >= 0)
+		return refuse(s, line,
+			      "%s is a slice ([:N]): a computed field takes one-value fields",
+			      word);
+	if (constant(word, t, &o->k))
+		return refuse(s, line,
+			      "'%s': neither a field above nor a number%s", word,
+			      t ? " nor a name of its table" : "");
+	return 0;
+}
+
+/* OPERAND [+|- OPERAND]... over words [from, to). */
+static int calc_sum(struct go_spec *s, struct site *site, long line,
+		    char **tok, int from, int to, struct go_sum *sum)
+{
+	if (from >= to || (to - from) % 2 == 0 || (to - from + 1) / 2 > GO_CALC_TERMS)
+		return refuse(s, line,
+			      "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
+			      GO_CALC_TERMS);
+	sum->n = 0;
+	for (int i = from; i < to; i += 2) {
+		if (i > from && strcmp(tok[i - 1], "+") && strcmp(tok[i - 1], "-"))
+			return refuse(s, line, "'%s': expected + or -",
+				      tok[i - 1]);
+		sum->neg[sum->n] = i > from && !strcmp(tok[i - 1], "-");
+		if (calc_operand(s, site, line, tok[i], NULL, &sum->op[sum->n++]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Free @c, a computation refused; returns NULL. */
+static struct go_calc *calc_free(struct go_calc *c)
+{
+	free(c);
+	return NULL;
+}
+
+/* SUM, or: if FIELD == VALUE then SUM else SUM; NULL if refused. */
+static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long line,
+				  char **tok, int n)
+{
+	struct go_calc *c = xcalloc(1, sizeof(*c));
+	int then = -1, other = -1;
+
+	if (n < 1 || strcmp(tok[0], "if"))
+		return calc_sum(s, site, line, tok, 0, n, &c->then) ? calc_free(c) : c;
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(tok[i], "then") && then < 0)
+			then = i;
+		else if (!strcmp(tok[i], "else") && other < 0)
+			other = i;
+	}
+	if (then != 4 || strcmp(tok[2], "==") || other < then) {
+		refuse(s, line, "expected 'if FIELD == VALUE then SUM else SUM'");
+		return calc_free(c);
+	}
+	c->cond = 1;
+	if (calc_operand(s, site, line, tok[1], NULL, &c->a))
+		return calc_free(c);
+	if (c->a.field < 0) {
+		refuse(s, line, "if %s: not a field above", tok[1]);
+		return calc_free(c);
+	}
+	if (calc_operand(s, site, line, tok[3], site->field[c->a.field].table, &c->b) ||
+	    calc_sum(s, site, line, tok, then + 1, other, &c->then) ||
+	    calc_sum(s, site, line, tok, other + 1, n, &c->other))
+		return calc_free(c);
+	return c;
+}
+
+/* The words after a field's expression: or N, as string, hidden. */
+static int field_clauses(struct go_spec *s, long line, struct field *f,
+			 char **tok, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(tok[i], "or") && i + 1 < n && !f->calc && !f->has_default) {
+			if (add_default(s, line, f, tok[++i]))
+				return -1;
+		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
+			   !strcmp(tok[i + 1], "string") && !f->quoted) {
+			if (f->table || f->kind == GO_KIND_BOOL)
+				return refuse(s, line,
+					      "as string: only integers are written as strings");
+			f->quoted = 1;
+			i++;
+		} else if (!strcmp(tok[i], "hidden") && !f->hidden) {
+			f->hidden = 1;
+		} else {
+			return refuse(s, line,
+				      "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
+				      tok[i]);
+		}
+	}
+	return 0;
+}
+
+/* The field's key must not be the header's (or proc, when written). */
+static int check_key(struct go_spec *s, long line, const char *name)
+{
+	size_t top = strcspn(name, ".");
+	const char *taken = NULL;
+
+	if (strlen(s->key) == top && !strncmp(name, s->key, top))
+		taken = s->key;
+	else if (s->with_proc && top == 4 && !strncmp(name, "proc", 4))
+		taken = "proc";
+	if (taken)
+		return refuse(s, line,
+			      "field name '%s': %s is the header's key", name, taken);
+	return 0;
+}
+
+static int add_field(struct go_spec *s, struct site *site, long line,
+		     char **tok, int ntok)
+{
+	struct field *f;
+	int calc = ntok > 2 && !strcmp(tok[2], "=");
+	int end = 3;
+	size_t t;
+
+	if (ntok < 3)
+		return refuse(s, line,
+			      "a field is NAME TYPE EXPR [or VALUE] [as string] [hidden], or NAME TYPE = CALC");
+	if (!is_path(tok[0]))
+		return refuse(s, line,
+			      "field name '%s': Go-like identifiers joined by dots", tok[0]);
+	if (check_key(s, line, tok[0]))
+		return -1;
+	if (find_field(site, tok[0]) >= 0)
+		return refuse(s, line, "field %s already in event %s (line %ld)",
+			      tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
+	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
+		;
+	if (t == NTYPES && !find_table(s, tok[1]))
+		return refuse(s, line,
+			      "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
+			      tok[1]);
+	if (site->nfields == MAX_FIELDS)
+		return refuse(s, line, "more than %d fields", MAX_FIELDS);
+	f = &site->field[site->nfields];
+	f->name = xstrdup(tok[0]);
+	f->line = line;
+	if (t == NTYPES) {
+		f->table = find_table(s, tok[1]);
+		f->kind = GO_KIND_UNSIGNED;
+	} else {
+		f->kind = types[t].kind;
+		f->size = types[t].size;
+	}
+	if (calc) {
+		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
+			end++;
+		if (f->kind == GO_KIND_BOOL) {
+			field_free(f);
+			return refuse(s, line, "a computed field is an integer");
+		}
+		f->calc = parse_calc(s, site, line, tok + 3, end - 3);
+		if (!f->calc) {
+			field_free(f);
+			return -1;
+		}
+	} else if (split_range(s, line, f, tok[2])) {
+		field_free(f);
+		return -1;
+	}
+	site->nfields++;
+	return field_clauses(s, line, f, tok + end, ntok - end);
+}
+
+static int add_table(struct go_spec *s, long line, char **tok, int ntok)
+{
+	struct table *t;
+
+	if (ntok < 3 || ntok > MAX_WORDS || !is_name(tok[1]))
+		return refuse(s, line,
+			      "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
+			      MAX_WORDS - 2);
+	for (size_t i = 0; i < NTYPES; i++)
+		if (!strcmp(types[i].name, tok[1]))
+			return refuse(s, line, "table %s: the name of a type",
+				      tok[1]);
+	if (find_table(s, tok[1]))
+		return refuse(s, line, "table %s defined twice", tok[1]);
+	if (s->ntables == MAX_TABLES)
+		return refuse(s, line, "more than %d tables", MAX_TABLES);
+	for (int i = 2; i < ntok; i++)
+		if (strchr(tok[i], '"') || strchr(tok[i], '\\'))
+			return refuse(s, line, "name %s: no quotes or backslashes",
+				      tok[i]);
+	t = &s->table[s->ntables++];
+	t->name = xstrdup(tok[1]);
+	t->n = ntok - 2;
+	t->names = xcalloc((size_t)t->n, sizeof(*t->names));
+	t->shown = xcalloc((size_t)t->n, sizeof(*t->shown));
+	t->len = xcalloc((size_t)t->n, sizeof(*t->len));
+	for (int i = 0; i < t->n; i++) {
+		t->names[i] = xstrdup(tok[i + 2]);
+		t->len[i] = strlen(t->names[i]);
+		t->shown[i] = strcmp(t->names[i], "-") ? t->names[i] : NULL;
+	}
+	return 0;
+}
+
+/* header KEY [proc]: once, before any function. */
+static int set_header(struct go_spec *s, long line, char **tok, int n)
+{
+	if (n < 2 || n > 3 || !is_name(tok[1]) || (n == 3 && strcmp(tok[2], "proc")) ||
+	    !strcmp(tok[1], "proc"))
+		return refuse(s, line,
+			      "expected 'header KEY [proc]', KEY an identifier other than proc");
+	if (s->header_line || s->nfuncs)
+		return refuse(s, line,
+			      "one header, before any 'func'");
+	free(s->key);
+	s->key = xstrdup(tok[1]);
+	s->with_proc = n == 3;
+	s->header_line = line;
+	return 0;
+}
+
+/* The clauses of an event line after its name: by, while [once], per. */
+static int event_clauses(struct go_spec *s, struct event *ev, char **tok, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(tok[i], "by") && i + 1 < n && !ev->by_name && is_path(tok[i + 1])) {
+			ev->by_name = xstrdup(tok[++i]);
+		} else if (!strcmp(tok[i], "while") && i + 1 < n && !ev->open_name) {
+			ev->open_name = xstrdup(tok[++i]);
+			if (i + 1 < n && !strcmp(tok[i + 1], "once"))
+				ev->once = ++i;   /* its bit is given below */
+		} else if (!strcmp(tok[i], "per") && i + 3 < n && !ev->per_name &&
+			   !strcmp(tok[i + 2], "==")) {
+			ev->per_name = xstrdup(tok[i + 1]);
+			ev->per_text = xstrdup(tok[i + 3]);
+			i += 3;
+		} else {
+			return refuse(s, ev->line,
+				      "'%s': expected 'by FIELD', 'while SYMBOL [once]' or 'per FIELD == VALUE' (each once)",
+				      tok[i]);
+		}
+	}
+	return 0;
+}
+
+/* The site the event line adds to, or NULL if refused. */
+static struct site *add_event(struct go_spec *s, struct func *fn, long line,
+			      char **tok, int ntok)
+{
+	int at_exit = !strcmp(tok[0], "return");
+	struct site **slot = at_exit ? &fn->exit : &fn->entry;
+	struct event *ev;
+
+	if (ntok < 2 || !is_name(tok[1])) {
+		refuse(s, line, "expected '%s EVENT [CLAUSE]...', EVENT an identifier",
+		       tok[0]);
+		return NULL;
+	}
+	if (*slot && (*slot)->nfields) {
+		refuse(s, line,
+		       "%s already has its %s event and fields (line %ld): a site's events are listed together, above its fields",
+		       fn->name, tok[0], (*slot)->line);
+		return NULL;
+	}
+	if (!*slot) {
+		*slot = xcalloc(1, sizeof(**slot));
+		(*slot)->line = line;
+		(*slot)->at_exit = at_exit;
+		(*slot)->fn = fn;
+	}
+	if ((*slot)->nevents == MAX_EVENTS) {
+		refuse(s, line, "more than %d events a site", MAX_EVENTS);
+		return NULL;
+	}
+	ev = &(*slot)->ev[(*slot)->nevents++];
+	ev->name = xstrdup(tok[1]);
+	ev->line = line;
+	if (event_clauses(s, ev, tok + 2, ntok - 2))
+		return NULL;
+	if (ev->by_name) {
+		if (!(ev->by_table = find_table(s, tok[1]))) {
+			refuse(s, line, "no names table %s above", tok[1]);
+			return NULL;
+		}
+		ev->by_count = xcalloc((size_t)ev->by_table->n, sizeof(long));
+	}
+	return *slot;
+}
+
+static int split(char *text, char **tok, int max)
+{
+	int n = 0;
+
+	for (char *t = strtok(text, " \t\r"); t; t = strtok(NULL, " \t\r"))
+		if (n < max)
+			tok[n++] = t;
+		else
+			return max + 1;
+	return n;
+}
+
+static int add_func(struct go_spec *s, long line, char **tok, int n)
+{
+	struct func *fn;
+
+	if (n != 2)
+		return refuse(s, line, "expected 'func SYMBOL'");
+	if (s->nfuncs == MAX_FUNCS)
+		return refuse(s, line, "more than %d functions", MAX_FUNCS);
+	for (int i = 0; i < s->nfuncs; i++)
+		if (!strcmp(s->func[i].name, tok[1]))
+			return refuse(s, line,
+				      "%s already probed (line %ld)", tok[1], s->func[i].line);
+	fn = &s->func[s->nfuncs];
+	fn->name = xstrdup(tok[1]);
+	fn->line = line;
+	fn->index = s->nfuncs++;
+	return 0;
+}
+
+static const char *const statements[] = {
+	"header", "names", "group", "use", "func", "entry", "return",
+};
+
+/* Does @text (a line, comment stripped) start with a statement's word? */
+static int is_statement(const char *text)
+{
+	size_t skip = strspn(text, " \t\r"), len = strcspn(text + skip, " \t\r");
+
+	for (size_t i = 0; i < sizeof(statements) / sizeof(statements[0]); i++)
+		if (strlen(statements[i]) == len && !strncmp(text + skip, statements[i], len))
+			return 1;
+	return 0;
+}
+
+static struct group *find_group(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->ngroups; i++)
+		if (!strcmp(s->group[i].name, name))
+			return &s->group[i];
+	return NULL;
+}
+
+/* group NAME PARAM: the field lines below, until the next statement. */
+static int add_group(struct go_spec *s, long line, char **tok, int n)
+{
+	struct group *g;
+
+	if (n != 3 || !is_name(tok[1]) || !is_name(tok[2]))
+		return refuse(s, line,
+			      "expected 'group NAME PARAM', NAME and PARAM identifiers");
+	if (find_group(s, tok[1]))
+		return refuse(s, line, "group %s defined twice (line %ld)",
+			      tok[1], find_group(s, tok[1])->line);
+	if (s->ngroups == MAX_GROUPS)
+		return refuse(s, line, "more than %d groups", MAX_GROUPS);
+	g = &s->group[s->ngroups++];
+	g->name = xstrdup(tok[1]);
+	g->param = xstrdup(tok[2]);
+	g->line = line;
+	s->open_group = g;
+	return 0;
+}
+
+static int group_line(struct go_spec *s, const char *text, long line)
+{
+	struct group *g = s->open_group;
+
+	if (!text[strspn(text, " \t\r")])
+		return 0;
+	if (g->n == MAX_FIELDS)
+		return refuse(s, line, "more than %d fields in group %s",
+			      MAX_FIELDS, g->name);
+	g->at[g->n] = line;
+	g->text[g->n++] = xstrdup(text);
+	return 0;
+}
+
+/* @expr with each identifier @param (not a field after a dot) as @arg. */
+static char *substitute(const char *expr, const char *param, const char *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(param);
+
+	for (const char *p = expr; *p;) {
+		int word = (p == expr || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' &&
+					  p[-1] != '.')) &&
+			   !strncmp(p, param, len) &&
+			   !isalnum((unsigned char)p[len]) && p[len] != '_';
+
+		if (word) {
+			strbuf_addstr(&sb, arg);
+			p += len;
+		} else {
+			strbuf_add(&sb, p++, 1);
+		}
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+/* use NAME ARG: the group's fields in this site, its PARAM read as ARG. */
+static int use_group(struct go_spec *s, struct site *site, long line,
+		     char **tok, int n)
+{
+	const struct group *g = n == 3 ? find_group(s, tok[1]) : NULL;
+
+	if (n != 3)
+		return refuse(s, line, "expected 'use GROUP ARG'");
+	if (!g)
+		return refuse(s, line, "no group %s above", tok[1]);
+	if (!g->n)
+		return refuse(s, line, "group %s (line %ld) has no fields",
+			      g->name, g->line);
+	for (int i = 0; i < g->n; i++) {
+		char *text = xstrdup(g->text[i]), *ftok[MAX_WORDS + 1], *expr = NULL;
+		int k = split(text, ftok, MAX_WORDS), rc;
+
+		if (k > 2 && strcmp(ftok[2], "=")) {
+			expr = substitute(ftok[2], g->param, tok[2]);
+			ftok[2] = expr;
+		}
+		rc = add_field(s, site, g->at[i], ftok, k);
+		free(expr);
+		free(text);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_line(struct go_spec *s, char *text, long line,
+		      struct site **site)
+{
+	char *tok[MAX_WORDS + 1];
+	int n;
+	struct func *fn = s->nfuncs ? &s->func[s->nfuncs - 1] : NULL;
+
+	text[strcspn(text, "#")] = 0;
+	if (s->open_group && !is_statement(text))
+		return group_line(s, text, line);
+	s->open_group = NULL;
+	n = split(text, tok, MAX_WORDS);
+	if (!n)
+		return 0;
+	if (!strcmp(tok[0], "group")) {
+		*site = NULL;
+		return add_group(s, line, tok, n);
+	} else if (!strcmp(tok[0], "use")) {
+		if (!*site)
+			return refuse(s, line, "use outside an entry or return");
+		return use_group(s, *site, line, tok, n);
+	} else if (!strcmp(tok[0], "names")) {
+		return add_table(s, line, tok, n);
+	} else if (!strcmp(tok[0], "header")) {
+		return set_header(s, line, tok, n);
+	} else if (!strcmp(tok[0], "func")) {
+		*site = NULL;
+		return add_func(s, line, tok, n);
+	} else if (!strcmp(tok[0], "entry") || !strcmp(tok[0], "return")) {
+		if (!fn)
+			return refuse(s, line, "%s before any 'func'", tok[0]);
+		*site = add_event(s, fn, line, tok, n);
+		return *site ? 0 : -1;
+	} else if (!*site) {
+		return refuse(s, line,
+			      "'%s': expected header, names, group, func, entry, return, or a field or use after them",
+			      tok[0]);
+	}
+	return add_field(s, *site, line, tok, n);
+}
+
+/* An event's "by" or "per" field: one value (@slice 0) or a [:N] slice. */
+static int clause_field(struct go_spec *s, const struct site *site,
+			const struct event *ev, const char *name, int slice)
+{
+	int i = find_field(site, name);
+
+	if (i < 0 || site->field[i].calc || !site->field[i].count != !slice)
+		return refuse(s, ev->line,
+			      "no field %s (%s) below to %s", name,
+			      slice ? "a [:N] slice" : "one value, not [:N]",
+			      slice ? "write an event per element of" : "name the event by");
+	return i;
+}
+
+static struct func *find_func(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->nfuncs; i++)
+		if (!strcmp(s->func[i].name, name))
+			return &s->func[i];
+	return NULL;
+}
+
+/* An empty site of a followed function: its calls' entries or returns. */
+static void follow_site(struct func *fn, struct site **slot, int at_exit)
+{
+	if (*slot)
+		return;
+	*slot = xcalloc(1, sizeof(**slot));
+	(*slot)->line = fn->line;
+	(*slot)->at_exit = at_exit;
+	(*slot)->fn = fn;
+}
+
+/* "while SYMBOL": the function is followed, at its entry and returns. */
+static int resolve_while(struct go_spec *s, struct event *ev)
+{
+	if (!ev->open_name)
+		return 0;
+	if (!(ev->open = find_func(s, ev->open_name)))
+		return refuse(s, ev->line,
+			      "while %s: no 'func %s' in the spec", ev->open_name, ev->open_name);
+	ev->open->tracked = 1;
+	follow_site(ev->open, &ev->open->entry, 0);
+	follow_site(ev->open, &ev->open->exit, 1);
+	if (!ev->once)
+		return 0;
+	if (s->nonce == MAX_ONCE)
+		return refuse(s, ev->line, "more than %d 'once' events",
+			      MAX_ONCE);
+	ev->once = ++s->nonce;
+	return 0;
+}
+
+static int resolve_events(struct go_spec *s, struct site *site)
+{
+	for (int i = 0; site && i < site->nevents; i++) {
+		struct event *ev = &site->ev[i];
+
+		if (ev->by_name &&
+		    (ev->by_field = clause_field(s, site, ev, ev->by_name, 0)) < 0)
+			return -1;
+		if (ev->per_name) {
+			ev->per_field = clause_field(s, site, ev, ev->per_name, 1);
+			if (ev->per_field < 0)
+				return -1;
+			if (constant(ev->per_text, site->field[ev->per_field].table,
+				     &ev->per_value))
+				return refuse(s, ev->line,
+					      "per %s == %s: a number or a name of its table",
+					      ev->per_name, ev->per_text);
+		}
+		if (resolve_while(s, ev))
+			return -1;
+	}
+	return 0;
+}
+
+/* Levels of @a and @b's nesting (the dots before their last key) in common. */
+static int common_groups(const char *a, const char *b)
+{
+	int n = 0;
+
+	for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '.')
+			n++;
+	return n;
+}
+
+static int groups(const char *a)
+{
+	int n = 0;
+
+	while ((a = strchr(a, '.')))
+		n++, a++;
+	return n;
+}
+
+/* The @k-th key of dotted @name (its own text up to the next dot). */
+static void add_key(struct strbuf *sb, const char *name, int k)
+{
+	while (k--)
+		name = strchr(name, '.') + 1;
+	strbuf_addstr(sb, "\"");
+	strbuf_add(sb, name, strcspn(name, "."));
+	strbuf_addstr(sb, "\":");
+}
+
+/*
+ * What each written field is preceded by (closing the objects the field
+ * before opened and it does not share, opening its own) and what ends the
+ * event.  An object's fields must be consecutive, and no key both a value
+ * and an object.
+ */
+/* Field @i's key against those above it: a value or an object, consecutive. */
+static int nest_check(struct go_spec *s, const struct site *site, int i,
+		      const char *prev)
+{
+	const struct field *f = &site->field[i];
+
+	for (int j = 0; j < i; j++) {
+		const char *o = site->field[j].name;
+		size_t lo = strlen(o), lf = strlen(f->name);
+
+		if (site->field[j].hidden)
+			continue;
+		if ((lo < lf && !strncmp(o, f->name, lo) && f->name[lo] == '.') ||
+		    (lf < lo && !strncmp(o, f->name, lf) && o[lf] == '.'))
+			return refuse(s, f->line,
+				      "%s and %s (line %ld): a key is a value or an object, not both",
+				      f->name, o, site->field[j].line);
+		if (prev && common_groups(o, f->name) > common_groups(prev, f->name))
+			return refuse(s, f->line,
+				      "%s: the fields of an object are consecutive (%s is at line %ld)",
+				      f->name, o, site->field[j].line);
+	}
+	return 0;
+}
+
+static int nest(struct go_spec *s, struct site *site)
+{
+	const char *prev = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < site->nfields; i++) {
+		struct field *f = &site->field[i];
+		int c;
+
+		if (f->hidden)
+			continue;
+		if (nest_check(s, site, i, prev)) {
+			strbuf_release(&sb);
+			return -1;
+		}
+		/* the header comes first: every key follows another, or a "{" */
+		c = prev ? common_groups(prev, f->name) : 0;
+		strbuf_reset(&sb);
+		for (int k = prev ? groups(prev) : 0; k > c; k--)
+			strbuf_addstr(&sb, "}");
+		for (int k = c; k <= groups(f->name); k++) {
+			strbuf_addstr(&sb, k == c ? "," : "{");
+			add_key(&sb, f->name, k);
+		}
+		f->pre = xstrdup(sb.buf);
+		f->pre_len = sb.len;
+		prev = f->name;
+	}
+	strbuf_reset(&sb);
+	for (int k = prev ? groups(prev) : 0; k > 0; k--)
+		strbuf_addstr(&sb, "}");
+	strbuf_addstr(&sb, "}\n");
+	site->post = xstrdup(sb.buf);
+	site->post_len = sb.len;
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* Every line of the spec, until the end or the first refusal. */
+static int parse_lines(struct go_spec *s)
+{
+	struct line_reader lr;
+	struct site *site = NULL;
+	const char *line;
+	int rc;
+
+	if (line_reader_try_open_as(&lr, s->path, s->path, s->err))
+		return -1;
+	while (!(rc = line_reader_try_next(&lr, &line, s->err)) && line &&
+	       !(rc = parse_line(s, lr.buf, lr.line, &site)))
+		;
+	line_reader_close(&lr);
+	return rc;
+}
+
+/* What the lines make together: clauses resolved, each site's nesting. */
+static int resolve_spec(struct go_spec *s)
+{
+	if (!s->nfuncs)
+		return refuse(s, 0, "the probe spec names no function");
+	for (int i = 0; i < s->nfuncs; i++)
+		if (resolve_events(s, s->func[i].entry) ||
+		    resolve_events(s, s->func[i].exit))
+			return -1;
+	for (int i = 0; i < s->nfuncs; i++) {
+		struct func *fn = &s->func[i];
+
+		if (!fn->entry && !fn->exit)
+			return refuse(s, fn->line,
+				      "%s has neither an entry nor a return event, and no 'while' names it",
+				      fn->name);
+		if ((fn->entry && nest(s, fn->entry)) || (fn->exit && nest(s, fn->exit)))
+			return -1;
+	}
+	return 0;
+}
+
+struct go_spec *go_spec_parse(const char *path, struct cap_err *err)
+{
+	struct go_spec *s = xcalloc(1, sizeof(*s));
+
+	s->path = xstrdup(path);
+	s->key = xstrdup("event");
+	s->with_proc = 1;
+	s->err = err;
+	s->calls = go_calls_new();
+	if (parse_lines(s) || resolve_spec(s)) {
+		go_spec_free(s);
+		return NULL;
+	}
+	s->err = NULL;
+	return s;
+}

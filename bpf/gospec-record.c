@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A probe spec's records made events (gospec.h): a raw line per record,
+ * an event line per event, the counts at the end.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "../capture/err.h"
+#include "../capture/json.h"
+#include "../capture/ndjson.h"
+#include "goeval.h"
+#include "gospec.h"
+#include "gospec-spec.h"
+
+/* Literal text, its length known at compile time: one event line has ~30. */
+#define ADD_LIT(l, text) strbuf_put(l, text, sizeof(text) - 1)
+
+/* The first record that cannot be written: the run fails with it. */
+static __attribute__((format(printf, 3, 4)))
+void fail(struct go_spec *s, long line, const char *fmt, ...)
+{
+	va_list ap;
+	char *m;
+
+	if (s->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&m, fmt, ap) < 0)
+		m = xstrdup(fmt);
+	va_end(ap);
+	s->error = xasprintf("%s:%ld: %s", s->path, line, m);
+	free(m);
+}
+
+/*
+ * The process's index: the order of the programs' execs (the target's is
+ * 0), which a program that starts its children one after another keeps
+ * from run to run, as pids are not.
+ */
+static int proc_index(struct go_spec *s, unsigned pid)
+{
+	for (int i = s->nprocs - 1; i >= 0; i--)
+		if (s->pid[i] == pid)
+			return i;
+	if (s->nprocs == MAX_PROCS) {
+		if (!s->error)
+			s->error = xasprintf("more than %d processes", MAX_PROCS);
+		return -1;
+	}
+	s->pid[s->nprocs] = pid;
+	return s->nprocs++;
+}
+
+/* Read @slot of @r into *v (a nil read: the field's default); 0 if nil. */
+static int field_value(const struct field *f, const struct gp_record *r, int slot,
+		       unsigned long long *v)
+{
+	int nil = !!(r->nil_mask & (1u << slot));
+
+	*v = nil ? f->def : r->val[slot];
+	return !nil || f->has_default;
+}
+
+/* @v of a signed field of @size bytes, sign-extended to 64 bits. */
+static unsigned long long extend(const struct field *f, unsigned long long v)
+{
+	int keep = 64 - 8 * f->size;
+
+	if (f->kind != GO_KIND_SIGNED)
+		return v;
+	return (unsigned long long)((long long)(v << keep) >> keep);
+}
+
+/* @t's name for @v, or NULL ("-" or past its end). */
+static const char *table_name(const struct table *t, unsigned long long v)
+{
+	return v < (unsigned long long)t->n ? t->shown[v] : NULL;
+}
+
+static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *f,
+		       int have, unsigned long long v)
+{
+	const char *name = f->table && have ? table_name(f->table, v) : NULL;
+
+	if (!have) {
+		ADD_LIT(l, "null");
+	} else if (f->table && !name) {
+		fail(s, f->line, "%s: %llu has no name in table %s", f->name, v,
+		     f->table->name);
+	} else if (f->table) {
+		ADD_LIT(l, "\"");
+		strbuf_put(l, name, f->table->len[v]);
+		ADD_LIT(l, "\"");
+	} else if (f->kind == GO_KIND_BOOL) {
+		if (v & 0xff)
+			ADD_LIT(l, "true");
+		else
+			ADD_LIT(l, "false");
+	} else {
+		if (f->quoted)
+			ADD_LIT(l, "\"");
+		if (f->kind == GO_KIND_SIGNED)
+			strbuf_add_int(l, (long long)extend(f, v));
+		else
+			strbuf_add_uint(l, v);
+		if (f->quoted)
+			ADD_LIT(l, "\"");
+	}
+}
+
+/* A [:N] field's length, or -1 (nil, or longer than N: then the run fails). */
+static long long slice_len(struct go_spec *s, const struct field *f,
+			   const struct gp_record *r)
+{
+	unsigned long long n;
+
+	if (r->nil_mask & (1u << f->len_slot))
+		return -1;
+	n = r->val[f->len_slot];
+	if (n > (unsigned long long)f->count) {
+		fail(s, f->line, "%s: a slice of %llu elements, the spec reads at most %d",
+		     f->name, n, f->count);
+		return -1;
+	}
+	return (long long)n;
+}
+
+static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f,
+		      const struct gp_record *r, const struct go_val *val)
+{
+	unsigned long long v;
+	long long n;
+
+	strbuf_put(l, f->pre, f->pre_len);
+	if (!f->count) {
+		put_scalar(s, l, f, val->have, val->v);
+		return;
+	}
+	if ((n = slice_len(s, f, r)) < 0) {
+		ADD_LIT(l, "null");
+		return;
+	}
+	ADD_LIT(l, "[");
+	for (int i = 0; i < n; i++) {
+		int have = field_value(f, r, f->slot + i, &v);
+
+		if (i)
+			ADD_LIT(l, ",");
+		put_scalar(s, l, f, have, v);
+	}
+	ADD_LIT(l, "]");
+}
+
+/* The one-value fields of @r, read and computed, into s->vals. */
+static void values(struct go_spec *s, const struct site *site,
+		   const struct gp_record *r)
+{
+	for (int i = 0; i < site->nfields; i++) {
+		const struct field *f = &site->field[i];
+		struct go_val *v = &s->vals[i];
+		int nil;
+
+		v->have = 0;
+		if (f->count)
+			continue;
+		if (!f->calc) {
+			v->have = field_value(f, r, f->slot, &v->v);
+			v->v = extend(f, v->v);
+		} else if (go_calc_eval(f->calc, s->vals, &v->v, &nil)) {
+			fail(s, f->line, "%s: %s is nil", f->name, site->field[nil].name);
+		} else {
+			v->have = 1;
+		}
+	}
+}
+
+static void write_raw(struct go_spec *s, const struct gp_record *r, int proc,
+		      unsigned nvals)
+{
+	struct strbuf *l = &s->line;
+
+	if (!s->raw)
+		return;
+	strbuf_reset(l);
+	strbuf_addf(l, "{\"site\":%d,\"proc\":%d,\"goid\":%llu,\"nil\":%u,\"val\":[",
+		    r->site == GP_SITE_EXEC ? -1 : (int)r->site, proc, r->goid,
+		    r->nil_mask);
+	for (unsigned i = 0; i < nvals; i++)
+		strbuf_addf(l, "%s%llu", i ? "," : "", r->val[i]);
+	strbuf_addstr(l, "]}\n");
+	fwrite(l->buf, 1, l->len, s->raw);
+}
+
+/*
+ * @r with the elements past each slice's length as 0: the probe read
+ * whatever memory follows the slice there, which differs from run to run.
+ */
+static const struct gp_record *past_length(const struct site *site,
+					   const struct gp_record *r,
+					   struct gp_record *copy)
+{
+	*copy = *r;
+	for (int i = 0; i < site->nfields; i++) {
+		const struct field *f = &site->field[i];
+		unsigned long long n = f->count && !(r->nil_mask & (1u << f->len_slot)) ?
+				       r->val[f->len_slot] : 0;
+
+		for (int k = (int)(n < (unsigned)f->count ? n : (unsigned)f->count);
+		     k < f->count; k++) {
+			copy->val[f->slot + k] = 0;
+			copy->nil_mask &= ~(1u << (f->slot + k));
+		}
+	}
+	return copy;
+}
+
+/*
+ * The name of @ev for @r, or NULL for none (a value its table leaves
+ * unnamed, or one it cannot name: then the run fails); *@entry the table
+ * entry it counts under.
+ */
+static const char *event_name(struct go_spec *s, const struct site *site,
+			      const struct event *ev, int *entry)
+{
+	const struct go_val *v = &s->vals[ev->by_field];
+
+	*entry = -1;
+	if (!ev->by_table)
+		return ev->name;
+	if (!v->have) {
+		fail(s, ev->line, "%s is nil: no event name (give it 'or VALUE')",
+		     site->field[ev->by_field].name);
+		return NULL;
+	}
+	if (v->v < (unsigned long long)ev->by_table->n) {
+		*entry = (int)v->v;
+		return table_name(ev->by_table, v->v);
+	}
+	fail(s, ev->line, "%s: %llu is past table %s", site->field[ev->by_field].name,
+	     v->v, ev->by_table->name);
+	return NULL;
+}
+
+/* How many copies of @ev @r makes: 1, or per its slice's matching elements. */
+static int copies(struct go_spec *s, const struct site *site,
+		  const struct event *ev, const struct gp_record *r)
+{
+	const struct field *f = &site->field[ev->per_field];
+	unsigned long long v;
+	long long n;
+	int k = 0;
+
+	if (!ev->per_name)
+		return 1;
+	if ((n = slice_len(s, f, r)) < 0) {
+		fail(s, ev->line, "per %s: the slice is nil or too long", f->name);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!field_value(f, r, f->slot + i, &v)) {
+			fail(s, ev->line, "per %s: element %d is nil (give it 'or VALUE')",
+			     f->name, i);
+			return 0;
+		}
+		k += extend(f, v) == ev->per_value;
+	}
+	return k;
+}
+
+/* "while SYMBOL [once]": inside a call of SYMBOL on this goroutine? */
+static int inside(struct go_spec *s, const struct event *ev, int proc,
+		  unsigned long long goid)
+{
+	unsigned long long *done;
+
+	if (!ev->open)
+		return 1;
+	done = go_calls_open(s->calls, proc, goid, ev->open->index);
+	if (!done)
+		return 0;
+	if (!ev->once)
+		return 1;
+	if (*done & (1ull << (ev->once - 1)))
+		return 0;
+	*done |= 1ull << (ev->once - 1);
+	return 1;
+}
+
+static void write_event(struct go_spec *s, const struct site *site,
+			const char *name, int proc, const struct gp_record *r)
+{
+	struct strbuf *l = &s->line;
+
+	strbuf_reset(l);
+	ADD_LIT(l, "{\"");
+	strbuf_addstr(l, s->key);
+	ADD_LIT(l, "\":\"");
+	strbuf_addstr(l, name);
+	ADD_LIT(l, "\"");
+	if (s->with_proc) {
+		ADD_LIT(l, ",\"proc\":");
+		strbuf_add_int(l, proc);
+	}
+	for (int i = 0; i < site->nfields; i++)
+		if (!site->field[i].hidden)
+			put_field(s, l, &site->field[i], r, &s->vals[i]);
+	strbuf_put(l, site->post, site->post_len);
+	fwrite(l->buf, 1, l->len, s->events);
+	s->events_written++;
+}
+
+static void site_events(struct go_spec *s, struct site *site, int proc,
+			unsigned long long goid, const struct gp_record *r)
+{
+	int have_values = 0;
+
+	for (int i = 0; i < site->nevents && !s->error; i++) {
+		struct event *ev = &site->ev[i];
+		const char *name;
+		int entry, n;
+
+		if (!inside(s, ev, proc, goid))
+			continue;
+		if (!have_values++)
+			values(s, site, r);
+		if (!(name = event_name(s, site, ev, &entry)) ||
+		    !(n = copies(s, site, ev, r)))
+			continue;
+		if (entry >= 0)
+			ev->by_count[entry] += n;
+		else
+			ev->count += n;
+		while (n-- && !s->error)
+			write_event(s, site, name, proc, r);
+	}
+}
+
+/* A followed call returns: every "once" event must have been written in it. */
+static void leave(struct go_spec *s, struct func *fn, int proc,
+		  unsigned long long goid)
+{
+	unsigned long long done;
+
+	if (go_calls_leave(s->calls, proc, goid, fn->index, &done))
+		return;   /* entered before the capture: not followed */
+	for (int i = 0; i < s->nfuncs; i++) {
+		struct site *x[2] = { s->func[i].entry, s->func[i].exit };
+
+		for (int k = 0; k < 2; k++)
+			for (int j = 0; x[k] && j < x[k]->nevents; j++) {
+				const struct event *ev = &x[k]->ev[j];
+
+				if (ev->open == fn && ev->once &&
+				    !(done & (1ull << (ev->once - 1))))
+					fail(s, ev->line, "%s returned without event %s",
+					     fn->name, ev->name);
+			}
+	}
+}
+
+void go_spec_record(const struct gp_record *r, void *arg)
+{
+	struct go_spec *s = arg;
+	struct gp_record copy;
+	struct site *site;
+	unsigned long long goid;
+	int proc;
+
+	if (s->error)
+		return;
+	s->records++;
+	proc = proc_index(s, r->pid);
+	site = r->site < GP_MAX_SITES ? s->by_id[r->site] : NULL;
+	if (r->site == GP_SITE_EXEC || !site) {
+		write_raw(s, r, proc, 0);
+		return;
+	}
+	if (s->raw)
+		write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
+	goid = site->goid_slot >= 0 ? r->val[site->goid_slot] : r->goid;
+	if (site->fn->tracked && !site->at_exit)
+		go_calls_enter(s->calls, proc, goid, site->fn->index);
+	site_events(s, site, proc, goid, r);
+	if (site->fn->tracked && site->at_exit)
+		leave(s, site->fn, proc, goid);
+}
+
+/* A site's events per name: a table's names in its order, those seen. */
+static void count_events(cJSON *counts, const struct site *site)
+{
+	for (int k = 0; site && k < site->nevents; k++) {
+		const struct event *ev = &site->ev[k];
+
+		if (!ev->by_table) {
+			json_count(counts, ev->name, ev->count);
+			continue;
+		}
+		for (int i = 0; i < ev->by_table->n; i++)
+			if (ev->by_count[i] && table_name(ev->by_table, (unsigned)i))
+				json_count(counts, ev->by_table->names[i], ev->by_count[i]);
+	}
+}
+
+int go_spec_end(struct go_spec *s, cJSON *m, struct cap_err *err)
+{
+	cJSON *counts;
+
+	if (s->error)
+		return cap_fail(err, EXIT_CAPTURE_FAILED, "%s", s->error);
+	if (!m)
+		return 0;
+	counts = json_add(m, "events", json_obj());
+	for (int i = 0; i < s->nfuncs; i++) {
+		count_events(counts, s->func[i].entry);
+		count_events(counts, s->func[i].exit);
+	}
+	json_add(m, "records", json_int(s->records));
+	json_add(m, "processes", json_int(s->nprocs));
+	return 0;
+}

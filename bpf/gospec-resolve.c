@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A parsed probe spec's functions and expressions resolved in the Go
+ * binary's DWARF, and its probes registered with the engine (gospec.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "../capture/err.h"
+#include "engine.h"
+#include "goexpr.h"
+#include "gospec.h"
+#include "gospec-spec.h"
+
+/* Resolve @expr into read @slot of @site, checking it is a @kind of @size. */
+/* The expression did not resolve: why (freed), at @line. */
+static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *why)
+{
+	refuse(s, line, "%s: %s", go_path(b), why);
+	free(why);
+	return -1;
+}
+
+static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			struct site *site, struct field *f, const char *expr,
+			int is_len, int slot)
+{
+	struct go_value v;
+	char *why = go_expr(b, fn, expr, site->at_exit, &v);
+
+	if (why)
+		return unresolved(s, f->line, b, why);
+	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
+		return refuse(s, f->line,
+			      "%s is %s: a table names integers", expr, v.type);
+	if (!is_len && !f->table && (v.kind != f->kind || v.size != f->size))
+		return refuse(s, f->line,
+			      "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
+			      expr, v.type, v.size, type_label(v.kind, v.size),
+			      type_label(f->kind, f->size));
+	if (v.is_arg_reg && site->at_exit)
+		v.rd.src = GP_SRC_SAVED;   /* reg becomes its saved index below */
+	site->gp.reads[slot] = v.rd;
+	return 0;
+}
+
+/* resolve_read() of @expr (freed here). */
+static int resolve_text(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			struct site *site, struct field *f, char *expr,
+			int is_len, int slot)
+{
+	int rc = resolve_read(s, b, fn, site, f, expr, is_len, slot);
+
+	free(expr);
+	return rc;
+}
+
+/*
+ * Every read of @f: none (computed), one, or the length and N elements;
+ * the next free slot, or -1.
+ */
+static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			 struct site *site, struct field *f, int slot)
+{
+	if (f->calc)
+		return slot;
+	if (slot + 1 + f->count > GP_MAX_READS)
+		return refuse(s, f->line,
+			      "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
+	f->slot = slot;
+	if (!f->count)
+		return resolve_text(s, b, fn, site, f,
+				    xasprintf("%s%s", f->star ? "*" : "", f->expr),
+				    0, slot) ? -1 : slot + 1;
+	f->len_slot = slot;
+	if (resolve_text(s, b, fn, site, f, xasprintf("len(%s)", f->expr), 1, slot))
+		return -1;
+	f->slot = slot + 1;
+	for (int i = 0; i < f->count; i++)
+		if (resolve_text(s, b, fn, site, f,
+				 xasprintf("%s%s[%d]%s", f->star ? "*" : "", f->expr,
+					   i, f->rest), 0, f->slot + i))
+			return -1;
+	return f->slot + f->count;
+}
+
+/*
+ * A return reads an argument register through what its entry saved: the
+ * registers the return's reads start from become the entry's saved
+ * arguments, in order of first use.
+ */
+static int save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
+{
+	struct gp_site *x = &fn->exit->gp;
+
+	for (unsigned i = 0; i < x->nreads; i++) {
+		struct gp_read *rd = &x->reads[i];
+		unsigned k;
+
+		if (rd->src != GP_SRC_SAVED)
+			continue;
+		for (k = 0; k < entry->nsaved && entry->saved[k] != rd->reg; k++)
+			;
+		if (k == entry->nsaved) {
+			if (k == GP_SAVED_ARGS)
+				return refuse(s, fn->exit->line,
+					      "event %s reads more than %d argument registers",
+					      fn->exit->ev[0].name, GP_SAVED_ARGS);
+			entry->saved[entry->nsaved++] = rd->reg;
+		}
+		rd->reg = (unsigned char)k;
+	}
+	if (!entry->nsaved)      /* exits pair with their entry through a frame */
+		entry->saved[entry->nsaved++] = GP_RAX;
+	return 0;
+}
+
+static int resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
+			struct site *site)
+{
+	int slot = 0;
+
+	for (int i = 0; i < site->nfields; i++)
+		if ((slot = resolve_field(s, b, d, site, &site->field[i], slot)) < 0)
+			return -1;
+	site->gp.nreads = (unsigned)slot;
+	site->goid_slot = -1;
+	return 0;
+}
+
+/*
+ * A "while" event needs the goroutine's id, which the BPF program reads
+ * only where it pairs entries with returns: an entry that saves nothing
+ * reads it as one more value (not written to raw/).
+ */
+static int read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
+		     struct site *site, struct gp_site *gp)
+{
+	struct go_value v;
+	char *why;
+	int open = 0;
+
+	for (int i = 0; i < site->nevents; i++)
+		open |= site->ev[i].open != NULL;
+	if (!open || gp->nsaved)
+		return 0;
+	if (gp->nreads == GP_MAX_READS)
+		return refuse(s, site->line,
+			      "event %s reads %d values and 'while' needs one more",
+			      site->ev[0].name, GP_MAX_READS);
+	if ((why = go_expr(b, d, "goid", 0, &v)))
+		return unresolved(s, site->line, b, why);
+	site->goid_slot = (int)gp->nreads;
+	gp->reads[gp->nreads++] = v.rd;
+	return 0;
+}
+
+/* The reads of @fn's entry and return, into @entry and its exit site. */
+static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
+			struct gp_site *entry)
+{
+	struct go_func gf;
+	struct cap_err why;
+	Dwarf_Die d;
+
+	if (go_func(b, fn->name, &gf, &why) || go_subprogram(b, fn->name, &d, &why)) {
+		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
+		cap_err_release(&why);
+		return -1;
+	}
+	if (fn->entry) {
+		if (resolve_site(s, b, &d, fn->entry))
+			return -1;
+		*entry = fn->entry->gp;
+	}
+	if (fn->exit && (resolve_site(s, b, &d, fn->exit) || save_args(s, fn, entry)))
+		return -1;
+	return fn->entry ? read_goid(s, b, &d, fn->entry, entry) : 0;
+}
+
+int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err)
+{
+	struct go_binary *b = gp_binary(e);
+
+	s->err = err;
+	for (int i = 0; i < s->nfuncs; i++) {
+		struct func *fn = &s->func[i];
+		struct gp_site entry = { 0 };
+		int id;
+
+		if (resolve_func(s, b, fn, &entry))
+			return -1;
+		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL, err);
+		if (id < 0)
+			return -1;
+		s->by_id[id] = fn->entry;
+		if (fn->exit)
+			s->by_id[id + 1] = fn->exit;
+	}
+	s->err = NULL;
+	return 0;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the files of the probe-spec reader share: a parsed spec
+ * (gospec-parse.c), its reads resolved in a binary (gospec-resolve.c),
+ * records made events (gospec-record.c), owned and freed (gospec.c).
+ * Not an interface: bpf/gospec.h is.
+ */
+#ifndef BPF_GOSPEC_SPEC_H
+#define BPF_GOSPEC_SPEC_H
+
+#include <stdio.h>
+#include "../capture/err.h"
+#include "../capture/json.h"
+#include "engine.h"
+#include "goeval.h"
+#include "goexpr.h"
+
+#define MAX_FUNCS 64
+#define MAX_FIELDS 48		/* of a site (computed ones read nothing) */
+#define MAX_EVENTS 8            /* events of one site */
+#define MAX_ONCE 64             /* "once" events of a spec (a mask's bits) */
+#define MAX_PROCS 4096
+#define MAX_TABLES 32
+#define MAX_GROUPS 16
+#define MAX_WORDS 66            /* names TABLE and 64 names */
+
+/* A table of names: value i is name[i] ("-": no name, shown[i] NULL). */
+struct table {
+	char *name;
+	char **names;
+	const char **shown;
+	size_t *len;            /* of each name */
+	int n;
+};
+
+struct field {
+	char *name;             /* dotted: nested objects */
+	long line;
+	enum go_kind kind;
+	int size;
+	int slot;               /* first read */
+	int count;              /* 0: one value; N: at most N elements */
+	int len_slot;           /* the slice's length, when count */
+	int star;               /* *EXPR: the value EXPR points to */
+	char *expr;             /* before [:N] when count */
+	char *rest;             /* after [:N] */
+	const struct table *table;  /* values written as its names */
+	int has_default;        /* or N: a nil read is N */
+	unsigned long long def;
+	int quoted;             /* as string: the number as a JSON string */
+	int hidden;             /* read (or computed), not written */
+	struct go_calc *calc;   /* computed from other fields: no read */
+	char *pre;              /* written before the value: key, nesting */
+	size_t pre_len;
+};
+
+struct func;
+
+struct event {
+	char *name;             /* or the table naming it by a field's value */
+	long line;
+	const struct table *by_table;
+	char *by_name;
+	int by_field;
+	long *by_count;         /* events per table entry */
+	char *open_name;        /* while SYMBOL */
+	struct func *open;
+	int once;               /* bit in the open call's mask, +1; 0: none */
+	char *per_name, *per_text;  /* per FIELD == VALUE */
+	int per_field;
+	unsigned long long per_value;
+	long count;
+};
+
+struct site {
+	struct event ev[MAX_EVENTS];
+	int nevents;
+	long line;
+	int at_exit;
+	struct field field[MAX_FIELDS];
+	int nfields;
+	char *post;             /* closes what the last written field opened */
+	size_t post_len;
+	int goid_slot;          /* the goroutine's id read for "while", or -1 */
+	struct gp_site gp;
+	struct func *fn;
+};
+
+struct func {
+	char *name;
+	long line;
+	int index;
+	int tracked;            /* a "while" names it: its calls are followed */
+	struct site *entry, *exit;
+};
+
+/* A group of fields, written once, used by several sites. */
+struct group {
+	char *name, *param;     /* PARAM in an EXPR is the use's ARG */
+	long line;
+	char *text[MAX_FIELDS];
+	long at[MAX_FIELDS];    /* each field's line */
+	int n;
+};
+
+struct go_spec {
+	char *path;
+	struct group group[MAX_GROUPS];
+	int ngroups;
+	struct group *open_group;   /* the group the lines below go to */
+	char *key;              /* the key of the event's name */
+	int with_proc;
+	long header_line;
+	struct func func[MAX_FUNCS];
+	int nfuncs;
+	struct table table[MAX_TABLES];
+	int ntables;
+	int nonce;
+	struct site *by_id[GP_MAX_SITES];
+	FILE *raw, *events;
+	struct go_calls *calls;
+	unsigned pid[MAX_PROCS];
+	int nprocs;
+	long records, events_written;
+	char *error;
+	struct cap_err *err;    /* where parse and probe put their refusal */
+	struct strbuf line;
+	struct go_val vals[MAX_FIELDS];
+};
+
+/* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
+/* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
+__attribute__((format(printf, 3, 4)))
+int refuse(struct go_spec *s, long line, const char *fmt, ...);
+/* What a field owns: freed with its site, or when the spec refuses it. */
+void field_free(struct field *f);
+/* The name of a field type of @kind and @size, as a spec writes it. */
+const char *type_label(enum go_kind kind, int size);
+
+#endif
