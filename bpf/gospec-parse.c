@@ -63,7 +63,7 @@ static const struct { const char *name; enum go_kind kind; int size; } types[] =
 };
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
-const char *type_label(enum go_kind kind, int size)
+const char *gospec_type_label(enum go_kind kind, int size)
 {
 	for (size_t i = 0; i < NTYPES; i++)
 		if (types[i].kind == kind && types[i].size == size)
@@ -84,10 +84,10 @@ static int split_range(struct go_spec *s, long line, struct field *f,
 		return 0;
 	f->count = (int)strtol(r + 2, &end, 10);
 	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > GP_MAX_READS)
-		return refuse(s, line,
-			      "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
+		return gospec_refuse(s, line,
+				     "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
 	if (strstr(end, "[:"))
-		return refuse(s, line, "%s: one [:N] a field", expr);
+		return gospec_refuse(s, line, "%s: one [:N] a field", expr);
 	f->expr[r - expr - f->star] = 0;
 	f->rest = xstrdup(end + 1);
 	return 0;
@@ -132,9 +132,9 @@ static int add_default(struct go_spec *s, long line, struct field *f,
 	}
 	f->def = strtoull(word, &end, 0);
 	if (*end || f->kind == GO_KIND_BOOL || *word == '-')
-		return refuse(s, line,
-			      "or %s: a default is a number of the field's type (or true, false)",
-			      word);
+		return gospec_refuse(s, line,
+				     "or %s: a default is a number of the field's type (or true, false)",
+				     word);
 	return 0;
 }
 
@@ -157,13 +157,13 @@ static int calc_operand(struct go_spec *s, struct site *site, long line,
 	if (i >= 0 && !site->field[i].count)
 		return 0;
 	if (i >= 0)
-		return refuse(s, line,
-			      "%s is a slice ([:N]): a computed field takes one-value fields",
-			      word);
+		return gospec_refuse(s, line,
+				     "%s is a slice ([:N]): a computed field takes one-value fields",
+				     word);
 	if (constant(word, t, &o->k))
-		return refuse(s, line,
-			      "'%s': neither a field above nor a number%s", word,
-			      t ? " nor a name of its table" : "");
+		return gospec_refuse(s, line,
+				     "'%s': neither a field above nor a number%s", word,
+				     t ? " nor a name of its table" : "");
 	return 0;
 }
 
@@ -172,14 +172,14 @@ static int calc_sum(struct go_spec *s, struct site *site, long line,
 		    char **tok, int from, int to, struct go_sum *sum)
 {
 	if (from >= to || (to - from) % 2 == 0 || (to - from + 1) / 2 > GO_CALC_TERMS)
-		return refuse(s, line,
-			      "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
-			      GO_CALC_TERMS);
+		return gospec_refuse(s, line,
+				     "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
+				     GO_CALC_TERMS);
 	sum->n = 0;
 	for (int i = from; i < to; i += 2) {
 		if (i > from && strcmp(tok[i - 1], "+") && strcmp(tok[i - 1], "-"))
-			return refuse(s, line, "'%s': expected + or -",
-				      tok[i - 1]);
+			return gospec_refuse(s, line, "'%s': expected + or -",
+					     tok[i - 1]);
 		sum->neg[sum->n] = i > from && !strcmp(tok[i - 1], "-");
 		if (calc_operand(s, site, line, tok[i], NULL, &sum->op[sum->n++]))
 			return -1;
@@ -210,14 +210,14 @@ static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long lin
 			other = i;
 	}
 	if (then != 4 || strcmp(tok[2], "==") || other < then) {
-		refuse(s, line, "expected 'if FIELD == VALUE then SUM else SUM'");
+		gospec_refuse(s, line, "expected 'if FIELD == VALUE then SUM else SUM'");
 		return calc_free(c);
 	}
 	c->cond = 1;
 	if (calc_operand(s, site, line, tok[1], NULL, &c->a))
 		return calc_free(c);
 	if (c->a.field < 0) {
-		refuse(s, line, "if %s: not a field above", tok[1]);
+		gospec_refuse(s, line, "if %s: not a field above", tok[1]);
 		return calc_free(c);
 	}
 	if (calc_operand(s, site, line, tok[3], site->field[c->a.field].table, &c->b) ||
@@ -238,16 +238,16 @@ static int field_clauses(struct go_spec *s, long line, struct field *f,
 		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
 			   !strcmp(tok[i + 1], "string") && !f->quoted) {
 			if (f->table || f->kind == GO_KIND_BOOL)
-				return refuse(s, line,
-					      "as string: only integers are written as strings");
+				return gospec_refuse(s, line,
+						     "as string: only integers are written as strings");
 			f->quoted = 1;
 			i++;
 		} else if (!strcmp(tok[i], "hidden") && !f->hidden) {
 			f->hidden = 1;
 		} else {
-			return refuse(s, line,
-				      "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
-				      tok[i]);
+			return gospec_refuse(s, line,
+					     "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
+					     tok[i]);
 		}
 	}
 	return 0;
@@ -264,8 +264,8 @@ static int check_key(struct go_spec *s, long line, const char *name)
 	else if (s->with_proc && top == 4 && !strncmp(name, "proc", 4))
 		taken = "proc";
 	if (taken)
-		return refuse(s, line,
-			      "field name '%s': %s is the header's key", name, taken);
+		return gospec_refuse(s, line,
+				     "field name '%s': %s is the header's key", name, taken);
 	return 0;
 }
 
@@ -278,24 +278,24 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 	size_t t;
 
 	if (ntok < 3)
-		return refuse(s, line,
-			      "a field is NAME TYPE EXPR [or VALUE] [as string] [hidden], or NAME TYPE = CALC");
+		return gospec_refuse(s, line,
+				     "a field is NAME TYPE EXPR [or VALUE] [as string] [hidden], or NAME TYPE = CALC");
 	if (!is_path(tok[0]))
-		return refuse(s, line,
-			      "field name '%s': Go-like identifiers joined by dots", tok[0]);
+		return gospec_refuse(s, line,
+				     "field name '%s': Go-like identifiers joined by dots", tok[0]);
 	if (check_key(s, line, tok[0]))
 		return -1;
 	if (find_field(site, tok[0]) >= 0)
-		return refuse(s, line, "field %s already in event %s (line %ld)",
-			      tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
+		return gospec_refuse(s, line, "field %s already in event %s (line %ld)",
+				     tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
 	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
 		;
 	if (t == NTYPES && !find_table(s, tok[1]))
-		return refuse(s, line,
-			      "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
-			      tok[1]);
+		return gospec_refuse(s, line,
+				     "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
+				     tok[1]);
 	if (site->nfields == MAX_FIELDS)
-		return refuse(s, line, "more than %d fields", MAX_FIELDS);
+		return gospec_refuse(s, line, "more than %d fields", MAX_FIELDS);
 	f = &site->field[site->nfields];
 	f->name = xstrdup(tok[0]);
 	f->line = line;
@@ -310,16 +310,16 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
 			end++;
 		if (f->kind == GO_KIND_BOOL) {
-			field_free(f);
-			return refuse(s, line, "a computed field is an integer");
+			gospec_field_free(f);
+			return gospec_refuse(s, line, "a computed field is an integer");
 		}
 		f->calc = parse_calc(s, site, line, tok + 3, end - 3);
 		if (!f->calc) {
-			field_free(f);
+			gospec_field_free(f);
 			return -1;
 		}
 	} else if (split_range(s, line, f, tok[2])) {
-		field_free(f);
+		gospec_field_free(f);
 		return -1;
 	}
 	site->nfields++;
@@ -331,21 +331,21 @@ static int add_table(struct go_spec *s, long line, char **tok, int ntok)
 	struct table *t;
 
 	if (ntok < 3 || ntok > MAX_WORDS || !is_name(tok[1]))
-		return refuse(s, line,
-			      "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
-			      MAX_WORDS - 2);
+		return gospec_refuse(s, line,
+				     "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
+				     MAX_WORDS - 2);
 	for (size_t i = 0; i < NTYPES; i++)
 		if (!strcmp(types[i].name, tok[1]))
-			return refuse(s, line, "table %s: the name of a type",
-				      tok[1]);
+			return gospec_refuse(s, line, "table %s: the name of a type",
+					     tok[1]);
 	if (find_table(s, tok[1]))
-		return refuse(s, line, "table %s defined twice", tok[1]);
+		return gospec_refuse(s, line, "table %s defined twice", tok[1]);
 	if (s->ntables == MAX_TABLES)
-		return refuse(s, line, "more than %d tables", MAX_TABLES);
+		return gospec_refuse(s, line, "more than %d tables", MAX_TABLES);
 	for (int i = 2; i < ntok; i++)
 		if (strchr(tok[i], '"') || strchr(tok[i], '\\'))
-			return refuse(s, line, "name %s: no quotes or backslashes",
-				      tok[i]);
+			return gospec_refuse(s, line, "name %s: no quotes or backslashes",
+					     tok[i]);
 	t = &s->table[s->ntables++];
 	t->name = xstrdup(tok[1]);
 	t->n = ntok - 2;
@@ -365,11 +365,11 @@ static int set_header(struct go_spec *s, long line, char **tok, int n)
 {
 	if (n < 2 || n > 3 || !is_name(tok[1]) || (n == 3 && strcmp(tok[2], "proc")) ||
 	    !strcmp(tok[1], "proc"))
-		return refuse(s, line,
-			      "expected 'header KEY [proc]', KEY an identifier other than proc");
+		return gospec_refuse(s, line,
+				     "expected 'header KEY [proc]', KEY an identifier other than proc");
 	if (s->header_line || s->nfuncs)
-		return refuse(s, line,
-			      "one header, before any 'func'");
+		return gospec_refuse(s, line,
+				     "one header, before any 'func'");
 	free(s->key);
 	s->key = xstrdup(tok[1]);
 	s->with_proc = n == 3;
@@ -393,9 +393,9 @@ static int event_clauses(struct go_spec *s, struct event *ev, char **tok, int n)
 			ev->per_text = xstrdup(tok[i + 3]);
 			i += 3;
 		} else {
-			return refuse(s, ev->line,
-				      "'%s': expected 'by FIELD', 'while SYMBOL [once]' or 'per FIELD == VALUE' (each once)",
-				      tok[i]);
+			return gospec_refuse(s, ev->line,
+					     "'%s': expected 'by FIELD', 'while SYMBOL [once]' or 'per FIELD == VALUE' (each once)",
+					     tok[i]);
 		}
 	}
 	return 0;
@@ -410,14 +410,14 @@ static struct site *add_event(struct go_spec *s, struct func *fn, long line,
 	struct event *ev;
 
 	if (ntok < 2 || !is_name(tok[1])) {
-		refuse(s, line, "expected '%s EVENT [CLAUSE]...', EVENT an identifier",
-		       tok[0]);
+		gospec_refuse(s, line, "expected '%s EVENT [CLAUSE]...', EVENT an identifier",
+			      tok[0]);
 		return NULL;
 	}
 	if (*slot && (*slot)->nfields) {
-		refuse(s, line,
-		       "%s already has its %s event and fields (line %ld): a site's events are listed together, above its fields",
-		       fn->name, tok[0], (*slot)->line);
+		gospec_refuse(s, line,
+			      "%s already has its %s event and fields (line %ld): a site's events are listed together, above its fields",
+			      fn->name, tok[0], (*slot)->line);
 		return NULL;
 	}
 	if (!*slot) {
@@ -427,7 +427,7 @@ static struct site *add_event(struct go_spec *s, struct func *fn, long line,
 		(*slot)->fn = fn;
 	}
 	if ((*slot)->nevents == MAX_EVENTS) {
-		refuse(s, line, "more than %d events a site", MAX_EVENTS);
+		gospec_refuse(s, line, "more than %d events a site", MAX_EVENTS);
 		return NULL;
 	}
 	ev = &(*slot)->ev[(*slot)->nevents++];
@@ -437,7 +437,7 @@ static struct site *add_event(struct go_spec *s, struct func *fn, long line,
 		return NULL;
 	if (ev->by_name) {
 		if (!(ev->by_table = find_table(s, tok[1]))) {
-			refuse(s, line, "no names table %s above", tok[1]);
+			gospec_refuse(s, line, "no names table %s above", tok[1]);
 			return NULL;
 		}
 		ev->by_count = xcalloc((size_t)ev->by_table->n, sizeof(long));
@@ -462,13 +462,13 @@ static int add_func(struct go_spec *s, long line, char **tok, int n)
 	struct func *fn;
 
 	if (n != 2)
-		return refuse(s, line, "expected 'func SYMBOL'");
+		return gospec_refuse(s, line, "expected 'func SYMBOL'");
 	if (s->nfuncs == MAX_FUNCS)
-		return refuse(s, line, "more than %d functions", MAX_FUNCS);
+		return gospec_refuse(s, line, "more than %d functions", MAX_FUNCS);
 	for (int i = 0; i < s->nfuncs; i++)
 		if (!strcmp(s->func[i].name, tok[1]))
-			return refuse(s, line,
-				      "%s already probed (line %ld)", tok[1], s->func[i].line);
+			return gospec_refuse(s, line,
+					     "%s already probed (line %ld)", tok[1], s->func[i].line);
 	fn = &s->func[s->nfuncs];
 	fn->name = xstrdup(tok[1]);
 	fn->line = line;
@@ -505,13 +505,13 @@ static int add_group(struct go_spec *s, long line, char **tok, int n)
 	struct group *g;
 
 	if (n != 3 || !is_name(tok[1]) || !is_name(tok[2]))
-		return refuse(s, line,
-			      "expected 'group NAME PARAM', NAME and PARAM identifiers");
+		return gospec_refuse(s, line,
+				     "expected 'group NAME PARAM', NAME and PARAM identifiers");
 	if (find_group(s, tok[1]))
-		return refuse(s, line, "group %s defined twice (line %ld)",
-			      tok[1], find_group(s, tok[1])->line);
+		return gospec_refuse(s, line, "group %s defined twice (line %ld)",
+				     tok[1], find_group(s, tok[1])->line);
 	if (s->ngroups == MAX_GROUPS)
-		return refuse(s, line, "more than %d groups", MAX_GROUPS);
+		return gospec_refuse(s, line, "more than %d groups", MAX_GROUPS);
 	g = &s->group[s->ngroups++];
 	g->name = xstrdup(tok[1]);
 	g->param = xstrdup(tok[2]);
@@ -527,8 +527,8 @@ static int group_line(struct go_spec *s, const char *text, long line)
 	if (!text[strspn(text, " \t\r")])
 		return 0;
 	if (g->n == MAX_FIELDS)
-		return refuse(s, line, "more than %d fields in group %s",
-			      MAX_FIELDS, g->name);
+		return gospec_refuse(s, line, "more than %d fields in group %s",
+				     MAX_FIELDS, g->name);
 	g->at[g->n] = line;
 	g->text[g->n++] = xstrdup(text);
 	return 0;
@@ -563,12 +563,12 @@ static int use_group(struct go_spec *s, struct site *site, long line,
 	const struct group *g = n == 3 ? find_group(s, tok[1]) : NULL;
 
 	if (n != 3)
-		return refuse(s, line, "expected 'use GROUP ARG'");
+		return gospec_refuse(s, line, "expected 'use GROUP ARG'");
 	if (!g)
-		return refuse(s, line, "no group %s above", tok[1]);
+		return gospec_refuse(s, line, "no group %s above", tok[1]);
 	if (!g->n)
-		return refuse(s, line, "group %s (line %ld) has no fields",
-			      g->name, g->line);
+		return gospec_refuse(s, line, "group %s (line %ld) has no fields",
+				     g->name, g->line);
 	for (int i = 0; i < g->n; i++) {
 		char *text = xstrdup(g->text[i]), *ftok[MAX_WORDS + 1], *expr = NULL;
 		int k = split(text, ftok, MAX_WORDS), rc;
@@ -605,7 +605,7 @@ static int parse_line(struct go_spec *s, char *text, long line,
 		return add_group(s, line, tok, n);
 	} else if (!strcmp(tok[0], "use")) {
 		if (!*site)
-			return refuse(s, line, "use outside an entry or return");
+			return gospec_refuse(s, line, "use outside an entry or return");
 		return use_group(s, *site, line, tok, n);
 	} else if (!strcmp(tok[0], "names")) {
 		return add_table(s, line, tok, n);
@@ -616,13 +616,13 @@ static int parse_line(struct go_spec *s, char *text, long line,
 		return add_func(s, line, tok, n);
 	} else if (!strcmp(tok[0], "entry") || !strcmp(tok[0], "return")) {
 		if (!fn)
-			return refuse(s, line, "%s before any 'func'", tok[0]);
+			return gospec_refuse(s, line, "%s before any 'func'", tok[0]);
 		*site = add_event(s, fn, line, tok, n);
 		return *site ? 0 : -1;
 	} else if (!*site) {
-		return refuse(s, line,
-			      "'%s': expected header, names, group, func, entry, return, or a field or use after them",
-			      tok[0]);
+		return gospec_refuse(s, line,
+				     "'%s': expected header, names, group, func, entry, return, or a field or use after them",
+				     tok[0]);
 	}
 	return add_field(s, *site, line, tok, n);
 }
@@ -634,10 +634,10 @@ static int clause_field(struct go_spec *s, const struct site *site,
 	int i = find_field(site, name);
 
 	if (i < 0 || site->field[i].calc || !site->field[i].count != !slice)
-		return refuse(s, ev->line,
-			      "no field %s (%s) below to %s", name,
-			      slice ? "a [:N] slice" : "one value, not [:N]",
-			      slice ? "write an event per element of" : "name the event by");
+		return gospec_refuse(s, ev->line,
+				     "no field %s (%s) below to %s", name,
+				     slice ? "a [:N] slice" : "one value, not [:N]",
+				     slice ? "write an event per element of" : "name the event by");
 	return i;
 }
 
@@ -666,16 +666,16 @@ static int resolve_while(struct go_spec *s, struct event *ev)
 	if (!ev->open_name)
 		return 0;
 	if (!(ev->open = find_func(s, ev->open_name)))
-		return refuse(s, ev->line,
-			      "while %s: no 'func %s' in the spec", ev->open_name, ev->open_name);
+		return gospec_refuse(s, ev->line,
+				     "while %s: no 'func %s' in the spec", ev->open_name, ev->open_name);
 	ev->open->tracked = 1;
 	follow_site(ev->open, &ev->open->entry, 0);
 	follow_site(ev->open, &ev->open->exit, 1);
 	if (!ev->once)
 		return 0;
 	if (s->nonce == MAX_ONCE)
-		return refuse(s, ev->line, "more than %d 'once' events",
-			      MAX_ONCE);
+		return gospec_refuse(s, ev->line, "more than %d 'once' events",
+				     MAX_ONCE);
 	ev->once = ++s->nonce;
 	return 0;
 }
@@ -694,9 +694,9 @@ static int resolve_events(struct go_spec *s, struct site *site)
 				return -1;
 			if (constant(ev->per_text, site->field[ev->per_field].table,
 				     &ev->per_value))
-				return refuse(s, ev->line,
-					      "per %s == %s: a number or a name of its table",
-					      ev->per_name, ev->per_text);
+				return gospec_refuse(s, ev->line,
+						     "per %s == %s: a number or a name of its table",
+						     ev->per_name, ev->per_text);
 		}
 		if (resolve_while(s, ev))
 			return -1;
@@ -754,13 +754,13 @@ static int nest_check(struct go_spec *s, const struct site *site, int i,
 			continue;
 		if ((lo < lf && !strncmp(o, f->name, lo) && f->name[lo] == '.') ||
 		    (lf < lo && !strncmp(o, f->name, lf) && o[lf] == '.'))
-			return refuse(s, f->line,
-				      "%s and %s (line %ld): a key is a value or an object, not both",
-				      f->name, o, site->field[j].line);
+			return gospec_refuse(s, f->line,
+					     "%s and %s (line %ld): a key is a value or an object, not both",
+					     f->name, o, site->field[j].line);
 		if (prev && common_groups(o, f->name) > common_groups(prev, f->name))
-			return refuse(s, f->line,
-				      "%s: the fields of an object are consecutive (%s is at line %ld)",
-				      f->name, o, site->field[j].line);
+			return gospec_refuse(s, f->line,
+					     "%s: the fields of an object are consecutive (%s is at line %ld)",
+					     f->name, o, site->field[j].line);
 	}
 	return 0;
 }
@@ -824,7 +824,7 @@ static int parse_lines(struct go_spec *s)
 static int resolve_spec(struct go_spec *s)
 {
 	if (!s->nfuncs)
-		return refuse(s, 0, "the probe spec names no function");
+		return gospec_refuse(s, 0, "the probe spec names no function");
 	for (int i = 0; i < s->nfuncs; i++)
 		if (resolve_events(s, s->func[i].entry) ||
 		    resolve_events(s, s->func[i].exit))
@@ -833,9 +833,9 @@ static int resolve_spec(struct go_spec *s)
 		struct func *fn = &s->func[i];
 
 		if (!fn->entry && !fn->exit)
-			return refuse(s, fn->line,
-				      "%s has neither an entry nor a return event, and no 'while' names it",
-				      fn->name);
+			return gospec_refuse(s, fn->line,
+					     "%s has neither an entry nor a return event, and no 'while' names it",
+					     fn->name);
 		if ((fn->entry && nest(s, fn->entry)) || (fn->exit && nest(s, fn->exit)))
 			return -1;
 	}

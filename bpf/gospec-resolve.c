@@ -16,7 +16,7 @@
 /* The expression did not resolve: why (freed), at @line. */
 static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *why)
 {
-	refuse(s, line, "%s: %s", go_path(b), why);
+	gospec_refuse(s, line, "%s: %s", go_path(b), why);
 	free(why);
 	return -1;
 }
@@ -31,13 +31,13 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	if (why)
 		return unresolved(s, f->line, b, why);
 	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
-		return refuse(s, f->line,
-			      "%s is %s: a table names integers", expr, v.type);
+		return gospec_refuse(s, f->line,
+				     "%s is %s: a table names integers", expr, v.type);
 	if (!is_len && !f->table && (v.kind != f->kind || v.size != f->size))
-		return refuse(s, f->line,
-			      "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
-			      expr, v.type, v.size, type_label(v.kind, v.size),
-			      type_label(f->kind, f->size));
+		return gospec_refuse(s, f->line,
+				     "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
+				     expr, v.type, v.size, gospec_type_label(v.kind, v.size),
+				     gospec_type_label(f->kind, f->size));
 	if (v.is_arg_reg && site->at_exit)
 		v.rd.src = GP_SRC_SAVED;   /* reg becomes its saved index below */
 	site->gp.reads[slot] = v.rd;
@@ -65,8 +65,8 @@ static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	if (f->calc)
 		return slot;
 	if (slot + 1 + f->count > GP_MAX_READS)
-		return refuse(s, f->line,
-			      "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
+		return gospec_refuse(s, f->line,
+				     "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
 	f->slot = slot;
 	if (!f->count)
 		return resolve_text(s, b, fn, site, f,
@@ -103,9 +103,9 @@ static int save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
 			;
 		if (k == entry->nsaved) {
 			if (k == GP_SAVED_ARGS)
-				return refuse(s, fn->exit->line,
-					      "event %s reads more than %d argument registers",
-					      fn->exit->ev[0].name, GP_SAVED_ARGS);
+				return gospec_refuse(s, fn->exit->line,
+						     "event %s reads more than %d argument registers",
+						     fn->exit->ev[0].name, GP_SAVED_ARGS);
 			entry->saved[entry->nsaved++] = rd->reg;
 		}
 		rd->reg = (unsigned char)k;
@@ -145,9 +145,9 @@ static int read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
 	if (!open || gp->nsaved)
 		return 0;
 	if (gp->nreads == GP_MAX_READS)
-		return refuse(s, site->line,
-			      "event %s reads %d values and 'while' needs one more",
-			      site->ev[0].name, GP_MAX_READS);
+		return gospec_refuse(s, site->line,
+				     "event %s reads %d values and 'while' needs one more",
+				     site->ev[0].name, GP_MAX_READS);
 	if ((why = go_expr(b, d, "goid", 0, &v)))
 		return unresolved(s, site->line, b, why);
 	site->goid_slot = (int)gp->nreads;

@@ -131,10 +131,10 @@ struct go_spec {
 /* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
 /* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
 __attribute__((format(printf, 3, 4)))
-int refuse(struct go_spec *s, long line, const char *fmt, ...);
+int gospec_refuse(struct go_spec *s, long line, const char *fmt, ...);
 /* What a field owns: freed with its site, or when the spec refuses it. */
-void field_free(struct field *f);
+void gospec_field_free(struct field *f);
 /* The name of a field type of @kind and @size, as a spec writes it. */
-const char *type_label(enum go_kind kind, int size);
+const char *gospec_type_label(enum go_kind kind, int size);
 
 #endif

@@ -11,7 +11,7 @@
 
 /* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
 __attribute__((format(printf, 3, 4)))
-int refuse(struct go_spec *s, long line, const char *fmt, ...)
+int gospec_refuse(struct go_spec *s, long line, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -26,7 +26,7 @@ int refuse(struct go_spec *s, long line, const char *fmt, ...)
 }
 
 /* What a field owns: freed with its site, or when the spec refuses it. */
-void field_free(struct field *f)
+void gospec_field_free(struct field *f)
 {
 	free(f->name);
 	free(f->expr);
@@ -47,7 +47,7 @@ static void free_site(struct site *site)
 	if (!site)
 		return;
 	for (int j = 0; j < site->nfields; j++)
-		field_free(&site->field[j]);
+		gospec_field_free(&site->field[j]);
 	for (int j = 0; j < site->nevents; j++) {
 		free(site->ev[j].name);
 		free(site->ev[j].by_name);
