@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <dwarf.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,6 +382,18 @@ static int is_slice(Dwarf_Die *t)
 }
 
 /* Element @i of a slice or array. */
+/*
+ * Element @i of @esize bytes within what a read's offset (an int) reaches:
+ * NULL, else why not (a wrapped offset would read another element).
+ */
+static char *reachable(struct walk *w, long i, Dwarf_Word esize)
+{
+	if (esize && (Dwarf_Word)i > (Dwarf_Word)INT_MAX / esize)
+		return why(w, "index %ld: further than a read's offset reaches (%d bytes)",
+			   i, INT_MAX);
+	return NULL;
+}
+
 static char *element(struct walk *w, long i)
 {
 	Dwarf_Word esize, count;
@@ -395,6 +409,8 @@ static char *element(struct walk *w, long i)
 				   type_name(&w->type));
 		if ((Dwarf_Word)i >= count)
 			return why(w, "index out of the bounds of %s", type_name(&w->type));
+		if ((e = reachable(w, i, esize)))
+			return e;
 		sub_type(&w->type, &w->type);
 		peel(&w->type);
 		advance(w, i * (long)esize);
@@ -407,6 +423,8 @@ static char *element(struct walk *w, long i)
 		return e;
 	if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize))
 		return why(w, "%s: no element size", type_name(&w->type));
+	if ((e = reachable(w, i, esize)))
+		return e;
 	return deref(w, i * (long)esize);
 }
 
@@ -472,9 +490,11 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 			e = member(w, name);
 		} else if (*p == '[') {
 			char *q;
-			long i = strtol(p + 1, &q, 10);
+			long i;
 
-			if (q == p + 1 || *q != ']' || i < 0)
+			errno = 0;
+			i = strtol(p + 1, &q, 10);
+			if (q == p + 1 || *q != ']' || i < 0 || errno)
 				return why(w, "expected [N], N a constant index");
 			p = q + 1;
 			e = element(w, i);

@@ -21,6 +21,7 @@
  *                          site: PARAM in their expressions read as ARG
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,21 +72,28 @@ const char *gospec_type_label(enum go_kind kind, int size)
 	return "?";
 }
 
+/* number()'s word too large for 64 bits, and what a refusal says of it. */
+#define NOT_64_BITS (-2)
+#define TOO_LARGE "a number too large for 64 bits"
+
 /* EXPR[:N]REST: split at the one slice range, if any. */
 static int split_range(struct go_spec *s, long line, struct field *f,
 		       const char *expr)
 {
 	const char *r = strstr(expr, "[:");
 	char *end;
+	long n;
 
 	f->star = *expr == '*';
 	f->expr = xstrdup(expr + f->star);
 	if (!r)
 		return 0;
-	f->count = (int)strtol(r + 2, &end, 10);
-	if (end == r + 2 || *end != ']' || f->count < 1 || f->count > GP_MAX_READS)
+	errno = 0;
+	n = strtol(r + 2, &end, 10);
+	if (end == r + 2 || *end != ']' || errno || n < 1 || n > GP_MAX_READS)
 		return gospec_refuse(s, line,
 				     "%s: expected [:N] with N from 1 to %d", expr, GP_MAX_READS);
+	f->count = (int)n;
 	if (strstr(end, "[:"))
 		return gospec_refuse(s, line, "%s: one [:N] a field", expr);
 	f->expr[r - expr - f->star] = 0;
@@ -101,15 +109,38 @@ static const struct table *find_table(struct go_spec *s, const char *name)
 	return NULL;
 }
 
-/* @word as a number, or as a name of @t; -1 if it is neither. */
-static int constant(const char *word, const struct table *t, unsigned long long *v)
+/*
+ * @word as a number (C's decimal, 0x hex or 0 octal): 0, -1 if it is not
+ * one, NOT_64_BITS if it is too large for 64 bits (strtoull would give its
+ * largest value instead).
+ */
+static int number(const char *word, unsigned long long *v)
 {
 	char *end;
 
-	if (isdigit((unsigned char)*word)) {
-		*v = strtoull(word, &end, 0);
-		return *end ? -1 : 0;
-	}
+	errno = 0;
+	*v = strtoull(word, &end, 0);
+	if (end == word || *end)
+		return -1;
+	return errno == ERANGE ? NOT_64_BITS : 0;
+}
+
+int gospec_fits(struct go_spec *s, long line, const char *what,
+		unsigned long long v, enum go_kind kind, int size)
+{
+	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == GO_KIND_SIGNED));
+
+	if (v <= max)
+		return 0;
+	return gospec_refuse(s, line, "%s: out of range for %s (0 to %llu)", what,
+			     gospec_type_label(kind, size), max);
+}
+
+/* @word as a number, or as a name of @t: number()'s codes. */
+static int constant(const char *word, const struct table *t, unsigned long long *v)
+{
+	if (isdigit((unsigned char)*word))
+		return number(word, v);
 	for (int i = 0; t && i < t->n; i++)
 		if (strcmp(t->names[i], "-") && !strcmp(t->names[i], word)) {
 			*v = (unsigned long long)i;
@@ -122,7 +153,8 @@ static int constant(const char *word, const struct table *t, unsigned long long 
 static int add_default(struct go_spec *s, long line, struct field *f,
 		       const char *word)
 {
-	char *end;
+	char *what;
+	int rc;
 
 	f->has_default = 1;
 	if (f->kind == GO_KIND_BOOL && !f->table &&
@@ -130,12 +162,20 @@ static int add_default(struct go_spec *s, long line, struct field *f,
 		f->def = !strcmp(word, "true");
 		return 0;
 	}
-	f->def = strtoull(word, &end, 0);
-	if (*end || f->kind == GO_KIND_BOOL || *word == '-')
+	rc = number(word, &f->def);
+	if ((rc && rc != NOT_64_BITS) || f->kind == GO_KIND_BOOL || *word == '-')
 		return gospec_refuse(s, line,
 				     "or %s: a default is a number of the field's type (or true, false)",
 				     word);
-	return 0;
+	if (rc)
+		return gospec_refuse(s, line, "or %s: %s", word, TOO_LARGE);
+	/* A table's field has its size once resolved (gospec-resolve.c). */
+	if (f->table)
+		return 0;
+	what = xasprintf("or %s", word);
+	rc = gospec_fits(s, line, what, f->def, f->kind, f->size);
+	free(what);
+	return rc;
 }
 
 static int find_field(const struct site *site, const char *name)
@@ -151,7 +191,7 @@ static int calc_operand(struct go_spec *s, struct site *site, long line,
 			const char *word, const struct table *t,
 			struct go_operand *o)
 {
-	int i = find_field(site, word);
+	int i = find_field(site, word), rc;
 
 	o->field = i;
 	if (i >= 0 && !site->field[i].count)
@@ -160,7 +200,10 @@ static int calc_operand(struct go_spec *s, struct site *site, long line,
 		return gospec_refuse(s, line,
 				     "%s is a slice ([:N]): a computed field takes one-value fields",
 				     word);
-	if (constant(word, t, &o->k))
+	rc = constant(word, t, &o->k);
+	if (rc == NOT_64_BITS)
+		return gospec_refuse(s, line, "'%s': %s", word, TOO_LARGE);
+	if (rc)
 		return gospec_refuse(s, line,
 				     "'%s': neither a field above nor a number%s", word,
 				     t ? " nor a name of its table" : "");
@@ -680,6 +723,27 @@ static int resolve_while(struct go_spec *s, struct event *ev)
 	return 0;
 }
 
+/* "per FIELD == VALUE": VALUE a number FIELD can hold, or a name of its table. */
+static int per_value(struct go_spec *s, struct event *ev, const struct field *f)
+{
+	int rc = constant(ev->per_text, f->table, &ev->per_value);
+	char *what;
+
+	if (rc == NOT_64_BITS)
+		return gospec_refuse(s, ev->line, "per %s == %s: %s", ev->per_name,
+				     ev->per_text, TOO_LARGE);
+	if (rc)
+		return gospec_refuse(s, ev->line,
+				     "per %s == %s: a number or a name of its table",
+				     ev->per_name, ev->per_text);
+	if (f->table || f->kind == GO_KIND_BOOL)
+		return 0;
+	what = xasprintf("per %s == %s", ev->per_name, ev->per_text);
+	rc = gospec_fits(s, ev->line, what, ev->per_value, f->kind, f->size);
+	free(what);
+	return rc;
+}
+
 static int resolve_events(struct go_spec *s, struct site *site)
 {
 	for (int i = 0; site && i < site->nevents; i++) {
@@ -692,11 +756,8 @@ static int resolve_events(struct go_spec *s, struct site *site)
 			ev->per_field = clause_field(s, site, ev, ev->per_name, 1);
 			if (ev->per_field < 0)
 				return -1;
-			if (constant(ev->per_text, site->field[ev->per_field].table,
-				     &ev->per_value))
-				return gospec_refuse(s, ev->line,
-						     "per %s == %s: a number or a name of its table",
-						     ev->per_name, ev->per_text);
+			if (per_value(s, ev, &site->field[ev->per_field]))
+				return -1;
 		}
 		if (resolve_while(s, ev))
 			return -1;

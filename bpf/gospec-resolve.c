@@ -21,6 +21,24 @@ static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *w
 	return -1;
 }
 
+/*
+ * A table's field has its size once resolved: its "or N" must fit the
+ * value N stands for.
+ */
+static int table_default(struct go_spec *s, const struct field *f,
+			 const struct go_value *v)
+{
+	char *what;
+	int rc;
+
+	if (!f->table || !f->has_default)
+		return 0;
+	what = xasprintf("or %llu", f->def);
+	rc = gospec_fits(s, f->line, what, f->def, v->kind, v->size);
+	free(what);
+	return rc;
+}
+
 static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			struct site *site, struct field *f, const char *expr,
 			int is_len, int slot)
@@ -38,6 +56,8 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 				     "%s is %s (%d bytes, as %s), not %s: the sizes or kinds differ",
 				     expr, v.type, v.size, gospec_type_label(v.kind, v.size),
 				     gospec_type_label(f->kind, f->size));
+	if (!is_len && table_default(s, f, &v))
+		return -1;
 	if (v.is_arg_reg && site->at_exit)
 		v.rd.src = GP_SRC_SAVED;   /* reg becomes its saved index below */
 	site->gp.reads[slot] = v.rd;

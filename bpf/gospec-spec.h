@@ -134,6 +134,13 @@ __attribute__((format(printf, 3, 4)))
 int gospec_refuse(struct go_spec *s, long line, const char *fmt, ...);
 /* What a field owns: freed with its site, or when the spec refuses it. */
 void gospec_field_free(struct field *f);
+/*
+ * Does @v fit a field of @kind in @size bytes (a spec's numbers are never
+ * negative: a signed field's reach its largest)?  Else refused at @line,
+ * @what the number as the spec wrote it: -1.
+ */
+int gospec_fits(struct go_spec *s, long line, const char *what,
+		unsigned long long v, enum go_kind kind, int size);
 /* The name of a field type of @kind and @size, as a spec writes it. */
 const char *gospec_type_label(enum go_kind kind, int size);
 

@@ -65,6 +65,14 @@ spec prockey "$A" 'entry T' '	proc.x i64 t.ID'
 refused prockey "prockey.probes:3: field name 'proc.x': proc is the header's key"
 spec badname "$A" 'entry T' '	a..b i64 t.ID'
 refused badname "badname.probes:3: field name 'a..b': Go-like identifiers joined by dots"
+# Numbers only the binary bounds: a table field's default by its Go type,
+# an index by the offset a read reaches (it wrapped to element 0).
+spec tabledef 'names K a b' "$A" 'entry T' '	from K t.From or 4294967296'
+refused tabledef 'tabledef.probes:4: or 4294967296: out of range for i32 \(0 to 2147483647\)'
+spec farindex "$A" 'entry T' '	bal i64 b.accounts[4294967296].Balance'
+refused farindex "farindex.probes:3: .*b\.accounts\[4294967296\]\.Balance: index 4294967296: further than a read's offset reaches"
+spec hugeindex "$A" 'entry T' '	bal i64 b.accounts[99999999999999999999].Balance'
+refused hugeindex 'hugeindex.probes:3: .*expected \[N\], N a constant index'
 
 spec nogroup "$A" 'entry T' '	use xfer t'
 refused nogroup 'nogroup.probes:3: no group xfer above'

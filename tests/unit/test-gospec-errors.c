@@ -65,6 +65,51 @@ static void unreadable(void)
 
 #define FN "func main.f\nentry E\n"
 
+/* @text parses (a number at the edge of its range). */
+static void parses(const char *name, const char *text)
+{
+	char *path = spec_file(text);
+	struct cap_err err;
+	struct go_spec *s = path ? go_spec_parse(path, &err) : NULL;
+
+	check(name, s != NULL, s ? "" : err.msg);
+	if (s)
+		go_spec_free(s);
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/* A spec's numbers out of their range: refused, never wrapped or saturated. */
+static void numbers(void)
+{
+	refused("[:N] past 32 bits", FN "\tv i64 a[:4294967297]\n", 3,
+		"a[:4294967297]: expected [:N] with N from 1 to 24");
+	refused("[:N] past 64 bits", FN "\tv i64 a[:99999999999999999999]\n", 3,
+		"a[:99999999999999999999]: expected [:N] with N from 1 to 24");
+	parses("or 255 for a u8", FN "\tv u8 *t.X or 255\n");
+	refused("or 300 for a u8", FN "\tv u8 *t.X or 300\n", 3,
+		"or 300: out of range for u8 (0 to 255)");
+	refused("or 0x100 for a u8", FN "\tv u8 *t.X or 0x100\n", 3,
+		"or 0x100: out of range for u8 (0 to 255)");
+	refused("or 128 for an i8", FN "\tv i8 *t.X or 128\n", 3,
+		"or 128: out of range for i8 (0 to 127)");
+	refused("or 2^31 for an i32", FN "\tv i32 *t.X or 2147483648\n", 3,
+		"or 2147483648: out of range for i32 (0 to 2147483647)");
+	parses("or 2^64-1 for a u64", FN "\tv u64 *t.X or 18446744073709551615\n");
+	refused("or 2^64 for a u64", FN "\tv u64 *t.X or 18446744073709551616\n", 3,
+		"or 18446744073709551616: a number too large for 64 bits");
+	refused("a constant past 64 bits",
+		FN "\tid i64 t.ID\n\tx i64 = id + 18446744073709551616\n", 4,
+		"'18446744073709551616': a number too large for 64 bits");
+	refused("per past 64 bits",
+		"func main.f\nentry E per v == 18446744073709551616\n\tv u8 a[:4]\n", 2,
+		"per v == 18446744073709551616: a number too large for 64 bits");
+	refused("per 300 for a u8", "func main.f\nentry E per v == 300\n\tv u8 a[:4]\n", 2,
+		"per v == 300: out of range for u8 (0 to 255)");
+	parses("per 255 for a u8", "func main.f\nentry E per v == 255\n\tv u8 a[:4]\n");
+}
+
 int main(void)
 {
 	char *path = spec_file(FN "\tid i64 t.ID\n\tx i64 = id + 1\n");
@@ -92,5 +137,6 @@ int main(void)
 		"no names table R above");
 	refused("while nothing", "func main.f\nentry E while main.g\n\tid i64 t.ID\n", 2,
 		"while main.g: no 'func main.g' in the spec");
+	numbers();
 	return unit_status();
 }
