@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "json-tokens.h"
+#include "json-token.h"
 
 /* The value of the 4 hex digits at @p, or -1. */
 long json_hex_value(const char *p);

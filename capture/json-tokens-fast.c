@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "die.h"
-#include "json-tokens.h"
+#include "json-token.h"
 #include "json-tokens-fast.h"
 #include "json-lex.h"
 

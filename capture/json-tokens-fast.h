@@ -7,7 +7,7 @@
 #define CAPTURE_JSON_TOKENS_FAST_H
 
 #include <stddef.h>
-#include "json-tokens.h"
+#include "json-token.h"
 
 /*
  * 0: t->text[0, @len) is tokenized; -1: leave it to the scalar code

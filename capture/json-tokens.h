@@ -28,29 +28,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "json.h"
-
-#define JSON_TOKENS_DEPTH 1000
-
-enum json_token_type { JT_NULL, JT_FALSE, JT_TRUE, JT_NUMBER, JT_STRING,
-		       JT_ARRAY, JT_OBJECT };
-
-struct json_token {
-	unsigned char type;     /* enum json_token_type */
-	unsigned char escaped;  /* a string with escapes in its text */
-	unsigned char as_is;    /* written as its text (a string, a number) */
-	unsigned int start;     /* text offset (a string's: after its quote) */
-	unsigned int len;       /* text bytes (a string's: between the quotes) */
-	unsigned int next;      /* index of the first token after the subtree */
-};
-
-struct json_tokens {
-	const char *text;
-	struct json_token *tok;
-	unsigned int n, alloc;
-	int spaced;             /* whitespace between tokens */
-	struct strbuf scratch;  /* a string decoded for json_string() */
-	struct json_strings *strings;  /* what json_string() returned */
-};
+#include "json-token.h"
 
 /*
  * Tokenize @text[0, len), which holds one JSON value with whitespace
