@@ -4,11 +4,9 @@
  * run side by side, the accelerator chosen by a guest that showed life,
  * snapshots saved and restored, one retry, several guests at once.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
