@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -158,9 +159,36 @@ static _Noreturn void hooked_die(enum exit_code code, const char *file,
 }
 #endif
 
+/* A failure is being reported: its own exit code stands. */
+static volatile int dying;
+
+/*
+ * At exit, standard output must have reached its file: a result cut short
+ * by a full disk or device is a failure (exit 6) naming the cause, never a
+ * success.  Called from exit(), so it may only _exit.
+ */
+static void stdout_reached(void)
+{
+	const char *why;
+
+	errno = 0;
+	if (dying || (!fflush(stdout) && !ferror(stdout) && !fclose(stdout)))
+		return;
+	why = errno ? strerror(errno) : "an earlier write failed";
+	fprintf(stderr, "capture: write error on standard output: %s\n", why);
+	run_cleanups();
+	_exit(EXIT_CAPTURE_FAILED);
+}
+
+void check_stdout_at_exit(void)
+{
+	atexit(stdout_reached);
+}
+
 static _Noreturn void vdie(enum exit_code code, const char *file, long line,
 			   const char *fmt, va_list ap)
 {
+	dying = 1;
 #ifdef CAPTURE_DIE_HOOK
 	if (die_hook)
 		hooked_die(code, file, line, fmt, ap);

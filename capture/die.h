@@ -77,6 +77,13 @@ void cleanups_release(void);
 void cleanup_on_signals(void);
 
 /*
+ * Call in main(): a write to standard output that failed (a full disk or
+ * device) makes the exit 6, "write error on standard output: WHY", unless
+ * the run already fails with its own code.
+ */
+void check_stdout_at_exit(void);
+
+/*
  * Which of @choices (NULL-terminated) environment variable @name holds: its
  * index, or -1 if it is unset or empty; any other value dies as a usage
  * error naming the choices.

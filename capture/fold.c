@@ -188,10 +188,13 @@ static void copy_stream(const char *input, FILE *in, int fd, const char *to)
 	char buf[65536];
 	size_t n;
 
+	int err;
+
+	/* a short write is no error of its own: the next one says why (ENOSPC) */
 	while ((n = fread(buf, 1, sizeof(buf), in)))
-		if (write(fd, buf, n) != (ssize_t)n)
+		if ((err = write_all(fd, buf, n)))
 			die(EXIT_CAPTURE_FAILED, "cannot copy %s to %s: %s", input,
-			    to, strerror(errno));
+			    to, strerror(err));
 	if (ferror(in))
 		die_at(EXIT_BAD_INPUT, input, 0, "read error: %s", strerror(errno));
 }

@@ -30,10 +30,32 @@ void option_unrecorded_clear(void)
 	n_unrecorded = 0;
 }
 
+/*
+ * A corpus is swapped in as the last component of -o: "", "/", "." and
+ * ".." (after trailing slashes) name no such component, and the rename
+ * would fail only after the whole run.  Refused before any work.
+ */
+static void check_output_dir(const char *arg)
+{
+	size_t n = strlen(arg);
+	const char *last;
+
+	while (n > 1 && arg[n - 1] == '/')
+		n--;
+	last = memrchr(arg, '/', n);
+	last = last ? last + 1 : arg;
+	n -= (size_t)(last - arg);
+	if (!n || (last[0] == '/' && n == 1) || (n == 1 && last[0] == '.') ||
+	    (n == 2 && !strncmp(last, "..", 2)))
+		die(EXIT_USAGE, "-o '%s': not a name a corpus can take (give a "
+		    "new or corpus directory, e.g. -o out)", arg);
+}
+
 int output_option(int opt, const char *arg, struct output_options *o)
 {
 	switch (opt) {
 	case 'o':
+		check_output_dir(arg);
 		option_unrecorded(arg);
 		o->dir = arg;
 		return 1;

@@ -210,6 +210,23 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+int write_all(int fd, const void *p, size_t len)
+{
+	const char *at = p;
+
+	while (len) {
+		ssize_t n = write(fd, at, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		at += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");

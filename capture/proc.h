@@ -43,6 +43,8 @@ int proc_ok(enum exit_code code, const char *const argv[],
 /* Is @prog on PATH? */
 int have_program(const char *prog);
 
+/* Write all of @p to @fd, on through short writes and EINTR: 0, else errno. */
+int write_all(int fd, const void *p, size_t len);
 /* Whole file into memory (NUL-terminated); NULL if it cannot be read. */
 char *read_file(const char *path, size_t *len);
 void write_file(const char *path, const void *data, size_t len);

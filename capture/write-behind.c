@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "die.h"
+#include "proc.h"
 #include "write-behind.h"
 
 struct write_behind_file {
@@ -38,21 +39,6 @@ struct write_behind {
 	pthread_t thread;
 	int on_fail;
 };
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* Hash and write one buffer, unless its file failed already. */
 static void write_pending(struct pending *p)

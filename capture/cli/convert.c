@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* capture convert IN OUT: a window file from one form and JSON style to another. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,9 +82,11 @@ static void convert(const struct window_file *wf, const struct folder *sys,
 	windows_close(w, counts);
 	if (ferror(f) | fclose(f))
 		die(EXIT_CAPTURE_FAILED, "out of memory");
-	if (!strcmp(out, "-"))
-		fwrite(buf, 1, len, stdout);
-	else
+	if (!strcmp(out, "-")) {
+		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+			die(EXIT_CAPTURE_FAILED, "write error on standard "
+			    "output: %s", strerror(errno));
+	} else
 		write_file_atomic(out, buf, len);
 	free(buf);
 	free(stem);

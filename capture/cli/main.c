@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 {
 	cleanup_on_signals();
 	system_table_set(systems);
+	check_stdout_at_exit();
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_USAGE;

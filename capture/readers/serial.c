@@ -92,6 +92,13 @@ static int on_end(struct serial *s, const char *count)
 	if (end == count || n < 0)
 		return serial_fail(s, EXIT_BAD_INPUT,
 				   "CAPTURE END needs the number of events");
+	/* more events than the emitter says it wrote: nothing was lost, the
+	 * count or the stream is wrong */
+	if (n < s->nevents)
+		return serial_fail(s, EXIT_BAD_INPUT,
+				   "CAPTURE END counts %lld events, the stream has "
+				   "%lld before it: the count disagrees with the "
+				   "stream", n, s->nevents);
 	if (n != s->nevents)
 		return serial_fail(s, EXIT_CAPTURE_FAILED,
 				   "the emitter wrote %lld events, the stream has %lld: "

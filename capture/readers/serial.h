@@ -38,7 +38,8 @@ struct serial_ops {
  * Read @path (named @as in messages) through @in, which the callbacks may
  * use for file:line messages, and close it.  Returns the number of events;
  * -1 with @err naming file:line: EXIT_BAD_INPUT (it cannot be opened or
- * read, an event that does not parse), EXIT_CHECK_FAILED (markers out of
+ * read, an event that does not parse, an END count below the events
+ * read), EXIT_CHECK_FAILED (markers out of
  * order) or EXIT_CAPTURE_FAILED (lost events, truncation).
  */
 long long serial_read(struct line_reader *in, const char *path, const char *as,
