@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,10 +94,42 @@ static void make_parents(struct corpus *c)
 	}
 	free(p);
 	for (size_t i = c->nmade; i-- > 0;)
-		if (mkdir(c->made[i], 0755) && errno != EEXIST)
+		if (mkdir(c->made[i], 0777) && errno != EEXIST)
 			die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
 			    "output %s: cannot create the directory %s: %s",
 			    c->dest, c->made[i], strerror(errno));
+}
+
+/* nftw has no user pointer: collect into these while walking. */
+static char **walk_paths;
+static size_t walk_n, walk_alloc;
+static int walk_unreadable;  /* a directory or entry that could not be read */
+
+/* Every entry but directories: files, and whatever else lies there. */
+static int collect(const char *path, const struct stat *st, int type,
+		   struct FTW *ftw)
+{
+	(void)st; (void)ftw;
+	if (type == FTW_DNR || type == FTW_NS)
+		walk_unreadable = 1;
+	if (type == FTW_D || type == FTW_DP || type == FTW_DNR)
+		return 0;
+	if (walk_n == walk_alloc) {
+		walk_alloc = walk_alloc * 2 + 16;
+		walk_paths = xrealloc(walk_paths, walk_alloc * sizeof(*walk_paths));
+	}
+	walk_paths[walk_n++] = xstrdup(path);
+	return 0;
+}
+
+static void walk_free(void)
+{
+	for (size_t i = 0; i < walk_n; i++)
+		free(walk_paths[i]);
+	free(walk_paths);
+	walk_paths = NULL;
+	walk_n = walk_alloc = 0;
+	walk_unreadable = 0;
 }
 
 int corpus_exists(const char *dir)
@@ -106,6 +139,87 @@ int corpus_exists(const char *dir)
 
 	free(m);
 	return yes;
+}
+
+/* The manifest of @dir if it is capture's (its marker), else NULL and @why. */
+static cJSON *our_manifest(const char *dir, const char **why)
+{
+	char *path = xasprintf("%s/MANIFEST.json", dir);
+	char *text = read_file(path, NULL);
+	cJSON *m = text ? cJSON_Parse(text) : NULL;
+	const char *toolkit = json_get_str(m, "toolkit");
+	int err = errno;
+
+	free(text);
+	if (!text && err != ENOENT)
+		die(EXIT_USAGE, "output %s: cannot read %s: %s", dir, path,
+		    strerror(err));
+	free(path);
+	*why = !text ? "no MANIFEST.json" :
+	       !toolkit || strncmp(toolkit, "capture ", 8) ?
+	       "its MANIFEST.json is not one capture writes" :
+	       !cJSON_IsObject(json_get(m, "files")) ?
+	       "its MANIFEST.json lists no files" : NULL;
+	if (!*why)
+		return m;
+	cJSON_Delete(m);
+	return NULL;
+}
+
+/* What in @dir its manifest @m does not list (into @name), or a listed file it lacks. */
+static const char *unlisted(const char *dir, const cJSON *m, char name[PATH_MAX])
+{
+	const cJSON *files = json_get(m, "files"), *varying = json_get(m, "varying");
+	size_t skip = strlen(dir) + 1;
+	int listed = cJSON_GetArraySize(files) + cJSON_GetArraySize(varying);
+	const char *why = NULL;
+
+	if (nftw(dir, collect, 16, FTW_PHYS) || walk_unreadable) {
+		walk_free();
+		die(EXIT_USAGE, "output %s: cannot read all of it: not replacing it",
+		    dir);
+	}
+	for (size_t i = 0; i < walk_n && !why; i++) {
+		const char *rel = walk_paths[i] + skip;
+
+		if (!strcmp(rel, "MANIFEST.json"))
+			continue;
+		if (json_get(files, rel) || json_get(varying, rel)) {
+			listed--;
+			continue;
+		}
+		why = "holds a file its MANIFEST.json does not list: ";
+		snprintf(name, PATH_MAX, "%s", rel);
+	}
+	walk_free();
+	if (!why && listed)
+		why = "lacks files its MANIFEST.json lists";
+	return why;
+}
+
+/*
+ * Only a corpus capture wrote may be replaced, and all of it is then
+ * removed: DEST's MANIFEST.json must carry capture's marker (its first
+ * key, "toolkit": "capture VERSION") and list exactly the files DEST
+ * holds.  A directory with an unrelated MANIFEST.json, or a corpus
+ * someone added a file to, is not ours.
+ */
+static void refuse_unless_ours(const char *dest)
+{
+	static char name[PATH_MAX];
+	const char *why;
+	cJSON *m;
+
+	if (!file_exists(dest))
+		return;   /* a parent that is wrong is told by make_parents() */
+	m = our_manifest(dest, &why);
+	if (m) {
+		why = unlisted(dest, m, name);
+		cJSON_Delete(m);
+	}
+	if (why)
+		die(EXIT_USAGE, "%s exists and is not a corpus capture wrote (%s%s): "
+		    "not replacing it", dest, why, name);
 }
 
 /*
@@ -137,9 +251,7 @@ struct corpus *corpus_begin(const char *dest)
 	if (!lstat(c->dest, &st) && S_ISLNK(st.st_mode))
 		die(EXIT_USAGE, "output %s is a symbolic link: not replacing it",
 		    c->dest);
-	if (file_exists(c->dest) && !corpus_exists(c->dest))
-		die(EXIT_USAGE, "%s exists and is not a corpus (no MANIFEST.json): "
-		    "not replacing it", c->dest);
+	refuse_unless_ours(c->dest);
 	make_parents(c);
 	remove_stale_tmps(c->dest);
 	c->tmp = owned_tmp_name(c->dest);
@@ -148,6 +260,14 @@ struct corpus *corpus_begin(const char *dest)
 		    "output %s: cannot create %s: %s", c->dest, c->tmp,
 		    strerror(errno));
 	c->tmp_made = 1;
+	/*
+	 * mkdtemp's 0700 would keep the corpus from whoever may read its
+	 * directory: a new corpus gets the umask's mode, a replaced one keeps
+	 * the mode it had.
+	 */
+	if (chmod(c->tmp, !stat(c->dest, &st) ? st.st_mode & 07777 : umasked(0777)))
+		die(EXIT_CAPTURE_FAILED, "cannot chmod %s: %s", c->tmp,
+		    strerror(errno));
 	c->manifest = json_obj();
 	return c;
 }
@@ -290,24 +410,6 @@ struct audit_pass *corpus_audit(const struct corpus *c)
 	return c->audit;
 }
 
-/* nftw has no user pointer: collect into these while walking. */
-static char **walk_paths;
-static size_t walk_n, walk_alloc;
-
-static int collect(const char *path, const struct stat *st, int type,
-		   struct FTW *ftw)
-{
-	(void)st; (void)ftw;
-	if (type != FTW_F)
-		return 0;
-	if (walk_n == walk_alloc) {
-		walk_alloc = walk_alloc * 2 + 16;
-		walk_paths = xrealloc(walk_paths, walk_alloc * sizeof(*walk_paths));
-	}
-	walk_paths[walk_n++] = xstrdup(path);
-	return 0;
-}
-
 static int path_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -350,7 +452,6 @@ static cJSON *file_digests(struct corpus *c)
 	const cJSON *varying = json_get(c->manifest, "varying");
 	size_t skip = strlen(c->tmp) + 1;
 
-	walk_n = 0;
 	if (nftw(c->tmp, collect, 16, FTW_PHYS))
 		die(EXIT_CAPTURE_FAILED, "cannot list %s", c->tmp);
 	qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
@@ -358,18 +459,13 @@ static cJSON *file_digests(struct corpus *c)
 		const char *known = written_digest(c, walk_paths[i]);
 		char hex[65];
 
-		if (json_get(varying, walk_paths[i] + skip)) {
-			free(walk_paths[i]);
+		if (json_get(varying, walk_paths[i] + skip))
 			continue;
-		}
 		if (!known && sha256_file(walk_paths[i], hex))
 			die(EXIT_CAPTURE_FAILED, "cannot read %s", walk_paths[i]);
 		json_add(files, walk_paths[i] + skip, json_str(known ? known : hex));
-		free(walk_paths[i]);
 	}
-	free(walk_paths);
-	walk_paths = NULL;
-	walk_alloc = 0;
+	walk_free();
 	return files;
 }
 

@@ -247,6 +247,61 @@ int copy_file(const char *src, const char *dst)
 	return 0;
 }
 
+/*
+ * @path made absolute with every symbolic link resolved, whether or not it
+ * exists: the real path of its deepest existing ancestor, then the rest.
+ */
+static char *real_path_of(const char *path)
+{
+	char *real = realpath(path, NULL), *copy, *parent, *out;
+
+	if (real || errno != ENOENT)
+		return real;
+	copy = xstrdup(path);
+	parent = real_path_of(dirname(copy));
+	free(copy);
+	if (!parent)
+		return NULL;
+	copy = xstrdup(path);
+	out = xasprintf("%s/%s", strcmp(parent, "/") ? parent : "", basename(copy));
+	free(copy);
+	free(parent);
+	return out;
+}
+
+/* @in is @out, lies inside it, or (@out_inside) holds it. */
+static int overlaps(const char *out, const char *in, int out_inside)
+{
+	size_t no = strlen(out), ni = strlen(in);
+
+	return !strcmp(out, in) ||
+	       (ni > no && !strncmp(in, out, no) && in[no] == '/') ||
+	       (out_inside && no > ni && !strncmp(out, in, ni) && out[ni] == '/');
+}
+
+void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
+			       int out_inside)
+{
+	char *real_out = real_path_of(out);
+	struct stat so, si;
+	int have_out = !stat(out, &so);
+
+	for (int i = 0; i < n && real_out; i++) {
+		char *real_in = strcmp(inputs[i], "-") ? realpath(inputs[i], NULL) : NULL;
+		int same = real_in && (overlaps(real_out, real_in, out_inside) ||
+				       (have_out && !stat(real_in, &si) &&
+					si.st_dev == so.st_dev && si.st_ino == so.st_ino));
+
+		free(real_in);
+		if (same) {
+			free(real_out);
+			die(EXIT_USAGE, "output %s would replace input %s: give "
+			    "another output", out, inputs[i]);
+		}
+	}
+	free(real_out);
+}
+
 static const char *file_kind(mode_t mode)
 {
 	return S_ISDIR(mode) ? "a directory" : S_ISLNK(mode) ? "a symbolic link" :
@@ -260,7 +315,8 @@ static const char *file_kind(mode_t mode)
  * rename that puts the file in place would replace whatever @path names,
  * so only a regular file (or nothing) may be there.
  */
-void check_output_file(const char *path)
+void check_output_file(const char *path, char *const inputs[], int n,
+		       int replace)
 {
 	char *copy = xstrdup(path);
 	const char *dir = dirname(copy);
@@ -272,9 +328,23 @@ void check_output_file(const char *path)
 		die(EXIT_USAGE, "output %s: cannot write in %s: %s", path, dir,
 		    strerror(errno));
 	free(copy);
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+	if (lstat(path, &st))
+		return;
+	if (!S_ISREG(st.st_mode))
 		die(EXIT_USAGE, "output %s is %s: not replacing it", path,
 		    file_kind(st.st_mode));
+	refuse_output_over_inputs(path, inputs, n, 0);
+	if (!replace)
+		die(EXIT_USAGE, "output %s exists: not replacing it without "
+		    "--force", path);
+}
+
+mode_t umasked(mode_t mode)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mode & ~mask;
 }
 
 char *owned_tmp_name(const char *path)
@@ -327,8 +397,11 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp;
 	int fd, cleanup;
+	struct stat st;
+	/* a replaced file keeps its mode; a new one gets the umask's */
+	mode_t mode = !stat(path, &st) ? st.st_mode & 07777 : umasked(0666);
 
-	check_output_file(path);
+	check_output_file(path, NULL, 0, 1);
 	remove_stale_tmps(path);
 	tmp = owned_tmp_name(path);
 	fd = mkstemp(tmp);
@@ -337,7 +410,7 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 	cleanup = remove_on_failure(tmp);
 	close(fd);
 	write_file(tmp, data, len);
-	if (chmod(tmp, 0644) || rename(tmp, path))
+	if (chmod(tmp, mode) || rename(tmp, path))
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", tmp, path,
 		    strerror(errno));
 	cancel_on_failure(cleanup);
@@ -378,12 +451,12 @@ int mkdir_ok(const char *path, struct cap_err *err)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
+		if (mkdir(p, 0777) && errno != EEXIST)
 			ret = cap_fail(err, EXIT_CAPTURE_FAILED, "mkdir %s: %s", p,
 				       strerror(errno));
 		*s = '/';
 	}
-	if (!ret && mkdir(p, 0755) && errno != EEXIST)
+	if (!ret && mkdir(p, 0777) && errno != EEXIST)
 		ret = cap_fail(err, EXIT_CAPTURE_FAILED, "mkdir %s: %s", p,
 			       strerror(errno));
 	free(p);

@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "err.h"
 
 struct proc_result {
@@ -52,12 +53,29 @@ void write_file(const char *path, const void *data, size_t len);
 int copy_file(const char *src, const char *dst);
 /*
  * @path can be written by write_file_atomic(): its directory exists and is
- * writable, and it is missing or a regular file (not a directory, device,
- * FIFO, socket or symbolic link).  Dies with EXIT_USAGE naming it.
+ * writable, and it is missing or a regular file (never a directory,
+ * device, FIFO, socket or symbolic link) that is none of the @n @inputs
+ * and may be replaced (@replace: --force).  Dies with EXIT_USAGE naming
+ * it, and the input it would replace.
  */
-void check_output_file(const char *path);
-/* Write @path whole or not at all (a temporary beside it, then rename); checks it first. */
+void check_output_file(const char *path, char *const inputs[], int n,
+		       int replace);
+/* @mode less the process's umask: what open() and mkdir() would give. */
+mode_t umasked(mode_t mode);
+/*
+ * Write @path whole or not at all (a temporary beside it, then rename),
+ * replacing a regular file (whose mode it keeps); a new file's mode is
+ * 0666 less the umask.
+ */
 void write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Dies with EXIT_USAGE naming both if output @out is one of the @n
+ * @inputs, a hard link to one, or a directory holding one: replacing it
+ * would lose the input.  With @out_inside, also if @out lies inside an
+ * input (a directory whose listing the run reads).  "-" is no file.
+ */
+void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
+			       int out_inside);
 /*
  * The temporary that becomes @path: "@path.tmp-PID-XXXXXX" (for mkstemp or
  * mkdtemp), naming the process that owns it.

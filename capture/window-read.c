@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -347,6 +348,8 @@ static void add_corpus(struct window_set *ws, const char *dir)
 	const struct folder *f = s ? s->folder : NULL;
 	const cJSON *run;
 
+	if (!text)
+		die_at(EXIT_BAD_INPUT, mpath, 0, "cannot read: %s", strerror(errno));
 	if (!f)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
@@ -413,14 +416,16 @@ void window_set_add(struct window_set *ws, const char *arg)
 	while (n > 1 && input[n - 1] == '/')
 		input[--n] = '\0';
 	if (stat(input, &st))
-		die_at(EXIT_BAD_INPUT, input, 0, "no such file or directory");
+		die_at(EXIT_BAD_INPUT, input, 0, "%s", errno == ENOENT ?
+		       "no such file or directory" : strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		window_set_add_file(ws, input, input);
 		free(input);
 		return;
 	}
 	manifest = xasprintf("%s/MANIFEST.json", input);
-	if (file_exists(manifest))
+	/* one that cannot be read (EACCES) is a corpus's: add_corpus says so */
+	if (file_exists(manifest) || errno != ENOENT)
 		add_corpus(ws, input);
 	else
 		add_dir(ws, input);
@@ -511,9 +516,9 @@ void window_set_system(struct window_set *ws, const char *name)
 		f = infer_system(w, 1);
 		if (f && f != ws->system && actions_known(w, 1, f) >
 		    actions_known(w, 1, ws->system))
-			die(EXIT_USAGE, "%s holds %s windows, not %s (%s): audit "
-			    "one system at a time", w->path, f->name,
-			    ws->system->name, ws->system_from);
+			die(EXIT_USAGE, "%s holds %s windows, not %s (%s)%s",
+			    w->path, f->name, ws->system->name, ws->system_from,
+			    ws->n > 1 ? ": one system at a time" : "");
 	}
 }
 

@@ -22,6 +22,9 @@ static const char audit_usage[] =
 	"                       inferred from the action names)\n"
 	"      --json           the report as JSON instead of the text table\n"
 	"      --svg FILE       also draw the pre-state x action coverage matrix\n"
+	"                       (FILE that exists: only with --force, never an\n"
+	"                       INPUT)\n"
+	"  -f, --force          replace the --svg FILE if it exists\n"
 	"  -h, --help           this text\n";
 
 int cmd_audit(int argc, char **argv)
@@ -30,18 +33,21 @@ int cmd_audit(int argc, char **argv)
 		{ "system", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "svg", required_argument, NULL, 'g' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct window_set ws = { 0 };
 	const char *system = NULL, *svg = NULL;
-	int opt, as_json = 0;
+	int opt, as_json = 0, force = 0;
 	long long windows = 0;
 	cJSON *rep;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(audit_usage, 1);
+		else if (opt == 'f')
+			force = 1;
 		else if (opt == 's')
 			system = optarg;
 		else if (opt == 'j')
@@ -54,7 +60,7 @@ int cmd_audit(int argc, char **argv)
 	if (optind == argc)
 		usage(audit_usage, 0);
 	if (svg)
-		check_output_file(svg);
+		check_output_file(svg, argv + optind, argc - optind, force);
 	for (int i = optind; i < argc; i++)
 		window_set_add(&ws, argv[i]);
 	window_set_system(&ws, system);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* capture check SYSTEM INPUT...: every check of fold, nothing written. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ static const struct folder *corpus_inputs(const char *dir, int *n, char ***input
 	const struct system *s = system ? system_find(system) : NULL;
 	const struct folder *f = s ? s->folder : NULL;
 
+	if (!text)
+		die_at(EXIT_BAD_INPUT, path, 0, "cannot read: %s", strerror(errno));
 	free(text);
 	if (!m || !system)
 		die_at(EXIT_BAD_INPUT, path, 0, "not a capture manifest");

@@ -21,11 +21,17 @@ static const char convert_usage[] =
 	"form).  ITF output names the run's source and run as IN's ITF #meta\n"
 	"does, else as IN and its name, and takes the system's value types from\n"
 	"--system or the action names.\n\n"
+	"OUT that exists is replaced only with --force (and never when it is IN);\n"
+	"OUT named *.itf.json is written in ITF unless --form says otherwise,\n"
+	"and a --form its name contradicts (event or stream as *.itf.json, ITF\n"
+	"as *.ndjson) is refused: capture reads the form from the name.\n\n"
 	"options:\n"
-	"      --form FORM      event (default), stream, or itf\n"
+	"      --form FORM      event (default; itf for OUT named *.itf.json),\n"
+	"                       stream, or itf\n"
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
-	"      --system NAME    the system (ITF output), if the action names do\n"
-	"                       not tell\n"
+	"      --system NAME    the system (ITF output: if the action names do\n"
+	"                       not tell); IN must hold its windows\n"
+	"  -f, --force          replace OUT if it exists\n"
 	"  -h, --help           this text\n";
 
 /*
@@ -93,42 +99,65 @@ static void convert(const struct window_file *wf, const struct folder *sys,
 	cJSON_Delete(counts);
 }
 
+/*
+ * The form of OUT: --form, else what its name says.  A name that says
+ * another form than --form would be read back in that other form.
+ */
+static enum window_form out_form(const struct output_options *o, const char *out)
+{
+	int itf_name = has_suffix(out, window_file_ext(FORM_ITF));
+
+	if (o->form < 0)
+		return itf_name ? FORM_ITF : FORM_EVENT;
+	if (itf_name != (o->form == FORM_ITF) &&
+	    (itf_name || has_suffix(out, window_file_ext(FORM_EVENT))))
+		die(EXIT_USAGE, "output %s: its name says %s form, --form says %s",
+		    out, itf_name ? "ITF" : "event or stream", o->form_arg);
+	return (enum window_form)o->form;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "form", required_argument, NULL, 'F' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "system", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct output_options o = OUTPUT_OPTIONS_INIT;
 	struct output_format fmt;
 	struct window_set ws = { 0 };
-	const char *system = NULL;
-	int opt;
+	const char *system = NULL, *out;
+	int opt, force = 0;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(convert_usage, 1);
 		if (opt == 's')
 			system = optarg;
+		else if (opt == 'f')
+			force = 1;
 		else if (!output_option(opt, optarg, &o))
 			usage(convert_usage, 0);
 	}
 	if (argc - optind != 2)
 		usage(convert_usage, 0);
-	fmt.form = o.form >= 0 ? (enum window_form)o.form : FORM_EVENT;
+	out = argv[optind + 1];
+	fmt.form = out_form(&o, out);
 	fmt.style = o.style;
-	if (strcmp(argv[optind + 1], "-"))
-		check_output_file(argv[optind + 1]);
+	if (strcmp(out, "-")) {
+		check_output_file(out, argv + optind, 1, force);
+	}
 	if (system)
 		system_lookup(system);
 	window_set_add_file(&ws, argv[optind], argv[optind]);
-	/* only ITF writes what the system declares about its values */
-	if (fmt.form == FORM_ITF)
+	/* IN must be the system's, in every form; ITF needs one */
+	if (system || fmt.form == FORM_ITF)
 		window_set_system(&ws, system);
-	convert(&ws.files[0], ws.system, fmt, argv[optind + 1]);
+	/* only ITF writes what the system declares about its values */
+	convert(&ws.files[0], fmt.form == FORM_ITF ? ws.system : NULL, fmt, out);
 	window_set_free(&ws);
 	return EXIT_OK;
 }

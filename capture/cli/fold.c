@@ -9,6 +9,7 @@
 #include "../die.h"
 #include "../json.h"
 #include "../options.h"
+#include "../proc.h"
 #include "../system-corpus.h"
 
 static const char fold_usage[] =
@@ -45,6 +46,8 @@ int cmd_fold(int argc, char **argv)
 		usage(fold_usage, 0);
 	f = system_lookup(argv[optind])->folder;
 	dir = out.dir ? xstrdup(out.dir) : xasprintf("corpus/%s", f->name);
+	/* the old corpus goes at commit: an input inside it would go too */
+	refuse_output_over_inputs(dir, argv + optind + 1, argc - optind - 1, 1);
 	c = system_corpus_begin(dir, f, argc, argv);
 	runs = fold_inputs(f, c, argc - optind - 1, argv + optind + 1,
 			   output_format_for(&out, f));

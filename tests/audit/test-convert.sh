@@ -25,7 +25,7 @@ done
 for form in event stream; do
 	for style in python compact canonical; do
 		"$CAPTURE" fold spin "$log" --form $form --json $style -o "$TMP/fold" >/dev/null &&
-			"$CAPTURE" convert --form $form --json $style \
+			"$CAPTURE" convert --force --form $form --json $style \
 				"$TMP/event/spin/contention.ndjson" "$TMP/conv.ndjson" &&
 			same_bytes "convert = fold: $form form, $style JSON" \
 				"$TMP/fold/spin/contention.ndjson" "$TMP/conv.ndjson" ||

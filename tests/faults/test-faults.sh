@@ -69,7 +69,7 @@ dead=$(sh -c 'echo $$')
 : >"$TMP/conv.ndjson.tmp-$dead-abcdef"
 expect_exit 0 "convert removes a dead owner's OUT.tmp-PID-*" \
 	"removing $TMP/conv.ndjson.tmp-$dead-abcdef, left by process $dead" \
-	"$CAPTURE" convert "$TMP/k/spin/contention.ndjson" "$TMP/conv.ndjson"
+	"$CAPTURE" convert --force "$TMP/k/spin/contention.ndjson" "$TMP/conv.ndjson"
 
 # --- the disk faults: a 1 MB tmpfs ---------------------------------------
 disk=$TMP/disk

@@ -65,7 +65,7 @@ replay() {
 		done ;;
 	audit)
 		cp "$in" "$TMP/windows.ndjson"
-		run "$name" "$CAPTURE" audit --svg "$TMP/audit.svg" "$TMP/windows.ndjson" ;;
+		run "$name" "$CAPTURE" audit --force --svg "$TMP/audit.svg" "$TMP/windows.ndjson" ;;
 	gospec)
 		# The spec is parsed before the command is looked for: exit 3
 		# for a bad spec, 2 (no such command) for a good one.

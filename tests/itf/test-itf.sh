@@ -34,7 +34,7 @@ for sys in spin locksvc dqueue etcd raftkvs; do
 		check "itf-py reads $sys/$run as its event form" \
 			"$PY" "$HERE/itf-states.py" "$t" "$TMP/$sys-event/$sys/$run.ndjson"
 		for form in event stream; do
-			"$CAPTURE" convert --form $form "$t" "$TMP/back.ndjson" &&
+			"$CAPTURE" convert --force --form $form "$t" "$TMP/back.ndjson" &&
 				same_bytes "convert $sys/$run itf -> $form = fold --form $form" \
 					"$TMP/$sys-$form/$sys/$run.ndjson" "$TMP/back.ndjson" ||
 				not_ok "convert $sys/$run itf -> $form" "convert failed"
@@ -55,12 +55,12 @@ t=$TMP/spin-itf/spin/contention.itf.json
 for style in compact canonical; do
 	"$CAPTURE" fold spin "$ROOT/tests/spin-fold/contention.log" --form itf \
 		--json $style -o "$TMP/spin-$style" &&
-		"$CAPTURE" convert --form itf --json $style "$t" "$TMP/restyled.itf.json" &&
+		"$CAPTURE" convert --force --form itf --json $style "$t" "$TMP/restyled.itf.json" &&
 		same_bytes "convert = fold: itf form, $style JSON" \
 			"$TMP/spin-$style/spin/contention.itf.json" "$TMP/restyled.itf.json" ||
 		not_ok "convert = fold: itf form, $style JSON" "failed"
-	"$CAPTURE" convert --form event --json $style "$TMP/restyled.itf.json" "$TMP/e.ndjson" &&
-		"$CAPTURE" convert --form event --json $style \
+	"$CAPTURE" convert --force --form event --json $style "$TMP/restyled.itf.json" "$TMP/e.ndjson" &&
+		"$CAPTURE" convert --force --form event --json $style \
 			"$TMP/spin-event/spin/contention.ndjson" "$TMP/e-ref.ndjson" &&
 		same_bytes "itf ($style) -> event ($style) = event -> event ($style)" \
 			"$TMP/e-ref.ndjson" "$TMP/e.ndjson" ||
