@@ -59,6 +59,11 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (optind == argc)
 		usage(audit_usage, 0);
+	/* a glob's first window file would become the SVG (--svg *.ndjson) */
+	if (svg && (has_suffix(svg, window_file_ext(FORM_EVENT)) ||
+		    has_suffix(svg, window_file_ext(FORM_ITF))))
+		die(EXIT_USAGE, "--svg %s: its name says a window file, not an "
+		    "SVG", svg);
 	if (svg)
 		check_output_file(svg, argv + optind, argc - optind, force);
 	for (int i = optind; i < argc; i++)

@@ -1,0 +1,171 @@
+# Nothing a user has is lost (issue 24): an output replaces only what is
+# capture's (a corpus by its manifest's content, a file only with
+# --force), never an input; every write to standard output is checked;
+# odd -o paths and contradicting convert options are usage errors before
+# any work; outputs get the umask's modes, a replaced one keeps its own; a
+# manifest that cannot be read is not called missing; an END count below
+# the stream is bad input.  Hermetic: recorded logs only.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT" || exit 1
+log=$ROOT/tests/spin-fold/contention.log
+ref=$REF/sysmobench-corpora/spin
+export TMPDIR=$TMP/scratch
+mkdir -p "$TMPDIR"
+
+# tree DIR: every path, type, mode and sha256 under DIR (what must not change).
+tree() {
+	find "$1" -printf '%p %y %m\n' | sort
+	find "$1" -type f -exec sha256sum {} + | sort
+}
+# unchanged NAME DIR BEFORE: DIR is as BEFORE (a tree) says.
+unchanged() {
+	[ "$3" = "$(tree "$2")" ] && ok "$1" || not_ok "$1" "$(diff <(echo "$3") <(tree "$2") | head -n 4)"
+}
+
+"$CAPTURE" fold spin "$log" -o "$TMP/c" >/dev/null
+win=$TMP/c/spin/contention.ndjson
+
+# --- a corpus is known by its manifest's content, not by its name -------
+mkdir "$TMP/theirs"
+echo '{}' >"$TMP/theirs/MANIFEST.json"
+echo precious >"$TMP/theirs/thesis.tex"
+before=$(tree "$TMP/theirs")
+expect_exit 2 "-o a directory with an unrelated MANIFEST.json" \
+	"$TMP/theirs exists and is not a corpus capture wrote \(its MANIFEST.json is not one capture writes\)" \
+	"$CAPTURE" fold spin "$log" -o "$TMP/theirs"
+unchanged "the unrelated directory is untouched" "$TMP/theirs" "$before"
+: >"$TMP/theirs/MANIFEST.json"
+expect_exit 2 "-o a directory with an empty MANIFEST.json" 'not a corpus capture wrote' \
+	"$CAPTURE" fold spin "$log" -o "$TMP/theirs"
+cp -r "$TMP/c" "$TMP/added"
+echo notes >"$TMP/added/notes.txt"
+before=$(tree "$TMP/added")
+expect_exit 2 "-o a corpus someone added a file to" \
+	'holds a file its MANIFEST.json does not list: notes.txt' \
+	"$CAPTURE" fold spin "$log" -o "$TMP/added"
+unchanged "the corpus and the added file stay" "$TMP/added" "$before"
+cp -r "$TMP/c" "$TMP/again"
+expect_exit 0 "-o a corpus capture wrote is replaced" '' \
+	"$CAPTURE" fold spin "$log" -o "$TMP/again"
+
+# --- an output that is or holds an input: refused before any work -------
+cp -r "$TMP/c" "$TMP/own"
+mkdir "$TMP/own/raw"
+cp "$log" "$TMP/own/raw/contention.log"
+before=$(tree "$TMP/own")
+expect_exit 2 "fold of a corpus's raw file back into it (-o)" \
+	"output $TMP/own would replace input $TMP/own/raw/contention.log" \
+	"$CAPTURE" fold spin "$TMP/own/raw/contention.log" -o "$TMP/own"
+unchanged "the corpus and its raw file stay" "$TMP/own" "$before"
+mkdir -p "$TMP/cwd/corpus"
+cp -r "$TMP/own" "$TMP/cwd/corpus/spin"
+(cd "$TMP/cwd" && expect_exit 2 "fold into the default output holding the input" \
+	'output corpus/spin would replace input corpus/spin/raw/contention.log' \
+	"$CAPTURE" fold spin corpus/spin/raw/contention.log)
+[ -f "$TMP/cwd/corpus/spin/raw/contention.log" ] && ok "the default output's raw file stays" ||
+	not_ok "the default output's raw file stays" "$(ls -R "$TMP/cwd")"
+mkdir -p "$TMP/globbed"
+cp "$ref"/*.ndjson "$TMP/globbed/"
+cp "$ref/spin_seq.ndjson" "$TMP/globbed/x.svg"
+before=$(tree "$TMP/globbed")
+set -- "$TMP/globbed"/*.ndjson
+expect_exit 2 "audit --svg with a glob: the first window file is no SVG" \
+	"--svg $1: its name says a window file, not an SVG" "$CAPTURE" audit --svg "$@"
+expect_exit 2 "audit --force --svg with a glob: still refused" \
+	"--svg $1: its name says a window file" "$CAPTURE" audit --force --svg "$@"
+expect_exit 2 "audit --svg onto one of its inputs" \
+	"output $TMP/globbed/x.svg would replace input $TMP/globbed/x.svg" \
+	"$CAPTURE" audit --force --svg "$TMP/globbed/x.svg" "$TMP/globbed"/*.ndjson "$TMP/globbed/x.svg"
+unchanged "the window files stay" "$TMP/globbed" "$before"
+cp "$win" "$TMP/in.ndjson"
+expect_exit 2 "convert IN IN" "output $TMP/in.ndjson would replace input $TMP/in.ndjson" \
+	"$CAPTURE" convert --force "$TMP/in.ndjson" "$TMP/in.ndjson"
+ln "$TMP/in.ndjson" "$TMP/hard.ndjson"
+expect_exit 2 "convert onto a hard link of IN" "would replace input $TMP/in.ndjson" \
+	"$CAPTURE" convert --force "$TMP/in.ndjson" "$TMP/hard.ndjson"
+same_bytes "IN is untouched" "$win" "$TMP/in.ndjson"
+
+# --- an existing file output only with --force, its mode kept ----------
+echo mine >"$TMP/mine.txt"
+chmod 640 "$TMP/mine.txt"
+expect_exit 2 "convert onto an existing file" \
+	"output $TMP/mine.txt exists: not replacing it without --force" \
+	"$CAPTURE" convert "$win" "$TMP/mine.txt"
+expect_exit 2 "audit --svg onto an existing file" \
+	"output $TMP/mine.txt exists: not replacing it without --force" \
+	"$CAPTURE" audit --svg "$TMP/mine.txt" "$win"
+[ "$(cat "$TMP/mine.txt")" = mine ] && ok "the existing file stays" ||
+	not_ok "the existing file stays" "$(head -c 100 "$TMP/mine.txt")"
+expect_exit 0 "convert --force replaces it" '' "$CAPTURE" convert --force "$win" "$TMP/mine.txt"
+same_bytes "convert --force wrote the windows" "$win" "$TMP/mine.txt"
+[ "$(stat -c %a "$TMP/mine.txt")" = 640 ] && ok "a replaced file keeps its mode" ||
+	not_ok "a replaced file keeps its mode" "$(stat -c %a "$TMP/mine.txt")"
+
+# --- modes: the umask's, or the replaced corpus's ----------------------
+(umask 002 && "$CAPTURE" fold spin "$log" -o "$TMP/group/c" >/dev/null &&
+	"$CAPTURE" convert "$win" "$TMP/group/conv.ndjson")
+modes=$(cd "$TMP/group" && stat -c '%a %n' c c/spin c/spin/contention.ndjson c/MANIFEST.json conv.ndjson | tr '\n' ' ')
+[ "$modes" = "775 c 775 c/spin 664 c/spin/contention.ndjson 664 c/MANIFEST.json 664 conv.ndjson " ] &&
+	ok "umask 002: directories 775, files 664" || not_ok "umask 002: directories 775, files 664" "$modes"
+chmod 750 "$TMP/group/c"
+"$CAPTURE" fold spin "$log" -o "$TMP/group/c" >/dev/null
+[ "$(stat -c %a "$TMP/group/c")" = 750 ] && ok "a replaced corpus keeps its mode" ||
+	not_ok "a replaced corpus keeps its mode" "$(stat -c %a "$TMP/group/c")"
+
+# --- a manifest that cannot be read is not "missing" (run as nobody) ----
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$TMP"
+	mkdir -m 777 "$TMP/shared"
+	cp -r "$TMP/c" "$TMP/shared/c"
+	chmod 600 "$TMP/shared/c/MANIFEST.json"
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	expect_exit 2 "fold -o over an unreadable manifest: EACCES, not missing" \
+		"cannot read $TMP/shared/c/MANIFEST.json: Permission denied" \
+		as_nobody "$CAPTURE" fold spin "$log" -o "$TMP/shared/c"
+	expect_exit 3 "audit of an unreadable manifest: EACCES, not missing" \
+		"MANIFEST.json: cannot read: Permission denied" as_nobody "$CAPTURE" audit "$TMP/shared/c"
+else
+	not_ok "an unreadable manifest" "needs root and setpriv to run as nobody"
+fi
+
+# --- every write to standard output checked -----------------------------
+to_full() { "$@" >/dev/full; }
+for cmd in "convert $win -" "audit --json $win" "audit $win" "check spin $log" "list"; do
+	read -r -a args <<<"$cmd"
+	expect_exit 6 "$cmd > /dev/full: exit 6 naming the cause" \
+		'write error on standard output: No space left on device' \
+		to_full "$CAPTURE" "${args[@]}"
+done
+expect_exit 6 "grade --json > /dev/full: exit 6 naming the cause" \
+	'write error on standard output: No space left on device' \
+	to_full "$CAPTURE" grade --json --exec "node $ROOT/tests/graders/spin-next.js" "$ref"
+expect_exit 2 "a failure keeps its own code with stdout full" 'no directory' \
+	to_full "$CAPTURE" convert "$win" "$TMP/nodir/x"
+
+# --- usage checked before work ------------------------------------------
+mkdir -p "$TMP/odd"
+for o in "" . .. / "$TMP/odd/." "$TMP/odd/.." "$TMP/odd/../"; do
+	(cd "$TMP/odd" && expect_exit 2 "-o '$o' is a usage error" "-o '$o': not a name a corpus can take" \
+		"$CAPTURE" fold spin "$log" -o "$o")
+done
+[ -z "$(ls -A "$TMP/odd")" ] && ok "odd -o paths: nothing ran, nothing written" ||
+	not_ok "odd -o paths: nothing ran, nothing written" "$(ls -A "$TMP/odd")"
+expect_exit 2 "convert --system on the event form is checked" \
+	"$win holds spin windows, not etcd \(--system\)\$" \
+	"$CAPTURE" convert --system etcd "$win" "$TMP/sys.ndjson"
+[ ! -e "$TMP/sys.ndjson" ] && ok "convert --system: nothing written" || not_ok "convert --system: nothing written" "it is there"
+expect_exit 2 "convert --form event onto OUT.itf.json" \
+	"output $TMP/e.itf.json: its name says ITF form, --form says event" \
+	"$CAPTURE" convert --form event "$win" "$TMP/e.itf.json"
+expect_exit 2 "convert --form itf onto OUT.ndjson" \
+	"output $TMP/i.ndjson: its name says event or stream form, --form says itf" \
+	"$CAPTURE" convert --form itf "$win" "$TMP/i.ndjson"
+"$CAPTURE" convert "$win" "$TMP/named.itf.json" && "$CAPTURE" convert "$TMP/named.itf.json" "$TMP/named.ndjson" &&
+	same_bytes "OUT.itf.json without --form is ITF, which reads back" "$win" "$TMP/named.ndjson" ||
+	not_ok "OUT.itf.json without --form is ITF" "convert failed"
+
+# --- a count that disagrees with the stream is bad input ----------------
+sed 's/^CAPTURE END 13$/CAPTURE END 11/' "$log" >"$TMP/more.log"
+expect_exit 3 "more events than CAPTURE END counts: bad input at the marker" \
+	'more.log:15: CAPTURE END counts 11 events, the stream has 13 before it' \
+	"$CAPTURE" check spin "$TMP/more.log"
