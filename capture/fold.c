@@ -209,6 +209,7 @@ static void copy_stream(const char *input, FILE *in, int fd, const char *to)
 static void copy_if_stream(struct input_copy *cp, const char *input)
 {
 	const char *tmpdir = getenv("TMPDIR");
+	char *base;
 	struct stat st;
 	FILE *in;
 	int fd;
@@ -219,7 +220,11 @@ static void copy_if_stream(struct input_copy *cp, const char *input)
 		return;   /* list_input() names what is wrong with it */
 	if (strcmp(input, "-") && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
 		must_be_file(input, &st);
-	cp->path = xasprintf("%s/capture-input-XXXXXX", tmpdir ? tmpdir : "/tmp");
+	/* named after its owner: the next run removes it if a SIGKILL left it */
+	base = xasprintf("%s/capture-input", tmpdir ? tmpdir : "/tmp");
+	remove_stale_tmps(base);
+	cp->path = owned_tmp_name(base);
+	free(base);
 	fd = mkstemp(cp->path);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", cp->path,

@@ -24,7 +24,7 @@ left() { ls -A "$full" | grep -vxE 'filler|old\.ndjson|old\.svg|stdout' || true;
 # A pipe input is copied into $TMPDIR first: a TMPDIR that fills up during
 # the copy says so (a short write used to leave errno stale: "Success").
 expect_exit 6 "a pipe input into a TMPDIR that fills up: exit 6, the full disk named" \
-	'cannot copy - to .*/capture-input-.*: No space left on device' \
+	'cannot copy - to .*/capture-input.tmp-[0-9]+-.*: No space left on device' \
 	sh -c 'head -c 200000 /dev/zero | "$@"' sh env TMPDIR="$full" \
 	"$CAPTURE" fold spin - -o "$TMP/piped"
 [ -z "$(left)" ] && [ ! -e "$TMP/piped" ] && ok "a pipe input into a full TMPDIR: nothing left" ||
