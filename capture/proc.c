@@ -339,11 +339,21 @@ void check_output_file(const char *path, char *const inputs[], int n,
 		    "--force", path);
 }
 
+/*
+ * Read from /proc: umask() can only be read by setting it, and a file
+ * another thread creates meanwhile would get the wider mode.
+ */
 mode_t umasked(mode_t mode)
 {
-	mode_t mask = umask(0);
+	char *status = read_file("/proc/self/status", NULL);
+	const char *at = status ? strstr(status, "\nUmask:") : NULL;
+	mode_t mask;
 
-	umask(mask);
+	if (at)
+		mask = (mode_t)strtoul(at + strlen("\nUmask:"), NULL, 8);
+	else
+		umask(mask = umask(022));
+	free(status);
 	return mode & ~mask;
 }
 

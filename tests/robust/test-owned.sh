@@ -175,8 +175,7 @@ for ((i = 0; i < 1000; i++)); do
 	compgen -G "$TMPDIR/capture-input.tmp-$pid-*" >/dev/null && break
 	sleep 0.01
 done
-kill -9 "$pid"
-wait "$pid" 2>/dev/null
+{ kill -9 "$pid"; wait "$pid"; } 2>/dev/null
 exec 3>&-
 left=$(compgen -G "$TMPDIR/capture-input.tmp-$pid-*")
 [ -n "$left" ] && ok "SIGKILL during a pipe's copy leaves its owned copy" ||
