@@ -28,7 +28,7 @@ expect "example: 963/963 scored; membership and bootstrap (18) unscoreable" \
 
 # Mutants: one window of the reference corpus (event form), changed.
 for f in "$REF"/sysmobench-corpora/etcd/*.ndjson; do
-	"$CAPTURE" convert --form event "$f" "$TMP/run.ndjson" && cat "$TMP/run.ndjson"
+	"$CAPTURE" convert --form event "$f" -
 done >"$TMP/ev.ndjson"
 mutant() { # NAME ACTION WHY PYTHON (on w, pre = w["pre_state"]["nodes"], post, n = acting node's post)
 	python3 - "$TMP/ev.ndjson" "$2" "$4" >"$TMP/mutant.ndjson" <<'PY'
