@@ -146,9 +146,9 @@ static cJSON *our_manifest(const char *dir, const char **why)
 {
 	char *path = xasprintf("%s/MANIFEST.json", dir);
 	char *text = read_file(path, NULL);
+	int err = errno;
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
 	const char *toolkit = json_get_str(m, "toolkit");
-	int err = errno;
 
 	free(text);
 	if (!text && err != ENOENT)
@@ -207,12 +207,14 @@ static const char *unlisted(const char *dir, const cJSON *m, char name[PATH_MAX]
 static void refuse_unless_ours(const char *dest)
 {
 	static char name[PATH_MAX];
-	const char *why;
-	cJSON *m;
+	const char *why = "not a directory";
+	struct stat st;
+	cJSON *m = NULL;
 
-	if (!file_exists(dest))
+	if (stat(dest, &st))
 		return;   /* a parent that is wrong is told by make_parents() */
-	m = our_manifest(dest, &why);
+	if (S_ISDIR(st.st_mode))
+		m = our_manifest(dest, &why);
 	if (m) {
 		why = unlisted(dest, m, name);
 		cJSON_Delete(m);

@@ -44,6 +44,10 @@ expect_exit 2 "-o a corpus someone added a file to" \
 	'holds a file its MANIFEST.json does not list: notes.txt' \
 	"$CAPTURE" fold spin "$log" -o "$TMP/added"
 unchanged "the corpus and the added file stay" "$TMP/added" "$before"
+echo precious >"$TMP/afile"
+expect_exit 2 "-o a regular file" "$TMP/afile exists and is not a corpus capture wrote \(not a directory\)" \
+	"$CAPTURE" fold spin "$log" -o "$TMP/afile"
+[ "$(cat "$TMP/afile")" = precious ] && ok "-o a regular file: it stays" || not_ok "-o a regular file: it stays" "changed"
 cp -r "$TMP/c" "$TMP/again"
 expect_exit 0 "-o a corpus capture wrote is replaced" '' \
 	"$CAPTURE" fold spin "$log" -o "$TMP/again"
