@@ -269,14 +269,14 @@ static char *real_path_of(const char *path)
 	return out;
 }
 
-/* @in is @out, lies inside it, or (@out_inside) holds it. */
+/* 1 if @in is @out or lies inside it, 2 if (@out_inside) @in holds @out, else 0. */
 static int overlaps(const char *out, const char *in, int out_inside)
 {
 	size_t no = strlen(out), ni = strlen(in);
 
-	return !strcmp(out, in) ||
-	       (ni > no && !strncmp(in, out, no) && in[no] == '/') ||
-	       (out_inside && no > ni && !strncmp(out, in, ni) && out[ni] == '/');
+	if (!strcmp(out, in) || (ni > no && !strncmp(in, out, no) && in[no] == '/'))
+		return 1;
+	return out_inside && no > ni && !strncmp(out, in, ni) && out[ni] == '/' ? 2 : 0;
 }
 
 void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
@@ -288,15 +288,17 @@ void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
 
 	for (int i = 0; i < n && real_out; i++) {
 		char *real_in = strcmp(inputs[i], "-") ? realpath(inputs[i], NULL) : NULL;
-		int same = real_in && (overlaps(real_out, real_in, out_inside) ||
-				       (have_out && !stat(real_in, &si) &&
-					si.st_dev == so.st_dev && si.st_ino == so.st_ino));
+		int how = real_in ? overlaps(real_out, real_in, out_inside) : 0;
 
+		if (real_in && !how && have_out && !stat(real_in, &si) &&
+		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			how = 1;   /* a hard link */
 		free(real_in);
-		if (same) {
+		if (how) {
 			free(real_out);
-			die(EXIT_USAGE, "output %s would replace input %s: give "
-			    "another output", out, inputs[i]);
+			die(EXIT_USAGE, "output %s %s input %s: give another output",
+			    out, how == 1 ? "would replace" : "lies inside",
+			    inputs[i]);
 		}
 	}
 	free(real_out);

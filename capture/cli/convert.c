@@ -147,9 +147,8 @@ int cmd_convert(int argc, char **argv)
 	out = argv[optind + 1];
 	fmt.form = out_form(&o, out);
 	fmt.style = o.style;
-	if (strcmp(out, "-")) {
+	if (strcmp(out, "-"))
 		check_output_file(out, argv + optind, 1, force);
-	}
 	if (system)
 		system_lookup(system);
 	window_set_add_file(&ws, argv[optind], argv[optind]);

@@ -68,6 +68,13 @@ cp -r "$TMP/own" "$TMP/cwd/corpus/spin"
 	"$CAPTURE" fold spin corpus/spin/raw/contention.log)
 [ -f "$TMP/cwd/corpus/spin/raw/contention.log" ] && ok "the default output's raw file stays" ||
 	not_ok "the default output's raw file stays" "$(ls -R "$TMP/cwd")"
+cp -r "$REF/pgo-traces/locksvc/1029352561734837753" "$TMP/pgo-run"
+chmod -R u+w "$TMP/pgo-run"
+expect_exit 2 "fold -o inside an input directory" \
+	"output $TMP/pgo-run/out lies inside input $TMP/pgo-run" \
+	"$CAPTURE" fold locksvc "$TMP/pgo-run" -o "$TMP/pgo-run/out"
+[ ! -e "$TMP/pgo-run/out" ] && ok "fold -o inside an input directory: nothing written" ||
+	not_ok "fold -o inside an input directory: nothing written" "$(ls "$TMP/pgo-run")"
 mkdir -p "$TMP/globbed"
 cp "$ref"/*.ndjson "$TMP/globbed/"
 cp "$ref/spin_seq.ndjson" "$TMP/globbed/x.svg"
