@@ -2,12 +2,15 @@
 /*
  * capture etcd --live: three members of the stock etcd server and a client
  * workload (scenarios/etcd/live/, one Go binary: its "cluster" command
- * starts the members as processes of itself, kills the leader under load
- * half-way and restarts it, stops them all), every process probed by the
- * raft plan capture etcd uses, the events folded by the etcd folder.  The
- * run is not deterministic; what is checked holds in any run: the folder's
- * checks (terms, commits and logs never going back on a node, one leader a
- * term, the windows' self-consistency) and the causal check of messages.c.
+ * makes the members' network namespaces, starts the members as processes
+ * of itself, kills the leader under load half-way and restarts it or runs
+ * the nemesis of --nemesis, stops them all, writes the clients' history
+ * and checks it for linearizability), every process probed by the raft
+ * plan capture etcd uses, the events folded by the etcd folder.  The run
+ * is not deterministic; what is checked holds in any run: the history
+ * linearizable, the folder's checks (terms, commits and logs never going
+ * back on a node, one leader a term, the windows' self-consistency) and
+ * the causal check of messages.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,8 @@
 struct live_opts {
 	long seconds, clients;
 	int restart;
+	const char *nemesis;	/* NULL: none */
+	unsigned long long seed;
 	const char *binary;
 	struct ring_options ring;
 	const struct output_options *out;
@@ -41,21 +46,27 @@ struct live_opts {
 	char **argv;
 };
 
+/* The cluster's exit statuses of its own (scenarios/etcd/live/main.go). */
+enum { CLUSTER_BAD_NEMESIS = 2, CLUSTER_NOT_LINEARIZABLE = 4 };
+
 /*
  * Run the cluster under the probes: the members are processes of the same
  * binary, followed as the cluster starts them; events to @raw, the
- * cluster's summary line to @summary.  Adds "probes" to @m.
+ * clients' history to @history, the cluster's summary line to @summary.
+ * Adds "probes" to @m.
  */
 static void run_cluster(const struct live_opts *o, const char *bin,
-			const char *members, const char *raw,
+			const char *members, const char *raw, const char *history,
 			const char *summary, cJSON *m)
 {
 	struct cap_err err;
 	struct etcd_probed pr;
-	char secs[24], clients[24];
+	char secs[24], clients[24], seed[24];
 	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
 			 "-seconds", secs, "-clients", clients,
-			 o->restart ? "-restart=true" : "-restart=false", NULL };
+			 o->restart ? "-restart=true" : "-restart=false",
+			 "-history", (char *)history, "-seed", seed,
+			 "-nemesis", (char *)(o->nemesis ? o->nemesis : ""), NULL };
 	const struct gp_stats *st;
 	cJSON *p;
 	double start;
@@ -63,6 +74,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
+	snprintf(seed, sizeof(seed), "%llu", o->seed);
 	etcd_probed_open(&pr, bin, raw, &o->ring);
 	gp_follow(pr.e);
 	start = monotonic_seconds();
@@ -70,6 +82,10 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 		    go_spec_record, pr.spec, &err);
 	if (rc < 0)
 		die_err(&err);
+	if (rc == CLUSTER_BAD_NEMESIS)
+		die(EXIT_USAGE, "--nemesis %s: see the cluster's message above", o->nemesis);
+	if (rc == CLUSTER_NOT_LINEARIZABLE)
+		die(EXIT_CHECK_FAILED, "the clients' history is not linearizable (the minimal history is above)");
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
@@ -92,10 +108,12 @@ static void add_workload(cJSON *m, const char *summary)
 	if (!cJSON_IsObject(w))
 		die(EXIT_CAPTURE_FAILED, "%s: the cluster printed no summary line",
 		    summary);
-	progress("workload: %.0f requests, %.0f/s, %.0f failed",
+	progress("workload: %.0f requests, %.0f/s, %.0f failed; linearizable (%.0f keys)%s",
 		 cJSON_GetNumberValue(json_get(w, "requests")),
 		 cJSON_GetNumberValue(json_get(w, "requests_per_second")),
-		 cJSON_GetNumberValue(json_get(w, "failed")));
+		 cJSON_GetNumberValue(json_get(w, "failed")),
+		 cJSON_GetNumberValue(json_get(json_get(w, "linearizability"), "keys")),
+		 json_get(w, "nemesis") ? "; the nemesis's schedule in the manifest" : "");
 	json_add(m, "workload", w);
 	free(text);
 }
@@ -109,7 +127,11 @@ static void add_params(cJSON *m, const struct live_opts *o, const char *bin)
 	l = json_add(m, "live", json_obj());
 	json_add(l, "seconds", json_int(o->seconds));
 	json_add(l, "clients", json_int(o->clients));
-	json_add(l, "restart", json_bool(o->restart));
+	json_add(l, "restart", json_bool(o->restart && !o->nemesis));
+	if (o->nemesis) {
+		json_add(l, "nemesis", json_str(o->nemesis));
+		json_add(l, "seed", json_int((long long)o->seed));
+	}
 }
 
 static void capture_live(const struct live_opts *o)
@@ -122,14 +144,18 @@ static void capture_live(const struct live_opts *o)
 	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
 	cJSON *m = corpus_manifest(c), *runs = json_arr();
 	char *raw_dir = corpus_path(c, "raw"), *raw = corpus_path(c, "raw/live.ndjson");
+	char *hist_dir = corpus_path(c, "history");
+	char *history = corpus_path(c, "history/live.ndjson");
 	char *members = corpus_path(c, ".members");
 	char *summary = corpus_path(c, ".summary");
 
 	add_params(m, o, bin);
 	mkdir_p(raw_dir);
-	progress("etcd live cluster: %ld s, %ld clients%s", o->seconds,
-		 o->clients, o->restart ? ", the leader restarted half-way" : "");
-	run_cluster(o, bin, members, raw, summary, m);
+	mkdir_p(hist_dir);
+	progress("etcd live cluster: %ld s, %ld clients%s%s", o->seconds, o->clients,
+		 o->nemesis ? ", nemesis " : o->restart ? ", the leader restarted half-way" : "",
+		 o->nemesis ? o->nemesis : "");
+	run_cluster(o, bin, members, raw, history, summary, m);
 	remove_tree(members);
 	add_workload(m, summary);
 	unlink(summary);
@@ -140,6 +166,8 @@ static void capture_live(const struct live_opts *o)
 	free(summary);
 	free(members);
 	free(raw);
+	free(history);
+	free(hist_dir);
 	free(raw_dir);
 	free(bin);
 }
@@ -154,6 +182,7 @@ int etcd_live(struct live_capture *lc)
 	struct live_opts o = {
 		.seconds = e->seconds ? option_number(e->seconds, "--seconds", 1, 3600) : 30,
 		.clients = e->clients ? e->clients : 8, .restart = !e->no_restart,
+		.nemesis = e->nemesis, .seed = e->x.seed,
 		.binary = e->binary, .ring = *etcd_ebpf_ring(), .out = lc->out,
 		.argc = lc->argc, .argv = lc->argv,
 	};

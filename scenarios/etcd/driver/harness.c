@@ -21,7 +21,8 @@
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"
-	"       capture etcd --live [--seconds N] [--clients C] [--no-restart] [options]\n"
+	"       capture etcd --live [--seconds N] [--clients C] [--no-restart]\n"
+	"                           [--nemesis KIND,...] [--seed N] [options]\n"
 	"       capture etcd --explore [--seed N] [--budget N|--seconds S] [--shard K/N] [options]\n"
 	"       capture etcd --merge CORPUS... [options]\n\n"
 	"Capture etcd raft (go.etcd.io/raft/v3, unmodified) running a scenario of\n"
@@ -30,10 +31,12 @@ static const char etcd_usage[] =
 	"               needs root (or CAP_BPF and CAP_PERFMON)\n"
 	"  --via trace  the harness built with upstream's with_tla trace hook\n"
 	"--live runs a 3-member etcd cluster (go.etcd.io/etcd/server/v3,\n"
-	"unmodified) on loopback ports under a put/get workload of C concurrent\n"
-	"clients for N seconds, the leader killed under load half-way and\n"
-	"restarted, every member probed by capture etcd's raft plan, and folds\n"
-	"the events into windows (needs root, as --via ebpf).\n\n"
+	"unmodified), each member in a network namespace of its own, under a\n"
+	"put/get workload of C concurrent clients for N seconds, the leader\n"
+	"killed under load half-way and restarted (or the faults of --nemesis),\n"
+	"the clients' history checked for linearizability (Porcupine), every\n"
+	"member probed by capture etcd's raft plan, and folds the events into\n"
+	"windows (needs root, as --via ebpf).\n\n"
 	"options:\n"
 	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
 	"                       file (a path with a /), or all\n"
@@ -50,10 +53,13 @@ static const char etcd_usage[] =
 	"                       of a budget (not reproducible)\n"
 	"      --clients C      --live: concurrent clients (1..256, default 8)\n"
 	"      --no-restart     --live: leave the leader running\n"
+	"      --nemesis KIND,...  --live: faults from the seed instead of the restart:\n"
+	"                       isolate, isolate-leader, bridge, one-way, pause,\n"
+	"                       crash, loss, or all (docs/etcd-live.md)\n"
 	"      --explore        search for scenarios that add audit classes (with\n"
 	"                       the with_tla harness), shrink them, and capture\n"
 	"                       them as a --scenarios directory (docs/etcd.md)\n"
-	"      --seed N         the exploration's seed (default 1)\n"
+	"      --seed N         the exploration's or --live's seed (default 1)\n"
 	"      --budget N       scenarios to try (default 200)\n"
 	"      --shard K/N      shard K of N explorations of one seed\n"
 	"      --unguided       fresh random scenarios only (a baseline)\n"
@@ -64,7 +70,7 @@ static const char etcd_usage[] =
 
 /* The driver option, --via, is 0x1201. */
 enum { O_BINARY = 0x1200, O_LIVE = 0x1202, O_SECONDS, O_CLIENTS, O_NO_RESTART,
-       O_EXPLORE, O_MERGE, O_SEED, O_BUDGET, O_SHARD, O_UNGUIDED };
+       O_EXPLORE, O_MERGE, O_SEED, O_BUDGET, O_SHARD, O_UNGUIDED, O_NEMESIS };
 
 static const struct option etcd_options[] = {
 	{ "binary", required_argument, NULL, O_BINARY },
@@ -78,6 +84,7 @@ static const struct option etcd_options[] = {
 	{ "budget", required_argument, NULL, O_BUDGET },
 	{ "shard", required_argument, NULL, O_SHARD },
 	{ "unguided", no_argument, NULL, O_UNGUIDED },
+	{ "nemesis", required_argument, NULL, O_NEMESIS },
 	{ 0 }
 };
 
@@ -101,6 +108,8 @@ static void etcd_option(int opt, const char *arg)
 		e->clients = option_number(arg, "--clients", 1, 256);
 	else if (opt == O_NO_RESTART)
 		e->no_restart = 1;
+	else if (opt == O_NEMESIS)
+		e->nemesis = arg;
 	else if (opt == O_SEED)
 		e->x.seed = option_unsigned(arg, "--seed");
 	else if (opt == O_BUDGET)
@@ -125,9 +134,11 @@ static unsigned option_modes(int opt)
 		return 1u << SCENARIO | 1u << LIVE;
 	case O_SECONDS:
 		return 1u << LIVE | 1u << EXPLORE | 1u << MERGE;
-	case O_CLIENTS: case O_NO_RESTART:
+	case O_CLIENTS: case O_NO_RESTART: case O_NEMESIS:
 		return 1u << LIVE;
-	case O_SEED: case O_BUDGET: case O_SHARD: case O_UNGUIDED:
+	case O_SEED:
+		return 1u << LIVE | 1u << EXPLORE | 1u << MERGE;
+	case O_BUDGET: case O_SHARD: case O_UNGUIDED:
 		return 1u << EXPLORE | 1u << MERGE;
 	}
 	return ~0u;   /* the modes themselves: one at a time, below */

@@ -58,7 +58,8 @@ struct etcd_args {
 	const char *seconds;    /* --seconds as given: each mode reads it */
 	long clients;           /* --clients C (--live); 0: not given */
 	int no_restart;         /* --no-restart (--live) */
-	struct explore_opts x;  /* --seed, --budget, --shard, --unguided */
+	const char *nemesis;    /* --nemesis KIND,... (--live), checked by the cluster */
+	struct explore_opts x;  /* --seed (also --live's), --budget, --shard, --unguided */
 	unsigned given;         /* bit i: option i of the table was given */
 };
 extern struct etcd_args etcd_args;

@@ -1,17 +1,24 @@
 // A live etcd cluster for `capture etcd --live`: three members of the
 // stock etcd server (go.etcd.io/etcd/server/v3, unmodified, through its
-// embed entry) on loopback ports, each its own process of this binary,
-// under a client workload of go.etcd.io/etcd/client/v3.
+// embed entry), each its own process of this binary in a network namespace
+// of its own (netns.go), under a client workload of go.etcd.io/etcd/client/v3.
 //
-//	etcd-live cluster -dir DIR [-seconds N] [-clients C] [-restart=false]
+//	etcd-live cluster -dir DIR -history FILE [-seconds N] [-clients C]
+//	    [-restart=false] [-nemesis KIND,...] [-seed N]
 //	etcd-live member -dir DIR -name NAME -cluster NAME=URL,... -peer URL -client URL
 //
-// cluster starts the members, runs C clients doing puts and gets for N
-// seconds, kills the leader half-way under load (SIGKILL) and restarts
-// it from its data directory, then stops every member and prints one JSON
-// line: requests done, seconds, requests per second, the leader changes
-// seen. A member runs until SIGTERM or SIGINT and exits 0 after a clean
-// close.  Nothing else is written on stdout; diagnostics go to stderr.
+// cluster builds the namespaces, starts the members, runs C clients doing
+// puts and gets of shared keys for N seconds, kills the leader half-way
+// under load (SIGKILL) and restarts it from its data directory, or with
+// -nemesis applies the faults a schedule drawn from the seed gives
+// (nemesis.go); then it stops every member, writes the clients' history
+// to FILE (history.go), checks it for linearizability and prints one JSON
+// line: requests done, the operations' outcomes, the verdict, seconds,
+// requests per second, the leader changes or the nemesis's schedule and
+// what it applied.  Exit 4: the history is not linearizable (a minimal
+// history that shows it on stderr); 2: an unknown fault kind.  A member
+// runs until SIGTERM or SIGINT and exits 0 after a clean close.  Nothing
+// else is written on stdout; diagnostics go to stderr.
 package main
 
 import (
@@ -19,7 +26,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/exec"
@@ -34,6 +41,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
+	"google.golang.org/grpc"
 )
 
 const members = 3
@@ -110,26 +118,9 @@ func member(args []string) {
 	e.Close()
 }
 
-// freePorts asks the kernel for n unused loopback ports.
-func freePorts(n int) []int {
-	var ls []net.Listener
-	var ports []int
-	for i := 0; i < n; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			die("no free port: %v", err)
-		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	for _, l := range ls {
-		l.Close()
-	}
-	return ports
-}
-
 type node struct {
 	name, peer, client, dir string
+	ns                      *netns
 	cmd                     *exec.Cmd
 	done                    chan error
 }
@@ -138,7 +129,7 @@ func (n *node) start(self, initial string) {
 	n.cmd = exec.Command(self, "member", "-dir", n.dir, "-name", n.name,
 		"-cluster", initial, "-peer", n.peer, "-client", n.client)
 	n.cmd.Stderr = os.Stderr
-	if err := n.cmd.Start(); err != nil {
+	if err := n.ns.start(n.cmd); err != nil {
 		die("start %s: %v", n.name, err)
 	}
 	n.done = make(chan error, 1)
@@ -170,34 +161,97 @@ func (n *node) kill() {
 	}
 }
 
-type counts struct{ puts, gets, failed atomic.Int64 }
+// The workload's keys: a client takes one of keysAtOnce keys at random,
+// shared by every client, and the set moves on every opsPerKey*keysAtOnce
+// operations, so that each key's history stays short enough to check.
+const (
+	keysAtOnce = 8
+	opsPerKey  = 100
+)
 
-// work runs one client until ctx ends: a put, then a get of the same key.
-func work(ctx context.Context, cli *clientv3.Client, id int, c *counts) {
+type workload struct {
+	cli *clientv3.Client
+	h   *history
+	ops atomic.Int64
+	bug sync.WaitGroup // seeded-bug writes still to be sent
+}
+
+// work runs one client until ctx ends: puts of a value of its own and gets,
+// half each, of shared keys, each recorded in the history.
+func (w *workload) work(ctx context.Context, id int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, uint64(id)))
 	for i := 0; ctx.Err() == nil; i++ {
-		key := fmt.Sprintf("k%d-%d", id, i%100)
+		n := w.ops.Add(1)
+		key := fmt.Sprintf("k%d-%d", n/(keysAtOnce*opsPerKey), rng.IntN(keysAtOnce))
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := cli.Put(rctx, key, fmt.Sprint(i))
-		if err == nil {
-			c.puts.Add(1)
-			_, err = cli.Get(rctx, key)
-			if err == nil {
-				c.gets.Add(1)
-			}
+		var err error
+		if rng.IntN(2) == 0 {
+			err = w.put(rctx, id, key, fmt.Sprintf("%d-%d", id, i))
+		} else {
+			err = w.get(rctx, id, key)
 		}
 		cancel()
 		if err != nil && ctx.Err() == nil {
-			c.failed.Add(1)
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
 }
 
+// put records a put: ok, or unknown (info) on any error, since a put that
+// timed out or lost its connection may still commit.
+func (w *workload) put(ctx context.Context, id int, key, value string) error {
+	op := w.h.invoke(id, "put", key, &value)
+	if seededBug && seededEarly(value) {
+		return w.putEarly(op, key, value)
+	}
+	_, err := w.cli.Put(ctx, key, value)
+	if err != nil {
+		w.h.complete(op, "info", nil)
+		return err
+	}
+	w.h.complete(op, "ok", nil)
+	return nil
+}
+
+// get records a get: ok with the value (null when absent), or fail: a
+// read changes nothing, so one without an answer is as if never done.
+func (w *workload) get(ctx context.Context, id int, key string) error {
+	op := w.h.invoke(id, "get", key, nil)
+	r, err := w.cli.Get(ctx, key)
+	if err != nil {
+		w.h.complete(op, "fail", nil)
+		return err
+	}
+	var v *string
+	if len(r.Kvs) > 0 {
+		s := string(r.Kvs[0].Value)
+		v = &s
+	}
+	w.h.complete(op, "ok", v)
+	return nil
+}
+
+// The cluster and what the nemesis needs of it.
+type clusterState struct {
+	nodes         []*node
+	cli           *clientv3.Client
+	self, initial string
+}
+
+func (c *clusterState) byName(name string) *node {
+	for _, n := range c.nodes {
+		if n.name == name {
+			return n
+		}
+	}
+	return nil
+}
+
 // leader is the member that says it leads, or -1.
-func leader(cli *clientv3.Client, nodes []*node) int {
-	for i, n := range nodes {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		st, err := cli.Status(ctx, n.client)
+func (c *clusterState) leader() int {
+	for i, n := range c.nodes {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		st, err := c.cli.Status(ctx, n.client)
 		cancel()
 		if err == nil && st.Leader == st.Header.MemberId {
 			return i
@@ -206,10 +260,17 @@ func leader(cli *clientv3.Client, nodes []*node) int {
 	return -1
 }
 
-func waitLeader(cli *clientv3.Client, nodes []*node, not int) int {
+func (c *clusterState) leaderOr(guess int) int {
+	if l := c.leader(); l >= 0 {
+		return l
+	}
+	return guess
+}
+
+func (c *clusterState) waitLeader(not int) int {
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if l := leader(cli, nodes); l >= 0 && l != not {
+		if l := c.leader(); l >= 0 && l != not {
 			return l
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -224,39 +285,51 @@ func waitLeader(cli *clientv3.Client, nodes []*node, not int) int {
 // member had appended but not yet saved is lost, which Raft allows (no
 // response was predicated on it) and the etcd folder's restart check
 // accepts (docs/etcd-live.md).
-func restartLeader(cli *clientv3.Client, nodes []*node, first int,
-	self, initial string) (string, string) {
-	l := leader(cli, nodes)
-	if l < 0 {
-		l = first
-	}
-	nodes[l].kill()
-	next := waitLeader(cli, nodes, l)
-	nodes[l].start(self, initial)
-	return nodes[l].name, nodes[next].name
+func (c *clusterState) restartLeader(first int) (string, string) {
+	l := c.leaderOr(first)
+	c.nodes[l].kill()
+	next := c.waitLeader(l)
+	c.nodes[l].start(c.self, c.initial)
+	return c.nodes[l].name, c.nodes[next].name
 }
 
 type summary struct {
-	Requests       int64   `json:"requests"`
-	Puts           int64   `json:"puts"`
-	Gets           int64   `json:"gets"`
-	Failed         int64   `json:"failed"`
-	Clients        int     `json:"clients"`
-	Seconds        float64 `json:"seconds"`
-	RequestsPerSec float64 `json:"requests_per_second"`
-	LeaderStopped  string  `json:"leader_stopped,omitempty"`
-	NewLeader      string  `json:"new_leader,omitempty"`
+	Requests       int64           `json:"requests"`
+	Puts           int64           `json:"puts"`
+	Gets           int64           `json:"gets"`
+	Failed         int64           `json:"failed"`
+	Operations     outcomes        `json:"operations"`
+	Linearizable   verdict         `json:"linearizability"`
+	Clients        int             `json:"clients"`
+	Seconds        float64         `json:"seconds"`
+	RequestsPerSec float64         `json:"requests_per_second"`
+	LeaderStopped  string          `json:"leader_stopped,omitempty"`
+	NewLeader      string          `json:"new_leader,omitempty"`
+	Nemesis        *nemesisSummary `json:"nemesis,omitempty"`
 }
+
+// exitNotLinearizable is the cluster's exit status when the history is not
+// shown linearizable (capture's "check failed").
+const exitNotLinearizable = 4
 
 func cluster(args []string) {
 	fs := flag.NewFlagSet("cluster", flag.ExitOnError)
 	dir := fs.String("dir", "", "directory for the members' data (must not exist)")
 	seconds := fs.Float64("seconds", 30, "how long the workload runs")
 	clients := fs.Int("clients", 8, "concurrent clients")
-	restart := fs.Bool("restart", true, "stop the leader half-way and restart it")
+	restart := fs.Bool("restart", true, "stop the leader half-way and restart it (without -nemesis)")
+	kinds := fs.String("nemesis", "", "faults to inject, KIND,... or all (then no -restart)")
+	seed := fs.Uint64("seed", 1, "the nemesis's and the workload's seed")
+	histPath := fs.String("history", "", "write the clients' history here (NDJSON)")
 	fs.Parse(args)
-	if *dir == "" || *clients < 1 || *seconds <= 0 {
-		die("cluster: -dir, a positive -seconds and -clients are needed")
+	if *dir == "" || *clients < 1 || *seconds <= 0 || *histPath == "" {
+		die("cluster: -dir, -history, a positive -seconds and -clients are needed")
+	}
+	var nem *nemesis
+	if *kinds != "" {
+		nem = &nemesis{summary: nemesisSummary{Seed: *seed, Kinds: parseKinds(*kinds)}}
+		nem.summary.Schedule = plan(nem.summary.Kinds, *seed, *seconds)
+		*restart = false
 	}
 	if err := os.Mkdir(*dir, 0o700); err != nil {
 		die("%v", err)
@@ -265,68 +338,111 @@ func cluster(args []string) {
 	if err != nil {
 		die("%v", err)
 	}
-	ports := freePorts(2 * members)
-	nodes := make([]*node, members)
+	var names []string
+	for i := 0; i < members; i++ {
+		names = append(names, fmt.Sprintf("m%d", i+1))
+	}
+	nw := newNetwork(append(names, "clients"))
+	c := &clusterState{self: self}
 	var initial, endpoints []string
-	for i := range nodes {
-		n := &node{name: fmt.Sprintf("m%d", i+1),
-			peer:   fmt.Sprintf("http://127.0.0.1:%d", ports[2*i]),
-			client: fmt.Sprintf("http://127.0.0.1:%d", ports[2*i+1])}
-		n.dir = filepath.Join(*dir, n.name)
-		nodes[i] = n
+	for i := 0; i < members; i++ {
+		ns := nw.nodes[i]
+		n := &node{name: ns.name, ns: ns, dir: filepath.Join(*dir, ns.name),
+			peer:   fmt.Sprintf("http://%s:2380", ns.addr),
+			client: fmt.Sprintf("http://%s:2379", ns.addr)}
+		c.nodes = append(c.nodes, n)
 		initial = append(initial, n.name+"="+n.peer)
 		endpoints = append(endpoints, n.client)
 	}
-	for _, n := range nodes {
-		n.start(self, strings.Join(initial, ","))
+	c.initial = strings.Join(initial, ",")
+	for _, n := range c.nodes {
+		n.start(self, c.initial)
 	}
-	// A signal to the cluster stops its members before it goes.
+	// A signal to the cluster stops its members before it goes (a paused
+	// member is woken to hear it).
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
 	go func() {
 		<-sig
-		for _, n := range nodes {
+		for _, n := range c.nodes {
 			n.cmd.Process.Signal(syscall.SIGTERM)
+			n.cmd.Process.Signal(syscall.SIGCONT)
 		}
 		os.Exit(1)
 	}()
 
-	cli, err := clientv3.New(clientv3.Config{Endpoints: endpoints,
-		DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	clientNS := nw.nodes[members]
+	c.cli, err = clientv3.New(clientv3.Config{Endpoints: endpoints,
+		DialTimeout: 5 * time.Second, Logger: zap.NewNop(),
+		DialOptions: []grpc.DialOption{grpc.WithContextDialer(clientNS.dial)}})
 	if err != nil {
 		die("client: %v", err)
 	}
-	first := waitLeader(cli, nodes, -1)
+	first := c.waitLeader(-1)
 
-	var c counts
+	begin := time.Now()
+	w := &workload{cli: c.cli, h: &history{begin: begin}}
 	var wg sync.WaitGroup
 	ctx, cancel := context.WithCancel(context.Background())
-	begin := time.Now()
 	for i := 0; i < *clients; i++ {
 		wg.Add(1)
-		go func(id int) { defer wg.Done(); work(ctx, cli, id, &c) }(i)
+		go func(id int) { defer wg.Done(); w.work(ctx, id, *seed) }(i)
 	}
 	s := summary{Clients: *clients}
 	half := time.Duration(*seconds * float64(time.Second) / 2)
+	stopNemesis := make(chan struct{})
+	nemesisDone := make(chan struct{})
+	if nem != nil {
+		nem.c, nem.begin = c, begin
+		go func() { nem.run(stopNemesis); close(nemesisDone) }()
+	} else {
+		close(nemesisDone)
+	}
 	if *restart {
 		time.Sleep(half)
-		s.LeaderStopped, s.NewLeader = restartLeader(cli, nodes, first,
-			self, strings.Join(initial, ","))
+		s.LeaderStopped, s.NewLeader = c.restartLeader(first)
 	}
 	time.Sleep(time.Until(begin.Add(2 * half)))
+	close(stopNemesis)
+	<-nemesisDone
 	cancel()
 	wg.Wait()
+	w.bug.Wait()
 	s.Seconds = time.Since(begin).Seconds()
-	cli.Close()
-	for _, n := range nodes {
+	c.cli.Close()
+	for _, n := range c.nodes {
 		n.stop()
 	}
-	s.Puts, s.Gets, s.Failed = c.puts.Load(), c.gets.Load(), c.failed.Load()
-	s.Requests = s.Puts + s.Gets
-	s.RequestsPerSec = float64(s.Requests) / s.Seconds
-	if s.Requests == 0 {
+	w.h.write(*histPath)
+	tally(&s, w.h)
+	if nem != nil {
+		s.Nemesis = &nem.summary
+	}
+	if s.Puts+s.Gets == 0 {
 		die("no request succeeded")
 	}
+	s.Linearizable = w.h.check()
 	out, _ := json.Marshal(s)
 	fmt.Println(string(out))
+	if s.Linearizable.Result != "Ok" {
+		s.Linearizable.report(w.h)
+		os.Exit(exitNotLinearizable)
+	}
+}
+
+// tally counts the requests answered and failed from the history.
+func tally(s *summary, h *history) {
+	for _, e := range h.events {
+		switch {
+		case e.Type == "ok" && e.F == "put":
+			s.Puts++
+		case e.Type == "ok":
+			s.Gets++
+		case e.Type != "invoke":
+			s.Failed++
+		}
+	}
+	s.Operations = h.outcomes()
+	s.Requests = s.Puts + s.Gets
+	s.RequestsPerSec = float64(s.Requests) / s.Seconds
 }
