@@ -12,13 +12,16 @@ event stream alone (independently of the C checks it repeats):
 - the clients went on while it was down: other nodes replicated proposals
   between its last event and its restart.
 
+With --crashes N (a --nemesis run) the last two are instead: N restarts
+in all, as many as the nemesis crashed members.
+
 Prints one line per violation and exits 1, else prints the counts."""
 import collections
 import json
 import sys
 
 
-def main(path):
+def main(path, crashes=None):
     pending = collections.Counter()
     leaders = {}
     last = {}
@@ -60,6 +63,18 @@ def main(path):
             if name != "InitState":
                 last[nid] = st
             seen[nid] = n
+    if crashes is not None:
+        restarts = sum(inits.values()) - len(inits)
+        for e in errors[:10]:
+            print(e)
+        if restarts != crashes:
+            print(f"InitState per node {dict(inits)}: expected {crashes} restarts")
+            return 1
+        if errors:
+            return 1
+        print(f"{sent} sent, {received} received, leaders by term {sorted(leaders)}, "
+              f"{restarts} restarts")
+        return 0
     if sorted(inits.values()) != [1, 1, 2]:
         errors.append(f"InitState per node {dict(inits)}: expected one restart")
     under_load = down and sum(1 for at, nid in replicates
@@ -78,4 +93,6 @@ def main(path):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--crashes":
+        sys.exit(main(sys.argv[3], int(sys.argv[2])))
     sys.exit(main(sys.argv[1]))
