@@ -123,7 +123,7 @@ func (h *history) operations() map[string][]porcupine.Operation {
 		}
 		r, done := ret[i]
 		o := porcupine.Operation{ClientId: e.Process, Call: e.Time,
-			Return: math.MaxInt64, Metadata: i}
+			Return: math.MaxInt64}
 		switch {
 		case e.F == "put" && (!done || r.Type == "info"):
 			o.Input = kvIn{put: true, value: *e.Value}
