@@ -46,7 +46,10 @@ struct live_opts {
 	char **argv;
 };
 
-/* The cluster's exit statuses of its own (scenarios/etcd/live/main.go). */
+/*
+ * The cluster's exit statuses of its own (scenarios/etcd/live/main.go); 2
+ * is also Go's flag package refusing a flag, so it is --nemesis's only with one.
+ */
 enum { CLUSTER_BAD_NEMESIS = 2, CLUSTER_NOT_LINEARIZABLE = 4 };
 
 /*
@@ -82,7 +85,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 		    go_spec_record, pr.spec, &err);
 	if (rc < 0)
 		die_err(&err);
-	if (rc == CLUSTER_BAD_NEMESIS)
+	if (rc == CLUSTER_BAD_NEMESIS && o->nemesis)
 		die(EXIT_USAGE, "--nemesis %s: see the cluster's message above", o->nemesis);
 	if (rc == CLUSTER_NOT_LINEARIZABLE)
 		die(EXIT_CHECK_FAILED, "the clients' history is not linearizable (the minimal history is above)");
