@@ -15,4 +15,15 @@ const char *capture_home(void);
  */
 const char *toolkit_tree(void);
 
+struct cap_err;
+
+/*
+ * A path under capture's cache directory ($CAPTURE_CACHE, else
+ * $XDG_CACHE_HOME/capture, else ~/.cache/capture: verdicts about this host,
+ * guest images), @fmt's, with its parent directories created; NULL and
+ * @err if there is no cache directory or they cannot be created.
+ */
+char *cache_path(struct cap_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif

@@ -61,7 +61,7 @@ static char *verdict_path(const struct guest_boot *b, struct cap_err *err)
 	free(key);
 	free(model);
 	free(qemu);
-	return guest_cache_path(err, "accel/%s", hex);
+	return cache_path(err, "accel/%s", hex);
 }
 
 const char *accel_name(enum accel a)

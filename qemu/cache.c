@@ -1,56 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* The guest runner's cache directory and its small helpers. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "../capture/home.h"
 #include "../capture/proc.h"
 #include "cache.h"
 #include "guest.h"
-
-/* Where the cache is (not created here); NULL and @err if nowhere. */
-static char *cache_dir(struct cap_err *err)
-{
-	const char *env;
-
-	if ((env = getenv("CAPTURE_CACHE")) && *env)
-		return xstrdup(env);
-	if ((env = getenv("XDG_CACHE_HOME")) && *env)
-		return xasprintf("%s/capture", env);
-	if ((env = getenv("HOME")) && *env)
-		return xasprintf("%s/.cache/capture", env);
-	cap_fail(err, EXIT_ENV_MISSING, "no cache directory: set CAPTURE_CACHE or HOME");
-	return NULL;
-}
-
-char *guest_cache_path(struct cap_err *err, const char *fmt, ...)
-{
-	char *dir = cache_dir(err), *rel, *path, *slash;
-	va_list ap;
-	int failed;
-
-	if (!dir)
-		return NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&rel, fmt, ap) < 0)
-		die(EXIT_CAPTURE_FAILED, "out of memory");
-	va_end(ap);
-	path = xasprintf("%s/%s", dir, rel);
-	free(rel);
-	free(dir);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	failed = mkdir_ok(path, err);
-	*slash = '/';
-	if (failed) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
 
 char *cache_tmp_name(const char *final)
 {
@@ -68,7 +27,7 @@ int cache_commit(const char *tmp, const char *final, struct cap_err *err)
 /* A new empty file under last-run/ for one command's output; NULL and @err. */
 static char *temp_file(const char *what, struct cap_err *err)
 {
-	char *path = guest_cache_path(err, "last-run/%s-XXXXXX", what);
+	char *path = cache_path(err, "last-run/%s-XXXXXX", what);
 	int fd = path ? mkstemp(path) : -1;
 
 	if (path && fd < 0) {

@@ -28,15 +28,9 @@
 #define QEMU_GUEST_H
 
 #include "../capture/err.h"
+#include "../capture/home.h"
 #include <stddef.h>
 #include <cJSON.h>
-
-/*
- * A path under the cache directory, its parent directories created; NULL
- * and @err if there is no cache directory or they cannot be created.
- */
-char *guest_cache_path(struct cap_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Debian's kernel image matching the installed headers. */
 struct guest_kernel {

@@ -19,7 +19,7 @@
 static int compile(const char *name, const char *src, const char *out,
 		   struct cap_err *err)
 {
-	char *log = guest_cache_path(err, "last-run/%s-build.log", name);
+	char *log = cache_path(err, "last-run/%s-build.log", name);
 	const char *argv[] = { "cc", "-std=c11", "-D_GNU_SOURCE", "-Wall",
 		"-Wextra", "-Werror", "-Os", "-static", "-s", "-o", out, src, NULL };
 	struct proc_result r;
@@ -64,7 +64,7 @@ char *guest_helper_build(const char *src, struct cap_err *err)
 			 STATIC_LIBC);
 	else if (!sha256_key((const char *const[]){ src, STATIC_LIBC, NULL },
 			     key, err))
-		out = guest_cache_path(err, "helpers/%s-%s", name, key);
+		out = cache_path(err, "helpers/%s-%s", name, key);
 	if (out && !file_exists(out) && build(name, src, out, err)) {
 		free(out);
 		out = NULL;

@@ -120,7 +120,7 @@ char *guest_initramfs(const struct guest_file *files, size_t n, char sha[65],
 		parts[i + 3] = files[i].src;
 	if (sha256_key(parts, key, err))
 		goto done;
-	out = guest_cache_path(err, "initramfs/%s.cpio%s", key,
+	out = cache_path(err, "initramfs/%s.cpio%s", key,
 			       guest_boot_lean() ? "" : ".gz");
 	if (out && ((!file_exists(out) && build(init, fwcfg, files, n, out, err)) ||
 		    (sha256_file(out, sha) &&

@@ -69,7 +69,7 @@ static int download(const struct guest_kernel *k, const char *deb,
 {
 	char *dir = cache_tmp_name(deb);
 	char *spec = xasprintf("%s=%s", k->package, k->version);
-	char *log = guest_cache_path(err, "last-run/apt-get-download.log");
+	char *log = cache_path(err, "last-run/apt-get-download.log");
 	const char *argv[] = { "env", "-C", dir, "apt-get", "download", "-q",
 			       spec, NULL };
 	char *got = xasprintf("%s/%s", dir, strrchr(deb, '/') + 1);
@@ -216,7 +216,7 @@ static void kernel_clear(struct guest_kernel *k)
 static char *kernel_deb(struct guest_kernel *k, struct cap_err *err)
 {
 	char *name = deb_file_name(k->package, k->version);
-	char *deb = guest_cache_path(err, "kernel/%s", name);
+	char *deb = cache_path(err, "kernel/%s", name);
 
 	free(name);
 	if (deb && ((!file_exists(deb) && download(k, deb, err)) ||
@@ -243,7 +243,7 @@ int guest_kernel_get(struct guest_kernel *k, struct cap_err *err)
 	k->package = xasprintf("linux-image-%s", k->abi);
 	deb = kernel_deb(k, err);
 	if (deb)
-		k->vmlinux = guest_cache_path(err, "kernel/%s_%s.vmlinux", k->abi,
+		k->vmlinux = cache_path(err, "kernel/%s_%s.vmlinux", k->abi,
 					      k->deb_sha256);
 	if (k->vmlinux && (file_exists(k->vmlinux) || !unpack_vmlinux(k, deb, err)))
 		ret = 0;

@@ -29,7 +29,7 @@ static int copy_into(const char *src, const char *dir, struct cap_err *err)
 static int build(const struct guest_kernel *k, const char *name,
 		 const char *const files[], const char *dir, struct cap_err *err)
 {
-	char *log = guest_cache_path(err, "last-run/%s-module-build.log", name);
+	char *log = cache_path(err, "last-run/%s-module-build.log", name);
 	char *map = xasprintf("KCFLAGS=-ffile-prefix-map=%s=%s", dir, name);
 	char *m = xasprintf("M=%s", dir);
 	const char *argv[] = { "make", "-C", k->headers_dir, m, map, "modules",
@@ -94,7 +94,7 @@ char *guest_module_build(const struct guest_kernel *k, const char *name,
 	memcpy(parts, files, n * sizeof(*parts));
 	parts[n] = xasprintf("%s/.config", k->headers_dir);
 	if (!sha256_key(parts, key, err) &&
-	    (dir = guest_cache_path(err, "modules/%s-%s_%s-%s", name, k->abi,
+	    (dir = cache_path(err, "modules/%s-%s_%s-%s", name, k->abi,
 				    k->version, key))) {
 		ko = xasprintf("%s/%s.ko", dir, name);
 		if (!file_exists(ko) && build_into(k, name, files, dir, ko, err)) {

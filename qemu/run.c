@@ -474,7 +474,7 @@ int guest_capture_all(const struct guest_boot *b, size_t n, int jobs,
 	if (!have_program(guest_qemu()))
 		return cap_fail(err, EXIT_ENV_MISSING, "%s not found: run 'make deps' "
 				"(qemu-system-x86)", guest_qemu());
-	g.last_run = guest_cache_path(err, "last-run/");
+	g.last_run = cache_path(err, "last-run/");
 	if (!g.last_run)
 		return -1;
 	runs = xcalloc(n, sizeof(*runs));

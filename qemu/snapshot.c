@@ -71,7 +71,7 @@ char *snapshot_path(const struct guest_boot *b, const char *accel,
 	digest(text, key);
 	free(text);
 	free(qemu);
-	return guest_cache_path(err, "snapshot/%s-%s.vm", slot, key);
+	return cache_path(err, "snapshot/%s-%s.vm", slot, key);
 }
 
 /* The trace channel's part saved beside @snapshot: SLOT-KEY.trace. */

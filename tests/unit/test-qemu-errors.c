@@ -143,12 +143,12 @@ static void cache_fails(void)
 	unsetenv("CAPTURE_CACHE");
 	unsetenv("XDG_CACHE_HOME");
 	unsetenv("HOME");
-	check("no cache directory: NULL", !guest_cache_path(&err, "kernel/x"),
+	check("no cache directory: NULL", !cache_path(&err, "kernel/x"),
 	      "a path");
 	expect_err("no cache directory", &err, EXIT_ENV_MISSING,
 		   "no cache directory: set CAPTURE_CACHE or HOME");
 	setenv("CAPTURE_CACHE", file, 1);
-	check("a cache that is a file: NULL", !guest_cache_path(&err, "kernel/x"),
+	check("a cache that is a file: NULL", !cache_path(&err, "kernel/x"),
 	      "a path");
 	expect_err("a cache that is a file", &err, EXIT_CAPTURE_FAILED, want);
 	setenv("CAPTURE_CACHE", cache, 1);
