@@ -3,7 +3,7 @@
 BPF_BUILD := build/bpf
 BPF_OBJ   := $(BPF_BUILD)/goprobe.bpf.o
 
-CAPTURE_SRC  += bpf/engine.c bpf/goresolve.c bpf/goexpr.c bpf/readplan.c bpf/goeval.c \
+CAPTURE_SRC  += bpf/engine.c bpf/attach.c bpf/goresolve.c bpf/goexpr.c bpf/readplan.c bpf/goeval.c \
 		 bpf/gospec.c bpf/gospec-parse.c bpf/gospec-resolve.c bpf/gospec-record.c
 CAPTURE_LIBS += -lbpf -lelf -ldw -lcapstone
 CAPTURE_DEPS += $(BPF_BUILD)/goprobe.skel.h

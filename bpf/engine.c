@@ -14,6 +14,7 @@
 #include "../capture/die.h"
 #include "../capture/err.h"
 #include "../capture/proc.h"
+#include "attach.h"
 #include "engine.h"
 #include "readplan.h"
 #include "goprobe.skel.h"
@@ -31,9 +32,11 @@ struct gp_engine {
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
-	unsigned cookie[GP_MAX_LINKS];      /* its site id */
+	unsigned long long cookie[GP_MAX_LINKS];    /* its site id */
 	unsigned nlinks;
-	struct bpf_link *links[GP_MAX_LINKS];
+	enum gp_attach how;
+	struct bpf_link *links[GP_MAX_LINKS];       /* GP_ATTACH_PERF's */
+	int multi_fd;                               /* GP_ATTACH_MULTI's one link */
 	gp_record_fn fn;
 	void *arg;
 	struct cap_err *err;    /* the running gp_run()'s, which on_event() fills */
@@ -84,15 +87,42 @@ struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 	e->bin = b;
 	e->goid_off = goid_off;
 	e->ring_bytes = 1ul << 22;
+	e->multi_fd = -1;
 	return e;
+}
+
+/*
+ * Detach every probe: one step on the multi path; one RCU wait per site
+ * on the perf-event path, which says so when the rest will take over a
+ * second (the first detach's time times the sites left).
+ */
+static void detach(struct gp_engine *e)
+{
+	double start = monotonic_seconds(), each;
+	int first = 1;
+
+	if (e->multi_fd >= 0)
+		close(e->multi_fd);
+	e->multi_fd = -1;
+	for (unsigned i = 0; i < e->nlinks; i++) {
+		if (!e->links[i])
+			continue;
+		bpf_link__destroy(e->links[i]);
+		e->links[i] = NULL;
+		each = monotonic_seconds() - start;
+		if (first && each * (e->nlinks - i - 1) > 1.0)
+			progress("detaching %u more perf-event uprobes, %.2f s each",
+				 e->nlinks - i - 1, each);
+		first = 0;
+	}
+	bpf_link__destroy(e->fork_link);
+	bpf_link__destroy(e->exec_link);
+	e->fork_link = e->exec_link = NULL;
 }
 
 void gp_close(struct gp_engine *e)
 {
-	bpf_link__destroy(e->fork_link);
-	bpf_link__destroy(e->exec_link);
-	for (unsigned i = 0; i < e->nlinks; i++)
-		bpf_link__destroy(e->links[i]);
+	detach(e);
 	goprobe__destroy(e->skel);
 	go_close(e->bin);
 	free(e);
@@ -197,11 +227,17 @@ static int load(struct gp_engine *e)
 {
 	int err;
 
+	if (gp_attach_path(&e->how, e->err))
+		return -1;
 	libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
 	e->skel = goprobe__open();
 	if (!e->skel)
 		return cap_fail(e->err, EXIT_ENV_MISSING, "cannot open the BPF object: %s",
 				strerror(errno));
+	/* The kernel takes a program for a multi link only if loaded for one. */
+	if (e->how == GP_ATTACH_MULTI)
+		bpf_program__set_expected_attach_type(e->skel->progs.goprobe,
+				(enum bpf_attach_type)GP_TRACE_UPROBE_MULTI);
 	e->skel->rodata->wakeup_bytes = e->ring_bytes / 4;
 	e->skel->rodata->follow = (__u32)e->follow;
 	bpf_map__set_max_entries(e->skel->maps.events, (__u32)e->ring_bytes);
@@ -251,10 +287,26 @@ static int follow_target(struct gp_engine *e, pid_t pid)
 	return 0;
 }
 
+/* Every site in one link, for @pid alone unless followed. */
+static int attach_multi(struct gp_engine *e, pid_t pid)
+{
+	e->multi_fd = gp_uprobe_multi_link(bpf_program__fd(e->skel->progs.goprobe),
+					   e->path, e->offs, e->cookie, e->nlinks,
+					   e->follow ? 0 : pid);
+	if (e->multi_fd < 0)
+		return cap_fail(e->err, attach_failure(),
+				"cannot attach %u uprobes to %s as one uprobe_multi link: %s%s",
+				e->nlinks, e->path, strerror(errno),
+				errno == EINVAL ? " (CAPTURE_UPROBE=perf attaches them one by one)" : "");
+	return 0;
+}
+
 static int attach(struct gp_engine *e, pid_t pid)
 {
 	if (e->follow && follow_target(e, pid))
 		return -1;
+	if (e->how == GP_ATTACH_MULTI)
+		return attach_multi(e, pid);
 	for (unsigned i = 0; i < e->nlinks; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
 
@@ -442,6 +494,7 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 		return cap_fail(err, EXIT_CAPTURE_FAILED, "cannot open the ring buffer: %s",
 				strerror(errno));
 	rc = run_target(e, rb, argv, out_path, timeout_s, &status);
+	detach(e);
 	ring_buffer__free(rb);
 	if (rc)
 		return -1;

@@ -87,12 +87,17 @@ static void describe(cJSON *m, const char *bin, struct gp_engine *e,
 	size_t sz;
 	const void *obj = goprobe__elf_bytes(&sz);
 	char hex[65];
+	enum gp_attach how;
+	struct cap_err err;
 
+	if (gp_attach_path(&how, &err))
+		die_err(&err);
 	hash_into(env, "binary_sha256", bin);
 	json_add(env, "go_build_id", json_str(go_build_id(gp_binary(e))));
 	hash_into(env, "spec_sha256", spec);
 	sha256_hex(obj, sz, hex);
 	json_add(env, "bpf_object_sha256", json_str(hex));
+	json_add(env, "attach", json_str(gp_attach_name(how)));
 }
 
 /* The loss counters, all zero: gp_run() fails the capture on any. */

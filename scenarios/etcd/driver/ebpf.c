@@ -152,7 +152,10 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 	gp_close(p.e);
 }
 
-/* What was probed: the harness's build id and the BPF object's digest. */
+/*
+ * What was probed: the harness's build id, the BPF object's digest, the
+ * probe spec's and how the probes attached.
+ */
 static void describe_probes(const char *bin, cJSON *env)
 {
 	struct cap_err err;
@@ -161,8 +164,9 @@ static void describe_probes(const char *bin, cJSON *env)
 	const void *obj = goprobe__elf_bytes(&sz);
 	char *spec = probe_spec();
 	char hex[65];
+	enum gp_attach how;
 
-	if (!b)
+	if (!b || gp_attach_path(&how, &err))
 		die_err(&err);
 	json_add(env, "harness_build_id", json_str(go_build_id(b)));
 	go_close(b);
@@ -171,6 +175,7 @@ static void describe_probes(const char *bin, cJSON *env)
 	if (sha256_file(spec, hex))
 		die(EXIT_ENV_MISSING, "%s: cannot read the probe spec", spec);
 	json_add(env, "spec_sha256", json_str(hex));
+	json_add(env, "attach", json_str(gp_attach_name(how)));
 	free(spec);
 }
 
