@@ -12,17 +12,25 @@
  * records without translating them (the engine counts them): the probe's
  * cost without the consumer's, which a busy machine takes from the target.
  * The consumer's CPU time is this process's, the target's excluded (the
- * bench subtracts a run with N = 0).
+ * bench subtracts a run with N = 0).  The probes attach as the engine
+ * decides (CAPTURE_UPROBE forces a path, docs/go.md).  --bare instead
+ * attaches a program that returns at once at the probe's own site in
+ * (*raft).Step, on the same path, and prints the target's ns per call
+ * alone: the trap without the probe.
  *
- * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only]
+ * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only | --bare]
  * (run from the top of the tree: the spec is read from there)
  */
 #include <bpf/bpf.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include "../bpf/attach.h"
 #include "../bpf/gospec.h"
 #include "../capture/die.h"
 #include "../capture/err.h"
@@ -43,6 +51,66 @@ static unsigned long long cpu_ns(void)
 	       (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
 }
 
+#define STEP "go.etcd.io/raft/v3.(*raft).Step"
+
+/* A perf-event uprobe at @off of @path in every process, running @prog. */
+static int perf_uprobe(int prog, const char *path, unsigned long off)
+{
+	char *text = read_file("/sys/bus/event_source/devices/uprobe/type", NULL);
+	struct perf_event_attr a;
+	int fd;
+
+	if (!text)
+		die(EXIT_ENV_MISSING, "no uprobe PMU (/sys/bus/event_source/devices/uprobe/type)");
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (__u32)atoi(text);
+	a.config1 = (__u64)(unsigned long)path;
+	a.config2 = off;
+	free(text);
+	fd = (int)syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		die(EXIT_CAPTURE_FAILED, "cannot attach a perf-event uprobe at %#lx", off);
+	return fd;
+}
+
+/* --bare: BINARY N under the empty program at Step's probe site. */
+static int bare(char *const argv[])
+{
+	char out[] = "/tmp/ebpf-overhead-XXXXXX";
+	const char *args[] = { argv[1], argv[2], NULL };
+	struct cap_err err;
+	struct go_binary *b = go_open(argv[1], &err);
+	struct go_func f;
+	enum gp_attach how;
+	unsigned long off;
+	unsigned long long cookie = 0;
+	int prog, link, fd = mkstemp(out);
+	char *text;
+
+	if (!b || go_func(b, STEP, &f, &err) || gp_attach_path(&how, &err))
+		die_err(&err);
+	off = f.check ? f.check : f.entry;
+	prog = gp_empty_program(how);
+	if (fd < 0 || prog < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot load the empty program");
+	link = how == GP_ATTACH_MULTI ?
+	       gp_uprobe_multi_link(prog, argv[1], &off, &cookie, 1, 0) :
+	       perf_uprobe(prog, argv[1], off);
+	if (link < 0)
+		die(EXIT_CAPTURE_FAILED, "cannot attach the empty program");
+	proc_must(EXIT_CAPTURE_FAILED, args, out);
+	close(link);
+	close(prog);
+	text = read_file(out, NULL);
+	unlink(out);
+	printf("%s\n", text ? strtok(text, "\n") : "?");
+	free(text);
+	go_close(b);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char out[] = "/tmp/ebpf-overhead-XXXXXX";
@@ -57,7 +125,9 @@ int main(int argc, char **argv)
 	int fd, rc;
 
 	if (argc != 3 && argc != 4)
-		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only]");
+		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only | --bare]");
+	if (!strcmp(opt, "--bare"))
+		return bare(argv);
 	if (!strcmp(opt, "--bpf-stats") && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
 		die(EXIT_ENV_MISSING, "cannot enable BPF statistics");
 	else if (*opt && strcmp(opt, "--bpf-stats") && strcmp(opt, "--count-only"))

@@ -65,6 +65,20 @@ static int link_errno(int prog_fd, pid_t pid)
 	return errno;
 }
 
+int gp_empty_program(enum gp_attach how)
+{
+	/* r0 = 0; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+
+	if (how == GP_ATTACH_MULTI)
+		o.expected_attach_type = (enum bpf_attach_type)GP_TRACE_UPROBE_MULTI;
+	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, "gp_empty", "GPL", insns, 2, &o);
+}
+
 /*
  * Whether this kernel attaches uprobe_multi links as the engine needs:
  * 1 or 0 with @why, -1 and @err if BPF refuses the try itself.  Besides
@@ -73,15 +87,7 @@ static int link_errno(int prog_fd, pid_t pid)
  */
 static int try_multi(char *why, size_t n, struct cap_err *err)
 {
-	/* r0 = 0; exit */
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, o,
-		    .expected_attach_type = (enum bpf_attach_type)GP_TRACE_UPROBE_MULTI);
-	int prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "gp_try_multi", "GPL", insns,
-				 2, &o), e1, e2;
+	int prog = gp_empty_program(GP_ATTACH_MULTI), e1, e2;
 
 	if (prog < 0 && errno == EPERM)
 		return cap_fail(err, EXIT_ENV_MISSING, "cannot load a BPF program: %s",

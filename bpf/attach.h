@@ -8,6 +8,7 @@
 #define GOPROBE_ATTACH_H
 
 #include <sys/types.h>
+#include "engine.h"
 
 struct cap_err;
 
@@ -26,5 +27,12 @@ struct cap_err;
  */
 int gp_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
 			 const unsigned long long *cookies, unsigned n, pid_t pid);
+
+/*
+ * A program that returns at once, loaded for path @how: its file
+ * descriptor, or -1 with errno.  What trying the kernel attaches, and the
+ * bare trap bench/ebpf-overhead measures.
+ */
+int gp_empty_program(enum gp_attach how);
 
 #endif
