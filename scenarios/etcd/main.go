@@ -13,7 +13,9 @@
 // probes on this process, or (built with -tags with_tla) from upstream's
 // TraceLogger hook, whose events tracing.go writes to stdout.
 //
-// Usage: etcd-harness SCENARIO_FILE [STEP_MAP] (explore.go: -generate)
+// Usage: etcd-harness SCENARIO_FILE [STEP_MAP] (explore.go: -generate);
+// etcd-harness -batch SCENARIO_FILE... replays each in turn, each on a
+// cluster of its own, in one process (probes attached once).
 package main
 
 import (
@@ -426,14 +428,31 @@ func replay(path, stepMap string) {
 	flushTrace()
 }
 
+// scenarioStart is where scenario i of a -batch run begins: the eBPF
+// driver probes it and sends the events that follow to that scenario's
+// file.  Not inlined, so that it stays a function to probe.
+//
+//go:noinline
+func scenarioStart(i int) {}
+
+func batch(paths []string) {
+	for i, p := range paths {
+		scenarioStart(i)
+		replay(p, "")
+	}
+}
+
 func main() {
 	switch {
+	case len(os.Args) >= 3 && os.Args[1] == "-batch":
+		batch(os.Args[2:])
 	case len(os.Args) >= 2 && os.Args[1] == "-generate":
 		generate(os.Args[2:])
 	case len(os.Args) == 2 || len(os.Args) == 3:
 		replay(os.Args[1], strings.Join(os.Args[2:], ""))
 	default:
 		fatal(2, "usage: etcd-harness SCENARIO_FILE [STEP_MAP]\n"+
+			"       etcd-harness -batch SCENARIO_FILE...\n"+
 			"       etcd-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
 	}
 }

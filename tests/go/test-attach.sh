@@ -39,13 +39,31 @@ if diff <(rest_of "$TMP/etcd-multi") <(rest_of "$TMP/etcd-perf") >"$TMP/diff"; t
 else
 	not_ok "capture etcd: the manifests differ only in attach" "$(head -n 3 "$TMP/diff")"
 fi
-# One link, one detach; the perf path's 16 detaches (~0.1 s each) are said.
+# One link, one detach; the perf path's 16-17 detaches (~0.1 s each) are said.
 grep -q 'detaching' "$TMP/etcd-multi.err" &&
 	not_ok "the multi path detaches in one step" "$(grep -m 1 detaching "$TMP/etcd-multi.err")" ||
 	ok "the multi path detaches in one step (no progress line for it)"
-grep -q 'detaching 15 more perf-event uprobes' "$TMP/etcd-perf.err" &&
+grep -Eq 'detaching 1[56] more perf-event uprobes, [0-9.]+ s each' "$TMP/etcd-perf.err" &&
 	ok "the perf path's detaching, over a second, has a progress line" ||
 	not_ok "the perf path's detaching has a progress line" "$(tail -n 3 "$TMP/etcd-perf.err")"
+
+# --scenario all runs every scenario through one harness process, the
+# probes attached once; each scenario's run is the bytes of its own capture.
+grep -q '^capture: etcd: 5 scenarios through one probed harness$' "$TMP/etcd-multi.err" &&
+	ok "capture etcd --scenario all: one probed harness for the 5 scenarios" ||
+	not_ok "capture etcd --scenario all: one probed harness" "$(head -n 3 "$TMP/etcd-multi.err")"
+for s in "$ROOT"/scenarios/etcd/0[1-9]-*; do
+	n=$(basename "$s")
+	if $CAPTURE etcd --scenario "$n" -o "$TMP/one-$n" >/dev/null 2>"$TMP/one.err"; then
+		cmp -s "$TMP/one-$n/raw/$n.ndjson" "$TMP/etcd-multi/raw/$n.ndjson" &&
+			cmp -s "$TMP/one-$n/etcd/$n.ndjson" "$TMP/etcd-multi/etcd/$n.ndjson" &&
+			ok "$n alone: the raw events and windows of --scenario all" ||
+			not_ok "$n alone: the bytes of --scenario all" \
+				"$(diff "$TMP/one-$n/raw/$n.ndjson" "$TMP/etcd-multi/raw/$n.ndjson" | head -n 3)"
+	else
+		not_ok "capture etcd --scenario $n" "$(tail -n 2 "$TMP/one.err")"
+	fi
+done
 
 # capture go with the raft spec, folded: the same events and windows.
 for how in multi perf; do

@@ -125,6 +125,27 @@ long etcd_probed_end(struct etcd_probed *p)
 	return events;
 }
 
+/*
+ * The probed harness @bin ended with @rc, @scenario the last it ran: its
+ * status, every record translated, nothing printed (stdout to @tmp_out).
+ */
+static void probed_done(struct etcd_probed *p, const char *bin, const char *scenario,
+			int rc, const char *tmp_out)
+{
+	size_t len = 0;
+	char *stdout_text;
+
+	etcd_harness_status(bin, scenario, rc);
+	etcd_probed_end(p);
+	stdout_text = read_file(tmp_out, &len);
+	if (!stdout_text || len)
+		die(EXIT_CAPTURE_FAILED,
+		    "%s printed %zu bytes: the probed harness must print nothing (built with with_tla?)",
+		    bin, len);
+	free(stdout_text);
+	gp_close(p->e);
+}
+
 /* Run the harness under the probes; its events go to @raw. */
 static void run_probed(const char *bin, const char *scenario, const char *raw,
 		       const char *tmp_out)
@@ -132,8 +153,6 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 	struct cap_err err;
 	struct etcd_probed p;
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
-	size_t len = 0;
-	char *stdout_text;
 	int rc;
 
 	etcd_probed_open(&p, bin, raw, &ebpf.ring);
@@ -141,15 +160,77 @@ static void run_probed(const char *bin, const char *scenario, const char *raw,
 		    p.spec, &err);
 	if (rc < 0)
 		die_err(&err);
-	etcd_harness_status(bin, scenario, rc);
-	etcd_probed_end(&p);
-	stdout_text = read_file(tmp_out, &len);
-	if (!stdout_text || len)
-		die(EXIT_CAPTURE_FAILED,
-		    "%s printed %zu bytes: the probed harness must print nothing (built with with_tla?)",
-		    bin, len);
-	free(stdout_text);
-	gp_close(p.e);
+	probed_done(&p, bin, scenario, rc, tmp_out);
+}
+
+/*
+ * Every scenario of @lc through one probed harness ("-batch"): the probes
+ * attach and detach once.  Each scenario's events go to its own raw file:
+ * the harness calls main.scenarioStart before each, whose probe (a site
+ * of no reads, not the spec's) switches the file.
+ */
+struct batch {
+	struct live_capture *lc;
+	struct etcd_probed p;
+	int start_site;     /* main.scenarioStart's */
+	size_t started;
+};
+
+static void batch_record(const struct gp_record *r, void *arg)
+{
+	struct batch *b = arg;
+	struct live_capture *lc = b->lc;
+
+	if (r->site != (unsigned)b->start_site) {
+		go_spec_record(r, b->p.spec);
+		return;
+	}
+	if (b->started == lc->n)
+		die(EXIT_CAPTURE_FAILED, "the harness started more than %zu scenarios", lc->n);
+	if (b->started) {
+		if (fclose(b->p.out))
+			die(EXIT_CAPTURE_FAILED, "%s: write error", b->p.raw);
+		b->p.raw = lc->raw[b->started];
+		b->p.out = fopen(b->p.raw, "w");
+		if (!b->p.out)
+			die(EXIT_CAPTURE_FAILED, "%s: cannot create", b->p.raw);
+		go_spec_output(b->p.spec, NULL, b->p.out);
+	}
+	progress("etcd %s (ebpf)", lc->sc[b->started++].run);
+}
+
+/* 0, or -1 if @bin has no main.scenarioStart (a harness without -batch). */
+static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_out)
+{
+	struct gp_site none = { 0 };
+	struct cap_err err;
+	struct batch b = { .lc = lc };
+	char **argv = xcalloc(lc->n + 3, sizeof(*argv));
+	int rc;
+
+	etcd_probed_open(&b.p, bin, lc->raw[0], &ebpf.ring);
+	b.start_site = gp_probe(b.p.e, "main.scenarioStart", &none, NULL, &err);
+	if (b.start_site < 0) {
+		etcd_probed_end(&b.p);
+		gp_close(b.p.e);
+		free(argv);
+		return -1;
+	}
+	progress("etcd: %zu scenarios through one probed harness", lc->n);
+	argv[0] = (char *)bin;
+	argv[1] = "-batch";
+	for (size_t i = 0; i < lc->n; i++)
+		argv[i + 2] = lc->sc[i].path;
+	rc = gp_run(b.p.e, argv, tmp_out, ETCD_HARNESS_TIMEOUT * (double)lc->n,
+		    batch_record, &b, &err);
+	if (rc < 0)
+		die_err(&err);
+	probed_done(&b.p, bin, lc->sc[b.started ? b.started - 1 : 0].path, rc, tmp_out);
+	if (b.started != lc->n)
+		die(EXIT_CAPTURE_FAILED, "%s -batch started %zu of %zu scenarios", bin,
+		    b.started, lc->n);
+	free(argv);
+	return 0;
 }
 
 /*
@@ -184,10 +265,11 @@ static void ebpf_run(struct live_capture *lc)
 	const char *bin = etcd_harness(0);
 	char *tmp_out = corpus_path(lc->corpus, ".harness-stdout");
 
-	for (size_t i = 0; i < lc->n; i++) {
-		progress("etcd %s (ebpf)", lc->sc[i].run);
-		run_probed(bin, lc->sc[i].path, lc->raw[i], tmp_out);
-	}
+	if (lc->n < 2 || run_batch(lc, bin, tmp_out))
+		for (size_t i = 0; i < lc->n; i++) {
+			progress("etcd %s (ebpf)", lc->sc[i].run);
+			run_probed(bin, lc->sc[i].path, lc->raw[i], tmp_out);
+		}
 	unlink(tmp_out);
 	free(tmp_out);
 }
