@@ -1,10 +1,12 @@
 # Shared helpers for test scripts (tests/<area>/test-*.sh).  Source it.
 #
 # Each check prints "ok - NAME" or "not ok - NAME: why"; tests/run counts
-# them.  A script that needs something missing (root, QEMU, BPF) must say
-# so with not_ok, never skip silently.
+# them.  What a script needs (root, QEMU, Go...) its header says
+# ("# needs: ...", tests/README.md): tests/run skips it when a need is
+# missing; run by hand, it fails here with the reason.
 set -u
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$TESTS_DIR/needs.sh"
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 REF=${CAPTURE_REFERENCE:-$ROOT/../shared/reference}
 # The sanitizer build is what the tests run.
@@ -15,7 +17,24 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1: $2"; }
+# not_ok NAME WHY: WHY's lines after its first go on "#   " lines, which
+# tests/run shows with the failed check.
+not_ok() {
+	local first
+	first=${2%%$'\n'*}
+	echo "not ok - $1: $first"
+	[ "$first" = "$2" ] || printf '%s\n' "${2#*$'\n'}" | sed 's/^/#   /'
+}
+
+# Run by hand (bash tests/DIR/test-X.sh): the needs of its header first.
+if [ -z "${TESTS_NEEDS_CHECKED:-}" ]; then
+	for _need in $(header_words "$0" needs); do
+		_why=$(need_missing "$_need") || continue
+		not_ok "$(basename "$0"): needs $_need" "$_why"
+		exit 1
+	done
+	unset _need _why
+fi
 
 # check NAME CMD...: passes when CMD exits 0.
 check() {

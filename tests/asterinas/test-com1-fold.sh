@@ -3,6 +3,7 @@
 # ktest runner lines, the events amid them; long4's seq wraps at 100) fold
 # with the spin folder to the reference windows: the same the Linux guest
 # gives for the same scenario.  How the fixtures were made: README.md here.
+# needs: reference
 source "$(dirname "$0")/../lib.sh"
 here=$TESTS_DIR/asterinas
 spin_ref=$REF/sysmobench-corpora/spin

@@ -3,6 +3,7 @@
 # anything: the source tree at tag v0.16.0, then Docker (client and engine).
 # Each miss stops at once with EXIT_ENV_MISSING (5) saying what is missing
 # and how to get it, and leaves the tree and the output alone.
+# needs: docker
 source "$(dirname "$0")/../lib.sh"
 
 spin() { "$CAPTURE" spin --kernel asterinas --scenario contention "$@"; }
@@ -38,16 +39,11 @@ expect_exit 5 "a checkout past the tag" 'not at v0.16.0.*checkout v0.16.0' \
 
 # The Docker client present, its engine not there (this machine's case;
 # DOCKER_HOST makes it so wherever the test runs).
-if command -v docker >/dev/null; then
-	DOCKER_HOST=unix://$TMP/no-engine.sock expect_exit 5 \
-		"docker without an engine stops the run" \
-		'Docker engine does not answer.*start it' \
-		timeout 60 "$CAPTURE" spin --kernel asterinas --scenario contention \
-		--asterinas-src "$src" -o "$TMP/out"
-else
-	not_ok "docker without an engine stops the run" \
-		"no docker client on PATH to test with (Debian: docker.io)"
-fi
+DOCKER_HOST=unix://$TMP/no-engine.sock expect_exit 5 \
+	"docker without an engine stops the run" \
+	'Docker engine does not answer.*start it' \
+	timeout 60 "$CAPTURE" spin --kernel asterinas --scenario contention \
+	--asterinas-src "$src" -o "$TMP/out"
 
 # No Docker client at all: a PATH with git only.
 mkdir -p "$TMP/bin"

@@ -1,6 +1,7 @@
 # capture convert: between event and stream form and the JSON styles, with
 # the writer fold uses -- round trips are byte-identical, and convert agrees
 # with fold byte for byte.
+# needs: reference
 source "$(dirname "$0")/../lib.sh"
 ref=$REF/sysmobench-corpora
 log=$ROOT/tests/spin-fold/contention.log

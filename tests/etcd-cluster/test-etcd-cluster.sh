@@ -2,14 +2,12 @@
 # capture etcd --live: a real 3-member etcd cluster under load and real eBPF
 # uprobes (root, as make test runs), its leader killed under load and
 # restarted; what must hold in any run, the refold of its raw stream, its refusals.
+# needs: root btf go goproxy python3
+# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 SECONDS_RUN=8
 
-if [ "$(id -u)" != 0 ]; then
-	not_ok "etcd live cluster" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
 
 check "a ${SECONDS_RUN} s live cluster with a leader restart" \
 	$CAPTURE etcd --live --seconds $SECONDS_RUN -o "$TMP/live"

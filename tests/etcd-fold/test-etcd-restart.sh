@@ -5,6 +5,7 @@
 # a restart whose log lost entries its persisted commit covers, and a
 # restarted node that goes on to lead without the committed entries, are
 # refused at their line.
+# needs: jq
 source "$(dirname "$0")/../lib.sh"
 
 ev() { # NAME NID ROLE TERM VOTE COMMIT LOG

@@ -3,6 +3,7 @@
 # it folds, its windows per action match an independent count over the raw
 # events, the projection follows nodes joining and leaving, wrapped and bare
 # events fold alike; corrupted copies are refused at the right line.
+# needs: reference jq python3
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
 trace=$REF/etcd-with-tla/example.ndjson

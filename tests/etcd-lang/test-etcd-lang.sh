@@ -3,16 +3,14 @@
 # of tests/etcd-lang/scenarios (one or more per new word) on both capture
 # paths, each twice, and every kind of bad line refused with file:line.
 # The five reference scenarios are checked by tests/etcd-live.
+# needs: root btf go goproxy python3
+# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
 HERE=$TESTS_DIR/etcd-lang
 SCEN=$HERE/scenarios
 
-if [ "$(id -u)" != 0 ]; then
-	not_ok "etcd scenario language" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
 
 check "ebpf capture of the language scenarios" \
 	$CAPTURE etcd --scenarios "$SCEN" --scenario all -o "$TMP/a"

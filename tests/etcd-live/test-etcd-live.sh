@@ -1,6 +1,8 @@
 #!/bin/bash
 # capture etcd: real etcd raft under real eBPF uprobes (root, as `make test`
 # runs), against the reference corpus and against upstream's with_tla trace.
+# needs: root btf go goproxy reference
+# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
@@ -8,10 +10,6 @@ REFDIR=$REF/sysmobench-corpora/etcd
 HARNESS=$ROOT/build/etcd/harness
 AUX='"action": "(BecomeLeader|BecomeFollower|Commit)"'
 
-if [ "$(id -u)" != 0 ]; then
-	not_ok "etcd live capture" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
 
 # Target windows only (auxiliary lines are the folder's derivation).
 targets() { grep -Ev "$AUX" "$1"; }

@@ -3,6 +3,7 @@
 # ends with its exit code and message, and nothing is lost: DEST is either
 # absent or a whole corpus (the old one, or the new one), never a part.
 # The disk faults need root (a small tmpfs, chattr); CI is root.
+# needs: root python3
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 log=tests/spin-fold/contention.log

@@ -2,6 +2,8 @@
 # reports half its events and no END marker, then ends, or hangs.  Both are
 # lost events, exit 6, and leave nothing.  CAPTURE_GUEST_TIMEOUT is small
 # so that the hung guest is given up quickly.
+# needs: qemu
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 

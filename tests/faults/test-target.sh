@@ -2,14 +2,12 @@
 # middle, and a ring buffer too small for the load (--ring-bytes, read
 # while the target runs: real drops, not --hold-ring's).  Each ends with
 # exit 6 and what was lost, and leaves no corpus.  Needs root and Go.
+# needs: root btf go goproxy
+# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 HARNESS=$ROOT/build/etcd/harness
 
-if [ "$(id -u)" != 0 ]; then
-	not_ok "etcd capture faults" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
 # capture etcd builds the harness the first time.
 [ -x "$HARNESS" ] || "$CAPTURE" etcd --scenario election -o "$TMP/warm" >/dev/null 2>"$TMP/warm.err" ||
 	{ not_ok "etcd capture faults" "cannot build the harness: $(tail -n 2 "$TMP/warm.err")"; exit 0; }

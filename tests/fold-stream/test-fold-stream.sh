@@ -4,10 +4,10 @@
 # as the straightforward Python fold, its peak RSS does not grow with the
 # input, and a bad line deep in a file read ahead is still reported at its
 # file:line with nothing written.
+# needs: python3 jq time
 source "$(dirname "$0")/../lib.sh"
 FAST=$ROOT/build/capture
 [ -x "$FAST" ] || { not_ok "optimized build" "$FAST missing (make)"; exit 0; }
-[ -x /usr/bin/time ] || { not_ok "GNU time" "/usr/bin/time missing (make deps)"; exit 0; }
 
 gen() { python3 "$ROOT/bench/gen-locksvc.py" "$TMP/$1" "$2" >/dev/null; }
 # peak_kb OUT RUN: fold RUN with the optimized build, print its peak RSS.

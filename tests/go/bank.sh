@@ -1,19 +1,9 @@
-# Shared by the capture go tests (source it after lib.sh): they need root
-# (BPF uprobes) and Go (the toy bank), and say so when either is missing;
-# build ARGS... builds the bank (tests/go/bank) with go build ARGS; spec
-# and refused write and try spec files.
-GO=/usr/local/go/bin/go
+# Shared by the capture go tests (source it after lib.sh; their headers
+# say they need root for BPF uprobes and Go for the toy bank): build
+# ARGS... builds the bank (tests/go/bank) with go build ARGS; spec and
+# refused write and try spec files.
+GO=$(go_tool)
 D=$TESTS_DIR/go
-BANK_TEST=$(basename "$0" .sh)
-
-if [ "$(id -u)" != 0 ]; then
-	not_ok "$BANK_TEST" "needs root for BPF uprobes (make test runs as root)"
-	exit 0
-fi
-if [ ! -x "$GO" ]; then
-	not_ok "$BANK_TEST" "needs Go at $GO to build the toy bank"
-	exit 0
-fi
 
 build() {
 	GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/bank" build -trimpath \

@@ -3,6 +3,7 @@
 # tests/go/features.probes and checked against its log; each new refusal
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
 # (a "once" event missing from a call, a computed field over a nil value).
+# needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
 build -o "$TMP/bank" .

@@ -2,14 +2,11 @@
 # on the spin reference corpus, the mutant whose release does nothing
 # (negative control) fails exactly the 11 release windows, and graders that
 # crash, hang or answer garbage stop the run with a clear error.
+# needs: reference node python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 ref=$REF/sysmobench-corpora/spin
 
-if ! command -v node >/dev/null; then
-	not_ok "node for the reference graders" "node missing (Debian package nodejs: make deps)"
-	exit 0
-fi
 py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
 expect() { if py "$2" "$3"; then ok "$1"; else not_ok "$1" "$2 is false"; fi; }
 

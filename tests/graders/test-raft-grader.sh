@@ -2,14 +2,11 @@
 # written from Raft's rules: it passes the etcd reference corpus and
 # upstream's with_tla example folded (raftkvs: tests/raftkvs), and it fails
 # windows mutated against each rule it checks, saying why.
+# needs: reference node python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 grader="node $here/raft-next.js"
 
-if ! command -v node >/dev/null; then
-	not_ok "node for the reference graders" "node missing (Debian package nodejs: make deps)"
-	exit 0
-fi
 py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
 expect() { if py "$2" "$3"; then ok "$1"; else not_ok "$1" "$2 is false: $(head -c 300 "$3")"; fi; }
 

@@ -3,6 +3,7 @@
 # every trace written here and finds the event form's states, actions and
 # data; convert takes each back to the event and stream forms byte for
 # byte; audit, verify and grade read ITF; what ITF cannot carry is refused.
+# needs: reference venv node
 source "$(dirname "$0")/../lib.sh"
 HERE=$ROOT/tests/itf
 PY=$ROOT/build/venv/bin/python

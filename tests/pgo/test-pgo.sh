@@ -3,6 +3,7 @@
 # byte-identical, counts agree with a jq count over the raw records; and
 # corrupted copies of real runs are refused (exit code, file:line, nothing
 # written).
+# needs: reference jq python3
 source "$(dirname "$0")/../lib.sh"
 pgo=$REF/pgo-traces
 locksvc_runs=("$pgo"/locksvc/*/)

@@ -3,6 +3,7 @@
 # jq count of the raw records; the windows follow Raft's rules by the
 # reference grader; corrupted copies of a real run are refused with their
 # exit code and file:line, leaving no corpus.
+# needs: reference jq python3 node
 source "$(dirname "$0")/../lib.sh"
 runs=("$REF"/pgo-traces/raftkvs/*/)
 [ ${#runs[@]} = 3 ] && ok "3 raftkvs runs present" ||
@@ -46,14 +47,10 @@ seed=$(head -n 1 "$TMP/a/raftkvs/$(basename "${runs[0]}").ndjson")
 [ "$seed" = '{"state": {"nodes": {"1": {"role": "follower", "term": 1, "vote": "0", "commit": 0, "log": 0}}}}' ] &&
 	ok "seed line: one follower in term 1, in the etcd projection" || not_ok "seed line" "$seed"
 
-if command -v node >/dev/null; then
-	expect_exit 0 "every window follows Raft's rules (tests/graders/raft-next.js)" '' \
-		"$CAPTURE" grade --json --exec "node $ROOT/tests/graders/raft-next.js" "$TMP/a"
-	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["all"]["passed"] != r["all"]["windows"] or r["all"]["windows"] != 246)' \
-		"$TMP/.stdout" && ok "grader: 246/246" || not_ok "grader: 246/246" "$(head -c 300 "$TMP/.stdout")"
-else
-	not_ok "node for the reference grader" "node missing (Debian package nodejs: make deps)"
-fi
+expect_exit 0 "every window follows Raft's rules (tests/graders/raft-next.js)" '' \
+	"$CAPTURE" grade --json --exec "node $ROOT/tests/graders/raft-next.js" "$TMP/a"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["all"]["passed"] != r["all"]["windows"] or r["all"]["windows"] != 246)' \
+	"$TMP/.stdout" && ok "grader: 246/246" || not_ok "grader: 246/246" "$(head -c 300 "$TMP/.stdout")"
 
 # Corrupted copies of a real run.  Each: exit code, file:line, no corpus.
 src=${runs[0]%/}
@@ -153,10 +150,8 @@ want = [
 sys.exit(0 if got == want else print(got) or 1)
 PY
 	not_ok "vote, append and newer-term response: their windows" "$(cat "$TMP/h.err")"
-if command -v node >/dev/null; then
-	check "vote, append and newer-term response follow Raft's rules" \
-		"$CAPTURE" grade --exec "node $ROOT/tests/graders/raft-next.js" "$TMP/h"
-fi
+check "vote, append and newer-term response follow Raft's rules" \
+	"$CAPTURE" grade --exec "node $ROOT/tests/graders/raft-next.js" "$TMP/h"
 rm -rf "$TMP/bad"
 python3 "$ROOT/tests/raftkvs/gen-run.py" "$TMP/bad" two-leaders
 refused 4 "two leaders of one term" 'trace-10-1\.log:1: server 2 leads term 2, which server 1 already led'

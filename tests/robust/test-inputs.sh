@@ -2,6 +2,7 @@
 # pipe, a FIFO or "-" is read once, into a temporary copy that the fold and
 # the input digest both read; a FIFO without a writer can still be stopped;
 # a device is refused at once instead of being read forever.
+# needs: reference python3
 source "$(dirname "$0")/../lib.sh"
 log=$ROOT/tests/spin-fold/contention.log
 ref=$REF/sysmobench-corpora/spin

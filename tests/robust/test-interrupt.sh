@@ -3,6 +3,8 @@
 # temporary and no QEMU of its own; a verify rerun that times out is
 # stopped with its QEMU.  QEMU's command line names the events file inside
 # DEST.tmp-*, which tells this run's QEMU from any other.
+# needs: qemu
+# serial
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 cache=${CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capture}

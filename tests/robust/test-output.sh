@@ -3,6 +3,7 @@
 # scratch directory and sees files added to a corpus, a failed run leaves no
 # directory it created, a replaced corpus is swapped in one step, a bad
 # output path is a usage error (exit 2).
+# needs: root reference python3 strace
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 log=tests/spin-fold/contention.log
@@ -83,7 +84,6 @@ mkdir -p "$TMP/kept"
 
 # Replacing a corpus: one RENAME_EXCHANGE, the old one removed.
 cp -r "$TMP/short" "$TMP/again"
-command -v strace >/dev/null || not_ok "strace" "not installed: run 'make deps'"
 strace -f -qq -e trace=rename,renameat,renameat2 -o "$TMP/strace" \
 	"$CAPTURE" fold spin "$log" -o "$TMP/again" >/dev/null 2>&1
 if grep -q "renameat2(.*\"$TMP/again.tmp-.*\"$TMP/again\", RENAME_EXCHANGE) = 0" \

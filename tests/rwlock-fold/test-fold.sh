@@ -1,6 +1,7 @@
 # The rwlock folder on streams decoded from real guests (capture rwlock's
 # raw/RUN.log: the contended scenario at two CPUs, the coverage one) and
 # on hand-made streams that break one rule each.
+# needs: python3
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
 

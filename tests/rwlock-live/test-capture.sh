@@ -4,15 +4,12 @@
 # lock:contention_begin/end seen), the windows' content, a second capture
 # byte-identical but for the raw ring-buffer pages, one CPU, a module
 # built afresh without a warning, refusals.
+# needs: qemu python3
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 # Two 2-CPU TCG guests at once on a loaded 2-vCPU host were seen silent
 # past the default 10 s before /init: a stall that long is load, not a hang.
 export CAPTURE_GUEST_STALL=${CAPTURE_GUEST_STALL:-30}
-
-if ! command -v "${CAPTURE_QEMU:-qemu-system-x86_64}" >/dev/null; then
-	not_ok "QEMU present" "no qemu-system-x86_64: run 'make deps'"
-	exit 0
-fi
 
 # The windows of a file, one a line (tests/rwlock-fold/summary.py).
 summary() { python3 "$ROOT/tests/rwlock-fold/summary.py" "$1"; }

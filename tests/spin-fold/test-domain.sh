@@ -5,6 +5,7 @@
 # projection (spin-spinning) observed; that projection is the reference
 # one plus who spins, and refuses a lock() on a held lock without the
 # kernel's evidence that it spun.
+# needs: python3
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")/domain
 

@@ -1,5 +1,6 @@
 # The spin folder on recorded streams: both emitter variants, noise, and
 # every way a stream can be wrong (each: its exit code, file:line, no output).
+# needs: reference python3
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
 log=$here/contention.log

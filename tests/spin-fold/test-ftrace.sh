@@ -2,6 +2,7 @@
 # and formats, as capture spin keeps them) decoded with libtraceevent and
 # folded, on channels recorded from real guests: the reference windows,
 # StopSpinning where the slow path ran, lost events caught with counts.
+# needs: reference python3
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
 ref=$REF/sysmobench-corpora/spin

@@ -3,6 +3,8 @@
 # stand-in QEMU (tests/spin-live/stand-in-qemu) plays a KVM that never
 # boots and one that does.  Real QEMU underneath; a private cache that
 # shares the real one's kernel, module and initramfs.
+# needs: qemu reference
+# serial
 source "$(dirname "$0")/../lib.sh"
 
 ref=$REF/sysmobench-corpora/spin

@@ -3,6 +3,8 @@
 # to the published corpus, deterministic, and every failure caught.  Boots
 # QEMU for real; the download and build cache is reused between runs
 # (CAPTURE_CACHE, default ~/.cache/capture).
+# needs: qemu reference python3
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 
 ref=$REF/sysmobench-corpora/spin

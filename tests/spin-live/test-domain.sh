@@ -5,6 +5,8 @@
 # completing) and every reachable one of the extended projection, with
 # the kernel's slow-path evidence where lock()s spun; two captures are
 # byte-identical.  Boots QEMU 15 times (5 scenarios, 3 captures).
+# needs: qemu python3
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 checks=$ROOT/tests/spin-fold/domain-checks.py
 

@@ -10,6 +10,8 @@
 # (the same slot, another key, unused for an hour) go when a new one is
 # committed.  Real QEMU, a private cache that shares the real one's
 # kernel, module and initramfs.
+# needs: qemu reference
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 
 ref=$REF/sysmobench-corpora/spin

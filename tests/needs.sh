@@ -1,0 +1,92 @@
+# What a test script needs, read from its header, and whether this machine
+# has it (tests/README.md, "Needs").  Sourced by tests/run, which skips a
+# script whose need is missing (fails it under CI=true), and by tests/lib.sh,
+# which fails a script run by hand with the reason.
+#
+# A script says, in a comment line of its own near the top:
+#   # needs: root qemu go goproxy ...
+# need_missing WORD prints why WORD is missing (returns 0) or nothing
+# (returns 1); an unknown word is missing, "no such need".
+
+NEEDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NEEDS_REF=${CAPTURE_REFERENCE:-$NEEDS_ROOT/../shared/reference}
+# The words whose scripts are outside the hermetic tier (make check).
+NEEDS_HEAVY="root qemu go goproxy btf"
+# The Go modules the scripts build (the harness, etcd --live's members).
+NEEDS_GO_MODULES="scenarios/etcd scenarios/etcd-live"
+
+# header_words FILE KEY: the words of FILE's "# KEY: ..." lines (first 30 lines).
+header_words() {
+	sed -n "1,30s/^# $2:[[:space:]]*//p" "$1" | tr -s ' \t' '\n\n' | grep -v '^$' || true
+}
+
+# header_has FILE WORD: FILE's header has the line "# WORD".
+header_has() {
+	sed -n 1,30p "$1" | grep -qx "# $2"
+}
+
+# go_tool: the go the scripts run (PATH, then /usr/local/go/bin), or nothing.
+go_tool() {
+	PATH=$PATH:/usr/local/go/bin command -v go || true
+}
+
+# tool_missing CMD PACKAGE: CMD not on PATH.
+tool_missing() {
+	command -v "$1" >/dev/null && return 1
+	echo "no $1 on PATH (Debian package $2: make deps)"
+}
+
+go_missing() {
+	local go v
+	go=$(go_tool)
+	[ -n "$go" ] || { echo "no Go toolchain (go on PATH or /usr/local/go/bin/go)"; return 0; }
+	v=$(GOTOOLCHAIN=local "$go" env GOVERSION 2>&1)
+	# go1.26, go1.26.1, go1.27rc1: major 1, minor at least 26.
+	if [[ "$v" =~ ^go1\.([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 26 ]; then
+		return 1
+	fi
+	echo "$go is $v: the scripts need Go >= 1.26"
+}
+
+# The modules the scripts build are in the module cache, or the module
+# proxy gives them (and so fills the cache for the scripts).
+goproxy_missing() {
+	local go m out
+	go=$(go_tool)
+	[ -n "$go" ] || { echo "no Go toolchain to ask the module proxy with"; return 0; }
+	for m in $NEEDS_GO_MODULES; do
+		# with_tla: the harness's tracing build imports more.
+		GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOPROXY=off \
+			"$go" -C "$NEEDS_ROOT/$m" list -deps . >/dev/null 2>&1 &&
+			GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOPROXY=off \
+			"$go" -C "$NEEDS_ROOT/$m" list -deps -tags with_tla . >/dev/null 2>&1 &&
+			continue
+		out=$(GOTOOLCHAIN=local timeout 300 "$go" -C "$NEEDS_ROOT/$m" mod download 2>&1) && continue
+		echo "the modules of $m are not in the module cache and the module proxy did not give them: $(printf '%s' "$out" | tail -n 1)"
+		return 0
+	done
+	return 1
+}
+
+need_missing() {
+	case $1 in
+	root) [ "$(id -u)" = 0 ] && return 1
+	      echo "not root (uid $(id -u)): BPF uprobes, mount and mknod need root" ;;
+	qemu) tool_missing "${CAPTURE_QEMU:-qemu-system-x86_64}" qemu-system-x86 ;;
+	go) go_missing ;;
+	goproxy) goproxy_missing ;;
+	btf) [ -r /sys/kernel/btf/vmlinux ] && return 1
+	     echo "no /sys/kernel/btf/vmlinux: the BPF object needs the kernel's BTF" ;;
+	reference) [ -d "$NEEDS_REF/sysmobench-corpora" ] && return 1
+		   echo "no reference corpora at $NEEDS_REF (set CAPTURE_REFERENCE)" ;;
+	venv) "$NEEDS_ROOT/build/venv/bin/python" -c 'import itf_py' 2>/dev/null && return 1
+	      echo "build/venv has no itf-py: make pydeps (needs PyPI)" ;;
+	time) [ -x /usr/bin/time ] && return 1
+	      echo "no /usr/bin/time (Debian package time: make deps)" ;;
+	node) tool_missing node nodejs ;;
+	jq | python3 | strace) tool_missing "$1" "$1" ;;
+	rsvg-convert) tool_missing rsvg-convert librsvg2-bin ;;
+	docker) tool_missing docker docker.io ;;
+	*) echo "no such need '$1' (tests/README.md lists them)" ;;
+	esac
+}
