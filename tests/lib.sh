@@ -36,6 +36,14 @@ if [ -z "${TESTS_NEEDS_CHECKED:-}" ]; then
 	unset _need _why
 fi
 
+# noted CMD...: CMD with its stderr kept for why (its stdout as given).
+noted() { "$@" 2>"$TMP/.why"; }
+# why: what the last noted command said on stderr (its last 3 lines), for
+# a not_ok: capture's own message, not just that it failed.
+why() {
+	if [ -s "$TMP/.why" ]; then tail -n 3 "$TMP/.why"; else echo "(it said nothing on stderr)"; fi
+}
+
 # check NAME CMD...: passes when CMD exits 0.
 check() {
 	local name=$1; shift

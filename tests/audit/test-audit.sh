@@ -12,8 +12,8 @@ expect() { # NAME EXPR FILE
 	if py "$2" "$3"; then ok "$1"; else not_ok "$1" "$2 is false"; fi
 }
 
-"$CAPTURE" audit "$ref/spin" >"$TMP/spin.txt" && "$CAPTURE" audit --json "$ref/spin/" >"$TMP/spin.json" ||
-	not_ok "audit the spin reference corpus" "exit $?"
+noted "$CAPTURE" audit "$ref/spin" >"$TMP/spin.txt" && noted "$CAPTURE" audit --json "$ref/spin/" >"$TMP/spin.json" ||
+	not_ok "audit the spin reference corpus" "$(why)"
 expect "spin: 8/18 reachable combinations covered, 18 in all" \
 	'r["coverage"]["covered"] == r["coverage"]["observed"] == 8 and r["coverage"]["reachable"] == 18 and r["coverage"]["total"] == 18' "$TMP/spin.json"
 expect "spin: identity 6/28 overall" 'r["identity"] == 6 and r["windows"] == 28' "$TMP/spin.json"
@@ -39,7 +39,7 @@ grep -qF 'coverage: 8/18 reachable observed (8 covered by windows, 0 only never 
 	ok "spin: the text table says 8/18 (none impossible), 6/28 = 21.4%, 6/17 = 35.3%" ||
 	not_ok "spin: the text table" "$(head -n 20 "$TMP/spin.txt")"
 
-"$CAPTURE" audit --json "$ref/locksvc" >"$TMP/locksvc.json" || not_ok "audit locksvc" "exit $?"
+noted "$CAPTURE" audit --json "$ref/locksvc" >"$TMP/locksvc.json" || not_ok "audit locksvc" "$(why)"
 expect "locksvc: inferred from the action names" 'r["system"] == "locksvc"' "$TMP/locksvc.json"
 expect "locksvc: 15 windows per action" \
 	'len(r["actions"]) == 4 and all(a["windows"] == 15 for a in r["actions"])' "$TMP/locksvc.json"
@@ -49,8 +49,8 @@ expect "locksvc: domain from its 3 clients, 12 pre-state classes" \
 expect "locksvc: 24/30 reachable covered; the 6 left are requests while another client holds the lock" \
 	'r["coverage"]["covered"] == 24 and r["coverage"]["reachable"] == 30 and len(r["coverage"]["impossible"]) == 114 and all(u["pre"].startswith("held by other") and u["action"].startswith("ClientLockRequest") for u in r["coverage"]["uncovered"])' "$TMP/locksvc.json"
 
-"$CAPTURE" audit --json "$ref/etcd" >"$TMP/etcd.json" && "$CAPTURE" audit "$ref/etcd" >"$TMP/etcd.txt" ||
-	not_ok "audit etcd" "exit $?"
+noted "$CAPTURE" audit --json "$ref/etcd" >"$TMP/etcd.json" && noted "$CAPTURE" audit "$ref/etcd" >"$TMP/etcd.txt" ||
+	not_ok "audit etcd" "$(why)"
 expect "etcd: audited by classes, every window inside the domain" \
 	'r["system"] == "etcd" and r["coverage"]["describes"].startswith("classes") and r["coverage"]["outside"] == {} and sum(c["windows"] for c in r["coverage"]["cells"]) == r["windows"]' "$TMP/etcd.json"
 expect "etcd: still 13/92 covered, now against 76 reachable (16 impossible)" \
@@ -138,8 +138,8 @@ nothing_left "that fold wrote nothing" "$TMP/lc"
 # The fourth status: a lock() by the holder that never returns (a real
 # self-deadlock) is no window; the fold records the call in the manifest
 # and the audit shows its cell as observed, never completing.
-"$CAPTURE" fold spin "$TESTS_DIR/audit/self-deadlock.log" -o "$TMP/selfd" >/dev/null ||
-	not_ok "fold a run that ends in a self-deadlock" "exit $?"
+noted "$CAPTURE" fold spin "$TESTS_DIR/audit/self-deadlock.log" -o "$TMP/selfd" >/dev/null ||
+	not_ok "fold a run that ends in a self-deadlock" "$(why)"
 expect "the call that never returned is in the manifest, and makes no window" \
 	'r["runs"][0]["info"]["never_completing"] == [{"action": "AcquireLock", "data": {"thread": 0, "callType": "lock"}, "pre_state": {"lockHeld": True, "lockHolder": 0}}] and r["runs"][0]["windows"] == {"AcquireLock": 2}' "$TMP/selfd/MANIFEST.json"
 expect "audit.json: one call never completing, its cell (held by 0, AcquireLock(0, lock)) observed" \
@@ -184,8 +184,8 @@ sed 's/$/\r /' "$ref/spin/spin_seq.ndjson" >"$TMP/cr.ndjson"
 expect "a CR after each window: read as without" 'r["windows"] > 0' "$TMP/cr.json"
 # Numbers that are no integer are no locksvc client: no column of theirs
 # (1e100 became one through an undefined conversion; found by fuzzing).
-"$CAPTURE" audit --json "$ROOT/tests/fuzz/corpus/audit/locksvc-huge-client.ndjson" \
-	>"$TMP/huge.json" || not_ok "audit of huge client ids" "exit $?"
+noted "$CAPTURE" audit --json "$ROOT/tests/fuzz/corpus/audit/locksvc-huge-client.ndjson" \
+	>"$TMP/huge.json" || not_ok "audit of huge client ids" "$(why)"
 expect "locksvc: only integers are clients (12 x 4 x 1 client)" \
 	'r["coverage"]["total"] == 48' "$TMP/huge.json"
 mkdir -p "$TMP/empty"

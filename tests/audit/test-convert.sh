@@ -8,29 +8,29 @@ log=$ROOT/tests/spin-fold/contention.log
 
 for f in "$ref"/spin/*.ndjson; do
 	n=$(basename "$f" .ndjson)
-	"$CAPTURE" convert --form stream "$f" "$TMP/$n.stream" &&
-		"$CAPTURE" convert --form event "$TMP/$n.stream" "$TMP/$n.event" &&
+	noted "$CAPTURE" convert --form stream "$f" "$TMP/$n.stream" &&
+		noted "$CAPTURE" convert --form event "$TMP/$n.stream" "$TMP/$n.event" &&
 		same_bytes "round trip event -> stream -> event: $n" "$f" "$TMP/$n.event" ||
-		not_ok "round trip event -> stream -> event: $n" "convert failed"
+		not_ok "round trip event -> stream -> event: $n" "$(why)"
 done
 for f in "$ref"/locksvc/locksvc_run01.ndjson "$ref"/etcd/etcd_run04.ndjson; do
 	n=$(basename "$f" .ndjson)
-	"$CAPTURE" convert "$f" "$TMP/$n.event" &&
-		"$CAPTURE" convert --form stream "$TMP/$n.event" "$TMP/$n.stream" &&
+	noted "$CAPTURE" convert "$f" "$TMP/$n.event" &&
+		noted "$CAPTURE" convert --form stream "$TMP/$n.event" "$TMP/$n.stream" &&
 		same_bytes "round trip stream -> event -> stream: $n" "$f" "$TMP/$n.stream" ||
-		not_ok "round trip stream -> event -> stream: $n" "convert failed"
+		not_ok "round trip stream -> event -> stream: $n" "$(why)"
 done
 
 # convert and fold agree in every form and style.
 "$CAPTURE" fold spin "$log" -o "$TMP/event" >/dev/null
 for form in event stream; do
 	for style in python compact canonical; do
-		"$CAPTURE" fold spin "$log" --form $form --json $style -o "$TMP/fold" >/dev/null &&
-			"$CAPTURE" convert --force --form $form --json $style \
+		noted "$CAPTURE" fold spin "$log" --form $form --json $style -o "$TMP/fold" >/dev/null &&
+			noted "$CAPTURE" convert --force --form $form --json $style \
 				"$TMP/event/spin/contention.ndjson" "$TMP/conv.ndjson" &&
 			same_bytes "convert = fold: $form form, $style JSON" \
 				"$TMP/fold/spin/contention.ndjson" "$TMP/conv.ndjson" ||
-			not_ok "convert = fold: $form form, $style JSON" "failed"
+			not_ok "convert = fold: $form form, $style JSON" "$(why)"
 	done
 done
 "$CAPTURE" convert --json canonical "$ref/spin/spin_seq.ndjson" - | head -n 1 >"$TMP/canon"

@@ -12,17 +12,16 @@ FAST=$ROOT/build/capture
 gen() { python3 "$ROOT/bench/gen-locksvc.py" "$TMP/$1" "$2" >/dev/null; }
 # peak_kb OUT RUN: fold RUN with the optimized build, print its peak RSS.
 peak_kb() {
-	/usr/bin/time -f %M -o "$TMP/time" "$FAST" fold locksvc "$2" -o "$1" >/dev/null &&
+	noted /usr/bin/time -f %M -o "$TMP/time" "$FAST" fold locksvc "$2" -o "$1" >/dev/null &&
 		cat "$TMP/time"
 }
 
 gen small 4 && gen large 32 && ok "generated 4 MB and 32 MB runs" ||
 	not_ok "generated 4 MB and 32 MB runs" "bench/gen-locksvc.py failed"
 
-small_kb=$(peak_kb "$TMP/fast-small" "$TMP/small/") || small_kb=
-large_kb=$(peak_kb "$TMP/fast-large" "$TMP/large/") || large_kb=
-if [ -z "$small_kb" ] || [ -z "$large_kb" ]; then
-	not_ok "optimized fold" "capture fold failed"
+if ! small_kb=$(peak_kb "$TMP/fast-small" "$TMP/small/") ||
+	! large_kb=$(peak_kb "$TMP/fast-large" "$TMP/large/"); then
+	not_ok "optimized fold" "$(why)"
 elif [ $((large_kb - small_kb)) -lt 4096 ]; then
 	ok "peak RSS independent of input size (${small_kb} kB at 4 MB, ${large_kb} kB at 32 MB)"
 else
@@ -41,11 +40,11 @@ fi
 	ok "manifest digests taken while writing match the files" ||
 	not_ok "manifest digests taken while writing match the files" "$(head -n 3 "$TMP/sums")"
 
-python3 "$ROOT/bench/fold_locksvc.py" "$TMP/small" "$TMP/py-small" &&
-	cmp -s "$TMP/fast-small/locksvc/small.ndjson" "$TMP/py-small/locksvc/small.ndjson" &&
-	cmp -s "$TMP/fast-small/events/small.ndjson" "$TMP/py-small/events/small.ndjson" &&
+out=$(python3 "$ROOT/bench/fold_locksvc.py" "$TMP/small" "$TMP/py-small" 2>&1 &&
+	cmp "$TMP/fast-small/locksvc/small.ndjson" "$TMP/py-small/locksvc/small.ndjson" 2>&1 &&
+	cmp "$TMP/fast-small/events/small.ndjson" "$TMP/py-small/events/small.ndjson" 2>&1) &&
 	ok "windows and events equal the Python fold's" ||
-	not_ok "windows and events equal the Python fold's" "they differ"
+	not_ok "windows and events equal the Python fold's" "$(printf '%s' "$out" | tail -n 3)"
 
 # A line broken far into the server's file: read ahead long before the merge
 # reaches it, reported only then.

@@ -35,10 +35,10 @@ for sys in spin locksvc dqueue etcd raftkvs; do
 		check "itf-py reads $sys/$run as its event form" \
 			"$PY" "$HERE/itf-states.py" "$t" "$TMP/$sys-event/$sys/$run.ndjson"
 		for form in event stream; do
-			"$CAPTURE" convert --force --form $form "$t" "$TMP/back.ndjson" &&
+			noted "$CAPTURE" convert --force --form $form "$t" "$TMP/back.ndjson" &&
 				same_bytes "convert $sys/$run itf -> $form = fold --form $form" \
 					"$TMP/$sys-$form/$sys/$run.ndjson" "$TMP/back.ndjson" ||
-				not_ok "convert $sys/$run itf -> $form" "convert failed"
+				not_ok "convert $sys/$run itf -> $form" "$(why)"
 		done
 	done
 done
@@ -46,48 +46,48 @@ done
 	not_ok "ITF traces written" "$n, expected 15"
 check "Quint-style trace (pretty-printed, None picks) read by itf-py" \
 	"$PY" "$HERE/itf-states.py" "$HERE/quint-spin.itf.json" "$HERE/quint-spin.ndjson"
-"$CAPTURE" convert "$HERE/quint-spin.itf.json" "$TMP/quint.ndjson" &&
+noted "$CAPTURE" convert "$HERE/quint-spin.itf.json" "$TMP/quint.ndjson" &&
 	same_bytes "Quint-style trace converts to its windows" \
 		"$HERE/quint-spin.ndjson" "$TMP/quint.ndjson" ||
-	not_ok "Quint-style trace converts" "convert failed"
+	not_ok "Quint-style trace converts" "$(why)"
 
 # The JSON styles: fold and convert agree, and restyling ITF round-trips.
 t=$TMP/spin-itf/spin/contention.itf.json
 for style in compact canonical; do
-	"$CAPTURE" fold spin "$ROOT/tests/spin-fold/contention.log" --form itf \
+	noted "$CAPTURE" fold spin "$ROOT/tests/spin-fold/contention.log" --form itf \
 		--json $style -o "$TMP/spin-$style" &&
-		"$CAPTURE" convert --force --form itf --json $style "$t" "$TMP/restyled.itf.json" &&
+		noted "$CAPTURE" convert --force --form itf --json $style "$t" "$TMP/restyled.itf.json" &&
 		same_bytes "convert = fold: itf form, $style JSON" \
 			"$TMP/spin-$style/spin/contention.itf.json" "$TMP/restyled.itf.json" ||
-		not_ok "convert = fold: itf form, $style JSON" "failed"
-	"$CAPTURE" convert --force --form event --json $style "$TMP/restyled.itf.json" "$TMP/e.ndjson" &&
-		"$CAPTURE" convert --force --form event --json $style \
+		not_ok "convert = fold: itf form, $style JSON" "$(why)"
+	noted "$CAPTURE" convert --force --form event --json $style "$TMP/restyled.itf.json" "$TMP/e.ndjson" &&
+		noted "$CAPTURE" convert --force --form event --json $style \
 			"$TMP/spin-event/spin/contention.ndjson" "$TMP/e-ref.ndjson" &&
 		same_bytes "itf ($style) -> event ($style) = event -> event ($style)" \
 			"$TMP/e-ref.ndjson" "$TMP/e.ndjson" ||
-		not_ok "itf ($style) -> event" "failed"
+		not_ok "itf ($style) -> event" "$(why)"
 done
 t=$TMP/etcd-itf/etcd/example.itf.json
-"$CAPTURE" convert --form itf --json compact "$t" "$TMP/c.itf.json" &&
-	"$CAPTURE" convert --form itf "$TMP/c.itf.json" "$TMP/p.itf.json" &&
+noted "$CAPTURE" convert --form itf --json compact "$t" "$TMP/c.itf.json" &&
+	noted "$CAPTURE" convert --form itf "$TMP/c.itf.json" "$TMP/p.itf.json" &&
 	same_bytes "itf -> compact itf -> itf keeps the bytes (and #meta)" "$t" "$TMP/p.itf.json" ||
-	not_ok "itf restyle round trip" "convert failed"
+	not_ok "itf restyle round trip" "$(why)"
 # stream form -> ITF (system from the action names) -> stream form
 s=$TMP/locksvc-stream/locksvc/1029352561734837753.ndjson
-"$CAPTURE" convert --form itf "$s" "$TMP/l.itf.json" &&
-	"$CAPTURE" convert --form stream "$TMP/l.itf.json" "$TMP/l.ndjson" &&
+noted "$CAPTURE" convert --form itf "$s" "$TMP/l.itf.json" &&
+	noted "$CAPTURE" convert --form stream "$TMP/l.itf.json" "$TMP/l.ndjson" &&
 	same_bytes "stream -> itf -> stream" "$s" "$TMP/l.ndjson" ||
-	not_ok "stream -> itf -> stream" "convert failed"
+	not_ok "stream -> itf -> stream" "$(why)"
 grep -q '"source": "'"$s"'", "run": "1029352561734837753"' "$TMP/l.itf.json" &&
 	ok "convert names IN as the trace's source and run" ||
 	not_ok "convert #meta" "$(head -c 300 "$TMP/l.itf.json")"
 # a run that is only its initial state: one state, no window
 head -n 1 "$s" >"$TMP/seed.ndjson"
-"$CAPTURE" convert --form itf "$TMP/seed.ndjson" "$TMP/seed.itf.json" --system locksvc &&
-	"$CAPTURE" convert --form stream "$TMP/seed.itf.json" "$TMP/seed2.ndjson" &&
+noted "$CAPTURE" convert --form itf "$TMP/seed.ndjson" "$TMP/seed.itf.json" --system locksvc &&
+	noted "$CAPTURE" convert --form stream "$TMP/seed.itf.json" "$TMP/seed2.ndjson" &&
 	same_bytes "initial state only: one ITF state, back to the seed line" \
 		"$TMP/seed.ndjson" "$TMP/seed2.ndjson" ||
-	not_ok "initial state only" "convert failed"
+	not_ok "initial state only" "$(why)"
 grep -q '"states": \[{"#meta": {"index": 0}, "holder": {"tag": "None", "value": {"#tup": \[\]}}, "waiters": {"#set": \[\]}, "mbt::actionTaken": "init", "mbt::nondetPicks": {}}\]}' \
 	"$TMP/seed.itf.json" && ok "state 0: init, no picks, declared set and option" ||
 	not_ok "state 0" "$(cat "$TMP/seed.itf.json")"

@@ -72,15 +72,17 @@ PY
 	[ $? = 0 ] && ok "extended windows less who spins are the reference windows" ||
 		not_ok "extended windows less who spins are the reference windows" "$(tail -n 2 "$TMP/proj.out")"
 	# spinning is a set in the ITF form, and comes back as the same array
-	"$CAPTURE" fold spin-spinning --form itf "$here/03-held-by-0-spinning-1.ftrace" \
-		-o "$TMP/itf" >/dev/null 2>&1 &&
-		grep -q '"spinning": {"#set": \[{"#bigint": "1"}\]}' \
-			"$TMP/itf/spin-spinning/03-held-by-0-spinning-1.itf.json" &&
-		"$CAPTURE" convert --system spin-spinning \
-			"$TMP/itf/spin-spinning/03-held-by-0-spinning-1.itf.json" "$TMP/back.ndjson" &&
+	itf=$TMP/itf/spin-spinning/03-held-by-0-spinning-1.itf.json
+	if noted "$CAPTURE" fold spin-spinning --form itf "$here/03-held-by-0-spinning-1.ftrace" \
+		-o "$TMP/itf" >/dev/null &&
+		noted "$CAPTURE" convert --system spin-spinning "$itf" "$TMP/back.ndjson"; then
+		check "extended: spinning is a set in the ITF form" \
+			grep -q '"spinning": {"#set": \[{"#bigint": "1"}\]}' "$itf"
 		same_bytes "extended: ITF (spinning a set) converts back byte for byte" \
-			"$TMP/back.ndjson" "$TMP/ext/spin-spinning/03-held-by-0-spinning-1.ndjson" ||
-		not_ok "extended: ITF (spinning a set) converts back byte for byte" "fold or convert failed"
+			"$TMP/back.ndjson" "$TMP/ext/spin-spinning/03-held-by-0-spinning-1.ndjson"
+	else
+		not_ok "extended: ITF (spinning a set) converts back byte for byte" "$(why)"
+	fi
 else
 	not_ok "the domain traces fold as spin-spinning" "$(tail -n 2 "$TMP/ext.err")"
 fi

@@ -7,11 +7,11 @@ log=$here/contention.log
 ref=$REF/sysmobench-corpora/spin
 
 # fold FILE: fold into $TMP/out, print the window file's path.
-fold() { rm -rf "$TMP/out"; "$CAPTURE" fold spin "$1" -o "$TMP/out" >/dev/null; }
+fold() { rm -rf "$TMP/out"; noted "$CAPTURE" fold spin "$1" -o "$TMP/out" >/dev/null; }
 
 fold "$log" && same_bytes "explicit AcquireFail folds to the reference windows" \
 	"$TMP/out/spin/contention.ndjson" "$ref/spin_2thread.ndjson" ||
-	not_ok "explicit AcquireFail folds" "fold failed"
+	not_ok "explicit AcquireFail folds" "$(why)"
 
 # The published Asterinas emitter prints nothing on a failed try: drop the
 # AcquireFail lines and renumber seq the way that emitter counts.
@@ -19,7 +19,7 @@ awk '/AcquireFail/ { next } /"seq":/ { sub(/"seq":[0-9]+/, "\"seq\":" n++) } { p
 	sed 's/^CAPTURE END 13$/CAPTURE END 11/' >"$TMP/silent.log"
 fold "$TMP/silent.log" && same_bytes "failed tries inferred without AcquireFail" \
 	"$TMP/out/spin/silent.ndjson" "$ref/spin_2thread.ndjson" ||
-	not_ok "failed tries inferred without AcquireFail" "fold failed"
+	not_ok "failed tries inferred without AcquireFail" "$(why)"
 grep -q '"inferred_failed_tries": 2' "$TMP/out/MANIFEST.json" &&
 	ok "inferred tries are counted in the manifest" ||
 	not_ok "inferred tries are counted in the manifest" "$(grep inferred "$TMP/out/MANIFEST.json")"
@@ -33,7 +33,7 @@ awk 'NR % 3 == 0 { print "[    0.3" NR "] virtio: probing device " NR "\r" }
      END { print "test result: ok. 1 passed; 0 failed\r" }' "$log" >"$TMP/noisy.log"
 fold "$TMP/noisy.log" && same_bytes "a noisy serial log folds" \
 	"$TMP/out/spin/noisy.ndjson" "$ref/spin_2thread.ndjson" ||
-	not_ok "a noisy serial log folds" "fold failed"
+	not_ok "a noisy serial log folds" "$(why)"
 
 # Events emitted with seq modulo 100 wrap.
 python3 - "$log" >"$TMP/wrap.log" <<'PY'
@@ -52,7 +52,7 @@ if fold "$TMP/wrap.log"; then
 	same_bytes "seq wrapping at 100: 9 copies of the reference windows" \
 		"$TMP/out/spin/wrap.ndjson" "$TMP/wrap.want"
 else
-	not_ok "seq wrapping at 100: 9 copies of the reference windows" "fold failed"
+	not_ok "seq wrapping at 100: 9 copies of the reference windows" "$(why)"
 fi
 
 fails() { # CODE NAME PATTERN FILE

@@ -77,10 +77,10 @@ diff -r -x '*.ftrace' "$TMP/a" "$TMP/b" >"$TMP/diff" &&
 	ok "second capture: no file more or less" ||
 	not_ok "second capture: no file more or less" "$(head -n 5 "$TMP/diff")"
 for r in 01-contention 02-long; do
-	"$CAPTURE" fold spin "$TMP/b/raw/$r.ftrace" -o "$TMP/refold-$r" >/dev/null 2>&1 &&
+	noted "$CAPTURE" fold spin "$TMP/b/raw/$r.ftrace" -o "$TMP/refold-$r" >/dev/null &&
 		same_bytes "$r: its kept ring-buffer pages fold to the same windows" \
 			"$TMP/refold-$r/spin/$r.ndjson" "$TMP/a/spin/$r.ndjson" ||
-		not_ok "$r: its kept ring-buffer pages fold to the same windows" "fold failed"
+		not_ok "$r: its kept ring-buffer pages fold to the same windows" "$(why)"
 done
 
 # Scenarios boot at once (-j, default the number of CPUs): one at a time
