@@ -3,7 +3,7 @@
 # scratch directory and sees files added to a corpus, a failed run leaves no
 # directory it created, a replaced corpus is swapped in one step, a bad
 # output path is a usage error (exit 2).
-# needs: root reference python3 strace
+# needs: reference python3 strace
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 log=tests/spin-fold/contention.log
@@ -103,27 +103,13 @@ expect_exit 2 "convert into a missing directory" "output $TMP/nodir/x: no direct
 expect_exit 2 "convert onto a directory" "output $TMP/short is a directory: not replacing it" \
 	"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/short"
 # Only a regular file is replaced (issue 16.2): the rename would turn a
-# device node, a FIFO or a symbolic link into a regular file.  Needs root
-# for the device node; CI is root.
+# FIFO or a symbolic link into a regular file (a device node, which needs
+# root: test-output-root.sh).
+source "$TESTS_DIR/robust/not-replaced.sh"
 mkfifo "$TMP/fifo"
 ln -s "$TMP/conv.ndjson" "$TMP/link"
-if mknod "$TMP/null" c 1 3 2>"$TMP/.mknod"; then
-	kinds="null:a character device,fifo:a FIFO,link:a symbolic link"
-else
-	not_ok "an output that is a device node" "cannot mknod (needs root): $(cat "$TMP/.mknod")"
-	kinds="fifo:a FIFO,link:a symbolic link"
-fi
-IFS=, read -ra kinds <<<"$kinds"
-for k in "${kinds[@]}"; do
-	name=${k%%:*} what=${k#*:}
-	before=$(stat -c %F "$TMP/$name")
-	expect_exit 2 "convert onto $what" "output $TMP/$name is $what: not replacing it" \
-		"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/$name"
-	expect_exit 2 "audit --svg onto $what" "output $TMP/$name is $what: not replacing it" \
-		"$CAPTURE" audit --svg "$TMP/$name" "$TMP/conv.ndjson"
-	[ "$(stat -c %F "$TMP/$name")" = "$before" ] && ! compgen -G "$TMP/$name.tmp-*" >/dev/null &&
-		ok "$what is left as it was" || not_ok "$what is left as it was" "$(ls -l "$TMP/$name"*)"
-done
+not_replaced "$TMP/fifo" "a FIFO" "$TMP/conv.ndjson"
+not_replaced "$TMP/link" "a symbolic link" "$TMP/conv.ndjson"
 "$CAPTURE" fold spin "$log" -o "$TMP/linked" >/dev/null
 ln -s "$TMP/linked" "$TMP/corpus-link"
 expect_exit 2 "-o naming a symbolic link" "output $TMP/corpus-link is a symbolic link" \
@@ -137,20 +123,4 @@ if [ "$(id -u)" != 0 ]; then
 	mkdir -m 555 "$TMP/ro"
 	expect_exit 2 "-o under a read-only directory" "output $TMP/ro/x: cannot create" \
 		"$CAPTURE" fold spin "$log" -o "$TMP/ro/x"
-fi
-
-# A full disk: the write error names the file and the reason (the bytes
-# are written on a thread of their own: the error comes back at close),
-# and nothing is left.  Needs root for a small tmpfs; CI is root.
-full=$TMP/full
-mkdir -p "$full"
-if mount -t tmpfs -o size=256k tmpfs "$full" 2>"$TMP/.mount"; then
-	expect_exit 6 "a full disk is a write error naming the file" \
-		'write error on events/.*: No space left on device' \
-		"$CAPTURE" fold locksvc "$REF"/pgo-traces/locksvc/* -o "$full/out"
-	nothing_left "a full disk leaves nothing" "$full/out"
-	umount "$full"
-else
-	not_ok "a full disk is a write error naming the file" \
-		"cannot mount a 256 KB tmpfs (needs root): $(cat "$TMP/.mount")"
 fi
