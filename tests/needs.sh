@@ -5,6 +5,7 @@
 #
 # A script says, in a comment line of its own near the top:
 #   # needs: root qemu go goproxy ...
+# (a unit test's source in its first comment: " * needs: root btf go").
 # need_missing WORD prints why WORD is missing (returns 0) or nothing
 # (returns 1); an unknown word is missing, "no such need".
 
@@ -15,9 +16,10 @@ NEEDS_HEAVY="root qemu go goproxy btf"
 # The Go modules the scripts build (the harness, etcd --live's members).
 NEEDS_GO_MODULES="scenarios/etcd scenarios/etcd-live"
 
-# header_words FILE KEY: the words of FILE's "# KEY: ..." lines (first 30 lines).
+# header_words FILE KEY: the words of FILE's "# KEY: ..." lines (" * KEY:"
+# in C), of its first 30 lines.
 header_words() {
-	sed -n "1,30s/^# $2:[[:space:]]*//p" "$1" | tr -s ' \t' '\n\n' | grep -v '^$' || true
+	sed -n "1,30s/^\(#\| \*\) $2:[[:space:]]*//p" "$1" | tr -s ' \t' '\n\n' | grep -v '^$' || true
 }
 
 # header_has FILE WORD: FILE's header has the line "# WORD".

@@ -1,9 +1,10 @@
-# tests/run itself, on a tree of small scripts of its own (tests/run,
-# needs.sh and lib.sh copied beside them): result lines name their script,
-# a failed script's whole output is kept and its path printed, blocks do
-# not interleave, a missing need skips with its reason (fails under
-# CI=true), an unknown need and a script without a check fail, scripts run
-# side by side but never two of one lock, and the last line counts.
+# tests/run itself, on a tree of small scripts and unit tests of its own
+# (tests/run, needs.sh and lib.sh copied beside them): result lines name
+# their script, a failed script's whole output is kept and its path
+# printed, blocks do not interleave, a missing need skips with its reason
+# (fails under CI=true), an unknown need and a script without a check
+# fail, scripts run side by side but never two of one lock, --hermetic
+# leaves out what needs root, and the last line counts.
 source "$(dirname "$0")/../lib.sh"
 tree=$TMP/tree
 mkdir -p "$tree/tests/a" "$tree/tests/b" "$tree/tests/c" "$tree/tests/d" "$tree/tests/e"
@@ -34,6 +35,14 @@ for x in p q; do
 		"for i in \$(seq 50); do [ -e $sync/$y ] && break; sleep 0.1; done" \
 		"[ -e $sync/$y ] && ok 'saw $y running' || not_ok 'saw $y running' 'it never started'"
 done
+# Unit tests: a binary per tests/unit/test-*.c, its needs in its comment.
+mkdir -p "$tree/tests/unit" "$tree/build/asan/tests"
+printf '/*\n * A unit test.\n */\n' >"$tree/tests/unit/test-u.c"
+printf '/*\n * A unit test.\n * needs: reference\n */\n' >"$tree/tests/unit/test-v.c"
+printf '#!/bin/sh\necho "ok - unit check"\n' >"$tree/build/asan/tests/test-u"
+cp "$tree/build/asan/tests/test-u" "$tree/build/asan/tests/test-v"
+chmod +x "$tree"/build/asan/tests/*
+script b/test-heavy.sh '# needs: root reference' 'ok "never run"'   # skipped, root or not
 # One lock: neither sees the other's mark while it holds its own.
 for x in l m; do
 	script e/test-$x.sh '# locks: shared' "touch $sync/$x.in" 'sleep 0.5' \
@@ -68,6 +77,8 @@ has "an unknown need fails" "^not ok - tests/b/test-typo.sh: needs nosuchneed: n
 has "a script without a check fails" '^not ok - tests/c/test-nocheck.sh: ran no check$'
 has "a script exiting non-zero without a not ok fails" '^not ok - tests/c/test-exit.sh: exited 3$'
 has "with its last lines" '^#   what it said last$'
+has "a unit test runs, named by its binary" '^ok - build/asan/tests/test-u: unit check$'
+has "a unit test's needs skip it" '^skip - build/asan/tests/test-v: needs reference: '
 has "scripts run side by side" '^ok - tests/d/test-p.sh: saw q running$'
 has "a lock keeps its scripts apart" '^ok - tests/e/test-l.sh: alone$'
 has "and the other" '^ok - tests/e/test-m.sh: alone$'
@@ -77,8 +88,9 @@ awk '/^(ok|not ok) - tests\// { split($0, w, " - "); split(w[2], s, ":")
 	END { print bad }' "$TMP/out" >"$TMP/mixed"
 [ -z "$(tr -d ' \n' <"$TMP/mixed")" ] && ok "one block per script, not interleaved" ||
 	not_ok "one block per script, not interleaved" "$(cat "$TMP/mixed")"
-# pass 2, fail 1, exit 1, p, q, l, m 1 each: 8 passed; fail, typo, nocheck, exit: 4 failed
-[ "$(tail -n 1 "$TMP/out")" = "8 passed, 4 failed, 1 skipped" ] &&
+# pass 2, fail 1, exit 1, p, q, l, m, test-u 1 each: 9 passed; fail, typo,
+# nocheck, exit: 4 failed; test-skip, test-heavy, test-v skipped
+[ "$(tail -n 1 "$TMP/out")" = "9 passed, 4 failed, 3 skipped" ] &&
 	ok "the last line: N passed, N failed, N skipped" ||
 	not_ok "the last line: N passed, N failed, N skipped" "$(tail -n 1 "$TMP/out")"
 
@@ -92,5 +104,9 @@ rc=0
 runner a/test-pass || rc=$?
 [ "$rc" = 0 ] && [ "$(grep -c '^ok - ' "$TMP/out")" = 2 ] && ok "a pattern selects: exit 0, only its checks" ||
 	not_ok "a pattern selects: exit 0, only its checks" "exit $rc: $(cat "$TMP/out")"
+runner --hermetic b/
+has "--hermetic leaves out what needs root" '^# 1 outside the hermetic tier, not run'
+grep -q 'test-heavy' "$TMP/out" && not_ok "--hermetic runs none of it" "$(cat "$TMP/out")" ||
+	ok "--hermetic runs none of it"
 runner -j 0
 has "-j 0 is refused" '^tests/run: -j 0: expected a number of jobs$'
