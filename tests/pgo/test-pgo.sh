@@ -86,7 +86,7 @@ PY
 
 # Corrupted copies of a real run.  Each: exit code, file:line, no corpus.
 src=${locksvc_runs[0]%/}
-corrupt() { rm -rf "$TMP/bad"; cp -r "$src" "$TMP/bad"; }
+corrupt() { rm -rf "$TMP/bad"; cp -r "$src" "$TMP/bad"; chmod -R u+w "$TMP/bad"; }
 refused() { # CODE NAME PATTERN [DIR]
 	rm -rf "$TMP/badout" "$TMP"/badout.tmp-*   # each check on its own
 	expect_exit "$1" "$2" "$3" "$CAPTURE" fold locksvc "${4:-$TMP/bad}" -o "$TMP/badout"
