@@ -2,6 +2,8 @@
 # skeleton generated with bpftool, the loader and the DWARF resolver.
 BPF_BUILD := build/bpf
 BPF_OBJ   := $(BPF_BUILD)/goprobe.bpf.o
+# Debian installs it in /usr/sbin, which a user's PATH lacks (make check).
+BPFTOOL   ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 
 CAPTURE_SRC  += bpf/engine.c bpf/attach.c bpf/goresolve.c bpf/goexpr.c bpf/readplan.c bpf/goeval.c \
 		 bpf/gospec.c bpf/gospec-parse.c bpf/gospec-resolve.c bpf/gospec-record.c
@@ -11,7 +13,7 @@ CFLAGS       += -I$(BPF_BUILD)
 
 $(BPF_BUILD)/vmlinux.h:
 	@mkdir -p $(dir $@)
-	bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp
 	mv $@.tmp $@
 
 # The manifest records the object's sha256: the debug-prefix map keeps the
@@ -21,5 +23,5 @@ $(BPF_OBJ): bpf/goprobe.bpf.c bpf/goprobe.h $(BPF_BUILD)/vmlinux.h bpf/build.mk
 		-fdebug-prefix-map=$(CURDIR)=. -c $< -o $@
 
 $(BPF_BUILD)/goprobe.skel.h: $(BPF_OBJ)
-	bpftool gen skeleton $< name goprobe > $@.tmp
+	$(BPFTOOL) gen skeleton $< name goprobe > $@.tmp
 	mv $@.tmp $@
