@@ -4,9 +4,15 @@
 #   make deps       install the Debian packages the project needs (as root)
 #   make pydeps     install the Python packages the tests use (build/venv)
 #   make quickstart deps + build + capture the contention scenario
-#   make test       sanitizer build + pydeps + every test (tests/run)
+#   make check      sanitizer build + the hermetic tests: no root, QEMU, Go
+#                   or network, any user, seconds (tests/run --hermetic)
+#   make test       sanitizer build + pydeps + every test (tests/run; under
+#                   CI=true a test whose need is missing fails, never skips)
 #   make fuzz       run each fuzz harness FUZZ_SECONDS (600) seconds
 #   make hooks      use the tree's git hooks (scripts/hooks: commit-msg)
+#
+# tests/run -j N PATTERN runs the tests whose path has PATTERN, N at a time:
+# tests/README.md.
 #
 # Subsystems add sources and rules in their own DIR/build.mk fragment
 # (CAPTURE_SRC += ..., CAPTURE_LIBS += ..., CAPTURE_DEPS += generated files).
@@ -45,7 +51,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fu
 FUZZ_LIB_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(filter-out capture/cli/main.c,$(CAPTURE_SRC)) \
 	tests/fuzz/fuzz.c tests/unit/json-tokens-oracle.c)
 
-.PHONY: all deps pydeps quickstart test asan fuzz hooks clean
+.PHONY: all deps pydeps quickstart check test asan fuzz hooks clean
 all: build/capture
 
 build/capture: $(OBJ)
@@ -93,6 +99,10 @@ pydeps:
 quickstart: deps
 	$(MAKE) all
 	build/capture spin --scenario contention -o corpus/contention
+
+# The hermetic tier needs build/capture too (fold-stream, fuzz corpus).
+check: all asan
+	tests/run --hermetic
 
 test: all asan pydeps
 	tests/run

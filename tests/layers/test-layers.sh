@@ -4,7 +4,7 @@
 # has the rooms).  Read from the #include lines of the sources and from the
 # objects of the sanitizer build (nm).  Each rule also runs on a planted
 # violation, which it must find.
-# needs:
+# needs: python3
 source "$(dirname "$0")/../lib.sh"
 LAYERS="python3 $TESTS_DIR/layers/layers.py"
 OBJ=$ROOT/build/asan/obj
