@@ -13,8 +13,6 @@ NEEDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NEEDS_REF=${CAPTURE_REFERENCE:-$NEEDS_ROOT/../shared/reference}
 # The words whose scripts are outside the hermetic tier (make check).
 NEEDS_HEAVY="root qemu go goproxy btf"
-# The Go modules the scripts build (the harness, etcd --live's members).
-NEEDS_GO_MODULES="scenarios/etcd scenarios/etcd-live"
 
 # header_words FILE KEY: the words of FILE's "# KEY: ..." lines (" * KEY:"
 # in C), of its first 30 lines.
@@ -50,13 +48,14 @@ go_missing() {
 	echo "$go is $v: the scripts need Go >= 1.26"
 }
 
-# The modules the scripts build are in the module cache, or the module
+# The modules the scripts build (every go.mod under scenarios/: the etcd
+# harness, etcd --live's members) are in the module cache, or the module
 # proxy gives them (and so fills the cache for the scripts).
 goproxy_missing() {
 	local go m out
 	go=$(go_tool)
 	[ -n "$go" ] || { echo "no Go toolchain to ask the module proxy with"; return 0; }
-	for m in $NEEDS_GO_MODULES; do
+	for m in $(cd "$NEEDS_ROOT" && find scenarios -name go.mod -printf '%h\n' | sort); do
 		# with_tla: the harness's tracing build imports more.
 		GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOPROXY=off \
 			"$go" -C "$NEEDS_ROOT/$m" list -deps . >/dev/null 2>&1 &&
