@@ -39,6 +39,8 @@ struct corpus {
 	struct written *written;
 	size_t nwritten;
 	struct audit_pass *audit;
+	void *shared;                 /* corpus_set_shared() */
+	void (*shared_close)(void *ctx);
 	struct write_behind *behind;  /* writes and hashes the files' bytes */
 	/*
 	 * The files not closed yet.  Only stdio's FILE (not on our heap) points
@@ -412,6 +414,17 @@ struct audit_pass *corpus_audit(const struct corpus *c)
 	return c->audit;
 }
 
+void corpus_set_shared(struct corpus *c, void *ctx, void (*close)(void *ctx))
+{
+	c->shared = ctx;
+	c->shared_close = close;
+}
+
+void *corpus_shared(const struct corpus *c)
+{
+	return c->shared;
+}
+
 static int path_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -519,6 +532,8 @@ void corpus_commit(struct corpus *c)
 	struct strbuf text = STRBUF_INIT;
 	FILE *f;
 
+	if (c->shared_close)
+		c->shared_close(c->shared);
 	json_add(c->manifest, "files", file_digests(c));
 	manifest_text(&text, c->manifest);
 	f = corpus_create(c, "MANIFEST.json");

@@ -54,6 +54,14 @@ void corpus_set_audit(struct corpus *c, struct audit_pass *a);
 struct audit_pass *corpus_audit(const struct corpus *c);
 
 /*
+ * What a writer of files that span the corpus's runs keeps (the canonical
+ * form's one file per action, windows.h): @ctx, handed to @close by
+ * corpus_commit() before it hashes the files.  NULL until set.
+ */
+void corpus_set_shared(struct corpus *c, void *ctx, void (*close)(void *ctx));
+void *corpus_shared(const struct corpus *c);
+
+/*
  * The runs of manifest @m read from @path: a non-empty array, else it dies
  * with EXIT_BAD_INPUT naming @path.
  */

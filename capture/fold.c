@@ -26,7 +26,7 @@ void fold_run_windows(struct fold_run *run, const struct folder *f,
 		die(EXIT_CAPTURE_FAILED, "folder %s opened windows twice", f->name);
 	run->itf = (struct itf_head){
 		.system = f->name, .source = run->source, .run = run->name,
-		.types = f->itf,
+		.types = f->itf, .actor = f->actor,
 	};
 	run->windows = windows_open(run->corpus, rel, run->fmt, initial,
 				    &run->itf);

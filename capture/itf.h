@@ -50,6 +50,8 @@ struct itf_head {
 	const char *source;          /* the run's input, as the manifest says */
 	const char *run;
 	const struct itf_var *types; /* NULL: every variable plain JSON */
+	/* canonical form (windows.h): the data keys naming the actor */
+	const char *const *actor;
 };
 
 /* Why a value has no ITF form or an ITF value no JSON one. */

@@ -66,8 +66,10 @@ int output_option(int opt, const char *arg, struct output_options *o)
 			o->form = FORM_STREAM;
 		else if (!strcmp(arg, "itf"))
 			o->form = FORM_ITF;
+		else if (!strcmp(arg, "canonical"))
+			o->form = FORM_CANONICAL;
 		else
-			die(EXIT_USAGE, "--form: expected event, stream or itf, "
+			die(EXIT_USAGE, "--form: expected event, stream, itf or canonical, "
 			    "not '%s'", arg);
 		o->form_arg = arg;
 		return 1;

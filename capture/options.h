@@ -24,9 +24,10 @@ struct output_options {
 #define OUTPUT_OPTIONS_HELP(default_dir) \
 	"  -o, --output DIR     write the corpus to DIR, atomically (default:\n" \
 	"                       " default_dir ")\n" \
-	"      --form FORM      window form: event, stream, or itf (Informal\n" \
-	"                       Trace Format; default: the system's reference\n" \
-	"                       corpus form)\n" \
+	"      --form FORM      window form: event, stream, itf (Informal\n" \
+	"                       Trace Format) or canonical (SysMoBench's window\n" \
+	"                       validation, a file per action; default: the\n" \
+	"                       system's reference corpus form)\n" \
 	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
 
 /*

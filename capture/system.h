@@ -31,6 +31,11 @@ struct folder {
 	 */
 	const struct itf_var *itf;
 	/*
+	 * The data keys that name who acts (the canonical form's "actor"),
+	 * the first present wins, NULL-terminated; NULL: no actor.
+	 */
+	const char *const *actor;
+	/*
 	 * Another system's projection with that system's actions (the
 	 * extended spin-spinning of spin), or NULL: such a system is never
 	 * inferred from action names; a manifest or --system names it.

@@ -85,6 +85,10 @@ static cJSON *read_line(struct window_reader *wr)
 static const cJSON *detect_form(struct window_file *wf, struct line_reader *r,
 				const cJSON *first)
 {
+	if (json_get(first, "window_id")) {
+		wf->form = FORM_CANONICAL;
+		return NULL;
+	}
 	if (json_get(first, "pre_state")) {
 		wf->form = FORM_EVENT;
 		return NULL;
@@ -96,6 +100,28 @@ static const cJSON *detect_form(struct window_file *wf, struct line_reader *r,
 	die_at(EXIT_BAD_INPUT, r->path, r->line,
 	       "neither an event-form window (pre_state) nor a stream-form "
 	       "seed ({\"state\": ...})");
+}
+
+/*
+ * A canonical record (windows.h): its input is the window's data, its
+ * trace_id and seq say where in which run it was.
+ */
+static void canonical_window(struct line_reader *r, const cJSON *v,
+			     struct window *w)
+{
+	long long seq;
+
+	w->data = member(r, v, "input", 1);
+	w->pre = member(r, v, "pre_state", 1);
+	w->post = member(r, v, "post_state", 1);
+	w->trace = json_get_str(v, "trace_id");
+	if (!w->trace)
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "window lacks a string \"trace_id\"");
+	if (json_int_value(json_get(v, "seq"), &seq) || seq < 1)
+		die_at(EXIT_BAD_INPUT, r->path, r->line,
+		       "window lacks a positive integer \"seq\"");
+	w->seq = (long)seq;
 }
 
 /* The next window into @w (valid until the next call); 0 at the end. */
@@ -128,7 +154,13 @@ static int next_window(struct window_reader *wr, struct window *w)
 			       "window lacks a string \"action\"");
 		w->file = wr->wf->path;
 		w->line = r->line;
+		if (wr->wf->form == FORM_CANONICAL) {
+			canonical_window(r, v, w);
+			return 1;
+		}
 		w->data = member(r, v, "data", 1);
+		w->trace = NULL;
+		w->seq = 0;
 		if (wr->wf->form == FORM_EVENT) {
 			w->pre = member(r, v, "pre_state", 1);
 			w->post = member(r, v, "post_state", 1);
@@ -338,6 +370,57 @@ static cJSON *never_completing(const char *mpath, const cJSON *run)
 	return cJSON_Duplicate(calls, 1);
 }
 
+/*
+ * A corpus in the canonical form: its files SYSTEM/ACTION.ndjson (not
+ * those below, SYSTEM/impossible/) hold every run's windows; the calls
+ * that never returned, of all runs, go with the first.  0: not canonical
+ * (its first run has a file of its own).
+ */
+static int add_canonical(struct window_set *ws, const char *dir,
+			 const char *mpath, const cJSON *m)
+{
+	const cJSON *files = json_get(m, "files"), *file, *run;
+	const char *system = json_get_str(m, "system");
+	const char *first = json_get_str(manifest_runs(m, mpath)->child, "name");
+	size_t len = strlen(system), start = ws->n;
+	cJSON *calls = json_arr();
+
+	for (int form = FORM_EVENT; first && form <= FORM_ITF; form++) {
+		char *rel = xasprintf("%s/%s%s", system, first,
+				      window_file_ext(form));
+		int own = json_get(files, rel) != NULL;
+
+		free(rel);
+		if (own) {
+			cJSON_Delete(calls);
+			return 0;
+		}
+	}
+	cJSON_ArrayForEach(file, files) {
+		const char *rel = file->string, *rest = rel + len + 1;
+		char *path;
+
+		if (strncmp(rel, system, len) || rel[len] != '/' ||
+		    strchr(rest, '/') || !has_suffix(rest, ".ndjson"))
+			continue;
+		path = xasprintf("%s/%s", dir, rel);
+		window_set_add_file(ws, path, path);
+		free(path);
+	}
+	cJSON_ArrayForEach(run, manifest_runs(m, mpath)) {
+		cJSON *some = never_completing(mpath, run), *c;
+
+		while (some && (c = some->child))
+			json_add(calls, NULL, cJSON_DetachItemViaPointer(some, c));
+		cJSON_Delete(some);
+	}
+	if (ws->n > start && calls->child)
+		ws->files[start].never_completing = calls;
+	else
+		cJSON_Delete(calls);
+	return 1;
+}
+
 static void add_corpus(struct window_set *ws, const char *dir)
 {
 	char *mpath = xasprintf("%s/MANIFEST.json", dir);
@@ -354,6 +437,8 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
 	set_system(ws, f, mpath);
+	if (add_canonical(ws, dir, mpath, m))
+		goto done;
 	cJSON_ArrayForEach(run, manifest_runs(m, mpath)) {
 		const char *name = json_get_str(run, "name");
 		char *rel, *path;
@@ -375,6 +460,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		free(path);
 		free(rel);
 	}
+done:
 	cJSON_Delete(m);
 	free(text);
 	free(mpath);

@@ -1,11 +1,34 @@
 // SPDX-License-Identifier: MIT
 #include <stdlib.h>
+#include <string.h>
 #include "corpus.h"
 #include "die.h"
 #include "windows.h"
 
+/* The canonical form's file of one action, with its windows so far. */
+struct canonical_file {
+	char *action, *rel;
+	FILE *f;
+	long n;
+};
+
+/*
+ * The canonical form's files: a corpus's, one per action (kept by the
+ * corpus, as its runs share them), or convert's one stream for all.
+ */
+struct canonical_set {
+	struct corpus *corpus;       /* NULL: every action onto @one */
+	char *system;
+	struct canonical_file one;
+	struct canonical_file *files;
+	size_t n;
+};
+
 struct window_writer {
 	struct corpus *corpus;
+	struct canonical_set *canon; /* canonical form (NULL: writing nothing) */
+	const char *trace;           /* canonical form: the run */
+	const char *const *actor;    /* the data keys naming the actor */
 	char *rel;
 	FILE *f;            /* NULL when only checking */
 	struct output_format fmt;
@@ -21,6 +44,97 @@ struct window_writer {
 const char *window_file_ext(enum window_form form)
 {
 	return form == FORM_ITF ? ".itf.json" : ".ndjson";
+}
+
+static void canonical_close(void *ctx)
+{
+	struct canonical_set *cs = ctx;
+
+	for (size_t i = 0; i < cs->n; i++) {
+		corpus_close(cs->corpus, cs->files[i].f, cs->files[i].rel);
+		free(cs->files[i].action);
+		free(cs->files[i].rel);
+	}
+	free(cs->files);
+	free(cs->system);
+	free(cs);
+}
+
+/* The corpus's canonical files, begun by its first run. */
+static struct canonical_set *canonical_of(struct corpus *c, const char *system)
+{
+	struct canonical_set *cs = corpus_shared(c);
+
+	if (!cs) {
+		cs = xcalloc(1, sizeof(*cs));
+		cs->corpus = c;
+		cs->system = xstrdup(system);
+		corpus_set_shared(c, cs, canonical_close);
+	}
+	return cs;
+}
+
+/*
+ * The file of @action's windows, opened at its first.  An action name
+ * becomes a file name: one that cannot be is refused.
+ */
+static struct canonical_file *canonical_file(struct window_writer *w,
+					     const char *action)
+{
+	struct canonical_set *cs = w->canon;
+	struct canonical_file *cf;
+
+	if (!cs->corpus)
+		return &cs->one;
+	for (size_t i = 0; i < cs->n; i++)
+		if (!strcmp(cs->files[i].action, action))
+			return &cs->files[i];
+	if (!*action || strchr(action, '/') || *action == '.')
+		die_at(EXIT_BAD_INPUT, w->rel, 0, "action \"%s\" cannot name "
+		       "a canonical window file", action);
+	cs->files = xrealloc(cs->files, (cs->n + 1) * sizeof(*cs->files));
+	cf = &cs->files[cs->n++];
+	cf->action = xstrdup(action);
+	cf->rel = xasprintf("%s/%s.ndjson", cs->system, action);
+	cf->f = corpus_create(cs->corpus, cf->rel);
+	cf->n = 0;
+	return cf;
+}
+
+/* The actor: the first of the system's actor keys that @data holds. */
+static cJSON *actor_of(const struct window_writer *w, const cJSON *data)
+{
+	for (const char *const *k = w->actor; k && *k; k++)
+		if (json_get(data, *k))
+			return json_dup(json_get(data, *k));
+	return json_null();
+}
+
+/*
+ * One canonical record; pre, post and input are the writer's own values,
+ * referenced rather than copied.  Returns the file it went to.
+ */
+static struct canonical_file *emit_canonical(struct window_writer *w,
+					     const char *action,
+					     cJSON *data, cJSON *post)
+{
+	struct canonical_file *cf = canonical_file(w, action);
+	cJSON *rec = json_obj();
+
+	json_add(rec, "window_id", json_int(++cf->n));
+	json_add(rec, "trace_id", json_str(w->trace));
+	json_add(rec, "seq", json_int(w->n + 1));
+	json_add(rec, "action", json_str(action));
+	json_add(rec, "actor", actor_of(w, data));
+	cJSON_AddItemReferenceToObject(rec, "pre_state", w->state);
+	cJSON_AddItemReferenceToObject(rec, "post_state", post);
+	cJSON_AddItemReferenceToObject(rec, "input", data);
+	strbuf_reset(&w->line);
+	json_write(&w->line, rec, w->fmt.style);
+	strbuf_add(&w->line, "\n", 1);
+	fwrite(w->line.buf, 1, w->line.len, cf->f);
+	cJSON_Delete(rec);
+	return cf;
 }
 
 static void emit(struct window_writer *w, const cJSON *v)
@@ -75,6 +189,16 @@ static struct window_writer *writer(struct corpus *c, const char *rel,
 	}
 	if (fmt.form == FORM_ITF && f)
 		itf_open(w, itf);
+	if (fmt.form == FORM_CANONICAL) {
+		w->trace = itf->run;
+		w->actor = itf->actor;
+		if (c) {
+			w->canon = canonical_of(c, itf->system);
+		} else if (f) {
+			w->canon = xcalloc(1, sizeof(*w->canon));
+			w->canon->one.f = f;
+		}
+	}
 	return w;
 }
 
@@ -83,8 +207,10 @@ struct window_writer *windows_open(struct corpus *c, const char *rel,
 				   const cJSON *initial,
 				   const struct itf_head *itf)
 {
-	return writer(c, rel, c ? corpus_create(c, rel) : NULL, fmt, initial,
-		      itf);
+	int own_file = c && fmt.form != FORM_CANONICAL;
+
+	return writer(c, rel, own_file ? corpus_create(c, rel) : NULL, fmt,
+		      initial, itf);
 }
 
 struct window_writer *windows_open_file(FILE *f, const char *name,
@@ -155,15 +281,22 @@ const cJSON *windows_never_completing(struct window_writer *w,
 void windows_add(struct window_writer *w, const char *action, cJSON *data,
 		 cJSON *post)
 {
-	emit_window(w, action, data, post);
+	struct canonical_file *cf = NULL;
+
+	if (w->canon)
+		cf = emit_canonical(w, action, data, post);
+	else
+		emit_window(w, action, data, post);
 	w->n++;
 	if (w->observe) {
 		/*
 		 * the line it is on in the file: a stream starts with its
-		 * seed; in ITF, where all is one line, its state's index
+		 * seed; in ITF, where all is one line, its state's index; in
+		 * the canonical form, its action's file and window_id
 		 */
 		struct window seen = {
-			.file = w->rel, .line = w->n + (w->fmt.form == FORM_STREAM),
+			.file = cf && cf->rel ? cf->rel : w->rel,
+			.line = cf ? cf->n : w->n + (w->fmt.form == FORM_STREAM),
 			.action = action, .data = data, .pre = w->state,
 			.post = post,
 		};
@@ -188,6 +321,8 @@ void windows_close(struct window_writer *w, cJSON *counts)
 	}
 	if (w->f && w->corpus)
 		corpus_close(w->corpus, w->f, w->rel);
+	if (w->canon && !w->canon->corpus)
+		free(w->canon);
 	cJSON_ArrayForEach(c, w->counts)
 		json_count(counts, c->string, (long long)c->valuedouble);
 	cJSON_Delete(w->counts);

@@ -8,6 +8,11 @@
  *  event form:  {"action", "data", "pre_state", "post_state"}, one a line;
  *  stream form: {"state": initial} then {"action", "data", "state"};
  *  ITF form:    one Informal Trace Format trace on one line (itf.h);
+ *  canonical form: SysMoBench's window validation records, one file per
+ *               action for the whole corpus (SYSTEM/ACTION.ndjson, every
+ *               run's windows of that action), one a line:
+ *               {"window_id", "trace_id", "seq", "action", "actor",
+ *                "pre_state", "post_state", "input"} (docs/canonical.md);
  * with the chosen JSON style (python separators by default, RFC 8785 for
  * canonical).  Writers opened without a corpus check but write nothing
  * ("capture check").  Actions are counted for the manifest.
@@ -22,7 +27,7 @@
 
 struct corpus;
 
-enum window_form { FORM_EVENT, FORM_STREAM, FORM_ITF };
+enum window_form { FORM_EVENT, FORM_STREAM, FORM_ITF, FORM_CANONICAL };
 
 /* The window file's name ends with ".ndjson", or ".itf.json" (ITF). */
 const char *window_file_ext(enum window_form form);
@@ -41,14 +46,18 @@ struct window {
 	long line;          /* its 1-based line */
 	const char *action;
 	const cJSON *data, *pre, *post;
+	const char *trace;  /* canonical form: its trace_id and seq; else */
+	long seq;           /* NULL and 0 */
 };
 
 struct window_writer;
 
 /*
  * @c may be NULL (write nothing).  @initial is copied.  @itf says what
- * the ITF form writes beside the states (its strings must outlive the
- * writer); other forms ignore it.
+ * the ITF and canonical forms write beside the states (its strings must
+ * outlive the writer); other forms ignore it.  The canonical form writes
+ * no file @rel: its windows go to the corpus's SYSTEM/ACTION.ndjson
+ * (@itf->system, the trace @itf->run), open until corpus_commit().
  */
 struct window_writer *windows_open(struct corpus *c, const char *rel,
 				   struct output_format fmt,
@@ -56,7 +65,8 @@ struct window_writer *windows_open(struct corpus *c, const char *rel,
 				   const struct itf_head *itf);
 /*
  * The same onto @f, which windows_close() leaves open (capture convert);
- * @name names it in messages.
+ * @name names it in messages.  The canonical form writes every action's
+ * windows onto @f, window_id counting them all.
  */
 struct window_writer *windows_open_file(FILE *f, const char *name,
 					struct output_format fmt,

@@ -198,6 +198,8 @@ static const struct itf_var dqueue_itf[] = {
 	{ 0 }
 };
 
+static const char *const dqueue_actor[] = { "consumer", NULL };
+
 const struct folder folder_dqueue = {
 	.name = "dqueue",
 	.summary = "PGo distributed queue from its recorder logs (a run = a "
@@ -206,4 +208,5 @@ const struct folder folder_dqueue = {
 	.form = FORM_STREAM,
 	.fold = dqueue_fold,
 	.itf = dqueue_itf,
+	.actor = dqueue_actor,
 };

@@ -713,6 +713,8 @@ static const struct itf_var etcd_itf[] = {
 	{ 0 }
 };
 
+static const char *const etcd_actor[] = { "node", NULL };
+
 const struct folder folder_etcd = {
 	.name = "etcd",
 	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
@@ -722,4 +724,5 @@ const struct folder folder_etcd = {
 	.fold = etcd_fold,
 	.audit = &etcd_audit,
 	.itf = etcd_itf,
+	.actor = etcd_actor,
 };

@@ -210,6 +210,8 @@ static const struct itf_var locksvc_itf[] = {
 	{ 0 }
 };
 
+static const char *const locksvc_actor[] = { "client", NULL };
+
 const struct folder folder_locksvc = {
 	.name = "locksvc",
 	.summary = "PGo lock service from its recorder logs (a run = a "
@@ -219,4 +221,5 @@ const struct folder folder_locksvc = {
 	.fold = locksvc_fold,
 	.audit = &locksvc_audit,
 	.itf = locksvc_itf,
+	.actor = locksvc_actor,
 };

@@ -622,6 +622,8 @@ static const struct itf_var raftkvs_itf[] = {
 	{ 0 }
 };
 
+static const char *const raftkvs_actor[] = { "node", "client", NULL };
+
 const struct folder folder_raftkvs = {
 	.name = "raftkvs",
 	.summary = "PGo Raft key-value store from its recorder logs, in the "
@@ -631,4 +633,5 @@ const struct folder folder_raftkvs = {
 	.fold = raftkvs_fold,
 	.audit = &etcd_audit,
 	.itf = raftkvs_itf,
+	.actor = raftkvs_actor,
 };

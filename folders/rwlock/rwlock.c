@@ -334,6 +334,8 @@ static const struct itf_var rwlock_itf[] = {
 	{ 0 }
 };
 
+static const char *const rwlock_actor[] = { "thread", NULL };
+
 const struct folder folder_rwlock = {
 	.name = "rwlock",
 	.summary = "the kernel's rwlock_t under two actors, readers and a writer",
@@ -342,6 +344,7 @@ const struct folder folder_rwlock = {
 	.fold = fold_rwlock,
 	.audit = &rwlock_audit,
 	.itf = rwlock_itf,
+	.actor = rwlock_actor,
 };
 
 static const struct folder *rwlock_folder(void)

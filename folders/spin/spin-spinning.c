@@ -81,5 +81,6 @@ const struct folder folder_spin_spinning = {
 	.fold = fold_spinning,
 	.audit = &spinning_audit,
 	.itf = spinning_itf,
+	.actor = spin_actor,
 	.refines = &folder_spin,
 };

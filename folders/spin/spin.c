@@ -390,6 +390,8 @@ const struct itf_var spin_itf[] = {
 	{ 0 }
 };
 
+const char *const spin_actor[] = { "thread", NULL };
+
 const struct folder folder_spin = {
 	.name = "spin",
 	.summary = "a spinlock under two actors (Linux spinlock_t, Asterinas SpinLock)",
@@ -398,4 +400,5 @@ const struct folder folder_spin = {
 	.fold = fold_spin,
 	.audit = &spin_audit,
 	.itf = spin_itf,
+	.actor = spin_actor,
 };

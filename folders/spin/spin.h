@@ -12,6 +12,8 @@
 extern const struct folder folder_spin, folder_spin_spinning;
 /* Both projections' actions: AcquireLock, ReleaseLock. */
 extern const char *const spin_actions[];
+/* Both projections' actor: the data's thread. */
+extern const char *const spin_actor[];
 /* lockHolder is null while the lock is free (the ITF types of the state) */
 extern const struct itf_var spin_itf[];
 

@@ -22,7 +22,7 @@ static int write_one(const char *type, const char *value, struct strbuf *sb,
 		     struct itf_error *e)
 {
 	const struct itf_var types[] = { { "v", type }, { 0 } };
-	const struct itf_head head = { "sys", "in", "run", types };
+	const struct itf_head head = { "sys", "in", "run", types, NULL };
 	char text[512];
 	cJSON *state;
 	struct itf_writer *w;

@@ -1,0 +1,60 @@
+# The canonical form (docs/canonical.md): one file per action, every run's
+# windows in it, converted back to each system's own form byte for byte.
+source "$(dirname "$0")/../lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+spin=$ROOT/tests/spin-fold
+rw=$ROOT/tests/rwlock-fold
+
+# roundtrip SYSTEM FORM INPUT...: fold canonical and in FORM; convert the
+# canonical corpus back to FORM: every run's file the same bytes.
+roundtrip() {
+	local sys=$1 form=$2; shift 2
+	local c=$TMP/$sys-canon e=$TMP/$sys-$form b=$TMP/$sys-back f bad=
+	if ! "$CAPTURE" fold "$sys" "$@" --form canonical -o "$c" >/dev/null 2>"$TMP/err" ||
+	   ! "$CAPTURE" fold "$sys" "$@" --form "$form" -o "$e" >/dev/null 2>>"$TMP/err" ||
+	   ! "$CAPTURE" convert --form "$form" "$c" "$b" 2>>"$TMP/err"; then
+		not_ok "$sys: canonical back to $form" "$(tail -n 2 "$TMP/err")"
+		return
+	fi
+	for f in "$e/$sys"/*; do
+		cmp -s "$f" "$b/$(basename "$f")" || bad="$bad $(basename "$f")"
+	done
+	[ "$(ls "$e/$sys" | wc -l)" = "$(ls "$b" | wc -l)" ] || bad="$bad (run count)"
+	[ -z "$bad" ] && ok "$sys: canonical back to $form, byte for byte" ||
+		not_ok "$sys: canonical back to $form, byte for byte" "differ:$bad"
+	check "$sys: one file per action, window_id from 1, trace_id the runs" \
+		python3 "$here/check-files.py" "$c" "$sys"
+}
+
+roundtrip spin event "$spin"/domain/*.ftrace "$spin/contention.log"
+roundtrip spin-spinning event "$spin"/domain/*.ftrace
+roundtrip rwlock event "$rw/contention-2cpu.ftrace" "$rw/coverage.log"
+roundtrip etcd stream "$REF/etcd-with-tla/example.ndjson"
+roundtrip locksvc stream "$REF"/pgo-traces/locksvc/*
+roundtrip dqueue stream "$REF"/pgo-traces/dqueue/*
+
+# The audit reads a canonical corpus as it reads the run files.
+cov() { "$CAPTURE" audit "$1" | grep '^coverage:'; }
+[ "$(cov "$TMP/spin-canon")" = "$(cov "$TMP/spin-event")" ] &&
+	ok "audit: the canonical corpus covers what the event corpus does" ||
+	not_ok "audit: the canonical corpus covers what the event corpus does" \
+		"$(cov "$TMP/spin-canon") vs $(cov "$TMP/spin-event")"
+
+# One window's record, converted to canonical and back.
+"$CAPTURE" convert --form canonical "$REF/sysmobench-corpora/spin/spin_seq.ndjson" \
+	"$TMP/seq.canon.ndjson" 2>"$TMP/err" &&
+	"$CAPTURE" convert "$TMP/seq.canon.ndjson" "$TMP/seq-back" 2>>"$TMP/err" &&
+	same_bytes "a window file to canonical and back" "$TMP/seq-back/spin_seq.ndjson" \
+		"$REF/sysmobench-corpora/spin/spin_seq.ndjson" ||
+	not_ok "a window file to canonical and back" "$(tail -n 2 "$TMP/err")"
+
+# A trace with a window missing is refused, naming where.
+mkdir "$TMP/gap"
+cp "$TMP/spin-canon/spin/ReleaseLock.ndjson" "$TMP/gap/"
+grep -v '"trace_id": "01-free", "seq": 3,' "$TMP/spin-canon/spin/AcquireLock.ndjson" \
+	>"$TMP/gap/AcquireLock.ndjson"
+expect_exit 3 "a canonical trace with a gap is refused" \
+	'ndjson:[0-9]+: trace 01-free: seq 4 where 3 was due' \
+	"$CAPTURE" convert "$TMP/gap" "$TMP/gap-out"
+nothing_left "a refused conversion writes nothing" "$TMP/gap-out"
+
