@@ -3,6 +3,15 @@
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 spin=$ROOT/tests/spin-fold
+PY=$ROOT/build/venv/bin/python
+schema=$ROOT/tests/canonical-window.schema.json
+
+# valid NAME CORPUS SYSTEM: every canonical file the corpus holds (its
+# windows and its impossibility windows) is valid against the schema.
+valid() {
+	check "$1" "$PY" "$here/validate.py" "$schema" \
+		$(find "$2/$3" -name '*.ndjson' | sort)
+}
 rw=$ROOT/tests/rwlock-fold
 
 # roundtrip SYSTEM FORM INPUT...: fold canonical and in FORM; convert the
@@ -24,6 +33,7 @@ roundtrip() {
 		not_ok "$sys: canonical back to $form, byte for byte" "differ:$bad"
 	check "$sys: one file per action, window_id from 1, trace_id the runs" \
 		python3 "$here/check-files.py" "$c" "$sys"
+	valid "$sys: every canonical file valid against the JSON Schema" "$c" "$sys"
 }
 
 roundtrip spin event "$spin"/domain/*.ftrace "$spin/contention.log"
@@ -58,3 +68,11 @@ expect_exit 3 "a canonical trace with a gap is refused" \
 	"$CAPTURE" convert "$TMP/gap" "$TMP/gap-out"
 nothing_left "a refused conversion writes nothing" "$TMP/gap-out"
 
+# The schema refuses what is not a canonical window (its checks can fail).
+sed '2s/"input": /"data": /' "$TMP/spin-canon/spin/AcquireLock.ndjson" >"$TMP/bad.ndjson"
+expect_exit 1 "the schema refuses a window without input" 'bad.ndjson:2:' \
+	"$PY" "$here/validate.py" "$schema" "$TMP/bad.ndjson"
+sed '3s/"pre_state": {"lockHeld"/"pre_state": {"held"/' "$TMP/spin-canon/spin/AcquireLock.ndjson" >"$TMP/bad.ndjson"
+expect_exit 1 "a window whose pre and post differ in variables is refused" \
+	'bad.ndjson:3: pre_state and post_state differ' \
+	"$PY" "$here/validate.py" "$schema" "$TMP/bad.ndjson"
