@@ -6,6 +6,7 @@
 #include "audit.h"
 #include "corpus.h"
 #include "die.h"
+#include "impossible.h"
 #include "proc.h"
 #include "system.h"
 
@@ -105,6 +106,7 @@ struct sequence {
  * compared, never kept), so that memory does not grow with the corpus.
  */
 struct audit_pass {
+	const struct folder *folder;
 	const struct audit_domain *d;
 	struct audit_axes ax;
 	struct cell *cells;
@@ -331,6 +333,7 @@ struct audit_pass *audit_pass_begin(const struct folder *system)
 {
 	struct audit_pass *p = xcalloc(1, sizeof(*p));
 
+	p->folder = system;
 	p->system = system->name;
 	p->d = system->audit;
 	p->learned = json_obj();
@@ -706,12 +709,15 @@ void audit_print_text(FILE *f, const cJSON *rep)
 
 void audit_corpus(struct corpus *c)
 {
+	enum json_style st;
 	struct strbuf text = STRBUF_INIT;
 	cJSON *rep;
 	FILE *f;
 
 	if (!corpus_audit(c))
 		die(EXIT_CAPTURE_FAILED, "audit.json: no audit was fed");
+	if (windows_canonical_style(c, &st))
+		impossible_windows_write(c, corpus_audit(c)->folder, st);
 	rep = audit_pass_report(corpus_audit(c));
 	corpus_set_audit(c, NULL);
 	json_write_indented(&text, rep, 0);

@@ -62,6 +62,14 @@ struct audit_domain {
 	 * fold or the declaration is wrong.
 	 */
 	const char *(*impossible)(const char *row, const char *col);
+	/*
+	 * Optional, with impossible(): the transitions of impossible cell
+	 * (@row, @col) as windows -- what a spec that allowed them would
+	 * reach -- an array of {"action", "input", "pre_state",
+	 * "post_state"} (caller frees), NULL if none: the corpus's
+	 * impossibility windows (impossible.h).
+	 */
+	cJSON *(*impossible_windows)(const char *row, const char *col);
 };
 
 /*

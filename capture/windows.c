@@ -19,6 +19,7 @@ struct canonical_file {
 struct canonical_set {
 	struct corpus *corpus;       /* NULL: every action onto @one */
 	char *system;
+	enum json_style style;
 	struct canonical_file one;
 	struct canonical_file *files;
 	size_t n;
@@ -61,7 +62,8 @@ static void canonical_close(void *ctx)
 }
 
 /* The corpus's canonical files, begun by its first run. */
-static struct canonical_set *canonical_of(struct corpus *c, const char *system)
+static struct canonical_set *canonical_of(struct corpus *c, const char *system,
+					  enum json_style style)
 {
 	struct canonical_set *cs = corpus_shared(c);
 
@@ -69,6 +71,7 @@ static struct canonical_set *canonical_of(struct corpus *c, const char *system)
 		cs = xcalloc(1, sizeof(*cs));
 		cs->corpus = c;
 		cs->system = xstrdup(system);
+		cs->style = style;
 		corpus_set_shared(c, cs, canonical_close);
 	}
 	return cs;
@@ -101,13 +104,39 @@ static struct canonical_file *canonical_file(struct window_writer *w,
 	return cf;
 }
 
-/* The actor: the first of the system's actor keys that @data holds. */
-static cJSON *actor_of(const struct window_writer *w, const cJSON *data)
+int windows_canonical_style(const struct corpus *c, enum json_style *st)
 {
-	for (const char *const *k = w->actor; k && *k; k++)
+	const struct canonical_set *cs = corpus_shared(c);
+
+	if (cs)
+		*st = cs->style;
+	return cs != NULL;
+}
+
+/* The actor: the first of the @actor keys that @data holds. */
+static cJSON *actor_of(const char *const *actor, const cJSON *data)
+{
+	for (const char *const *k = actor; k && *k; k++)
 		if (json_get(data, *k))
 			return json_dup(json_get(data, *k));
 	return json_null();
+}
+
+cJSON *windows_canonical_record(long window_id, const char *trace, long seq,
+				const char *action, const char *const *actor,
+				cJSON *pre, cJSON *post, cJSON *input)
+{
+	cJSON *rec = json_obj();
+
+	json_add(rec, "window_id", json_int(window_id));
+	json_add(rec, "trace_id", json_str(trace));
+	json_add(rec, "seq", json_int(seq));
+	json_add(rec, "action", json_str(action));
+	json_add(rec, "actor", actor_of(actor, input));
+	cJSON_AddItemReferenceToObject(rec, "pre_state", pre);
+	cJSON_AddItemReferenceToObject(rec, "post_state", post);
+	cJSON_AddItemReferenceToObject(rec, "input", input);
+	return rec;
 }
 
 /*
@@ -119,16 +148,10 @@ static struct canonical_file *emit_canonical(struct window_writer *w,
 					     cJSON *data, cJSON *post)
 {
 	struct canonical_file *cf = canonical_file(w, action);
-	cJSON *rec = json_obj();
+	cJSON *rec = windows_canonical_record(++cf->n, w->trace, w->n + 1,
+					      action, w->actor, w->state,
+					      post, data);
 
-	json_add(rec, "window_id", json_int(++cf->n));
-	json_add(rec, "trace_id", json_str(w->trace));
-	json_add(rec, "seq", json_int(w->n + 1));
-	json_add(rec, "action", json_str(action));
-	json_add(rec, "actor", actor_of(w, data));
-	cJSON_AddItemReferenceToObject(rec, "pre_state", w->state);
-	cJSON_AddItemReferenceToObject(rec, "post_state", post);
-	cJSON_AddItemReferenceToObject(rec, "input", data);
 	strbuf_reset(&w->line);
 	json_write(&w->line, rec, w->fmt.style);
 	strbuf_add(&w->line, "\n", 1);
@@ -193,7 +216,7 @@ static struct window_writer *writer(struct corpus *c, const char *rel,
 		w->trace = itf->run;
 		w->actor = itf->actor;
 		if (c) {
-			w->canon = canonical_of(c, itf->system);
+			w->canon = canonical_of(c, itf->system, fmt.style);
 		} else if (f) {
 			w->canon = xcalloc(1, sizeof(*w->canon));
 			w->canon->one.f = f;

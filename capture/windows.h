@@ -86,6 +86,19 @@ void windows_add(struct window_writer *w, const char *action, cJSON *data,
  */
 const cJSON *windows_never_completing(struct window_writer *w,
 				      const char *action, const cJSON *data);
+/*
+ * Did corpus @c get windows in the canonical form?  Then @st is their
+ * JSON style.
+ */
+int windows_canonical_style(const struct corpus *c, enum json_style *st);
+/*
+ * A canonical record, its keys in the form's order; @pre, @post and
+ * @input are referenced, not copied (delete the record before them);
+ * the actor is the first of the data keys @actor that @input holds.
+ */
+cJSON *windows_canonical_record(long window_id, const char *trace, long seq,
+				const char *action, const char *const *actor,
+				cJSON *pre, cJSON *post, cJSON *input);
 /* Hand each window added from now on to @fn as well (e.g. an audit). */
 typedef void window_observer(void *ctx, const struct window *w);
 void windows_observe(struct window_writer *w, window_observer *fn, void *ctx);

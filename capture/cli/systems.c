@@ -15,6 +15,7 @@
 #define SYSTEMS(FOLDED, LIVE) \
 	LIVE(spin) \
 	FOLDED(spin_spinning) \
+	FOLDED(spin_task) \
 	FOLDED(locksvc) \
 	FOLDED(dqueue) \
 	LIVE(etcd) \

@@ -62,7 +62,7 @@ static const struct audit_domain spinning_audit = {
 
 static void fold_spinning(struct fold_run *run)
 {
-	spin_fold(run, &folder_spin_spinning, 1);
+	spin_fold(run, &folder_spin_spinning, SPIN_SPINNING);
 }
 
 /* spinning is a set of actors */

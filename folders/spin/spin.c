@@ -22,12 +22,17 @@
  * of which must show the kernel's evidence, StopSpinning, before it gets
  * the lock.  A release checks no owner, as spin_unlock() does not: a
  * release by another actor, or of a free lock, leaves the lock free.
+ * The task projection (spin-task, folders/spin-task.c) makes each event
+ * but StopSpinning a window of its own, over the lock word and each
+ * thread's place (idle, acquiring: inside a call, locked: between its
+ * AcquireSuccess and its own Release).
  *
  * A try's outcome is the next event: the same actor's AcquireSuccess or
  * AcquireFail, or -- for emitters that print nothing on a failed try, like
  * the published Asterinas instrumentation -- anything else, which means the
  * try failed (sound for the sequential emitters both drivers are).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../capture/die.h"
@@ -67,7 +72,10 @@ struct spin_event {
 struct spin_fold {
 	struct fold_run *run;
 	const struct folder *folder;
+	enum spin_projection proj;
 	int extended;               /* the state shows who spins */
+	unsigned long long critical; /* spin-task: actors between their
+				      * AcquireSuccess and their Release */
 	unsigned long long spinning; /* actors in a lock() begun on a held lock */
 	unsigned long long stopped; /* of those, the ones that showed StopSpinning */
 	struct line_reader in;
@@ -83,9 +91,35 @@ struct spin_fold {
 
 #define BIT(a) (1ULL << (a))
 
+/* A thread's place in the task projection. */
+static const char *task_pc(const struct spin_fold *s, int a)
+{
+	if (s->pending[a] != NONE)
+		return "acquiring";
+	return s->critical & BIT(a) ? "locked" : "idle";
+}
+
+static cJSON *task_state(const struct spin_fold *s)
+{
+	cJSON *st = json_obj(), *pc;
+	char id[8];
+
+	json_add(st, "lockState", json_str(s->held ? "locked" : "unlocked"));
+	pc = json_add(st, "pc", json_obj());
+	for (int a = 0; a < SPIN_TASK_THREADS; a++) {
+		snprintf(id, sizeof(id), "%d", a);
+		json_add(pc, id, json_str(task_pc(s, a)));
+	}
+	return st;
+}
+
 static cJSON *spin_state(const struct spin_fold *s)
 {
-	cJSON *st = json_obj();
+	cJSON *st;
+
+	if (s->proj == SPIN_TASK)
+		return task_state(s);
+	st = json_obj();
 
 	json_add(st, "lockHeld", json_bool(s->held));
 	json_add(st, "lockHolder", s->held ? json_int(s->holder) : json_null());
@@ -125,6 +159,18 @@ static void normalized(struct spin_fold *s, const struct spin_event *e,
 	cJSON_Delete(ev);
 }
 
+/* spin-task: the event @action by @actor (@call_type: NULL, or the call's). */
+static void window_task(struct spin_fold *s, const char *action,
+			long long actor, const char *call_type)
+{
+	cJSON *data = json_obj(), *post = spin_state(s);
+
+	json_add(data, "thread", json_int(actor));
+	if (call_type)
+		json_add(data, "callType", json_str(call_type));
+	windows_add(s->run->windows, action, data, post);
+}
+
 static void window_acquire(struct spin_fold *s, long long actor,
 			   const char *call_type)
 {
@@ -154,7 +200,10 @@ static void try_failed(struct spin_fold *s, const struct spin_event *e,
 	s->try_actor = NO_ONE;
 	s->inferred += inferred;
 	normalized(s, e, ACQUIRE_FAIL, inferred);
-	window_acquire(s, e->actor, "try");
+	if (s->proj == SPIN_TASK)
+		window_task(s, "AcquireFail", e->actor, NULL);
+	else
+		window_acquire(s, e->actor, "try");
 }
 
 static void resolve_pending_try(struct spin_fold *s, const struct spin_event *e)
@@ -192,10 +241,15 @@ static void acquired(struct spin_fold *s, const struct spin_event *e)
 	s->stopped &= ~BIT(e->actor);
 	s->held = 1;
 	s->holder = e->actor;
+	s->critical |= BIT(e->actor);
 	s->pending[e->actor] = NONE;
 	s->try_actor = NO_ONE;
 	normalized(s, e, ACQUIRE_SUCCESS, 0);
-	window_acquire(s, e->actor, p == BLOCKING ? "lock" : "try");
+	if (s->proj == SPIN_TASK)
+		window_task(s, "AcquireSuccess", e->actor,
+			    p == BLOCKING ? "lock" : "try");
+	else
+		window_acquire(s, e->actor, p == BLOCKING ? "lock" : "try");
 }
 
 /*
@@ -225,7 +279,9 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 		if (e->action == TRY_ACQUIRE_NON_BLOCKING)
 			s->try_actor = e->actor;
 		normalized(s, e, e->action, 0);
-		if (e->action == TRY_ACQUIRE_BLOCKING)
+		if (s->proj == SPIN_TASK)
+			window_task(s, raw_actions[e->action], e->actor, NULL);
+		else if (e->action == TRY_ACQUIRE_BLOCKING)
 			starts_spinning(s, e->actor);
 		break;
 	case STOP_SPINNING:
@@ -263,8 +319,12 @@ static void apply(struct spin_fold *s, const struct spin_event *e)
 				  "Release", e->actor);
 		/* spin_unlock() checks no owner: the lock is free after it */
 		s->held = 0;
+		s->critical &= ~BIT(e->actor);
 		normalized(s, e, e->action, 0);
-		window_release(s, e->actor);
+		if (s->proj == SPIN_TASK)
+			window_task(s, "Release", e->actor, NULL);
+		else
+			window_release(s, e->actor);
 		break;
 	default:
 		break;
@@ -299,6 +359,11 @@ static struct spin_event parse_event(struct spin_fold *s, const cJSON *v)
 	if (e.actor >= MAX_ACTORS)
 		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line,
 		       "actor %lld: at most %d actors", e.actor, MAX_ACTORS);
+	/* the task's state names every thread from the start */
+	if (s->proj == SPIN_TASK && e.actor >= SPIN_TASK_THREADS)
+		die_at(EXIT_BAD_INPUT, s->in.path, s->in.line, "actor %lld: "
+		       "spin-task's pc is over threads 0 to %d", e.actor,
+		       SPIN_TASK_THREADS - 1);
 	e.action = a;
 	e.locked = !strcmp(state, "locked");
 	return e;
@@ -343,7 +408,8 @@ static void lock_never_returned(struct spin_fold *s, int a)
 	data = json_obj();
 	json_add(data, "thread", json_int(a));
 	json_add(data, "callType", json_str("lock"));
-	fold_run_never_completing(s->run, "AcquireLock", data);
+	fold_run_never_completing(s->run, s->proj == SPIN_TASK ?
+				  "AcquireSuccess" : "AcquireLock", data);
 }
 
 static void on_end(void *ctx)
@@ -360,10 +426,12 @@ static const struct serial_ops spin_serial = {
 	.system = "spin", .begin = on_begin, .event = on_event, .end = on_end,
 };
 
-void spin_fold(struct fold_run *run, const struct folder *f, int extended)
+void spin_fold(struct fold_run *run, const struct folder *f,
+	       enum spin_projection proj)
 {
 	struct spin_fold s = {
-		.run = run, .folder = f, .extended = extended,
+		.run = run, .folder = f, .proj = proj,
+		.extended = proj == SPIN_SPINNING,
 		.try_actor = NO_ONE,
 	};
 	int cleanup = 0;
@@ -380,7 +448,7 @@ void spin_fold(struct fold_run *run, const struct folder *f, int extended)
 
 static void fold_spin(struct fold_run *run)
 {
-	spin_fold(run, &folder_spin, 0);
+	spin_fold(run, &folder_spin, SPIN_REFERENCE);
 }
 
 const char *const spin_actions[] = { "AcquireLock", "ReleaseLock", NULL };

@@ -37,8 +37,10 @@ static const char spin_usage[] =
 	"                       (--kernel asterinas), run nothing\n"
 	"      --boot-only      boot the same guest, stop before the scenario,\n"
 	"                       write nothing (the floor bench/spin-capture uses)\n"
-	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}) or\n"
+	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}),\n"
 	"                       spin-spinning (the state also shows who spins)\n"
+	"                       or spin-task (the kernel's events over\n"
+	"                       {lockState, pc}: docs/canonical.md)\n"
 	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
 	"  -h, --help           this text\n\n"
 	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
@@ -73,18 +75,18 @@ static void spin_option(int opt, const char *arg)
 		opts.boot_only = 1;
 }
 
-/* --fold: spin or a projection of it (spin-spinning). */
+/* --fold: spin or a projection of it (spin-spinning, spin-task). */
 static const struct folder *fold_lookup(void)
 {
 	static const struct folder *const spin_folders[] = {
-		&folder_spin, &folder_spin_spinning,
+		&folder_spin, &folder_spin_spinning, &folder_spin_task,
 	};
 
 	for (size_t i = 0; i < sizeof(spin_folders) / sizeof(*spin_folders); i++)
 		if (!strcmp(fold_with, spin_folders[i]->name))
 			return spin_folders[i];
 	die(EXIT_USAGE, "--fold: '%s' does not fold spin streams "
-	    "(spin or spin-spinning)", fold_with);
+	    "(spin, spin-spinning or spin-task)", fold_with);
 }
 
 /* --scenario domain: the set generated from the audit domain (domain.h). */

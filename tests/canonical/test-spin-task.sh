@@ -1,0 +1,46 @@
+# spin-task (docs/canonical.md): capture spin's real events folded at the
+# task's granularity, every target action with windows, the impossibility
+# windows of its audit domain, each refused by the audit.
+source "$(dirname "$0")/../lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+spin=$ROOT/tests/spin-fold
+PY=$ROOT/build/venv/bin/python
+inputs=("$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace")
+c=$TMP/task
+"$CAPTURE" fold spin-task "${inputs[@]}" -o "$c" >/dev/null 2>"$TMP/err" ||
+	not_ok "spin-task folds the captured traces" "$(tail -n 2 "$TMP/err")"
+
+check "every canonical file, impossibility windows too, valid against the schema" \
+	"$PY" "$here/validate.py" "$ROOT/tests/canonical-window.schema.json" \
+	$(find "$c/spin-task" -name '*.ndjson' | sort)
+check "one file per action, window_id from 1, trace_id the runs" \
+	python3 "$here/check-files.py" "$c" spin-task
+check "no harness gap; one window per event but StopSpinning; the spin phase and failed tries" \
+	python3 "$here/spin-task-checks.py" "$c"
+
+# The impossibility windows: each lies in a cell the domain declares
+# impossible, so the audit refuses each one alone.
+n=0 refused=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	printf '%s\n' "$line" >"$TMP/one.ndjson"
+	rc=0
+	"$CAPTURE" audit --system spin-task "$TMP/one.ndjson" >/dev/null 2>&1 || rc=$?
+	[ "$rc" = 4 ] && refused=$((refused + 1))
+done < <(cat "$c"/spin-task/impossible/*.ndjson)
+[ "$n" -gt 0 ] && [ "$refused" = "$n" ] &&
+	ok "the audit refuses each of the $n impossibility windows" ||
+	not_ok "the audit refuses each impossibility window" "$refused of $n refused"
+
+# Back to the event form: what fold --form event writes.
+"$CAPTURE" fold spin-task "${inputs[@]}" --form event -o "$TMP/event" >/dev/null 2>&1 &&
+	"$CAPTURE" convert --form event "$c" "$TMP/back" 2>"$TMP/err" &&
+	diff -r "$TMP/event/spin-task" "$TMP/back" >/dev/null &&
+	ok "spin-task canonical back to the event form, byte for byte" ||
+	not_ok "spin-task canonical back to the event form" "$(tail -n 2 "$TMP/err")"
+
+# A third thread: the task's pc names threads 0 and 1 only, so it refuses.
+sed 's/"thread":1,/"thread":2,/; s/"actor":1}/"actor":2}/' "$spin/contention.log" >"$TMP/three.log"
+expect_exit 3 "a third thread is refused, not given a pc" \
+	"three.log:[0-9]+: actor 2: spin-task's pc is over threads 0 to 1" \
+	"$CAPTURE" fold spin-task "$TMP/three.log" -o "$TMP/three"
