@@ -1,0 +1,70 @@
+"""sysmobench-judge.py RULE CARD: every failure in the scorecard CARD
+(capture grade --json) is a documented disagreement of kind RULE, the
+windows are graded (no load error), and the kinds the rule expects occur.
+
+none                           no window fails
+spin-non-holder-release        spin: only releases of a lock another
+                               thread holds (spin_unlock() checks no owner)
+spin-task-non-holder-release   the same, at the task's granularity
+spin-task-impossible           impossibility windows: every one whose
+                               reason is the lock word's is rejected; the
+                               ones about the thread's own call (its pc,
+                               which the reference does not model) are the
+                               findings, whatever their verdict"""
+import glob, json, os, sys
+
+rule, card = sys.argv[1], json.load(open(sys.argv[2]))
+
+def window(f):
+    """The window at file:line, in event form (a stream line's pre-state
+    is the state of the line before)."""
+    prev = None
+    with open(f["file"]) as fh:
+        for i, line in enumerate(fh, 1):
+            w = json.loads(line)
+            if i == f["line"]:
+                if "state" in w:
+                    w = {"action": w["action"], "data": w["data"],
+                         "pre_state": prev["state"], "post_state": w["state"]}
+                return w
+            prev = w
+    raise SystemExit(f"{f['file']}:{f['line']}: no such window")
+
+def data(w):
+    return w.get("data", w.get("input"))
+
+def pre(w):
+    return w["pre_state"]
+
+def non_holder_release(w):
+    p, t = pre(w), data(w)["thread"]
+    return w["action"] == "ReleaseLock" and p["lockHeld"] and p["lockHolder"] != t
+
+def task_non_holder_release(w):
+    p, t = pre(w), str(data(w)["thread"])
+    return w["action"] == "Release" and p["lockState"] == "locked" and p["pc"][t] == "idle"
+
+LOCK_WORD = ("the lock word is taken only when free", "a try fails only on a held lock")
+
+failures = [window(f) for f in card["failures"]]
+if rule == "none":
+    assert not failures, f"{len(failures)} failures: {card['failures'][:2]}"
+elif rule == "spin-task-impossible":
+    if card["all"]["windows"] == 0:
+        sys.exit("no impossibility windows")
+    failed = {(f["file"], f["line"]) for f in card["failures"]}
+    d = os.path.dirname(card["failures"][0]["file"]) if card["failures"] else None
+    assert d, "the reference rejects none"
+    for path in sorted(glob.glob(os.path.join(d, "*.ndjson"))):
+        for i, line in enumerate(open(path), 1):
+            w = json.loads(line)
+            if w["impossible"].startswith(LOCK_WORD):
+                assert (path, i) in failed, f"{path}:{i}: the reference accepts it: {w['impossible']}"
+else:
+    kind = {"spin-non-holder-release": non_holder_release,
+            "spin-task-non-holder-release": task_non_holder_release}[rule]
+    assert failures, f"{rule}: the documented disagreement did not occur"
+    for f, w in zip(card["failures"], failures):
+        assert kind(w), f"{f['file']}:{f['line']}: {f['action']} fails, not a {rule}: {f['why'][:200]}"
+print(f"{rule}: {card['all']['failed']} failed, {card['all']['passed']} passed, "
+      f"{card['all']['unscoreable']} unscoreable")
