@@ -19,6 +19,7 @@
 	FOLDED(locksvc) \
 	FOLDED(dqueue) \
 	LIVE(etcd) \
+	FOLDED(etcd_task) \
 	FOLDED(raftkvs) \
 	LIVE(rwlock)
 

@@ -42,6 +42,18 @@
  * commit <= log; at most one leader per term;
  * ElectionTimeout gives term+1, candidate, vote = self.
  * A window changes only its node's slice by construction.
+ *
+ * The task projection (etcd-task, folders/etcd-task.c) writes the same
+ * windows grouped by variable -- currentTerm, state (raft's role names,
+ * StatePreCandidate its own), votedFor, commitIndex, logLen, logLastTerm
+ * -- with the received message as the input.  The term of each node's
+ * entries is followed as raft makes them: a leader appends entries of its
+ * term; an append carries the sender's entries, whose terms are read from
+ * the sender's log when its SendAppendEntriesRequest is traced, and the
+ * receiver keeps, truncates and appends them as raft's findConflict does
+ * (the length it reaches must be the one traced).  A log grown any other
+ * way (a snapshot, storage, a restart) has terms nobody traced: a window
+ * whose state would need one is refused.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,12 +69,23 @@
 #include "../../capture/readers/with-tla.h"
 #include "../etcd-audit.h"
 
-extern const struct folder folder_etcd;
-
 struct slice {
 	const char *role;   /* a static string: follower, candidate, ... */
 	long long term, commit, log;
 	char vote[24];
+};
+
+/* The terms of a log's entries, as far as they were observed. */
+struct terms {
+	long long *t;       /* t[i]: the term of entry i + 1 */
+	size_t n, cap;
+	int unknown;        /* grew in a way no trace shows */
+};
+
+/* A sent append's entries' terms, until the append is received. */
+struct sent_terms {
+	char *msg;          /* the message, as msg_key() writes it */
+	struct terms terms;
 };
 
 struct node {
@@ -76,6 +99,11 @@ struct node {
 	cJSON *data;          /* the open action's data */
 	char **sent;          /* messages sent during the open action */
 	size_t nsent;
+	struct terms log_terms;  /* etcd-task */
+	struct terms shown_terms;
+	struct terms append;     /* the open append's entries' terms */
+	int append_known;
+	long long append_index, append_log_term, append_term;
 };
 
 struct leader {
@@ -100,6 +128,10 @@ struct etcd_fold {
 	struct term_commit *commits;
 	size_t ncommits;
 	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
+	const struct folder *folder;
+	int task;                  /* etcd-task's projection */
+	struct sent_terms *appends;  /* appends sent, not yet received */
+	size_t nappends;
 };
 
 /*
@@ -178,10 +210,211 @@ static void snapshot(struct etcd_fold *f, const cJSON *ev, struct slice *s)
 	copy_id(f, s->vote, json_get_str(st, "vote"), "state.vote");
 }
 
-static cJSON *state_json(const struct etcd_fold *f)
+static char *msg_key(const cJSON *msg);
+
+static void terms_resize(struct terms *t, size_t n)
 {
-	cJSON *st = json_obj();
-	cJSON *nodes = json_add(st, "nodes", json_obj());
+	if (n > t->cap) {
+		t->cap = n * 2;
+		t->t = xrealloc(t->t, t->cap * sizeof(*t->t));
+	}
+	t->n = n;
+}
+
+static void terms_copy(struct terms *dst, const struct terms *src)
+{
+	terms_resize(dst, src->n);
+	if (src->n)
+		memcpy(dst->t, src->t, src->n * sizeof(*src->t));
+	dst->unknown = src->unknown;
+}
+
+static void terms_free(struct terms *t)
+{
+	free(t->t);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The term of entry @i (0 before the first), or -1 if there is none. */
+static long long term_at(const struct terms *t, long long i)
+{
+	if (i == 0)
+		return 0;
+	return i > 0 && (size_t)i <= t->n ? t->t[i - 1] : -1;
+}
+
+/*
+ * @n's log is now @len long, by no step whose entries' terms the trace
+ * shows: a cut keeps the terms it had, growth makes them unknown.
+ */
+static void terms_untraced(struct node *n, long long len)
+{
+	if ((size_t)len > n->log_terms.n)
+		n->log_terms.unknown = 1;
+	terms_resize(&n->log_terms, (size_t)len);
+}
+
+/*
+ * @n's log moved to @now outside an append handler: a leader's appends
+ * are entries of its term.  (An append's effect is followed when its
+ * handler closes, follow_append().)
+ */
+static void follow_log(struct node *n, const struct slice *now)
+{
+	struct terms *t = &n->log_terms;
+	size_t old = t->n;
+
+	if (n->open && !strcmp(n->open, "HandleAppendEntries"))
+		return;
+	if (!strcmp(now->role, "leader") && (size_t)now->log >= old) {
+		terms_resize(t, (size_t)now->log);
+		for (size_t i = old; i < t->n; i++)
+			t->t[i] = now->term;
+		return;
+	}
+	terms_untraced(n, now->log);
+}
+
+/*
+ * The open append of @n is handled: raft accepts it if its term is
+ * current and the entry at its index has its logTerm, then keeps the
+ * entries that match, cuts at the first that does not and appends the
+ * rest (findConflict).  The length reached must be the one traced.
+ */
+static void follow_append(struct etcd_fold *f, struct node *n)
+{
+	struct terms *t = &n->log_terms;
+	long long idx = n->append_index;
+	int accept = n->append_term >= n->pre.term &&
+		     term_at(t, idx) == n->append_log_term;
+
+	if (accept && !n->append_known && n->append.n == 0)
+		accept = 0;
+	if (accept && !n->append_known) {
+		terms_untraced(n, n->s.log);
+		return;
+	}
+	for (size_t i = 0; accept && i < n->append.n; i++) {
+		long long at = idx + 1 + (long long)i;
+
+		if (term_at(t, at) == n->append.t[i])
+			continue;
+		terms_resize(t, (size_t)at);
+		t->t[at - 1] = n->append.t[i];
+	}
+	if (t->n != (size_t)n->s.log)
+		violation(f, "etcd-task: node %s's log is %lld entries after the "
+			  "append from index %lld, but raft's rule on the terms "
+			  "traced gives %zu", n->id, n->s.log, idx, t->n);
+}
+
+/* A leader sends an append: its entries' terms, read from its log now. */
+static void remember_append(struct etcd_fold *f, struct node *n,
+			    const cJSON *msg)
+{
+	long long idx = ndjson_natural(&f->r, msg, "index");
+	long long k = ndjson_natural(&f->r, msg, "entries");
+	const struct terms *t = &n->log_terms;
+	struct sent_terms *st;
+
+	if (t->unknown || idx + k > (long long)t->n)
+		return;
+	if (term_at(t, idx) != ndjson_natural(&f->r, msg, "logTerm"))
+		violation(f, "etcd-task: node %s sends an append whose logTerm at "
+			  "index %lld is not the term its log shows there (%lld)",
+			  n->id, idx, term_at(t, idx));
+	f->appends = xrealloc(f->appends, (f->nappends + 1) * sizeof(*f->appends));
+	st = &f->appends[f->nappends++];
+	memset(st, 0, sizeof(*st));
+	st->msg = msg_key(msg);
+	terms_resize(&st->terms, (size_t)k);
+	for (long long i = 0; i < k; i++)
+		st->terms.t[i] = t->t[idx + i];
+}
+
+/* The received append @msg's entries' terms into @n, if it was seen sent. */
+static void received_append(struct etcd_fold *f, struct node *n,
+			    const cJSON *msg)
+{
+	char *key = msg_key(msg);
+
+	n->append_index = ndjson_natural(&f->r, msg, "index");
+	n->append_log_term = ndjson_natural(&f->r, msg, "logTerm");
+	n->append_term = ndjson_natural(&f->r, msg, "term");
+	n->append_known = 0;
+	for (size_t i = 0; i < f->nappends && !n->append_known; i++) {
+		if (strcmp(f->appends[i].msg, key))
+			continue;
+		terms_copy(&n->append, &f->appends[i].terms);
+		n->append_known = 1;
+		free(f->appends[i].msg);
+		terms_free(&f->appends[i].terms);
+		f->appends[i] = f->appends[--f->nappends];
+	}
+	if (!n->append_known)
+		n->append.n = (size_t)ndjson_natural(&f->r, msg, "entries");
+	free(key);
+}
+
+/* raft's own name of a role, as etcd-task writes it */
+static const char *raft_role(const char *role)
+{
+	static const char *const map[][2] = {
+		{ "follower", "StateFollower" },
+		{ "candidate", "StateCandidate" },
+		{ "leader", "StateLeader" },
+		{ "precandidate", "StatePreCandidate" },
+	};
+
+	return lookup(map, sizeof(map) / sizeof(map[0]), role);
+}
+
+static long long last_term(struct etcd_fold *f, const struct node *n)
+{
+	const struct terms *t = &n->shown_terms;
+
+	if (t->unknown)
+		die_at(EXIT_BAD_INPUT, f->r.path, f->r.line, "etcd-task: the "
+		       "term of node %s's last entry is not observable: its log "
+		       "grew by no append and no leader's proposal that the trace "
+		       "shows (a snapshot, storage or a restart)", n->id);
+	return t->n ? t->t[t->n - 1] : 0;
+}
+
+/* etcd-task: the state grouped by variable, each a map node -> value. */
+static cJSON *task_state(struct etcd_fold *f)
+{
+	static const char *const vars[] = {
+		"currentTerm", "state", "votedFor", "commitIndex", "logLen",
+		"logLastTerm",
+	};
+	cJSON *st = json_obj(), *v[6];
+
+	for (int k = 0; k < 6; k++)
+		v[k] = json_add(st, vars[k], json_obj());
+	for (size_t i = 0; i < f->n; i++) {
+		const struct node *n = &f->nodes[i];
+
+		if (!n->present)
+			continue;
+		json_add(v[0], n->id, json_int(n->shown.term));
+		json_add(v[1], n->id, json_str(raft_role(n->shown.role)));
+		json_add(v[2], n->id, json_str(n->shown.vote));
+		json_add(v[3], n->id, json_int(n->shown.commit));
+		json_add(v[4], n->id, json_int(n->shown.log));
+		json_add(v[5], n->id, json_int(last_term(f, n)));
+	}
+	return st;
+}
+
+static cJSON *state_json(struct etcd_fold *f)
+{
+	cJSON *st, *nodes;
+
+	if (f->task)
+		return task_state(f);
+	st = json_obj();
+	nodes = json_add(st, "nodes", json_obj());
 
 	for (size_t i = 0; i < f->n; i++) {
 		const struct node *n = &f->nodes[i];
@@ -207,7 +440,7 @@ static void start(struct etcd_fold *f)
 		return;
 	f->started = 1;
 	st = state_json(f);
-	fold_run_windows(f->run, &folder_etcd, st);
+	fold_run_windows(f->run, f->folder, st);
 	cJSON_Delete(st);
 }
 
@@ -291,6 +524,8 @@ static void advance(struct etcd_fold *f, struct node *n,
 	if (now->commit > now->log)
 		violation(f, "node %s commits %lld beyond its log %lld", n->id,
 		       now->commit, now->log);
+	if (f->task)
+		follow_log(n, now);
 	n->s = *now;
 	note_commit(f, now->term, now->commit);
 	if (!strcmp(now->role, "leader"))
@@ -321,6 +556,8 @@ static void emit(struct etcd_fold *f, struct node *n, const char *action,
 
 	start(f);
 	n->shown = n->s;
+	if (f->task)
+		terms_copy(&n->shown_terms, &n->log_terms);
 	if (!data) {
 		data = json_obj();
 		json_add(data, "node", json_str(n->id));
@@ -376,6 +613,8 @@ static void close_open(struct etcd_fold *f, struct node *n)
 	if (!action)
 		return;
 	n->open = NULL;
+	if (f->task && !strcmp(action, "HandleAppendEntries"))
+		follow_append(f, n);
 	emit(f, n, action, n->data);
 	n->data = NULL;
 }
@@ -444,16 +683,63 @@ static struct node *add_node(struct etcd_fold *f, const char *id,
 	n->present = 1;
 	n->s = *s;
 	n->shown = *s;
+	/* a log a node starts with comes from storage: its terms untraced */
+	terms_untraced(n, s->log);
+	terms_copy(&n->shown_terms, &n->log_terms);
 	if (f->started)
 		emit(f, n, "AddNode", NULL);
 	return n;
 }
 
+/*
+ * etcd-task's input: the message as received, under the names the task's
+ * handlers read (type, from, to, term; logIndex, logTerm of a vote
+ * request; prevLogIndex, prevLogTerm, entries -- how many -- and
+ * commitIndex of an append; commitIndex of a heartbeat).
+ */
+static cJSON *task_input(struct etcd_fold *f, const struct node *n,
+			 const cJSON *msg, const char *action)
+{
+	static const char *const names[][2] = {
+		{ "index", "logIndex" }, { "logTerm", "logTerm" },
+	};
+	static const char *const append[][2] = {
+		{ "index", "prevLogIndex" }, { "logTerm", "prevLogTerm" },
+		{ "entries", "entries" }, { "commit", "commitIndex" },
+	};
+	static const char *const beat[][2] = { { "commit", "commitIndex" } };
+	static const char *const snap[][2] = { { "entries", "snapshotIndex" } };
+	const char *const (*fields)[2] = names;
+	size_t nf = 2;
+	cJSON *d = json_obj();
+	char from[24];
+
+	if (!strcmp(action, "HandleAppendEntries"))
+		fields = append, nf = 4;
+	else if (!strcmp(action, "HandleHeartbeat"))
+		fields = beat, nf = 1;
+	else if (!strcmp(action, "HandleSnapshot"))
+		fields = snap, nf = 1;
+	copy_id(f, from, json_get_str(msg, "from"), "msg.from");
+	json_add(d, "type", json_str(json_get_str(msg, "type")));
+	json_add(d, "from", json_str(from));
+	json_add(d, "to", json_str(n->id));
+	json_add(d, "term", json_int(ndjson_natural(&f->r, msg, "term")));
+	for (size_t i = 0; i < nf; i++)
+		json_add(d, fields[i][1],
+			 json_int(ndjson_natural(&f->r, msg, fields[i][0])));
+	return d;
+}
+
 static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
 		       const cJSON *msg, const char *action)
 {
-	cJSON *d = json_obj();
+	cJSON *d;
 	char from[24];
+
+	if (f->task)
+		return task_input(f, n, msg, action);
+	d = json_obj();
 
 	copy_id(f, from, json_get_str(msg, "from"), "msg.from");
 	json_add(d, "node", json_str(n->id));
@@ -509,6 +795,8 @@ static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
 	close_open(f, n);
 	if (action)
 		open_action(n, action, msg_data(f, n, msg, action));
+	if (f->task && action && !strcmp(action, "HandleAppendEntries"))
+		received_append(f, n, msg);
 }
 
 static void replicate(struct etcd_fold *f, struct node *n,
@@ -605,6 +893,8 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 		       "%lld->%lld, vote %s->%s, log %lld->%lld with commit "
 		       "%lld", n->id, pre->term, now->term, pre->vote,
 		       now->vote, pre->log, now->log, now->commit);
+	/* storage kept a prefix of the log, or gave it entries untraced */
+	terms_untraced(n, now->log);
 	n->s = *now;
 	close_open(f, n);
 }
@@ -642,6 +932,8 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		observe(f, n, name, now);
 		if (!strncmp(name, "Send", 4))
 			remember_sent(n, json_get(ev, "msg"));
+		if (f->task && !strcmp(name, "SendAppendEntriesRequest"))
+			remember_append(f, n, json_get(ev, "msg"));
 		if (!strcmp(name, "ApplyConfChange"))
 			apply_conf(f, ev);
 	}
@@ -673,9 +965,10 @@ static void fold_event(void *ctx, const cJSON *ev)
 	dispatch(f, n, name, ev, &now);
 }
 
-static void etcd_fold(struct fold_run *run)
+void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
+			  int task)
 {
-	struct etcd_fold f = { .run = run,
+	struct etcd_fold f = { .run = run, .folder = folder, .task = task,
 			       .steps = etcd_steps_read(run->step_map) };
 	struct cap_err err;
 	long long skipped = with_tla_read(&f.r, run->path, run->input,
@@ -696,13 +989,28 @@ static void etcd_fold(struct fold_run *run)
 	json_add(run->info, "non_trace_lines_skipped", json_int(skipped));
 	json_add(run->info, "events_of_removed_nodes_ignored",
 		 json_int(f.ignored_removed));
+	for (size_t i = 0; i < f.n; i++) {
+		terms_free(&f.nodes[i].log_terms);
+		terms_free(&f.nodes[i].shown_terms);
+		terms_free(&f.nodes[i].append);
+	}
+	for (size_t i = 0; i < f.nappends; i++) {
+		free(f.appends[i].msg);
+		terms_free(&f.appends[i].terms);
+	}
+	free(f.appends);
 	free(f.nodes);
 	free(f.leaders);
 	free(f.commits);
 	etcd_steps_free(f.steps);
 }
 
-static const char *const etcd_actions[] = {
+static void etcd_fold(struct fold_run *run)
+{
+	etcd_fold_projection(run, &folder_etcd, 0);
+}
+
+const char *const etcd_actions[] = {
 	"ElectionTimeout", "HandleVoteRequest", "ClientProposal",
 	"HandleAppendEntries", "HandleHeartbeat", NULL,
 };

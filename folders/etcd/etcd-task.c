@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+/*
+ * etcd-task: etcd's windows at SysMoBench's task granularity (etcd.c;
+ * tla_eval/skills/wv-eval/references/canonical_window_format.md): state
+ * grouped by variable, each a map from node id to its value --
+ * currentTerm, state (StateFollower, StatePreCandidate, StateCandidate,
+ * StateLeader), votedFor ("0": none), commitIndex, logLen, logLastTerm --
+ * and, for a message handler, the message received as the input: type,
+ * from, to, term, and logIndex, logTerm (a vote request), prevLogIndex,
+ * prevLogTerm, entries (how many), commitIndex (an append), commitIndex
+ * (a heartbeat).  Other actions' input is {node}.  logLastTerm is followed
+ * from the trace (etcd.c) and refused where no trace shows it.
+ */
+#include "etcd.h"
+
+static void fold_task(struct fold_run *run)
+{
+	etcd_fold_projection(run, &folder_etcd_task, 1);
+}
+
+static const char *const task_actor[] = { "to", "node", NULL };
+
+const struct folder folder_etcd_task = {
+	.name = "etcd-task",
+	.summary = "etcd at SysMoBench's task granularity: state grouped by "
+		   "variable, the message received as the input "
+		   "(docs/canonical.md)",
+	.actions = etcd_actions,
+	.form = FORM_CANONICAL,
+	.fold = fold_task,
+	.actor = task_actor,
+	.refines = &folder_etcd,
+};

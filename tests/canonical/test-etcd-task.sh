@@ -1,0 +1,46 @@
+# etcd-task (docs/canonical.md): real captured raft traces at the task's
+# granularity: the same windows as etcd's, grouped by variable, the
+# message received as the input, logLastTerm followed from the trace and
+# refused where no trace shows it.
+source "$(dirname "$0")/../lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+PY=$ROOT/build/venv/bin/python
+traces=()
+for f in "$here"/etcd/*.ndjson; do
+	case $f in *13-snapshot*) ;; *) traces+=("$f") ;; esac
+done
+"$CAPTURE" fold etcd-task "${traces[@]}" -o "$TMP/task" >/dev/null 2>"$TMP/err" ||
+	not_ok "etcd-task folds the captured traces" "$(tail -n 2 "$TMP/err")"
+"$CAPTURE" fold etcd "${traces[@]}" --form event -o "$TMP/etcd" >/dev/null 2>"$TMP/err" ||
+	not_ok "etcd folds the captured traces" "$(tail -n 2 "$TMP/err")"
+
+check "every canonical file valid against the schema" \
+	"$PY" "$here/validate.py" "$ROOT/tests/canonical-window.schema.json" \
+	$(find "$TMP/task/etcd-task" -name '*.ndjson' | sort)
+check "one file per action, window_id from 1, trace_id the runs" \
+	python3 "$here/check-files.py" "$TMP/task" etcd-task
+check "etcd's windows by variable, the exact message, no harness gap" \
+	python3 "$here/etcd-task-checks.py" "$TMP/task" "$TMP/etcd"
+
+# A snapshot's entries carry no term in the trace: refused, not invented.
+expect_exit 3 "a log grown by a snapshot is refused" \
+	"13-snapshot.ndjson:[0-9]+: etcd-task: the term of node 3's last entry is not observable" \
+	"$CAPTURE" fold etcd-task "$here/etcd/13-snapshot.ndjson" -o "$TMP/snap"
+nothing_left "the refused fold leaves nothing" "$TMP/snap"
+
+# An append whose logTerm is not the sender's term at its index: the
+# terms followed and the trace disagree, which is refused.
+python3 - "$here/etcd/02-proposal.ndjson" >"$TMP/bad.ndjson" <<'PY'
+import json, sys
+done = False
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    m = e.get("msg") or {}
+    if not done and e["name"] == "SendAppendEntriesRequest" and m.get("index", 0) > 0:
+        m["logTerm"] += 5
+        done = True
+    print(json.dumps(e, separators=(",", ":")))
+PY
+expect_exit 4 "an append's logTerm the sender's log does not show is refused" \
+	"bad.ndjson:[0-9]+: etcd-task: node [0-9]+ sends an append whose logTerm" \
+	"$CAPTURE" fold etcd-task "$TMP/bad.ndjson" -o "$TMP/bad"
