@@ -10,7 +10,14 @@ spin-task-impossible           impossibility windows: every one whose
                                reason is the lock word's is rejected; the
                                ones about the thread's own call (its pc,
                                which the reference does not model) are the
-                               findings, whatever their verdict"""
+                               findings, whatever their verdict
+etcd-documented                etcd: only the reference's two stated
+                               approximations and CheckQuorum: a vote
+                               request of a higher term ignored inside the
+                               leader lease (the voter's state unchanged);
+                               an append the reference matches by index
+                               (m.index <= log) whose log raft cut or kept
+                               otherwise (it compares terms)"""
 import glob, json, os, sys
 
 rule, card = sys.argv[1], json.load(open(sys.argv[2]))
@@ -44,6 +51,14 @@ def task_non_holder_release(w):
     p, t = pre(w), str(data(w)["thread"])
     return w["action"] == "Release" and p["lockState"] == "locked" and p["pc"][t] == "idle"
 
+def etcd_documented(w):
+    d = data(w)
+    n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
+    if w["action"] == "HandleVoteRequest":
+        return d["term"] > n["term"] and after == n
+    return (w["action"] == "HandleAppendEntries" and d["index"] <= n["log"]
+            and after["log"] != max(n["log"], d["index"] + d["entries"]))
+
 LOCK_WORD = ("the lock word is taken only when free", "a try fails only on a held lock")
 
 failures = [window(f) for f in card["failures"]]
@@ -62,7 +77,8 @@ elif rule == "spin-task-impossible":
                 assert (path, i) in failed, f"{path}:{i}: the reference accepts it: {w['impossible']}"
 else:
     kind = {"spin-non-holder-release": non_holder_release,
-            "spin-task-non-holder-release": task_non_holder_release}[rule]
+            "spin-task-non-holder-release": task_non_holder_release,
+            "etcd-documented": etcd_documented}[rule]
     assert failures, f"{rule}: the documented disagreement did not occur"
     for f, w in zip(card["failures"], failures):
         assert kind(w), f"{f['file']}:{f['line']}: {f['action']} fails, not a {rule}: {f['why'][:200]}"

@@ -46,12 +46,16 @@ grade published-locksvc reference_locksvc.js "$C/locksvc"
 judge published-locksvc none
 grade locksvc reference_locksvc.js "$TMP/locksvc"
 judge locksvc none
-# etcd: the reference models the task's 3-node cluster, whose corpora
-# capture etcd reproduces (tests/etcd-live compares them); upstream's
-# example.ndjson (5 nodes, membership changes) is outside its contract
-# (docs/canonical.md).
+# etcd: the reference models the task's 3-node cluster: the published
+# corpora, and our captures of it (tests/canonical/etcd: the reference
+# scenarios and tests/etcd-lang's; upstream's example.ndjson, 5 nodes with
+# membership changes, is outside its contract: docs/canonical.md).
 grade published-etcd reference_etcd.js "$C/etcd" --actions "$targets"
 judge published-etcd none
+"$CAPTURE" fold etcd "$ROOT"/tests/canonical/etcd/*.ndjson -o "$TMP/etcd" >/dev/null 2>&1 ||
+	not_ok "fold etcd" "exit $?"
+grade etcd reference_etcd.js "$TMP/etcd" --actions "$targets"
+judge etcd etcd-documented
 
 # The adapter runs the validator it was pinned to, and fails a wrong spec.
 sed 's/lockHeld: false, lockHolder: null };$/lockHeld: true, lockHolder: null };/' \
