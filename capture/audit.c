@@ -43,7 +43,7 @@ void audit_add_col(struct audit_axes *ax, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void axes_free(struct audit_axes *ax)
+void audit_axes_free(struct audit_axes *ax)
 {
 	for (size_t i = 0; i < ax->nrows; i++)
 		free(ax->rows[i]);
@@ -383,8 +383,8 @@ static void audit_pass_free(struct audit_pass *p)
 	free(p->runs);
 	strbuf_release(&p->row);
 	strbuf_release(&p->col);
-	axes_free(&p->ax);
-	axes_free(&p->seen);
+	audit_axes_free(&p->ax);
+	audit_axes_free(&p->seen);
 	free(p);
 }
 

@@ -40,6 +40,7 @@ void audit_add_row(struct audit_axes *ax, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void audit_add_col(struct audit_axes *ax, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void audit_axes_free(struct audit_axes *ax);
 
 struct audit_domain {
 	/* One sentence on what a cell is (exhaustive, or classes and why). */

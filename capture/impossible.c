@@ -61,16 +61,6 @@ static void add_cell(struct impossible_files *fs, const struct folder *f,
 	free(trace);
 }
 
-static void free_axes(struct audit_axes *ax)
-{
-	for (size_t i = 0; i < ax->nrows; i++)
-		free(ax->rows[i]);
-	for (size_t i = 0; i < ax->ncols; i++)
-		free(ax->cols[i]);
-	free(ax->rows);
-	free(ax->cols);
-}
-
 long impossible_windows_write(struct corpus *c, const struct folder *f,
 			      enum json_style st)
 {
@@ -105,7 +95,7 @@ long impossible_windows_write(struct corpus *c, const struct folder *f,
 		free(rel);
 	}
 	free(fs.files);
-	free_axes(&ax);
+	audit_axes_free(&ax);
 	cJSON_Delete(learned);
 	return n;
 }
