@@ -18,6 +18,13 @@
  *
  * Every trylock cell is reachable: a failed one is a window whose post is
  * its pre.
+ *
+ * The cells impossible by the lock itself (a lock() taken against a
+ * holder, a lock() by a holder that would deadlock) draw impossibility
+ * windows (capture/impossible.h): the lock taken without waiting.  Those
+ * the module and the folder refuse (a second read lock, an unlock by a
+ * thread not holding) are choices of ours, which the kernel would let
+ * happen: they draw none.
  */
 #include <stdio.h>
 #include <string.h>
@@ -154,10 +161,51 @@ static const char *rwlock_impossible(const char *row, const char *col)
 	return NULL;
 }
 
+/* The state of @row: readers a sorted set, writer a thread or null. */
+static cJSON *row_state(const char *row, int extra_reader, int writer)
+{
+	cJSON *st = json_obj(), *readers = json_add(st, "readers", json_arr());
+
+	for (int t = 0; t < THREADS; t++)
+		if (row_reads(row, t) || t == extra_reader)
+			json_add(readers, NULL, json_int(t));
+	if (writer == NO_ONE)
+		writer = row_writer(row);
+	json_add(st, "writer", writer == NO_ONE ? json_null() : json_int(writer));
+	return st;
+}
+
+/*
+ * Cell (@row, @col) as a window if the lock itself forbids it: the
+ * lock() completes at once, its thread added as a reader or the writer.
+ */
+static cJSON *rwlock_impossible_windows(const char *row, const char *col)
+{
+	const char *why = rwlock_impossible(row, col);
+	char action[16];
+	cJSON *all, *w, *input;
+	int t, write;
+
+	if (!why || why == recursive || why == not_reader || why == not_writer ||
+	    sscanf(col, "%15[A-Za-z](%d)", action, &t) != 2)
+		return NULL;
+	write = !strcmp(action, "WriteLock");
+	all = json_arr();
+	w = json_add(all, NULL, json_obj());
+	json_add(w, "action", json_str(action));
+	input = json_add(w, "input", json_obj());
+	json_add(input, "thread", json_int(t));
+	json_add(w, "pre_state", row_state(row, NO_ONE, NO_ONE));
+	json_add(w, "post_state", row_state(row, write ? NO_ONE : t,
+					    write ? t : NO_ONE));
+	return all;
+}
+
 const struct audit_domain rwlock_audit = {
 	.describes = "exhaustive: pre-state {readers, writer} x action with its "
 		     "thread",
 	.axes = rwlock_axes,
 	.classify = rwlock_classify,
 	.impossible = rwlock_impossible,
+	.impossible_windows = rwlock_impossible_windows,
 };

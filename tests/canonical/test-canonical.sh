@@ -43,6 +43,26 @@ roundtrip etcd stream "$REF/etcd-with-tla/example.ndjson"
 roundtrip locksvc stream "$REF"/pgo-traces/locksvc/*
 roundtrip dqueue stream "$REF"/pgo-traces/dqueue/*
 
+# rwlock's domain draws the cells its lock forbids as impossibility
+# windows; the audit refuses each one alone.
+n=0 refused=0
+for f in "$TMP"/rwlock-canon/rwlock/impossible/*.ndjson; do
+	while IFS= read -r line; do
+		n=$((n + 1))
+		printf '%s\n' "$line" >"$TMP/one.ndjson"
+		rc=0
+		"$CAPTURE" audit --system rwlock "$TMP/one.ndjson" >/dev/null 2>&1 || rc=$?
+		[ "$rc" = 4 ] && refused=$((refused + 1))
+	done <"$f"
+done
+[ "$n" -gt 0 ] && [ "$refused" = "$n" ] &&
+	ok "rwlock: the audit refuses each of its $n impossibility windows" ||
+	not_ok "rwlock: the audit refuses each impossibility window" "$refused of $n refused"
+grep -h -o '"impossible": "[^"]*"' "$TMP"/rwlock-canon/rwlock/impossible/*.ndjson |
+	grep -q 'module and the folder refuse' &&
+	not_ok "rwlock: no impossibility window of a cell only the module refuses" "one found" ||
+	ok "rwlock: no impossibility window of a cell only the module refuses"
+
 # The audit reads a canonical corpus as it reads the run files.
 cov() { "$CAPTURE" audit "$1" | grep '^coverage:'; }
 [ "$(cov "$TMP/spin-canon")" = "$(cov "$TMP/spin-event")" ] &&
