@@ -1,5 +1,6 @@
 # The canonical form (docs/canonical.md): one file per action, every run's
 # windows in it, converted back to each system's own form byte for byte.
+# needs: reference venv python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 spin=$ROOT/tests/spin-fold

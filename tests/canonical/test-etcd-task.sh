@@ -2,6 +2,7 @@
 # granularity: the same windows as etcd's, grouped by variable, the
 # message received as the input, logLastTerm followed from the trace and
 # refused where no trace shows it.
+# needs: venv node python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 PY=$ROOT/build/venv/bin/python

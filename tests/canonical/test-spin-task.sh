@@ -1,6 +1,7 @@
 # spin-task (docs/canonical.md): capture spin's real events folded at the
 # task's granularity, every target action with windows, the impossibility
 # windows of its audit domain, each refused by the audit.
+# needs: venv python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 spin=$ROOT/tests/spin-fold

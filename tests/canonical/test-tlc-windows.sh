@@ -1,5 +1,6 @@
 # scripts/tlc-windows (docs/canonical.md): TLC is not on these machines, so
 # what is checked is the modules it writes for TLC and its refusals.
+# needs: python3
 source "$(dirname "$0")/../lib.sh"
 tlcw=$ROOT/scripts/tlc-windows
 "$CAPTURE" fold spin-task "$ROOT/tests/spin-fold/contention.ftrace" -o "$TMP/c" >/dev/null 2>&1 ||

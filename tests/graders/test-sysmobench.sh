@@ -3,6 +3,7 @@
 # through capture grade's adapter (sysmobench-tv.js): each fails exactly
 # the documented disagreements (docs/canonical.md) and nothing else, and
 # rejects the impossibility windows their state can express.
+# needs: reference node python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 G=$REF/sysmobench-graders
