@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,13 @@ static void run_cleanups(void)
 }
 
 static sigset_t exit_signals;
+/*
+ * The signal being handled, once the signal thread has it: what a die()
+ * then says is the signal's doing (its cleanup reaped a child, closed a
+ * pipe), not news, and the process ends by the signal either way.
+ */
+static atomic_int stopping_by;
+static pthread_t signal_tid;
 
 /* A child starts with the signals as they were before we blocked them. */
 static void unblock_in_child(void)
@@ -98,6 +106,14 @@ static const char *signal_name(int sig)
  * ordinary context, then ends the process by the same signal (the shell
  * sees 128 + its number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
  */
+static _Noreturn void end_by(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+	pthread_sigmask(SIG_UNBLOCK, &exit_signals, NULL);
+	_exit(128 + sig);
+}
+
 static void *signal_thread(void *arg)
 {
 	int sig;
@@ -105,14 +121,12 @@ static void *signal_thread(void *arg)
 	(void)arg;
 	if (sigwait(&exit_signals, &sig))
 		return NULL;
+	stopping_by = sig;
 	fflush(stdout);
 	fprintf(stderr, "capture: %s: stopping, removing what this run left\n",
 		signal_name(sig));
 	run_cleanups();
-	signal(sig, SIG_DFL);
-	raise(sig);
-	pthread_sigmask(SIG_UNBLOCK, &exit_signals, NULL);
-	_exit(128 + sig);
+	end_by(sig);
 }
 
 void cleanup_on_signals(void)
@@ -132,6 +146,7 @@ void cleanup_on_signals(void)
 	    pthread_atfork(NULL, NULL, unblock_in_child) ||
 	    pthread_create(&t, NULL, signal_thread, NULL))
 		die(EXIT_CAPTURE_FAILED, "cannot set up the signal thread");
+	signal_tid = t;
 	pthread_detach(t);
 }
 
@@ -188,11 +203,18 @@ void check_stdout_at_exit(void)
 static _Noreturn void vdie(enum exit_code code, const char *file, long line,
 			   const char *fmt, va_list ap)
 {
+	int sig = pthread_equal(pthread_self(), signal_tid) ? 0 : stopping_by;
+
 	dying = 1;
 #ifdef CAPTURE_DIE_HOOK
 	if (die_hook)
 		hooked_die(code, file, line, fmt, ap);
 #endif
+	/* After a signal, the signal thread speaks; this one ends the same way. */
+	if (sig) {
+		run_cleanups();
+		end_by(sig);
+	}
 	fflush(stdout);
 	fputs("capture: ", stderr);
 	if (file && line > 0)
