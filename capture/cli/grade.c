@@ -7,10 +7,13 @@
  * grader's stdin, event form, compact JSON; the grader answers each with
  * one line on its stdout before it gets the next: {"ok": true},
  * {"ok": false, "why": "..."} or {"unscoreable": "why"}.  At end of input
- * the grader exits 0.  A grader that dies, stalls past --timeout or
- * answers anything else stops the run with a clear error.
+ * the grader exits 0.  A grader that dies, stalls past --timeout (in any
+ * step: reading a window, answering, exiting) or answers anything else
+ * stops the run with a clear error; what it writes is read into a bounded
+ * buffer (capture/verdict.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,6 +29,7 @@
 #include "../proc.h"
 #include "../json.h"
 #include "../options.h"
+#include "../verdict.h"
 #include "../window-read.h"
 
 static const char grade_usage[] =
@@ -37,10 +41,13 @@ static const char grade_usage[] =
 	"Prints the scorecard per action: pass rate, pass rate on state-changing\n"
 	"windows, identity base rate, unscoreable windows.  Exit 0 when every\n"
 	"scored window passed, 4 when some failed, 6 when the grader crashed or\n"
-	"timed out, 3 when it answered something that is not a verdict.\n\n"
+	"timed out, 3 when it answered something that is not a verdict (one JSON\n"
+	"object a line, nothing else; one line a window, at most 64 KB).\n\n"
 	"options:\n"
 	"      --exec CMD       the grader command (required)\n"
-	"      --timeout SECS   longest wait for one verdict (default 10)\n"
+	"      --timeout SECS   longest the grader may take to read a window and\n"
+	"                       answer it, or to exit at the end (default 10);\n"
+	"                       then it is killed with its process group\n"
 	"      --system NAME    the system (default: from the inputs)\n"
 	"      --json           the scorecard as JSON\n"
 	"  -h, --help           this text\n";
@@ -50,7 +57,7 @@ struct grader {
 	pid_t pid;
 	int in, out;              /* its stdin (we write), its stdout (we read) */
 	double timeout;
-	struct strbuf pending;    /* bytes read past the last verdict */
+	struct verdict_lines *lines; /* what it wrote past the last verdict */
 	int cleanup;              /* on_failure() handle: kill it if we die */
 };
 
@@ -88,32 +95,74 @@ static void start(struct grader *g)
 	close(from[1]);
 	g->in = to[1];
 	g->out = from[0];
+	/* A window is written as the grader reads it, never blocking past --timeout. */
+	fcntl(g->in, F_SETFL, O_NONBLOCK);
 	signal(SIGPIPE, SIG_IGN);
+	g->lines = xcalloc(1, sizeof(*g->lines));
 	g->cleanup = on_failure(kill_grader, g);
 }
 
-/* How the grader ended, for messages (it has closed its stdout). */
-static char *ended(struct grader *g)
+/*
+ * Wait until @deadline for the grader to exit, then kill its process group
+ * (what it left running, or itself if it is still there) and reap it.
+ * How it ended, for messages (@late: what it did if it outlived @deadline).
+ */
+static char *reap(struct grader *g, double deadline, const char *late_how)
 {
-	int status;
+	siginfo_t si;
+	int status, late = 0;
 
+	for (;;) {
+		si.si_pid = 0;
+		/* WNOWAIT: a zombie leader keeps its group's id from reuse. */
+		if (waitid(P_PID, g->pid, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		    si.si_pid)
+			break;
+		if (monotonic_seconds() >= deadline) {
+			late = 1;
+			break;
+		}
+		usleep(10000);
+	}
+	kill(-g->pid, SIGKILL);
 	if (waitpid(g->pid, &status, 0) != g->pid)
 		return xstrdup("ended");
 	g->pid = 0;
+	if (late)
+		return xasprintf("%s within %g s (killed)", late_how, g->timeout);
 	if (WIFSIGNALED(status))
 		return xasprintf("was killed by signal %d", WTERMSIG(status));
 	return xasprintf("exited with status %d", WEXITSTATUS(status));
 }
 
-static _Noreturn void crashed(struct grader *g, const struct window *w)
+static _Noreturn void crashed(struct grader *g, const struct window *w,
+			      double deadline)
 {
-	char *how = ended(g);
+	char *how = reap(g, deadline, "hung up and did not exit");
 
 	die_at(EXIT_CAPTURE_FAILED, w->file, w->line,
 	       "the grader '%s' %s before answering this window", g->cmd, how);
 }
 
-static void send_window(struct grader *g, const struct window *w)
+/* Wait until @fd is ready for @events; 0 once @deadline has passed. */
+static int ready(int fd, short events, double deadline)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = events };
+		int ms = (int)((deadline - monotonic_seconds()) * 1000), n;
+
+		if (ms <= 0)
+			return 0;
+		n = poll(&p, 1, ms);
+		if (n > 0)
+			return 1;
+		if (n < 0 && errno != EINTR)
+			die(EXIT_CAPTURE_FAILED, "poll: %s", strerror(errno));
+	}
+}
+
+static void send_window(struct grader *g, const struct window *w,
+			double deadline)
 {
 	cJSON *v = json_obj();
 	struct strbuf sb = STRBUF_INIT;
@@ -128,123 +177,79 @@ static void send_window(struct grader *g, const struct window *w)
 	while (off < sb.len) {
 		ssize_t n = write(g->in, sb.buf + off, sb.len - off);
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+			if (!ready(g->in, POLLOUT, deadline))
+				die_at(EXIT_CAPTURE_FAILED, w->file, w->line,
+				       "the grader '%s' did not read this window "
+				       "within %g s", g->cmd, g->timeout);
 			continue;
+		}
+		/* It stopped reading: what it wrote before tells why. */
 		if (n < 0)
-			crashed(g, w);
+			break;
 		off += n;
 	}
 	strbuf_release(&sb);
 	cJSON_Delete(v);
 }
 
-/*
- * Read what the grader writes into g->pending until @done says enough, or
- * it closes its stdout (returns 0).  Dies when @deadline passes.
- */
-static int read_until(struct grader *g, int (*done)(const struct strbuf *),
-		      double deadline, const struct window *w)
+/* The grader's verdict on @w, parsed; @why gets the reason (caller frees). */
+static enum verdict read_verdict(struct grader *g, const struct window *w,
+				 double deadline, char **why)
 {
-	char buf[4096];
+	struct cap_err err;
+	enum verdict d;
+	size_t len;
+	int got = 0;
 
-	while (!done(&g->pending)) {
-		struct pollfd p = { .fd = g->out, .events = POLLIN };
-		int ms = (int)((deadline - monotonic_seconds()) * 1000);
+	while (!got) {
+		size_t room;
+		char *to = verdict_room(g->lines, &room);
 		ssize_t n;
 
-		if (ms <= 0 || !poll(&p, 1, ms)) {
-			if (w)
-				die_at(EXIT_CAPTURE_FAILED, w->file, w->line,
-				       "the grader '%s' gave no verdict for this "
-				       "window within %g s", g->cmd, g->timeout);
-			die(EXIT_CAPTURE_FAILED, "the grader '%s' did not exit "
-			    "within %g s after the last window", g->cmd,
-			    g->timeout);
-		}
-		n = read(g->out, buf, sizeof(buf));
+		if (!ready(g->out, POLLIN, deadline))
+			die_at(EXIT_CAPTURE_FAILED, w->file, w->line,
+			       "the grader '%s' gave no verdict for this window "
+			       "within %g s", g->cmd, g->timeout);
+		n = read(g->out, to, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return 0;
-		strbuf_add(&g->pending, buf, n);
+			crashed(g, w, deadline);
+		got = verdict_got(g->lines, n, &len, &err);
 	}
-	return 1;
-}
-
-static int has_line(const struct strbuf *sb)
-{
-	return sb->len && memchr(sb->buf, '\n', sb->len);
-}
-
-static int never(const struct strbuf *sb)
-{
-	(void)sb;
-	return 0;
-}
-
-/* The grader's next line (without '\n'), caller frees. */
-static char *read_verdict(struct grader *g, const struct window *w)
-{
-	char *nl, *line;
-
-	if (!read_until(g, has_line, monotonic_seconds() + g->timeout, w))
-		crashed(g, w);
-	nl = memchr(g->pending.buf, '\n', g->pending.len);
-	line = xmalloc(nl - g->pending.buf + 1);
-	memcpy(line, g->pending.buf, nl - g->pending.buf);
-	line[nl - g->pending.buf] = '\0';
-	g->pending.len -= nl + 1 - g->pending.buf;
-	memmove(g->pending.buf, nl + 1, g->pending.len);
-	return line;
-}
-
-enum verdict { PASS, FAIL, UNSCOREABLE };
-
-/* Parse one verdict line; @why gets the reason (caller frees). */
-static enum verdict parse_verdict(struct grader *g, const struct window *w,
-				  const char *line, char **why)
-{
-	cJSON *v = cJSON_Parse(line);
-	const cJSON *ok = json_get(v, "ok"), *u = json_get(v, "unscoreable");
-	const char *reason = json_get_str(v, "why");
-	enum verdict d;
-
-	if (cJSON_IsTrue(ok)) {
-		d = PASS;
-	} else if (cJSON_IsFalse(ok)) {
-		d = FAIL;
-	} else if (u) {
-		d = UNSCOREABLE;
-		reason = cJSON_IsString(u) ? u->valuestring : NULL;
-	} else {
-		cJSON_Delete(v);
-		die_at(EXIT_BAD_INPUT, w->file, w->line, "the grader '%s' answered "
-		       "this window with \"%.80s\", not a verdict ({\"ok\": "
-		       "true|false} or {\"unscoreable\": ...})", g->cmd, line);
-	}
-	*why = xstrdup(reason ? reason : "");
-	cJSON_Delete(v);
+	if (got < 0 || verdict_parse(g->lines->buf, len, &d, why, &err))
+		die_at(err.code, w->file, w->line, "the grader '%s' %s", g->cmd,
+		       cap_err_text(&err));
+	verdict_done(g->lines);
 	return d;
 }
 
+/* End of input: the grader says nothing more and exits 0, within --timeout. */
 static void finish(struct grader *g)
 {
-	char *how;
+	double deadline = monotonic_seconds() + g->timeout;
+	char byte, *how;
+	ssize_t n;
 
 	close(g->in);
 	g->in = -1;
-	read_until(g, never, monotonic_seconds() + g->timeout, NULL);
-	if (g->pending.len)
-		die(EXIT_BAD_INPUT, "the grader '%s' wrote more lines than there "
-		    "were windows", g->cmd);
-	how = ended(g);
+	while (ready(g->out, POLLIN, deadline) &&
+	       (n = read(g->out, &byte, 1)) != 0) {
+		if (n > 0)
+			die(EXIT_BAD_INPUT, "the grader '%s' wrote more lines than "
+			    "there were windows", g->cmd);
+		if (errno != EINTR)
+			break;
+	}
+	how = reap(g, deadline, "did not exit");
 	if (strcmp(how, "exited with status 0"))
 		die(EXIT_CAPTURE_FAILED, "the grader '%s' %s after the last window",
 		    g->cmd, how);
 	free(how);
 	cancel_on_failure(g->cleanup);
 	close(g->out);
-	strbuf_release(&g->pending);
+	free(g->lines);
 }
 
 static cJSON *new_tally(const char *action)
@@ -278,9 +283,9 @@ static void record(cJSON *a, const struct window *w, enum verdict d)
 	json_count(a, "windows", 1);
 	json_count(a, keys[d], 1);
 	json_count(a, "identity", identity);
-	if (!identity && d != UNSCOREABLE) {
+	if (!identity && d != VERDICT_UNSCOREABLE) {
 		json_count(a, "changing_scored", 1);
-		json_count(a, "changing_passed", d == PASS);
+		json_count(a, "changing_passed", d == VERDICT_PASS);
 	}
 }
 
@@ -296,15 +301,15 @@ static cJSON *grade(struct grader *g, const struct window_set *ws)
 	for (size_t f = 0; f < ws->n; f++) {
 		for (size_t i = 0; i < ws->files[f].n; i++) {
 			const struct window *w = &ws->files[f].w[i];
-			char *line, *why;
+			double deadline = monotonic_seconds() + g->timeout;
 			enum verdict d;
+			char *why;
 
-			send_window(g, w);
-			line = read_verdict(g, w);
-			d = parse_verdict(g, w, line, &why);
+			send_window(g, w, deadline);
+			d = read_verdict(g, w, deadline, &why);
 			record(tally(actions, w->action), w, d);
 			record(all, w, d);
-			if (d == FAIL) {
+			if (d == VERDICT_FAIL) {
 				cJSON *o = json_add(failures, NULL, json_obj());
 
 				json_add(o, "file", json_str(w->file));
@@ -313,7 +318,6 @@ static cJSON *grade(struct grader *g, const struct window_set *ws)
 				json_add(o, "why", json_str(why));
 			}
 			free(why);
-			free(line);
 		}
 	}
 	finish(g);
@@ -379,7 +383,7 @@ int cmd_grade(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct grader g = { .timeout = 10, .pending = STRBUF_INIT };
+	struct grader g = { .timeout = 10 };
 	struct window_set ws = { 0 };
 	const char *system = NULL;
 	int opt, as_json = 0, failed;

@@ -16,7 +16,7 @@ for src in tests/fuzz/fuzz-*.c; do
 	bin=build/fuzz/fuzz-$h
 	files=(tests/fuzz/corpus/"$h"/*)
 	case $h in
-	gospec | gocover) leaks=1 ;;
+	gospec | gocover | verdict) leaks=1 ;;
 	*) leaks=0 ;;
 	esac
 	export ASAN_OPTIONS=detect_leaks=$leaks:abort_on_error=0

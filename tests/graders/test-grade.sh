@@ -60,6 +60,41 @@ expect_exit 3 "grader answers twice" 'more lines than there were windows' \
 	"$CAPTURE" grade --exec 'while read l; do echo "{\"ok\":true}"; done; echo "{\"ok\":true}"' "$ref"
 expect_exit 6 "grader fails at the end" 'exited with status 2 after the last window' \
 	"$CAPTURE" grade --exec 'while read l; do echo "{\"ok\":true}"; done; exit 2' "$ref"
+# Hostile graders (issue 24): every blocking step ends within --timeout
+# (timeout 30 only guards the test against a grade that never ends), the
+# grader's group is killed, and what it writes is read into a bounded
+# buffer: a grader that prints without end fails at once.
+bounded() {   # bounded CODE NAME PATTERN GRADER [INPUT]
+	expect_exit "$1" "$2" "$3" timeout 30 "$CAPTURE" grade --timeout 1 \
+		--exec "$4" "${5:-$ref}"
+}
+bounded 3 "a grader printing lines without end" \
+	'spin_2thread.ndjson:1: .* wrote more than one line for this window' "yes '{\"ok\": true}'"
+bounded 3 "a grader printing without a newline" \
+	'answered this window with a line longer than 65536 bytes' "yes | tr -d '\\n'"
+python3 -c 'import json; print(json.dumps({"action": "AcquireLock", "data": {"thread": 0, "callType": "lock", "pad": "x" * 300000}, "pre_state": {"lockHeld": False, "lockHolder": None}, "post_state": {"lockHeld": True, "lockHolder": 0}}))' >"$TMP/big.ndjson"
+bounded 6 "a grader that never reads a window larger than the pipe" \
+	'big.ndjson:1: the grader .* did not read this window within 1 s' 'sleep 60' "$TMP/big.ndjson"
+bounded 6 "a grader that closes its output and stays" \
+	"spin_2thread.ndjson:1: the grader .* hung up and did not exit within 1 s \\(killed\\)" 'exec >&-; sleep 60'
+bounded 6 "a grader that never exits after the last window" \
+	'did not exit within 1 s \(killed\) after the last window' \
+	'while read l; do echo "{\"ok\":true}"; done; sleep 60'
+bounded 3 "a verdict with more after its object" \
+	'answered this window with ".*junk.*", not a verdict: more after the JSON object' \
+	'while read l; do echo "{\"ok\": true} junk {\"ok\": false}"; done'
+bounded 3 "a verdict, a NUL, then anything" \
+	'not a verdict: a NUL byte in it' \
+	'while read l; do printf "{\"ok\": true}\000{\"ok\": false}\n"; done'
+bounded 3 "a verdict with its key twice" \
+	'not a verdict: the key "ok" twice' \
+	'while read l; do echo "{\"ok\": true, \"ok\": false}"; done'
+# What the grader left running in its group (holding its stdout) goes
+# with it: the grader itself exited 0.
+bounded 0 "a grader that leaves a child behind" '' \
+	"sleep 77.5 & while read l; do echo '{\"ok\":true}'; done"
+pgrep -f 'sleep 77.5' >/dev/null && not_ok "the grader's group is gone" "$(pgrep -af 'sleep 77.5')" ||
+	ok "the grader's group is gone"
 expect_exit 0 "unscoreable windows are counted, not failed" '' \
 	"$CAPTURE" grade --exec 'while read l; do echo "{\"unscoreable\":\"no model\"}"; done' "$ref"
 grep -qx 'unscoreable: 28' "$TMP/.stdout" && ok "28 unscoreable" || not_ok "28 unscoreable" "$(cat "$TMP/.stdout")"
