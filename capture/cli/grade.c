@@ -64,10 +64,11 @@ struct grader {
 static void kill_grader(void *arg)
 {
 	struct grader *g = arg;
+	pid_t pid = g->pid;   /* once: reap() may zero it meanwhile */
 
-	if (g->pid > 0) {
-		kill(-g->pid, SIGKILL);
-		waitpid(g->pid, NULL, 0);
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
 		g->pid = 0;
 	}
 }
@@ -109,13 +110,18 @@ static void start(struct grader *g)
  */
 static char *reap(struct grader *g, double deadline, const char *late_how)
 {
+	/* A signal's cleanup (kill_grader()) may reap it and zero g->pid. */
+	pid_t pid = g->pid;
 	siginfo_t si;
 	int status, late = 0;
 
+	/* kill(-0) would be our own process group, the caller's shell too. */
+	if (pid <= 0)
+		return xstrdup("ended");
 	for (;;) {
 		si.si_pid = 0;
 		/* WNOWAIT: a zombie leader keeps its group's id from reuse. */
-		if (waitid(P_PID, g->pid, &si, WEXITED | WNOHANG | WNOWAIT) ||
+		if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) ||
 		    si.si_pid)
 			break;
 		if (monotonic_seconds() >= deadline) {
@@ -124,8 +130,8 @@ static char *reap(struct grader *g, double deadline, const char *late_how)
 		}
 		usleep(10000);
 	}
-	kill(-g->pid, SIGKILL);
-	if (waitpid(g->pid, &status, 0) != g->pid)
+	kill(-pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
 		return xstrdup("ended");
 	g->pid = 0;
 	if (late)
