@@ -208,8 +208,6 @@ static void copy_stream(const char *input, FILE *in, int fd, const char *to)
  */
 static void copy_if_stream(struct input_copy *cp, const char *input)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	char *base;
 	struct stat st;
 	FILE *in;
 	int fd;
@@ -220,11 +218,7 @@ static void copy_if_stream(struct input_copy *cp, const char *input)
 		return;   /* list_input() names what is wrong with it */
 	if (strcmp(input, "-") && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
 		must_be_file(input, &st);
-	/* named after its owner: the next run removes it if a SIGKILL left it */
-	base = xasprintf("%s/capture-input", tmpdir ? tmpdir : "/tmp");
-	remove_stale_tmps(base);
-	cp->path = owned_tmp_name(base);
-	free(base);
+	cp->path = owned_tmp_in(temp_dir(), "capture-input");
 	fd = mkstemp(cp->path);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", cp->path,

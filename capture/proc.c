@@ -40,13 +40,6 @@ double monotonic_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Dying, we take the child's process group (QEMU, go, docker) with us. */
-/* Kill and reap, so that no child still works in what later cleanups remove. */
-static void kill_group(void *pid)
-{
-	kill(-(pid_t)(long)pid, SIGKILL);
-	waitpid((pid_t)(long)pid, NULL, 0);
-}
 
 /* Exec @argv in a child that dies with us, even by SIGKILL. */
 static _Noreturn void child(const char *const argv[], const char *out_path,
@@ -73,6 +66,19 @@ static void stop_group(pid_t pid, int *status)
 	kill(-pid, SIGKILL);
 	if (w != pid)
 		waitpid(pid, status, 0);
+}
+
+/*
+ * Dying, we take the child's process group (QEMU, go, docker) with us,
+ * as a timeout does: SIGTERM first, so that a capture rerun by verify
+ * removes its own temporaries.  Reaped, so that no child still works in
+ * what later cleanups remove.
+ */
+static void kill_group(void *pid)
+{
+	int status;
+
+	stop_group((pid_t)(long)pid, &status);
 }
 
 void proc_start(struct proc *p, const char *const argv[], const char *out_path,
@@ -364,7 +370,11 @@ char *owned_tmp_name(const char *path)
 	return xasprintf("%s.tmp-%ld-XXXXXX", path, (long)getpid());
 }
 
-/* The pid in @name if it is "@base.tmp-PID-XXXXXX" (6 characters), else 0. */
+/*
+ * The pid in @name if it is "@base.tmp-PID", then nothing (the cache's
+ * temporaries), "-XXXXXX" (mkstemp's, mkdtemp's) or ".MORE" (a guest's
+ * trace part, "KEY.trace.tmp-PID.RUN.ACCEL"); else 0.
+ */
 static long owner_of(const char *name, const char *base)
 {
 	size_t n = strlen(base);
@@ -374,9 +384,32 @@ static long owner_of(const char *name, const char *base)
 	if (strncmp(name, base, n) || strncmp(name + n, ".tmp-", 5))
 		return 0;
 	pid = strtol(name + n + 5, &end, 10);
-	if (pid <= 0 || end == name + n + 5 || *end != '-' || strlen(end + 1) != 6)
+	if (pid <= 0 || end == name + n + 5 ||
+	    (*end && *end != '.' && (*end != '-' || strlen(end + 1) != 6)))
 		return 0;
 	return pid;
+}
+
+/*
+ * Could process @pid still write?  kill(pid, 0) fails with ESRCH only if
+ * no such process is there; a zombie (killed, not yet reaped: a rerun
+ * that died with its verify) is there but writes nothing.
+ */
+static int lives(pid_t pid)
+{
+	char *stat = xasprintf("/proc/%ld/stat", (long)pid), *text;
+	const char *end;
+	int alive = 1;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		alive = 0;
+	else if ((text = read_file(stat, NULL))) {
+		end = strrchr(text, ')');   /* "PID (COMM) STATE ...", COMM any bytes */
+		alive = !end || (end[1] != ' ' || (end[2] != 'Z' && end[2] != 'X'));
+		free(text);
+	}
+	free(stat);
+	return alive;
 }
 
 void remove_stale_tmps(const char *path)
@@ -388,21 +421,41 @@ void remove_stale_tmps(const char *path)
 
 	while (d && (de = readdir(d))) {
 		long pid = owner_of(de->d_name, base);
+		struct stat st;
 		char *stale;
 
-		/* kill(pid, 0) fails with ESRCH only if no such process lives */
-		if (!pid || !kill((pid_t)pid, 0) || errno != ESRCH)
+		if (!pid || lives((pid_t)pid))
 			continue;
 		stale = xasprintf("%s/%s", dir, de->d_name);
-		progress("removing %s, left by process %ld, which is gone", stale,
-			 pid);
-		remove_tree(stale);
+		/* Ours only: in a shared $TMPDIR, another user's stays theirs. */
+		if (!lstat(stale, &st) && st.st_uid == geteuid()) {
+			progress("removing %s, left by process %ld, which is gone",
+				 stale, pid);
+			remove_tree(stale);
+		}
 		free(stale);
 	}
 	if (d)
 		closedir(d);
 	free(copy);
 	free(dcopy);
+}
+
+const char *temp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+char *owned_tmp_in(const char *dir, const char *name)
+{
+	char *base = xasprintf("%s/%s", dir, name), *tmp;
+
+	remove_stale_tmps(base);
+	tmp = owned_tmp_name(base);
+	free(base);
+	return tmp;
 }
 
 void write_file_atomic(const char *path, const void *data, size_t len)

@@ -83,10 +83,19 @@ void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
 char *owned_tmp_name(const char *path);
 /*
  * Remove the temporaries of @path whose owner no longer lives (a capture
- * killed by SIGKILL could not clean up): a live owner's, or one in any
- * other name, is left alone.
+ * killed by SIGKILL could not clean up): "@path.tmp-PID" alone, or then
+ * "-XXXXXX" or ".MORE", and ours (this user's).  A live owner's, or one in
+ * any other name, is left alone.
  */
 void remove_stale_tmps(const char *path);
+/* $TMPDIR, or /tmp when it is unset or empty. */
+const char *temp_dir(void);
+/*
+ * A temporary of this process in @dir (temp_dir(): $TMPDIR), for mkstemp
+ * or mkdtemp: "@dir/@name.tmp-PID-XXXXXX", the temporaries of @name that
+ * dead processes left there removed first (remove_stale_tmps()).
+ */
+char *owned_tmp_in(const char *dir, const char *name);
 /*
  * Dies with EXIT_BAD_INPUT naming @name if @path is (or links to) a device:
  * no recording lives there, and /dev/zero would be read forever.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* What the trace folders read alike, dying on a trace's faults (trace-fields.h). */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
@@ -75,10 +77,11 @@ char *fold_run_decoded(struct fold_run *run,
 
 	if (!ftrace_is(run->path))
 		return NULL;
-	path = xstrdup("/tmp/capture-decoded-XXXXXX");
+	path = owned_tmp_in(temp_dir(), "capture-decoded");
 	fd = mkstemp(path);
 	if (fd < 0)
-		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", path,
+		    strerror(errno));
 	close(fd);
 	*cleanup = remove_on_failure(path);
 	trace = json_obj();

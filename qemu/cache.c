@@ -13,6 +13,7 @@
 
 char *cache_tmp_name(const char *final)
 {
+	remove_stale_tmps(final);
 	return xasprintf("%s.tmp-%ld", final, (long)getpid());
 }
 
@@ -27,9 +28,16 @@ int cache_commit(const char *tmp, const char *final, struct cap_err *err)
 /* A new empty file under last-run/ for one command's output; NULL and @err. */
 static char *temp_file(const char *what, struct cap_err *err)
 {
-	char *path = cache_path(err, "last-run/%s-XXXXXX", what);
-	int fd = path ? mkstemp(path) : -1;
+	char *base = cache_path(err, "last-run/%s", what), *path = NULL;
+	int fd;
 
+	/* Named for its owner: what a dead process left goes first. */
+	if (base) {
+		remove_stale_tmps(base);
+		path = owned_tmp_name(base);
+		free(base);
+	}
+	fd = path ? mkstemp(path) : -1;
 	if (path && fd < 0) {
 		cap_fail(err, EXIT_CAPTURE_FAILED, "cannot create %s", path);
 		free(path);

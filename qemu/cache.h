@@ -6,7 +6,10 @@
 #include "../capture/err.h"
 #include "../capture/json.h"
 
-/* FINAL.tmp-PID: built there, then renamed into place. */
+/*
+ * FINAL.tmp-PID: built there, then renamed into place.  What a dead
+ * process left as FINAL.tmp-PID (or FINAL.tmp-PID.MORE) goes first.
+ */
 char *cache_tmp_name(const char *final);
 int cache_commit(const char *tmp, const char *final, struct cap_err *err);
 

@@ -4,6 +4,7 @@
  * run side by side, the accelerator chosen by a guest that showed life,
  * snapshots saved and restored, one retry, several guests at once.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ static void keep_log(const struct guests *g, const char *path, const char *name,
 static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run,
 		       enum accel accel)
 {
-	char dir[] = "/tmp/capture-qmp-XXXXXX", *line, *part, *tmp;
+	char *line, *part, *tmp;
 
 	if (guest_boot() || run->full)
 		return 0;
@@ -69,14 +70,18 @@ static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run
 	}
 	if (!a->racing && snapshot_take(a->snapshot))
 		return 0;
-	if (!mkdtemp(dir)) {
-		cap_fail(g->err, EXIT_CAPTURE_FAILED,
-			 "cannot create a directory in /tmp");
+	/* QEMU's socket path must fit a sockaddr_un: a long $TMPDIR cannot. */
+	a->qmp_dir = owned_tmp_in(strlen(temp_dir()) < 64 ? temp_dir() : "/tmp",
+				  "capture-qmp");
+	if (!mkdtemp(a->qmp_dir)) {
+		cap_fail(g->err, EXIT_CAPTURE_FAILED, "cannot create %s: %s",
+			 a->qmp_dir, strerror(errno));
 		g->failed = 1;
+		free(a->qmp_dir);
+		a->qmp_dir = NULL;
 		free(a->snapshot);
 		return -1;
 	}
-	a->qmp_dir = xstrdup(dir);
 	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
 	a->saving = 1;
 	/* This process's, of this boot and accelerator: several may save at once. */

@@ -57,7 +57,8 @@ char *snapshot_path(const struct guest_boot *b, const char *accel,
 		    const char *append, char key[17], struct cap_err *err)
 {
 	const char *argv[] = { guest_qemu(), "--version", NULL };
-	char *qemu = command_output(EXIT_ENV_MISSING, argv, err), *text, slot[17];
+	char *qemu = command_output(EXIT_ENV_MISSING, argv, err), *text, *path;
+	char slot[17];
 	const char *kernel = strrchr(b->vmlinux, '/'), *initrd = strrchr(b->initrd, '/');
 
 	if (!qemu)
@@ -71,7 +72,16 @@ char *snapshot_path(const struct guest_boot *b, const char *accel,
 	digest(text, key);
 	free(text);
 	free(qemu);
-	return cache_path(err, "snapshot/%s-%s.vm", slot, key);
+	path = cache_path(err, "snapshot/%s-%s.vm", slot, key);
+	if (path) {
+		/* What a run killed while it saved this snapshot left. */
+		char *trace = snapshot_trace_path(path);
+
+		remove_stale_tmps(path);
+		remove_stale_tmps(trace);
+		free(trace);
+	}
+	return path;
 }
 
 /* The trace channel's part saved beside @snapshot: SLOT-KEY.trace. */

@@ -9,6 +9,7 @@
  * records (kernel package, binaries, inputs) differs.  The last alone does
  * not fail verification: it is what explains an output difference.
  */
+#include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
@@ -351,10 +352,9 @@ int cmd_verify(int argc, char **argv)
 	if (argc - optind != 1)
 		usage(verify_usage, 0);
 	old = load_manifest(argv[optind]);
-	tmp = xasprintf("%s/capture-verify-XXXXXX",
-			getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	tmp = owned_tmp_in(temp_dir(), "capture-verify");
 	if (!mkdtemp(tmp))
-		die(EXIT_RERUN_FAILED, "cannot create %s", tmp);
+		die(EXIT_RERUN_FAILED, "cannot create %s: %s", tmp, strerror(errno));
 	cleanup = remove_on_failure(tmp);
 	out = xasprintf("%s/corpus", tmp);
 	printf("verify %s\n", argv[optind]);

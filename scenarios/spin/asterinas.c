@@ -352,7 +352,7 @@ static void describe(cJSON *env, const char *commit, int kvm)
  * dies leaves allocated is still reachable, not leaked.
  */
 struct asterinas_work {
-	char dir[sizeof("/tmp/capture-asterinas.XXXXXX")];
+	char *dir;
 	char *tmp, *log, *qemu_log, *commit, *abs_dir;
 };
 
@@ -367,7 +367,7 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 			      const struct spin_run_options *opt,
 			      const char *raw_path, cJSON *environment)
 {
-	struct asterinas_work w = { .dir = "/tmp/capture-asterinas.XXXXXX" };
+	struct asterinas_work w = { .dir = owned_tmp_in(temp_dir(), "capture-asterinas") };
 	const char *dir = asterinas_src;
 	int kvm = access("/dev/kvm", R_OK | W_OK) == 0;
 	int cleanup;
@@ -397,6 +397,7 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 	describe(environment, w.commit, kvm);
 	cancel_on_failure(cleanup);
 	remove_tree(w.dir);
+	free(w.dir);
 	free(w.qemu_log);
 	free(w.commit);
 	free(w.abs_dir);

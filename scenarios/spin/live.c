@@ -137,17 +137,18 @@ static void spin_prepare(struct live_capture *lc)
 /* --boot-only: one boot of the guest, nothing kept. */
 static int spin_instead(struct live_capture *lc)
 {
-	char path[] = "/tmp/capture-boot-only-XXXXXX";
 	struct live_capture one = *lc;
+	char *path;
 	int fd, cleanup;
 
 	if (!opts.boot_only)
 		return -1;
 	if (!lc->scenario)
 		live_usage(lc);
+	path = owned_tmp_in(temp_dir(), "capture-boot-only");
 	fd = mkstemp(path);
 	if (fd < 0)
-		die(EXIT_CAPTURE_FAILED, "cannot create a temporary file");
+		die(EXIT_CAPTURE_FAILED, "cannot create %s", path);
 	close(fd);
 	cleanup = remove_on_failure(path);
 	one.n = 1;
@@ -155,6 +156,7 @@ static int spin_instead(struct live_capture *lc)
 	lc->driver->run(&one);
 	remove(path);
 	cancel_on_failure(cleanup);
+	free(path);
 	return EXIT_OK;
 }
 

@@ -310,7 +310,7 @@ static int explore_then_capture(struct live_capture *lc,
 	const struct output_options *out = lc->out;
 	char *tla = etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
 				  "with_tla", "the etcd harness (with_tla)");
-	char *stage = xstrdup("/tmp/capture-scenarios-XXXXXX");
+	char *stage = owned_tmp_in(temp_dir(), "capture-scenarios");
 	const char *dir = out->dir ? out->dir : "corpus/etcd";
 	char *keep = xasprintf("%s/scenarios", dir);
 	char *argv[14] = { "etcd", "--scenarios", keep, "--scenario", "all",

@@ -1018,8 +1018,7 @@ static void write_kept(struct scenario *kept, size_t n, const char *origin,
 /* The tries' files: removed at the end, and if the run fails. */
 static char *work_dir(int *cleanup)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *work = xasprintf("%s/capture-explore-XXXXXX", tmp ? tmp : "/tmp");
+	char *work = owned_tmp_in(temp_dir(), "capture-explore");
 
 	if (!mkdtemp(work))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", work);

@@ -282,7 +282,7 @@ cJSON *etcd_go_mod_version(const char *src, const char *module)
 static cJSON *go_version(void)
 {
 	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
-	char tmp[] = "/tmp/capture-goversion-XXXXXX";
+	char *tmp = owned_tmp_in(temp_dir(), "capture-goversion");
 	int fd = mkstemp(tmp), cleanup;
 	char *text;
 	cJSON *v;
@@ -295,6 +295,7 @@ static cJSON *go_version(void)
 	text = read_file(tmp, NULL);
 	unlink(tmp);
 	cancel_on_failure(cleanup);
+	free(tmp);
 	if (!text)
 		die(EXIT_CAPTURE_FAILED, "cannot read the output of go env");
 	text[strcspn(text, "\n")] = 0;
