@@ -19,6 +19,7 @@
 #include "command.h"
 #include "../corpus.h"
 #include "../die.h"
+#include "../home.h"
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
@@ -31,9 +32,14 @@ static const char verify_usage[] =
 	"a temporary directory.  Exit 0: identical (an environment difference\n"
 	"alone is reported, not failed); 7: the output or the corpus itself\n"
 	"differs (a file changed, missing or not in the manifest); 8: the\n"
-	"command could not be rerun (or wrote no corpus, or names an output).\n\n"
+	"command could not be rerun (or wrote no corpus, or names an output, or\n"
+	"runs what this checkout does not ship, without --trust).\n\n"
 	"options:\n"
 	"      --timeout SECS   give the rerun at most this long (default 3600)\n"
+	"      --trust          rerun a command that runs a program, scenario files\n"
+	"                       or a source tree from outside this checkout (a\n"
+	"                       capture go target, --scenarios, --binary,\n"
+	"                       --asterinas-src): the corpus's sender chose them\n"
 	"  -h, --help           this text\n";
 
 static cJSON *load_manifest(const char *dir)
@@ -278,6 +284,112 @@ static int names_output(const char *arg)
 	       n - 2 <= strlen("output");
 }
 
+/*
+ * Is @path (resolved from the current directory) something this checkout
+ * ships: inside the tree capture was built from, and in no corpus there
+ * (a directory holding a MANIFEST.json came from whoever made it)?  A
+ * path that does not exist runs nothing: the rerun fails on its own.
+ */
+static int shipped(const char *path)
+{
+	char *real = realpath(path, NULL), *tree = realpath(toolkit_tree(), NULL);
+	size_t n = tree ? strlen(tree) : 0;
+	int ours = !real;
+
+	if (real && tree && !strncmp(real, tree, n) && real[n] == '/') {
+		ours = 1;
+		for (char *s = strrchr(real, '/'); ours && s > real + n;
+		     s = strrchr(real, '/')) {
+			char *manifest = xasprintf("%.*s/MANIFEST.json",
+						   (int)(s - real), real);
+
+			ours = !file_exists(manifest);
+			free(manifest);
+			*s = '\0';
+		}
+	}
+	free(real);
+	free(tree);
+	return ours;
+}
+
+/* Options whose value the rerun runs, builds or plays (any abbreviation). */
+static int runs_its_value(const char *arg)
+{
+	static const char *const names[] = { "scenarios", "scenario", "binary",
+					      "asterinas-src" };
+	size_t n = strcspn(arg, "=");
+
+	if (!strcmp(arg, "-s") || (!strncmp(arg, "-s", 2) && arg[1] != '-'))
+		return 1;
+	for (size_t i = 0; n > 2 && !strncmp(arg, "--", 2) &&
+	     i < sizeof(names) / sizeof(names[0]); i++)
+		if (n - 2 <= strlen(names[i]) && !strncmp(arg + 2, names[i], n - 2))
+			return 1;
+	return 0;
+}
+
+/* -s or --scenario, whose value without a '/' names one of the checkout's. */
+static int names_a_scenario(const char *arg)
+{
+	return arg[1] != '-' || strcspn(arg, "=") == strlen("--scenario");
+}
+
+/*
+ * What of the recorded command @cmd (its @n strings) the checkout does not
+ * ship: a capture go target (a program found on PATH is not the
+ * checkout's), a scenario file or directory, a binary, a source tree.
+ * NULL if nothing.
+ */
+static const char *untrusted(const cJSON *cmd, int n)
+{
+	int go = !strcmp(cJSON_GetArrayItem(cmd, 1)->valuestring, "go");
+
+	for (int i = 2; i < n; i++) {
+		const char *arg = cJSON_GetArrayItem(cmd, i)->valuestring, *value;
+
+		if (!strcmp(arg, "--")) {
+			value = i + 1 < n ? cJSON_GetArrayItem(cmd, i + 1)->valuestring : NULL;
+			return go && value && (!strchr(value, '/') || !shipped(value)) ?
+			       value : NULL;
+		}
+		if (!runs_its_value(arg))
+			continue;
+		value = strchr(arg, '=') ? strchr(arg, '=') + 1 :
+			arg[1] != '-' && arg[2] ? arg + 2 :
+			i + 1 < n ? cJSON_GetArrayItem(cmd, ++i)->valuestring : "";
+		if ((strchr(value, '/') || !names_a_scenario(arg)) && !shipped(value))
+			return value;
+	}
+	return NULL;
+}
+
+/*
+ * A corpus from elsewhere runs what its sender chose: shown and refused
+ * (EXIT_RERUN_FAILED) when its command runs what the checkout does not
+ * ship, before anything is run or written.
+ */
+static void refuse_untrusted(const cJSON *m)
+{
+	const cJSON *cmd = json_get(m, "command"), *e;
+	struct strbuf sb = STRBUF_INIT;
+	int n = cJSON_GetArraySize(cmd);
+	const char *what;
+
+	cJSON_ArrayForEach(e, cmd)
+		if (!cJSON_IsString(e))
+			return;   /* rerun() refuses it */
+	if (n < 2 || !(what = untrusted(cmd, n)))
+		return;
+	cJSON_ArrayForEach(e, cmd)
+		strbuf_addf(&sb, "%s%s", sb.len ? " " : "", e->valuestring);
+	progress("the recorded command: %s", sb.buf);
+	strbuf_release(&sb);
+	die(EXIT_RERUN_FAILED, "not rerunning: the recorded command runs %s, "
+	    "which this checkout (%s) does not ship; --trust reruns it", what,
+	    toolkit_tree());
+}
+
 /* Rerun the manifest's command into @out; dies with EXIT_RERUN_FAILED. */
 static void rerun(const cJSON *m, const char *tmp, const char *out,
 		  double timeout)
@@ -333,25 +445,30 @@ int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "timeout", required_argument, NULL, 't' },
+		{ "trust", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	double timeout = 3600;
 	char *tmp, *out;
 	cJSON *old, *new;
-	int opt, altered, differs, env, cleanup;
+	int opt, altered, differs, env, cleanup, trust = 0;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(verify_usage, 1);
 		else if (opt == 't')
 			timeout = option_seconds(optarg, "--timeout", 1e7);
+		else if (opt == 'T')
+			trust = 1;
 		else
 			usage(verify_usage, 0);
 	}
 	if (argc - optind != 1)
 		usage(verify_usage, 0);
 	old = load_manifest(argv[optind]);
+	if (!trust)
+		refuse_untrusted(old);
 	tmp = owned_tmp_in(temp_dir(), "capture-verify");
 	if (!mkdtemp(tmp))
 		die(EXIT_RERUN_FAILED, "cannot create %s: %s", tmp, strerror(errno));

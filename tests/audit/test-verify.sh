@@ -87,5 +87,55 @@ cp "$log" "$TMP/gone.log"
 rm "$TMP/gone.log"
 expect_exit 8 "input gone: could not rerun" 'could not rerun' "$CAPTURE" verify "$TMP/orphan"
 expect_exit 3 "not a corpus" 'MANIFEST.json: cannot read' "$CAPTURE" verify "$ROOT/tests"
+# Verify trusts no one (issue 24): a manifest whose command would run a
+# program, scenario files or a source tree the checkout does not ship is
+# shown and refused, exit 8, before anything runs; --trust reruns it.
+printf '#!/bin/sh\ntouch "%s/ran"\n' "$TMP" >"$TMP/evil"
+chmod +x "$TMP/evil"
+mkdir -p "$TMP/scen"
+cp scenarios/spin/01-contention "$TMP/scen/"
+with_command() {   # with_command CORPUS WORD...: a corpus recording that command
+	local dir=$1
+	shift
+	cp -a "$TMP/spin" "$dir"
+	python3 - "$dir/MANIFEST.json" "$@" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["command"] = ["capture"] + sys.argv[2:]
+open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
+PY
+}
+refused() {   # refused NAME WHAT WORD...
+	local name=$1 what=$2 c=$TMP/untrusted-$RANDOM
+	shift 2
+	with_command "$c" "$@"
+	expect_exit 8 "$name: refused" \
+		"not rerunning: the recorded command runs $what, which this checkout .* does not ship; --trust reruns it" \
+		"$CAPTURE" verify "$c"
+	grep -Fq "the recorded command: capture $*" "$TMP/.stderr" && [ ! -s "$TMP/.stdout" ] &&
+		ok "$name: shown, nothing compared" || not_ok "$name: shown, nothing compared" "$(cat "$TMP/.stderr" "$TMP/.stdout")"
+}
+refused "a capture go target of the sender's" "$TMP/evil" go --probes tests/go/bank.probes -- "$TMP/evil" -x
+refused "a program on PATH" sh go --probes tests/go/bank.probes -- sh -c id
+refused "scenario files from elsewhere" "$TMP/scen" spin --scenarios "$TMP/scen" --scenario all
+refused "--scenarios abbreviated" "$TMP/scen" spin --scen="$TMP/scen" -s all
+refused "one scenario file from elsewhere" "$TMP/scen/01-contention" spin -s "$TMP/scen/01-contention"
+refused "a binary" /bin/true etcd --binary /bin/true --scenario all
+refused "a source tree" "$TMP" spin --kernel asterinas --asterinas-src "$TMP" --scenario all
+# In the checkout but in a corpus (what a user puts in corpus/): the sender's.
+inside=$ROOT/build/verify-trust-$$
+mkdir -p "$inside/scenarios"
+cp "$TMP/spin/MANIFEST.json" "$inside/"
+refused "scenario files of a corpus inside the checkout" "$inside/scenarios" \
+	spin --scenarios "$inside/scenarios" --scenario all
+rm -rf "$inside"
+[ ! -e "$TMP/ran" ] && ok "the sender's program never ran" || not_ok "the sender's program never ran" "it did"
+# The checkout's own: no refusal (the rerun fails later, on its own).
+with_command "$TMP/shipped" go --probes /nonexistent.probes -- "$ROOT/build/capture"
+expect_exit 8 "a program the checkout ships is rerun" "could not rerun: 'capture go' exited with 3" \
+	"$CAPTURE" verify "$TMP/shipped"
+with_command "$TMP/trusted" go --probes /nonexistent.probes -- "$TMP/evil"
+expect_exit 8 "--trust reruns the sender's command" "could not rerun: 'capture go' exited with 3" \
+	"$CAPTURE" verify --trust "$TMP/trusted"
 [ -z "$(ls -A "$TMPDIR")" ] && ok "no scratch corpus left behind" ||
 	not_ok "no scratch corpus left behind" "$(ls "$TMPDIR")"
