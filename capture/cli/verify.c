@@ -320,7 +320,7 @@ static int runs_its_value(const char *arg)
 					      "asterinas-src" };
 	size_t n = strcspn(arg, "=");
 
-	if (!strcmp(arg, "-s") || (!strncmp(arg, "-s", 2) && arg[1] != '-'))
+	if (!strncmp(arg, "-s", 2))   /* -s PATH, -sPATH */
 		return 1;
 	for (size_t i = 0; n > 2 && !strncmp(arg, "--", 2) &&
 	     i < sizeof(names) / sizeof(names[0]); i++)
@@ -335,6 +335,43 @@ static int names_a_scenario(const char *arg)
 	return arg[1] != '-' || strcspn(arg, "=") == strlen("--scenario");
 }
 
+/* Does capture go's option @arg take the next word as its value? */
+static int go_option_takes_next(const char *arg)
+{
+	static const char *const valued[] = { "probes", "fold", "output", "form",
+					       "json", "timeout", "ring-bytes" };
+	size_t n = strlen(arg);
+
+	if (!strcmp(arg, "-p") || !strcmp(arg, "-o"))
+		return 1;
+	for (size_t i = 0; n > 2 && !strncmp(arg, "--", 2) && !strchr(arg, '=') &&
+	     i < sizeof(valued) / sizeof(valued[0]); i++)
+		if (n - 2 <= strlen(valued[i]) && !strncmp(arg + 2, valued[i], n - 2))
+			return 1;
+	return 0;
+}
+
+/*
+ * The program capture go runs: the first word that is neither an option
+ * nor an option's value (go's options stop there, as getopt's "+" does),
+ * or the word after "--".  A word taken for a value that is none makes a
+ * later word the target and the earlier one unchecked, so an option not
+ * known here counts as taking none: its value is then checked instead.
+ */
+static const char *go_target(const cJSON *cmd, int n)
+{
+	for (int i = 2; i < n; i++) {
+		const char *arg = cJSON_GetArrayItem(cmd, i)->valuestring;
+
+		if (!strcmp(arg, "--"))
+			return i + 1 < n ? cJSON_GetArrayItem(cmd, i + 1)->valuestring : NULL;
+		if (arg[0] != '-' || !arg[1])
+			return arg;
+		i += go_option_takes_next(arg);
+	}
+	return NULL;
+}
+
 /*
  * What of the recorded command @cmd (its @n strings) the checkout does not
  * ship: a capture go target (a program found on PATH is not the
@@ -343,16 +380,18 @@ static int names_a_scenario(const char *arg)
  */
 static const char *untrusted(const cJSON *cmd, int n)
 {
-	int go = !strcmp(cJSON_GetArrayItem(cmd, 1)->valuestring, "go");
+	const char *target;
 
+	if (!strcmp(cJSON_GetArrayItem(cmd, 1)->valuestring, "go")) {
+		target = go_target(cmd, n);
+		return target && (!strchr(target, '/') || !shipped(target)) ?
+		       target : NULL;
+	}
 	for (int i = 2; i < n; i++) {
 		const char *arg = cJSON_GetArrayItem(cmd, i)->valuestring, *value;
 
-		if (!strcmp(arg, "--")) {
-			value = i + 1 < n ? cJSON_GetArrayItem(cmd, i + 1)->valuestring : NULL;
-			return go && value && (!strchr(value, '/') || !shipped(value)) ?
-			       value : NULL;
-		}
+		if (!strcmp(arg, "--"))
+			return NULL;   /* operands: corpora, not run */
 		if (!runs_its_value(arg))
 			continue;
 		value = strchr(arg, '=') ? strchr(arg, '=') + 1 :

@@ -117,6 +117,7 @@ refused() {   # refused NAME WHAT WORD...
 }
 refused "a capture go target of the sender's" "$TMP/evil" go --probes tests/go/bank.probes -- "$TMP/evil" -x
 refused "a program on PATH" sh go --probes tests/go/bank.probes -- sh -c id
+refused "a capture go target without --" "$TMP/evil" go -p tests/go/bank.probes --fold etcd "$TMP/evil"
 refused "scenario files from elsewhere" "$TMP/scen" spin --scenarios "$TMP/scen" --scenario all
 refused "--scenarios abbreviated" "$TMP/scen" spin --scen="$TMP/scen" -s all
 refused "one scenario file from elsewhere" "$TMP/scen/01-contention" spin -s "$TMP/scen/01-contention"
