@@ -91,3 +91,15 @@ nothing_left() {
 		ok "$1"
 	fi
 }
+
+# started_then PATTERN PID: wait (10 s at most) until a path matches
+# PATTERN while PID runs; 0 if it did.
+started_then() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		compgen -G "$1" >/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}

@@ -10,18 +10,6 @@ log=tests/spin-fold/contention.log
 gen=$TMP/gen
 python3 bench/gen-locksvc.py "$gen" 40 >/dev/null   # a fold of about a second
 
-# started_then PATTERN PID: wait (10 s at most) until a path matches
-# PATTERN while PID runs; 0 if it did.
-started_then() {
-	local i
-	for ((i = 0; i < 1000; i++)); do
-		compgen -G "$1" >/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.01
-	done
-	return 1
-}
-
 # whole NAME DIR: DIR is a corpus that verifies against its own inputs.
 whole() {
 	expect_exit 0 "$1" '' "$CAPTURE" verify "$2"

@@ -12,18 +12,6 @@ export TMPDIR=$TMP/tmpdir
 mkdir -p "$TMPDIR"
 sum_before=$(sha256sum "$log")
 
-# appears PATTERN PID: wait (10 s at most) until a path matches PATTERN
-# while PID runs; 0 if it did.
-appears() {
-	local i
-	for ((i = 0; i < 1000; i++)); do
-		compgen -G "$1" >/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.01
-	done
-	return 1
-}
-
 # held_stdin: a FIFO whose writer gives half the log, then holds it open
 # (pid in $holder): a fold of "-" waits there, inside its input copy.
 held_stdin() {
@@ -45,7 +33,7 @@ gone() {
 held_stdin
 "$CAPTURE" fold spin - -o "$TMP/p" <"$TMP/fifo" >/dev/null 2>&1 &
 pid=$!
-if appears "$TMPDIR/capture-input.tmp-$pid-??????" "$pid"; then
+if started_then "$TMPDIR/capture-input.tmp-$pid-??????" "$pid"; then
 	kill -KILL "$pid"
 	wait "$pid"
 	left "fold killed copying a pipe: its input copy names it" "$TMPDIR/capture-input.tmp-$pid-??????"
@@ -84,8 +72,8 @@ cp -a "$TMP/c" "$TMP/c.before"
 held_stdin
 "$CAPTURE" verify "$TMP/c" <"$TMP/fifo" >/dev/null 2>&1 &
 pid=$!
-if appears "$TMPDIR/capture-verify.tmp-$pid-??????" "$pid" &&
-	appears "$TMPDIR/capture-input.tmp-*" "$pid"; then
+if started_then "$TMPDIR/capture-verify.tmp-$pid-??????" "$pid" &&
+	started_then "$TMPDIR/capture-input.tmp-*" "$pid"; then
 	kill -KILL "$pid"
 	wait "$pid"
 	left "verify killed: its temporary names it" "$TMPDIR/capture-verify.tmp-$pid-??????"
@@ -113,7 +101,7 @@ python3 bench/gen-locksvc.py "$TMP/gen" 40 >/dev/null   # a fold of about a seco
 cp -a "$TMP/l" "$TMP/l.before"
 "$CAPTURE" verify "$TMP/l" >/dev/null 2>&1 &
 pid=$!
-if appears "$TMPDIR/capture-verify.tmp-$pid-??????/corpus.tmp-*" "$pid"; then
+if started_then "$TMPDIR/capture-verify.tmp-$pid-??????/corpus.tmp-*" "$pid"; then
 	kill -KILL "$pid"
 	wait "$pid"
 	diff -r "$TMP/l" "$TMP/l.before" >/dev/null && ok "verify killed mid-rerun: the corpus is as it was" ||
