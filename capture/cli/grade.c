@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,6 +77,7 @@ static void kill_grader(void *arg)
 static void start(struct grader *g)
 {
 	int to[2], from[2];
+	pid_t parent = getpid();
 
 	if (pipe(to) || pipe(from))
 		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
@@ -85,6 +87,9 @@ static void start(struct grader *g)
 		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
 	if (!g->pid) {
 		setpgid(0, 0);
+		/* A SIGKILLed grade takes its grader's shell with it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		dup2(to[0], 0);
 		dup2(from[1], 1);
 		close(to[0]); close(to[1]); close(from[0]); close(from[1]);
