@@ -1,17 +1,13 @@
-# needs: root qemu
 # SIGKILL of a spin capture while it saves its guest snapshot (real QEMU,
 # issue 24): it leaves KEY.vm.tmp-PID in the cache and its QMP directory
 # in $TMPDIR (no longer /tmp whatever TMPDIR says); the next capture
 # removes both, saying so, saves the snapshot and its corpus is whole.  A
 # private cache (the big builds shared) so that a snapshot is saved, and a
 # private $TMPDIR so that what is left there is seen.
+# needs: root qemu
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 cache=${CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capture}
-if [ "$(id -u)" != 0 ] || ! command -v qemu-system-x86_64 >/dev/null; then
-	not_ok "SIGKILL of spin saving its snapshot" "needs root and QEMU (make deps)"
-	exit 0
-fi
 # Fill the real cache first (kernel, module, initramfs, the KVM verdict).
 check "fill the cache" "$CAPTURE" spin --scenario contention -o "$TMP/fill"
 c=$TMP/cache

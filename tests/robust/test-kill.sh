@@ -4,6 +4,7 @@
 # must end by the signal with its one message.  Each checks the exit code,
 # the message, that the user's files are as they were and that nothing is
 # left.  A private $TMPDIR, so what a run leaves there is seen.
+# needs: reference python3
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 log=tests/spin-fold/contention.log
