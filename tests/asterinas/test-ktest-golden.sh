@@ -2,6 +2,7 @@
 # The generated Asterinas kernel tests, byte for byte (golden files
 # ktest-NAME.rs; host-run.sh compiles and runs them against the patched
 # v0.16.0 lock code where a checkout is at hand).
+# needs:
 source "$(dirname "$0")/../lib.sh"
 here=$TESTS_DIR/asterinas
 

@@ -6,6 +6,7 @@
 # them with what exit() frees still allocated); capture's own exits can.
 # Each run must end with an exit code capture documents, without a
 # sanitizer report.
+# needs:
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 

@@ -4,6 +4,7 @@
 # tests/fuzz/corpus/HARNESS/ once; any crash, sanitizer report or oracle
 # failure fails the harness.  Also: the die() hook is in the fuzz build
 # only, never in build/capture.
+# needs:
 . "$(dirname "$0")/../lib.sh"
 # A reader that dies returns to the harness with what an exit would have
 # freed still allocated: leaks are not findings here (docs/fuzzing.md),

@@ -5,6 +5,7 @@
 # manifest records which ran; the multi path detaches in one step, the
 # perf path says when its detaching takes long; unforced, the path is
 # what trying the kernel found, cached per kernel and read back.
+# needs: root btf go goproxy
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
 export PATH=$PATH:/usr/local/go/bin

@@ -3,6 +3,7 @@
 # must not depend on where the checkout is: no path of it in the object.
 # The same source compiled without the build's prefix map must show the
 # path (else the check could not fail).
+# needs:
 source "$(dirname "$0")/../lib.sh"
 OBJ=$ROOT/build/bpf/goprobe.bpf.o
 

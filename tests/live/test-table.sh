@@ -3,6 +3,7 @@
 # every live system is a command, every command knows every system, and the
 # loop's scenario selection, driver choice and messages are the same for
 # each system.  Nothing here boots a guest or runs a probe.
+# needs:
 source "$(dirname "$0")/../lib.sh"
 
 "$CAPTURE" --help >"$TMP/help" 2>&1

@@ -5,6 +5,7 @@
 # (fails under CI=true), an unknown need and a script without a check
 # fail, scripts run side by side but never two of one lock, --hermetic
 # leaves out what needs root, and the last line counts.
+# needs:
 source "$(dirname "$0")/../lib.sh"
 tree=$TMP/tree
 mkdir -p "$tree/tests/a" "$tree/tests/b" "$tree/tests/c" "$tree/tests/d" "$tree/tests/e"
@@ -110,3 +111,10 @@ grep -q 'test-heavy' "$TMP/out" && not_ok "--hermetic runs none of it" "$(cat "$
 	ok "--hermetic runs none of it"
 runner -j 0
 has "-j 0 is refused" '^tests/run: -j 0: expected a number of jobs$'
+
+# Every script of the tree declares its needs (an empty line for none):
+# one without is run as hermetic, and fails for any user who lacks them.
+undeclared=$(cd "$ROOT" && for t in tests/*/test-*.sh; do
+	sed -n 1,30p "$t" | grep -q '^# needs:' || echo "$t"; done)
+[ -z "$undeclared" ] && ok "every test script has a '# needs:' line" ||
+	not_ok "every test script has a '# needs:' line" "$(echo $undeclared)"
