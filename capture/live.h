@@ -1,60 +1,88 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The live-capture interface (docs/architecture.md): what a live system
- * and its drivers give the one loop behind `capture SYSTEM`
- * (capture/cli/live.c), and what the loop gives them.  A NULL hook is
- * skipped.  Hooks report failure by dying with the README's exit codes.
+ * and its drivers give the loop's engine (capture/loop.c), and what the
+ * engine gives them.  The CLI (capture/cli/live.c) parses `capture SYSTEM`
+ * into a selection and hands it to live_run(); a mode (etcd's --live,
+ * --explore) hands live_capture_run() a selection of its own, as data.
+ * A NULL hook is skipped.  Hooks fail by dying with the README's exit
+ * codes, except a usage error (live_misuse()), which they return.
  */
 #ifndef CAPTURE_LIVE_H
 #define CAPTURE_LIVE_H
 
 #include <getopt.h>
 #include <cJSON.h>
+#include "err.h"
 #include "scenario.h"
 
 struct corpus;
 struct system;
 struct output_options;
 
-/* One `capture SYSTEM` in progress. */
+/* One `capture SYSTEM` in progress: a selection, then what its run made. */
 struct live_capture {
 	const struct system *sys;
+	const struct live_system *live;    /* the hooks the engine runs: sys->live
+					    * or a mode's own (etcd's --live) */
 	const struct live_driver *driver;  /* the one chosen */
+	void *opts;                  /* the system's options (live_system.opts) */
+	void *driver_opts;           /* the driver's (live_driver.opts) */
 	const struct folder *folder; /* what folds the runs: the system's, or
 				      * one refining it (set by prepare()) */
 	const char *scenario;        /* --scenario as given; NULL: none */
 	const char *scenarios;       /* --scenarios DIR as given; NULL: none */
+	const char *from;            /* the files are taken from here, kept as
+				      * if from --scenarios; NULL: there */
+	const char *default_dir;     /* -o's default over the system's; NULL */
 	const struct output_options *out;  /* -o, --form, --json as given */
 	const char *driver_option;   /* an option of a driver given (the
 				      * last), or NULL */
-	int argc;                    /* the command line (argv[0]: SYSTEM), */
-	char **argv;                 /* which a mode's manifest records */
-	char **operands;             /* what follows the options: an instead()
-				      * mode's (a capture takes none) */
+	int argc;                    /* the command line the manifest records */
+	char **argv;                 /* (argv[0]: SYSTEM); NULL: the engine
+				      * spells the selection as one */
+	char **operands;             /* what follows the options: a mode's
+				      * (a capture takes none) */
 	int noperands;
-	struct scenario_file *sc;    /* the selected files, in NN order */
+	struct scenario_file *sc;    /* the selected files, in NN order: the
+				      * engine's to select (NULL) and free */
 	size_t n;
 	void *data;                  /* what live_system.prepare() made of them */
 	struct corpus *corpus;       /* from the corpus's begin on */
 	char **raw;                  /* raw[i]: DIR/raw/RUN.EXT of sc[i] */
 	char **maps;                 /* maps[i]: the step map of sc[i]'s raw
 				      * stream (struct fold_run), a file the
-				      * loop removes; NULL: none */
-	cJSON *environment;          /* provenance: the manifest's "environment" */
+				      * engine removes; NULL: none */
+	cJSON *environment;          /* provenance: the manifest's "environment";
+				      * a describe() that places it sets NULL */
 };
+
+/*
+ * An options context: @size bytes, a copy of @init (NULL: zeroes), which
+ * the CLI allocates for the system and for each driver and hands to its
+ * option() hook; the engine's hooks read it as lc->opts, lc->driver_opts.
+ */
+struct live_opts {
+	size_t size;
+	const void *init;
+};
+
+/* What instead() returns besides an exit code and -1 (failed: @err). */
+enum { LIVE_CAPTURE = -2 };
 
 /*
  * Options: each hook's table is a getopt_long table ended by { 0 }; the
  * values must not be ASCII letters the loop uses (s, o, h) nor below 256
  * unless the option has that short letter; pick them from 0x1000 up, apart
- * per system.  option() takes one of its table's options.
+ * per system.  option() takes one of its table's options into @opts.
  */
 struct live_driver {
 	const char *name;                /* its value of the driver option */
 	const struct option *options;    /* its own; NULL: none */
-	void (*option)(int opt, const char *arg);
-	/* A mode instead of a capture: its exit code, or -1 to capture. */
-	int (*instead)(struct live_capture *lc);
+	struct live_opts opts;
+	void (*option)(void *opts, int opt, const char *arg);
+	/* A mode instead of a capture: its exit code, LIVE_CAPTURE, or -1. */
+	int (*instead)(struct live_capture *lc, struct cap_err *err);
 	/* Environment checks and builds, before the corpus is begun. */
 	void (*prepare)(struct live_capture *lc);
 	/* Run every scenario: write sc[i]'s raw stream to raw[i]. */
@@ -68,7 +96,8 @@ struct live_system {
 	const char *usage;               /* the whole --help text */
 	const char *shortopts;           /* its short options beyond s: o: h */
 	const struct option *options;    /* its own; NULL: none */
-	void (*option)(int opt, const char *arg);
+	struct live_opts opts;
+	void (*option)(void *opts, int opt, const char *arg);
 	/* The option choosing the driver: { "kernel", ..., 'k' } */
 	struct option driver_option;
 	const struct live_driver *const *drivers; /* NULL-ended; [0]: default */
@@ -84,9 +113,9 @@ struct live_system {
 	void (*prepare)(struct live_capture *lc);
 	/*
 	 * A mode instead of a capture (etcd's --live, --explore): its exit
-	 * code, or -1 to capture.
+	 * code, LIVE_CAPTURE to capture, or -1 with @err.
 	 */
-	int (*instead)(struct live_capture *lc);
+	int (*instead)(struct live_capture *lc, struct cap_err *err);
 	/*
 	 * After the run: the system's manifest keys (after toolkit, system,
 	 * command and what the run added, e.g. corpus_vary()).
@@ -98,15 +127,23 @@ struct live_system {
 	void (*release)(struct live_capture *lc);
 };
 
-/* Print the system's usage (to stderr) and exit 2. */
-_Noreturn void live_usage(const struct live_capture *lc);
 /*
- * `capture SYSTEM` (the loop, capture/cli/live.c) taking the scenario
- * files from @from, whatever argv's --scenarios says (a corpus keeps a
- * copy of each: what verify reruns): etcd's --explore captures what it
- * found through it.  Returns the exit code.
+ * Run the selection @lc (sys, live, driver, options, scenario... as
+ * parsed): its scenarios selected and prepared, then a mode of the
+ * driver's or the system's if one runs instead, else the capture (which
+ * needs a scenario and no operand).  Frees the selection's files and data.
+ * Returns the exit code, or -1 with @err: EXIT_USAGE and no message for
+ * a usage error, whose text (live_system.usage) the caller prints.
  */
-int live_capture_from(const struct system *sys, int argc, char **argv,
-		      const char *from);
+int live_run(struct live_capture *lc, struct cap_err *err);
+/*
+ * The capture of @lc, no mode (a mode's own selection): the files
+ * selected unless lc->sc holds them, the corpus begun, every scenario run
+ * and folded, the corpus committed (a failure dies with its code), the
+ * selection's files and data freed.  Returns EXIT_OK.
+ */
+int live_capture_run(struct live_capture *lc);
+/* Fill @err with a usage error (the usage text, no message); returns -1. */
+int live_misuse(struct cap_err *err);
 
 #endif

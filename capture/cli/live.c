@@ -1,32 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * capture SYSTEM: the one live-capture loop every live system of the table
- * runs through (capture/live.h, docs/architecture.md): options, scenario
- * selection, the driver's run, the fold of each run, one corpus.
+ * capture SYSTEM: argv parsed into the selection the loop's engine runs
+ * (capture/loop.c, capture/live.h): the loop's options, the driver
+ * choice, the system's and every driver's, each into its own context.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "../fold.h"
 #include "command.h"
-#include "../corpus.h"
 #include "../die.h"
-#include "../home.h"
-#include "../json.h"
+#include "../err.h"
 #include "../live.h"
 #include "../options.h"
-#include "../proc.h"
-#include "../system-corpus.h"
 #include "../system.h"
 
 enum { O_SCENARIOS = 0x800 };
 
 struct live_args {
 	const char *driver;
-	const char *from;   /* live_capture_from()'s directory, or NULL */
 	const struct live_driver *misplaced;  /* owns an option given */
 	const char *misplaced_option;
 	struct output_options out;
+	void **driver_opts;                   /* drivers[i]'s options */
 };
 
 static const struct option loop_options[] = {
@@ -36,16 +31,6 @@ static const struct option loop_options[] = {
 	OUTPUT_LONG_OPTIONS,
 	{ 0 }
 };
-
-static const struct live_system *live_of(const struct live_capture *lc)
-{
-	return lc->sys->live;
-}
-
-_Noreturn void live_usage(const struct live_capture *lc)
-{
-	usage(live_of(lc)->usage, 0);
-}
 
 static size_t options_len(const struct option *o)
 {
@@ -90,20 +75,31 @@ static const struct option *option_of(const struct option *o, int opt)
 	return NULL;
 }
 
+/* A context of @o: its size, a copy of its init (capture/live.h). */
+static void *opts_new(const struct live_opts *o)
+{
+	void *p = xcalloc(1, o->size ? o->size : 1);
+
+	if (o->init)
+		memcpy(p, o->init, o->size);
+	return p;
+}
+
 /* Hand @opt to the system or the driver whose table has it. */
-static int dispatch(const struct live_system *ls, int opt, const char *arg,
+static int dispatch(const struct live_capture *lc, int opt, const char *arg,
 		    struct live_args *a)
 {
+	const struct live_system *ls = lc->live;
 	const struct option *o;
 
 	if (option_of(ls->options, opt)) {
-		ls->option(opt, arg);
+		ls->option(lc->opts, opt, arg);
 		return 1;
 	}
 	for (size_t i = 0; ls->drivers[i]; i++) {
 		o = option_of(ls->drivers[i]->options, opt);
 		if (o) {
-			ls->drivers[i]->option(opt, arg);
+			ls->drivers[i]->option(a->driver_opts[i], opt, arg);
 			a->misplaced = ls->drivers[i];
 			a->misplaced_option = o->name;
 			return 1;
@@ -115,7 +111,7 @@ static int dispatch(const struct live_system *ls, int opt, const char *arg,
 static void parse(struct live_capture *lc, int argc, char **argv,
 		  struct live_args *a)
 {
-	const struct live_system *ls = live_of(lc);
+	const struct live_system *ls = lc->live;
 	struct option *all = all_options(ls);
 	char *shortopts = xasprintf("s:o:h%s", ls->shortopts ? ls->shortopts : "");
 	int opt;
@@ -130,9 +126,9 @@ static void parse(struct live_capture *lc, int argc, char **argv,
 			lc->scenarios = optarg;
 		else if (opt == ls->driver_option.val)
 			a->driver = optarg;
-		else if (!dispatch(ls, opt, optarg, a) &&
+		else if (!dispatch(lc, opt, optarg, a) &&
 			 !output_option(opt, optarg, &a->out))
-			live_usage(lc);
+			usage(ls->usage, 0);
 	}
 	lc->operands = argv + optind;
 	lc->noperands = argc - optind;
@@ -141,179 +137,57 @@ static void parse(struct live_capture *lc, int argc, char **argv,
 }
 
 /* --DRIVER_OPTION NAME, default the first; an option of another dies. */
-static const struct live_driver *choose_driver(const struct live_system *ls,
-					       const struct live_args *a)
+static size_t choose_driver(const struct live_system *ls,
+			    const struct live_args *a)
 {
-	const struct live_driver *d = NULL;
+	size_t d = SIZE_MAX;
 	char *known = xstrdup("");
 
 	for (size_t i = 0; ls->drivers[i]; i++) {
-		if (!a->driver || !strcmp(a->driver, ls->drivers[i]->name))
-			d = d ? d : ls->drivers[i];
+		if (d == SIZE_MAX && (!a->driver || !strcmp(a->driver, ls->drivers[i]->name)))
+			d = i;
 		known = str_append(known, i ? ", " : "", ls->drivers[i]->name);
 	}
-	if (!d)
+	if (d == SIZE_MAX)
 		die(EXIT_USAGE, "--%s: no driver '%s' (known: %s)",
 		    ls->driver_option.name, a->driver, known);
 	free(known);
-	if (a->misplaced && a->misplaced != d)
+	if (a->misplaced && a->misplaced != ls->drivers[d])
 		die(EXIT_USAGE, "--%s needs --%s %s", a->misplaced_option,
 		    ls->driver_option.name, a->misplaced->name);
 	return d;
 }
 
-static void select_scenarios(struct live_capture *lc, const struct live_args *a)
-{
-	const struct live_system *ls = live_of(lc);
-	char *dir;
-
-	if (!ls->select || !ls->select(lc)) {
-		dir = a->from ? xstrdup(a->from) : lc->scenarios ? xstrdup(lc->scenarios) :
-		      xasprintf("%s/%s", capture_home(), lc->sys->scenarios);
-		lc->sc = scenario_select(lc->sys->folder->name, dir,
-					 lc->scenarios || a->from, lc->scenario, &lc->n);
-		free(dir);
-	}
-	if (live_of(lc)->prepare)
-		live_of(lc)->prepare(lc);
-}
-
-/* The modes that run instead of a capture: -1 if none did. */
-static int instead(struct live_capture *lc)
-{
-	int rc = -1;
-
-	if (lc->driver->instead)
-		rc = lc->driver->instead(lc);
-	if (rc < 0 && live_of(lc)->instead)
-		rc = live_of(lc)->instead(lc);
-	return rc;
-}
-
-static char *output_dir(const struct live_capture *lc, const struct live_args *a)
-{
-	if (a->out.dir)
-		return xstrdup(a->out.dir);
-	if (live_of(lc)->default_dir)
-		return xstrdup(live_of(lc)->default_dir);
-	return xasprintf("corpus/%s-%s", lc->sys->folder->name, lc->scenario);
-}
-
-static void raw_paths(struct live_capture *lc)
-{
-	char *raw_dir = corpus_path(lc->corpus, "raw");
-
-	mkdir_p(raw_dir);
-	lc->raw = xcalloc(lc->n, sizeof(*lc->raw));
-	for (size_t i = 0; i < lc->n; i++)
-		lc->raw[i] = xasprintf("%s/%s.%s", raw_dir, lc->sc[i].run,
-				       live_of(lc)->raw_ext);
-	free(raw_dir);
-}
-
-/*
- * Scenario files from --scenarios DIR (not the installation's): the corpus
- * keeps a copy of each as scenarios/RUN, what verify reruns.
- */
-static void keep_scenarios(const struct live_capture *lc)
-{
-	char *dir = corpus_path(lc->corpus, "scenarios");
-
-	mkdir_p(dir);
-	for (size_t i = 0; i < lc->n; i++) {
-		char *dst = xasprintf("%s/%s", dir, lc->sc[i].run);
-
-		if (copy_file(lc->sc[i].path, dst))
-			die(EXIT_CAPTURE_FAILED, "%s: cannot copy into the corpus",
-			    lc->sc[i].path);
-		free(dst);
-	}
-	free(dir);
-}
-
-/* Fold run @i with its step map, if any, which then goes. */
-static void fold_run(struct live_capture *lc, size_t i,
-		     struct output_format fmt, cJSON *runs)
-{
-	const char *map = lc->maps ? lc->maps[i] : NULL;
-
-	progress("folding raw/%s.%s", lc->sc[i].run, live_of(lc)->raw_ext);
-	fold_input_mapped(lc->folder, lc->corpus, lc->sc[i].run, lc->raw[i],
-			  fmt, runs, map);
-	if (map) {
-		unlink(map);
-		free(lc->maps[i]);
-	}
-	free(lc->raw[i]);
-}
-
-/* Steps 5 to 7 of docs/architecture.md: one corpus of every scenario. */
-static void capture(struct live_capture *lc, const struct live_args *a,
-		    int argc, char **argv)
-{
-	const struct folder *f = lc->folder;
-	struct output_format fmt = output_format_for(&a->out, f);
-	char *dir = output_dir(lc, a);
-	cJSON *runs = json_arr();
-
-	lc->corpus = system_corpus_begin(dir, f, argc, argv);
-	raw_paths(lc);
-	if (lc->scenarios || a->from)
-		keep_scenarios(lc);
-	lc->driver->run(lc);
-	if (live_of(lc)->describe)
-		live_of(lc)->describe(lc, corpus_manifest(lc->corpus));
-	if (lc->driver->describe)
-		lc->driver->describe(lc);
-	json_add(corpus_manifest(lc->corpus), "environment", lc->environment);
-	for (size_t i = 0; i < lc->n; i++)
-		fold_run(lc, i, fmt, runs);
-	if (live_of(lc)->finish) {
-		/* In memory: reachable when finish() dies (LeakSanitizer). */
-		cJSON *volatile counts = run_counts(runs);
-
-		live_of(lc)->finish(lc, counts);
-		cJSON_Delete(counts);
-	}
-	system_corpus_commit(lc->corpus, runs, dir);
-	free(lc->raw);
-	free(lc->maps);
-	free(dir);
-}
-
 int cmd_live(const struct system *sys, int argc, char **argv)
 {
-	return live_capture_from(sys, argc, argv, NULL);
-}
-
-int live_capture_from(const struct system *sys, int argc, char **argv,
-		      const char *from)
-{
-	struct live_args a = { .out = OUTPUT_OPTIONS_INIT, .from = from };
+	const struct live_system *ls = sys->live;
+	struct live_args a = { .out = OUTPUT_OPTIONS_INIT };
 	struct live_capture lc = {
-		.sys = sys, .folder = sys->folder, .environment = json_obj(),
-		.out = &a.out, .argc = argc, .argv = argv,
+		.sys = sys, .live = ls, .folder = sys->folder, .out = &a.out,
+		.argc = argc, .argv = argv, .opts = opts_new(&ls->opts),
 	};
+	struct cap_err err;
+	size_t nd = 0, d;
 	int rc;
 
+	while (ls->drivers[nd])
+		nd++;
+	a.driver_opts = xcalloc(nd, sizeof(*a.driver_opts));
+	for (size_t i = 0; i < nd; i++)
+		a.driver_opts[i] = opts_new(&ls->drivers[i]->opts);
 	parse(&lc, argc, argv, &a);
-	lc.driver = choose_driver(sys->live, &a);
+	d = choose_driver(ls, &a);
+	lc.driver = ls->drivers[d];
+	lc.driver_opts = a.driver_opts[d];
 	lc.driver_option = a.misplaced_option;
-	if (lc.scenario)
-		select_scenarios(&lc, &a);
-	rc = instead(&lc);
-	if (rc < 0) {
-		if (!lc.scenario || lc.noperands)
-			live_usage(&lc);
-		if (lc.driver->prepare)
-			lc.driver->prepare(&lc);
-		capture(&lc, &a, argc, argv);
-		rc = EXIT_OK;
-	} else {
-		cJSON_Delete(lc.environment);
-	}
-	if (lc.data && sys->live->release)
-		sys->live->release(&lc);
-	scenario_files_free(lc.sc, lc.n);
+	rc = live_run(&lc, &err);
+	if (rc < 0 && err.code == EXIT_USAGE && !*cap_err_text(&err))
+		usage(ls->usage, 0);
+	if (rc < 0)
+		die_err(&err);
+	for (size_t i = 0; i < nd; i++)
+		free(a.driver_opts[i]);
+	free(a.driver_opts);
+	free(lc.opts);
 	return rc;
 }

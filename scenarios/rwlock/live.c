@@ -40,14 +40,21 @@ static const struct option rwlock_options[] = {
 	{ 0 }
 };
 
-static int cpus = 2, jobs;
+/* The options' context (lc->opts). */
+struct rwlock_opts {
+	int cpus, jobs;
+};
 
-static void rwlock_option(int opt, const char *arg)
+static const struct rwlock_opts rwlock_defaults = { .cpus = 2 };
+
+static void rwlock_option(void *opts, int opt, const char *arg)
 {
+	struct rwlock_opts *o = opts;
+
 	if (opt == 'j')
-		jobs = guest_live_jobs_option(arg);
+		o->jobs = guest_live_jobs_option(arg);
 	else
-		cpus = guest_live_cpus_option(arg);
+		o->cpus = guest_live_cpus_option(arg);
 }
 
 static void rwlock_prepare(struct live_capture *lc)
@@ -62,8 +69,10 @@ static void rwlock_prepare(struct live_capture *lc)
 
 static void linux_run(struct live_capture *lc)
 {
-	rwlock_linux_run(lc->data, lc->n, cpus, jobs ? jobs : guest_live_jobs(), lc->raw,
-			 lc->environment);
+	const struct rwlock_opts *o = lc->opts;
+
+	rwlock_linux_run(lc->data, lc->n, o->cpus, o->jobs ? o->jobs : guest_live_jobs(),
+			 lc->raw, lc->environment);
 }
 
 /* The raw pages vary; what the manifest says about each scenario. */
@@ -104,6 +113,7 @@ const struct live_system live_rwlock = {
 	.usage = rwlock_usage,
 	.shortopts = "k:j:",
 	.options = rwlock_options,
+	.opts = { sizeof(struct rwlock_opts), &rwlock_defaults },
 	.option = rwlock_option,
 	.driver_option = { "kernel", required_argument, NULL, 'k' },
 	.drivers = rwlock_drivers,

@@ -33,9 +33,11 @@
 /* Where the generated test goes: the module `scenario` of the patch's `capture`. */
 #define ASTERINAS_KTEST_PATH "ostd/src/sync/spin/capture/scenario.rs"
 
-/* The driver's own options: --asterinas-src DIR, --emit-ktest. */
-static const char *asterinas_src;
-static int emit_ktest;
+/* The driver's own options (lc->driver_opts). */
+struct asterinas_opts {
+	const char *src;            /* --asterinas-src DIR */
+	int emit_ktest;             /* --emit-ktest */
+};
 
 /*
  * The test's function name, "capture_spin_<name>" (caller frees).  Scenario
@@ -364,11 +366,11 @@ static void remove_work_dir(void *arg)
 }
 
 static void asterinas_run_one(const struct spin_scenario *sc,
-			      const struct spin_run_options *opt,
+			      const struct spin_run_options *opt, const char *src,
 			      const char *raw_path, cJSON *environment)
 {
 	struct asterinas_work w = { .dir = owned_tmp_in(temp_dir(), "capture-asterinas") };
-	const char *dir = asterinas_src;
+	const char *dir = src;
 	int kvm = access("/dev/kvm", R_OK | W_OK) == 0;
 	int cleanup;
 
@@ -384,7 +386,7 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 	/* docker -v takes an absolute path (a bare name is a volume). */
 	dir = w.abs_dir = realpath(dir, NULL);
 	if (!w.abs_dir)
-		die(EXIT_ENV_MISSING, "%s: %s", asterinas_src, strerror(errno));
+		die(EXIT_ENV_MISSING, "%s: %s", src, strerror(errno));
 	check_docker(w.tmp);
 	apply_patch(dir, w.tmp);
 	write_ktest_file(sc, dir);
@@ -409,9 +411,11 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 static void asterinas_run(struct live_capture *lc)
 {
 	const struct spin_live *s = lc->data;
+	const struct asterinas_opts *o = lc->driver_opts;
 
 	for (size_t i = 0; i < lc->n; i++)
-		asterinas_run_one(&s->sc[i], &s->opt, lc->raw[i], lc->environment);
+		asterinas_run_one(&s->sc[i], &s->opt, o->src, lc->raw[i],
+				  lc->environment);
 }
 
 enum { O_SRC = 0x1100, O_EMIT_KTEST };
@@ -422,23 +426,25 @@ static const struct option asterinas_options[] = {
 	{ 0 }
 };
 
-static void asterinas_option(int opt, const char *arg)
+static void asterinas_option(void *opts, int opt, const char *arg)
 {
+	struct asterinas_opts *o = opts;
+
 	if (opt == O_SRC)
-		asterinas_src = arg;
+		o->src = arg;
 	else
-		emit_ktest = 1;
+		o->emit_ktest = 1;
 }
 
 /* --emit-ktest: the generated kernel test of one scenario, on stdout. */
-static int asterinas_instead(struct live_capture *lc)
+static int asterinas_instead(struct live_capture *lc, struct cap_err *err)
 {
 	const struct spin_live *s = lc->data;
 
-	if (!emit_ktest)
-		return -1;
+	if (!((const struct asterinas_opts *)lc->driver_opts)->emit_ktest)
+		return LIVE_CAPTURE;
 	if (!lc->scenario)
-		live_usage(lc);
+		return live_misuse(err);
 	if (lc->n != 1)
 		die(EXIT_USAGE, "--emit-ktest prints one scenario's test, not %zu", lc->n);
 	asterinas_write_ktest(&s->sc[0], stdout);
@@ -448,6 +454,7 @@ static int asterinas_instead(struct live_capture *lc)
 const struct live_driver spin_asterinas_driver = {
 	.name = "asterinas",
 	.options = asterinas_options,
+	.opts = { sizeof(struct asterinas_opts), NULL },
 	.option = asterinas_option,
 	.instead = asterinas_instead,
 	.run = asterinas_run,

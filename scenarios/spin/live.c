@@ -60,27 +60,37 @@ static const struct option spin_options[] = {
 	{ 0 }
 };
 
-static struct spin_run_options opts = { .cpus = 1 };
-static const char *fold_with = "spin";   /* --fold SYSTEM */
+/* The options' context (lc->opts). */
+struct spin_opts {
+	struct spin_run_options run;
+	const char *fold_with;     /* --fold SYSTEM */
+};
 
-static void spin_option(int opt, const char *arg)
+static const struct spin_opts spin_defaults = {
+	.run = { .cpus = 1 }, .fold_with = "spin",
+};
+
+static void spin_option(void *opts, int opt, const char *arg)
 {
+	struct spin_opts *o = opts;
+
 	if (opt == 'j')
-		opts.jobs = guest_live_jobs_option(arg);
+		o->run.jobs = guest_live_jobs_option(arg);
 	else if (opt == O_CPUS)
-		opts.cpus = guest_live_cpus_option(arg);
+		o->run.cpus = guest_live_cpus_option(arg);
 	else if (opt == O_FOLD)
-		fold_with = arg;
+		o->fold_with = arg;
 	else
-		opts.boot_only = 1;
+		o->run.boot_only = 1;
 }
 
 /* --fold: spin or a projection of it (spin-spinning, spin-task). */
-static const struct folder *fold_lookup(void)
+static const struct folder *fold_lookup(const struct live_capture *lc)
 {
 	static const struct folder *const spin_folders[] = {
 		&folder_spin, &folder_spin_spinning, &folder_spin_task,
 	};
+	const char *fold_with = ((const struct spin_opts *)lc->opts)->fold_with;
 
 	for (size_t i = 0; i < sizeof(spin_folders) / sizeof(*spin_folders); i++)
 		if (!strcmp(fold_with, spin_folders[i]->name))
@@ -92,11 +102,12 @@ static const struct folder *fold_lookup(void)
 /* --scenario domain: the set generated from the audit domain (domain.h). */
 static int spin_select(struct live_capture *lc)
 {
+	const struct spin_opts *o = lc->opts;
 	struct spin_live *s;
 
 	if (strcmp(lc->scenario, SPIN_DOMAIN_SET))
 		return 0;
-	if (opts.cpus != 2)
+	if (o->run.cpus != 2)
 		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
 		    "its lock()s on a held lock spin on the other CPU");
 	if (lc->driver != &spin_linux_driver)
@@ -121,30 +132,30 @@ static void spin_prepare(struct live_capture *lc)
 {
 	struct spin_live *s = lc->data;
 
-	lc->folder = fold_lookup();
+	lc->folder = fold_lookup(lc);
 	if (!s) {
 		s = xcalloc(1, sizeof(*s));
 		s->sc = xcalloc(lc->n, sizeof(*s->sc));
 		for (size_t i = 0; i < lc->n; i++)
 			spin_scenario_load(lc->sc[i].path, &s->sc[i]);
 	}
-	s->opt = opts;
+	s->opt = ((const struct spin_opts *)lc->opts)->run;
 	if (!s->opt.jobs)
 		s->opt.jobs = guest_live_jobs();
 	lc->data = s;
 }
 
 /* --boot-only: one boot of the guest, nothing kept. */
-static int spin_instead(struct live_capture *lc)
+static int spin_instead(struct live_capture *lc, struct cap_err *err)
 {
 	struct live_capture one = *lc;
 	char *path;
 	int fd, cleanup;
 
-	if (!opts.boot_only)
-		return -1;
+	if (!((const struct spin_opts *)lc->opts)->run.boot_only)
+		return LIVE_CAPTURE;
 	if (!lc->scenario)
-		live_usage(lc);
+		return live_misuse(err);
 	path = owned_tmp_in(temp_dir(), "capture-boot-only");
 	fd = mkstemp(path);
 	if (fd < 0)
@@ -210,6 +221,7 @@ const struct live_system live_spin = {
 	.usage = spin_usage,
 	.shortopts = "k:j:",
 	.options = spin_options,
+	.opts = { sizeof(struct spin_opts), &spin_defaults },
 	.option = spin_option,
 	.driver_option = { "kernel", required_argument, NULL, 'k' },
 	.drivers = spin_drivers,

@@ -5,7 +5,7 @@
  * Receive* matched to an earlier Send* of the same message.
  */
 #include <cJSON.h>
-#include "scenarios/etcd/driver/cluster.h"
+#include "scenarios/etcd/driver/messages.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

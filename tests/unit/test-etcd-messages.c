@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "scenarios/etcd/driver/cluster.h"
+#include "scenarios/etcd/driver/messages.h"
 #include "capture/die.h"
 #include "capture/json.h"
 #include "capture/proc.h"

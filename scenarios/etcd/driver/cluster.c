@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include "../../../bpf/engine.h"
 #include "../../../bpf/gospec.h"
-#include "../../../capture/fold.h"
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/err.h"
@@ -25,25 +24,27 @@
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
-#include "../../../capture/system-corpus.h"
-#include "../../../folders/etcd/etcd.h"
+#include "../../../capture/system.h"
+#include "args.h"
 #include "cluster.h"
+#include "ebpf.h"
+#include "harness.h"
+#include "messages.h"
 
 #define LIVE_SRC "scenarios/etcd/live"
 /* Beyond the workload: starting, electing, restarting and stopping members. */
 #define LIVE_SLACK 120.0
 
-/* What --live reads of capture etcd's options (etcd_args, the loop's). */
-struct live_opts {
+/* What --live reads of capture etcd's options, and what its run made (lc->data). */
+struct cluster {
 	long seconds, clients;
 	int restart;
 	const char *nemesis;	/* NULL: none */
 	unsigned long long seed;
 	const char *binary;
-	struct ring_options ring;
-	const struct output_options *out;
-	int argc;
-	char **argv;
+	const struct ring_options *ring;
+	char *bin;           /* the cluster's binary */
+	cJSON *probes;       /* the probes' counts */
 };
 
 /*
@@ -56,11 +57,11 @@ enum { CLUSTER_BAD_NEMESIS = 2, CLUSTER_NOT_LINEARIZABLE = 4 };
  * Run the cluster under the probes: the members are processes of the same
  * binary, followed as the cluster starts them; events to @raw, the
  * clients' history to @history, the cluster's summary line to @summary.
- * Adds "probes" to @m.
+ * Returns the probes' counts.
  */
-static void run_cluster(const struct live_opts *o, const char *bin,
-			const char *members, const char *raw, const char *history,
-			const char *summary, cJSON *m)
+static cJSON *run_cluster(const struct cluster *o, const char *bin,
+			  const char *members, const char *raw, const char *history,
+			  const char *summary)
 {
 	struct cap_err err;
 	struct etcd_probed pr;
@@ -78,7 +79,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
-	etcd_probed_open(&pr, bin, raw, &o->ring);
+	etcd_probed_open(&pr, bin, raw, o->ring);
 	gp_follow(pr.e);
 	start = monotonic_seconds();
 	rc = gp_run(pr.e, argv, summary, (double)o->seconds + LIVE_SLACK,
@@ -92,7 +93,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 	if (rc)
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
-	p = json_add(m, "probes", json_obj());
+	p = json_obj();
 	json_add(p, "events", json_int(etcd_probed_end(&pr)));
 	st = gp_stats(pr.e);
 	json_add(p, "records", json_int((long long)st->records));
@@ -100,6 +101,7 @@ static void run_cluster(const struct live_opts *o, const char *bin,
 		 json_int((long long)(st->records / (monotonic_seconds() - start))));
 	json_add(p, "ring_buffer_drops", json_int((long long)st->drops));
 	gp_close(pr.e);
+	return p;
 }
 
 /* The cluster's one line: requests, requests per second, the leaders. */
@@ -121,10 +123,53 @@ static void add_workload(cJSON *m, const char *summary)
 	free(text);
 }
 
-static void add_params(cJSON *m, const struct live_opts *o, const char *bin)
+/* Checks and builds: probing needs root; the binary is built once. */
+static void cluster_prepare(struct live_capture *lc)
 {
-	cJSON *env = etcd_environment(m, LIVE_SRC, bin, 1), *l;
+	struct cluster *o = lc->data;
+	struct cap_err err;
 
+	if (gp_may_probe(&err))
+		die_err(&err);
+	o->bin = o->binary ? xstrdup(o->binary) :
+		 etcd_go_build(LIVE_SRC, "build/etcd/live", "",
+			       "the live etcd cluster (etcd server and client)");
+}
+
+/* The one run: the cluster under the probes, its events to raw/live.ndjson. */
+static void cluster_run(struct live_capture *lc)
+{
+	struct cluster *o = lc->data;
+	char *members = corpus_path(lc->corpus, ".members");
+	char *summary = corpus_path(lc->corpus, ".summary");
+	char *hist_dir = corpus_path(lc->corpus, "history");
+	char *history = corpus_path(lc->corpus, "history/live.ndjson");
+
+	mkdir_p(hist_dir);
+	progress("etcd live cluster: %ld s, %ld clients%s%s", o->seconds, o->clients,
+		 o->nemesis ? ", nemesis " : o->restart ? ", the leader restarted half-way" : "",
+		 o->nemesis ? o->nemesis : "");
+	o->probes = run_cluster(o, o->bin, members, lc->raw[0], history, summary);
+	remove_tree(members);
+	free(history);
+	free(hist_dir);
+	free(summary);
+	free(members);
+}
+
+/*
+ * The manifest: the environment (placed here, first), the parameters, the
+ * probes' counts, the workload and the causal check of the messages.
+ */
+static void cluster_describe(struct live_capture *lc, cJSON *m)
+{
+	struct cluster *o = lc->data;
+	cJSON *env = json_add(m, "environment", lc->environment), *l;
+	char *summary = corpus_path(lc->corpus, ".summary");
+
+	lc->environment = NULL;
+	etcd_describe_harness(env, LIVE_SRC, o->bin);
+	etcd_describe_probes(o->bin, env);
 	json_add(env, "etcd_server_version",
 		 etcd_go_mod_version(LIVE_SRC, "go.etcd.io/etcd/server/v3"));
 	l = json_add(m, "live", json_obj());
@@ -135,68 +180,81 @@ static void add_params(cJSON *m, const struct live_opts *o, const char *bin)
 		json_add(l, "nemesis", json_str(o->nemesis));
 		json_add(l, "seed", json_int((long long)o->seed));
 	}
-}
-
-static void capture_live(const struct live_opts *o)
-{
-	char *bin = o->binary ? xstrdup(o->binary) :
-		    etcd_go_build(LIVE_SRC, "build/etcd/live", "",
-				  "the live etcd cluster (etcd server and client)");
-	const struct folder *f = &folder_etcd;
-	const char *dir = o->out->dir ? o->out->dir : "corpus/etcd-live";
-	struct corpus *c = system_corpus_begin(dir, f, o->argc, o->argv);
-	cJSON *m = corpus_manifest(c), *runs = json_arr();
-	char *raw_dir = corpus_path(c, "raw"), *raw = corpus_path(c, "raw/live.ndjson");
-	char *hist_dir = corpus_path(c, "history");
-	char *history = corpus_path(c, "history/live.ndjson");
-	char *members = corpus_path(c, ".members");
-	char *summary = corpus_path(c, ".summary");
-
-	add_params(m, o, bin);
-	mkdir_p(raw_dir);
-	mkdir_p(hist_dir);
-	progress("etcd live cluster: %ld s, %ld clients%s%s", o->seconds, o->clients,
-		 o->nemesis ? ", nemesis " : o->restart ? ", the leader restarted half-way" : "",
-		 o->nemesis ? o->nemesis : "");
-	run_cluster(o, bin, members, raw, history, summary, m);
-	remove_tree(members);
+	json_add(m, "probes", o->probes);
+	o->probes = NULL;
 	add_workload(m, summary);
 	unlink(summary);
-	etcd_check_messages(raw, m);
-	fold_input(f, c, "live", raw, output_format_for(o->out, f), runs);
-	etcd_require_every_action(f, runs);
-	system_corpus_commit(c, runs, dir);
 	free(summary);
-	free(members);
-	free(raw);
-	free(history);
-	free(hist_dir);
-	free(raw_dir);
-	free(bin);
+	etcd_check_messages(lc->raw[0], m);
+}
+
+/* Every target action, whatever the run: the workload exercises them all. */
+static void cluster_finish(struct live_capture *lc, const cJSON *counts)
+{
+	etcd_require_actions(lc->folder, counts);
+}
+
+static void cluster_release(struct live_capture *lc)
+{
+	struct cluster *o = lc->data;
+
+	cJSON_Delete(o->probes);
+	free(o->bin);
+	free(o);
+}
+
+static const struct live_driver cluster_driver = {
+	.name = "cluster",
+	.prepare = cluster_prepare,
+	.run = cluster_run,
+};
+
+/* The engine's hooks for --live: one run, "live", of its own kind. */
+static const struct live_system cluster_live = {
+	.raw_ext = "ndjson",
+	.default_dir = "corpus/etcd-live",
+	.describe = cluster_describe,
+	.finish = cluster_finish,
+	.release = cluster_release,
+};
+
+/* The selection of --live: one run, no scenario file. */
+static struct scenario_file *live_run_file(void)
+{
+	struct scenario_file *f = xcalloc(1, sizeof(*f));
+
+	f->name = xstrdup("live");
+	f->run = xstrdup("live");
+	return f;
 }
 
 /*
  * The cluster probes every member: the eBPF driver's (its ring options),
  * never the with_tla harness's trace; no scenario, no operand.
  */
-int etcd_live(struct live_capture *lc)
+int etcd_live(struct live_capture *lc, struct cap_err *err)
 {
-	const struct etcd_args *e = &etcd_args;
-	struct live_opts o = {
-		.seconds = e->seconds ? option_number(e->seconds, "--seconds", 1, 3600) : 30,
-		.clients = e->clients ? e->clients : 8, .restart = !e->no_restart,
-		.nemesis = e->nemesis, .seed = e->x.seed,
-		.binary = e->binary, .ring = *etcd_ebpf_ring(), .out = lc->out,
-		.argc = lc->argc, .argv = lc->argv,
-	};
-	struct cap_err err;
+	const struct etcd_args *e = lc->opts;
+	long seconds = e->seconds ? option_number(e->seconds, "--seconds", 1, 3600) : 30;
+	struct cluster *o;
 
 	if (lc->driver != &etcd_ebpf_driver)
-		die(EXIT_USAGE, "--via %s does not go with --live", lc->driver->name);
+		return cap_fail(err, EXIT_USAGE, "--via %s does not go with --live",
+				lc->driver->name);
 	if (lc->noperands)
-		live_usage(lc);
-	if (gp_may_probe(&err))
-		die_err(&err);
-	capture_live(&o);
-	return EXIT_OK;
+		return live_misuse(err);
+	o = xcalloc(1, sizeof(*o));
+	*o = (struct cluster){
+		.seconds = seconds, .clients = e->clients ? e->clients : 8,
+		.restart = !e->no_restart, .nemesis = e->nemesis, .seed = e->x.seed,
+		.binary = e->binary,
+		.ring = &((const struct etcd_ebpf_opts *)lc->driver_opts)->ring,
+	};
+	return live_capture_run(&(struct live_capture){
+		.sys = lc->sys, .live = &cluster_live, .driver = &cluster_driver,
+		.opts = lc->opts, .driver_opts = lc->driver_opts,
+		.folder = lc->sys->folder, .out = lc->out,
+		.argc = lc->argc, .argv = lc->argv,
+		.sc = live_run_file(), .n = 1, .data = o,
+	});
 }

@@ -3,10 +3,8 @@
  * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
  * run under the Go uprobe engine (bpf/) with raft's probe spec
  * (scenarios/etcd/raft.probes, read by bpf/gospec.c), which writes upstream's
- * with_tla event stream; and the capture of the scenarios --explore and
- * --merge find (modes of harness.c's option table).  The rest of etcd's
- * live side is harness.c; what capture etcd --live (cluster.c) shares with
- * it is declared in cluster.h.
+ * with_tla event stream.  What capture etcd --live (cluster.c) shares with
+ * it is declared in ebpf.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +19,8 @@
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
-#include "../../../capture/system-corpus.h"
 #include "goprobe.skel.h"
-#include "cluster.h"
-#include "explore.h"
+#include "ebpf.h"
 #include "harness.h"
 
 enum { O_RESOLVE = 0x1300 };
@@ -35,36 +31,27 @@ static const struct option ebpf_options[] = {
 	{ 0 }
 };
 
-static struct {
-	struct ring_options ring;
-	const char *resolve;
-} ebpf;
-
-static void ebpf_option(int opt, const char *arg)
+static void ebpf_option(void *opts, int opt, const char *arg)
 {
-	if (!ring_option(opt, arg, &ebpf.ring))
-		ebpf.resolve = arg;
-}
+	struct etcd_ebpf_opts *o = opts;
 
-const struct ring_options *etcd_ebpf_ring(void)
-{
-	return &ebpf.ring;
+	if (!ring_option(opt, arg, &o->ring))
+		o->resolve = arg;
 }
 
 /* --resolve FUNC: where the engine would probe FUNC. */
-static int ebpf_instead(struct live_capture *lc)
+static int ebpf_instead(struct live_capture *lc, struct cap_err *err)
 {
+	const struct etcd_ebpf_opts *o = lc->driver_opts;
 	struct go_binary *b;
 	struct go_func f;
-	struct cap_err err;
 
-	(void)lc;
-	if (!ebpf.resolve)
-		return -1;
-	b = go_open(etcd_harness(0), &err);
-	if (!b || go_func(b, ebpf.resolve, &f, &err))
-		die_err(&err);
-	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", ebpf.resolve,
+	if (!o->resolve)
+		return LIVE_CAPTURE;
+	b = go_open(etcd_harness(lc, 0), err);
+	if (!b || go_func(b, o->resolve, &f, err))
+		die_err(err);
+	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", o->resolve,
 	       f.entry, f.check ? "probed at its JBE" : "none", f.nret);
 	go_close(b);
 	return EXIT_OK;
@@ -74,10 +61,9 @@ static void ebpf_prepare(struct live_capture *lc)
 {
 	struct cap_err err;
 
-	(void)lc;
 	if (gp_may_probe(&err))
 		die_err(&err);
-	etcd_harness(0);
+	etcd_harness(lc, 0);
 }
 
 /*
@@ -148,14 +134,14 @@ static void probed_done(struct etcd_probed *p, const char *bin, const char *scen
 
 /* Run the harness under the probes; its events go to @raw. */
 static void run_probed(const char *bin, const char *scenario, const char *raw,
-		       const char *tmp_out)
+		       const char *tmp_out, const struct ring_options *ring)
 {
 	struct cap_err err;
 	struct etcd_probed p;
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
 	int rc;
 
-	etcd_probed_open(&p, bin, raw, &ebpf.ring);
+	etcd_probed_open(&p, bin, raw, ring);
 	rc = gp_run(p.e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record,
 		    p.spec, &err);
 	if (rc < 0)
@@ -208,7 +194,8 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
 	char **argv = xcalloc(lc->n + 3, sizeof(*argv));
 	int rc;
 
-	etcd_probed_open(&b.p, bin, lc->raw[0], &ebpf.ring);
+	etcd_probed_open(&b.p, bin, lc->raw[0],
+			 &((const struct etcd_ebpf_opts *)lc->driver_opts)->ring);
 	b.start_site = gp_probe(b.p.e, "main.scenarioStart", &none, NULL, &err);
 	if (b.start_site < 0) {
 		etcd_probed_end(&b.p);
@@ -237,7 +224,7 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
  * What was probed: the harness's build id, the BPF object's digest, the
  * probe spec's and how the probes attached.
  */
-static void describe_probes(const char *bin, cJSON *env)
+void etcd_describe_probes(const char *bin, cJSON *env)
 {
 	struct cap_err err;
 	struct go_binary *b = go_open(bin, &err);
@@ -262,13 +249,14 @@ static void describe_probes(const char *bin, cJSON *env)
 
 static void ebpf_run(struct live_capture *lc)
 {
-	const char *bin = etcd_harness(0);
+	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const char *bin = etcd_harness(lc, 0);
 	char *tmp_out = corpus_path(lc->corpus, ".harness-stdout");
 
 	if (lc->n < 2 || run_batch(lc, bin, tmp_out))
 		for (size_t i = 0; i < lc->n; i++) {
 			progress("etcd %s (ebpf)", lc->sc[i].run);
-			run_probed(bin, lc->sc[i].path, lc->raw[i], tmp_out);
+			run_probed(bin, lc->sc[i].path, lc->raw[i], tmp_out, &o->ring);
 		}
 	unlink(tmp_out);
 	free(tmp_out);
@@ -276,101 +264,13 @@ static void ebpf_run(struct live_capture *lc)
 
 static void ebpf_describe(struct live_capture *lc)
 {
-	describe_probes(etcd_harness(0), lc->environment);
-}
-
-cJSON *etcd_environment(cJSON *m, const char *src, const char *bin, int probed)
-{
-	cJSON *env = json_add(m, "environment", json_obj());
-
-	etcd_describe_harness(env, src, bin);
-	if (probed)
-		describe_probes(bin, env);
-	return env;
-}
-
-void etcd_require_every_action(const struct folder *f, const cJSON *runs)
-{
-	/* In memory: reachable when the check dies (LeakSanitizer). */
-	cJSON *volatile counts = run_counts(runs);
-
-	etcd_require_actions(f, counts);
-	cJSON_Delete(counts);
-}
-
-/*
- * --explore, --merge CORPUS...: find the scenarios with the with_tla
- * harness, then capture them as "--scenarios DIR/scenarios --scenario all",
- * the command the manifest records: verify replays the kept scenarios,
- * whatever budget found them.
- */
-static int explore_then_capture(struct live_capture *lc,
-				const struct explore_opts *x, int merge)
-{
-	const struct output_options *out = lc->out;
-	char *tla = etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
-				  "with_tla", "the etcd harness (with_tla)");
-	char *stage = owned_tmp_in(temp_dir(), "capture-scenarios");
-	const char *dir = out->dir ? out->dir : "corpus/etcd";
-	char *keep = xasprintf("%s/scenarios", dir);
-	char *argv[14] = { "etcd", "--scenarios", keep, "--scenario", "all",
-			   "--via", (char *)lc->driver->name };
-	int argc = 7, cleanup, rc;
-
-	if (!mkdtemp(stage))
-		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
-	cleanup = remove_on_failure(stage);
-	if (merge)
-		etcd_merge(lc->operands, lc->noperands, tla, stage);
-	else
-		etcd_explore(x, tla, stage);
-	if (out->form_arg) {
-		argv[argc++] = "--form";
-		argv[argc++] = (char *)out->form_arg;
-	}
-	if (out->style_arg) {
-		argv[argc++] = "--json";
-		argv[argc++] = (char *)out->style_arg;
-	}
-	if (out->dir) {   /* the element command_argv() leaves out */
-		argv[argc++] = "-o";
-		argv[argc++] = (char *)out->dir;
-	}
-	optind = 0;         /* getopt again, over the capture's own argv */
-	rc = live_capture_from(lc->sys, argc, argv, stage);
-	remove_tree(stage);
-	cancel_on_failure(cleanup);
-	free(stage);
-	free(keep);
-	free(tla);
-	return rc;
-}
-
-int etcd_explore_capture(struct live_capture *lc)
-{
-	struct explore_opts x = etcd_args.x;
-	int merge = etcd_args.merge;
-	struct cap_err err;
-
-	if (lc->driver_option)
-		die(EXIT_USAGE, "--%s does not go with --%s", lc->driver_option,
-		    merge ? "merge" : "explore");
-	if (merge ? !lc->noperands : lc->noperands)
-		live_usage(lc);
-	if (etcd_args.seconds)
-		x.seconds = option_seconds(etcd_args.seconds, "--seconds", 1e7);
-	if (!x.budget && !x.seconds)
-		x.budget = 200;
-	if (lc->driver == &etcd_ebpf_driver && gp_may_probe(&err))
-		die_err(&err);
-	/* The capture below parses its own command line into them. */
-	etcd_args = (struct etcd_args){ 0 };
-	return explore_then_capture(lc, &x, merge);
+	etcd_describe_probes(etcd_harness(lc, 0), lc->environment);
 }
 
 const struct live_driver etcd_ebpf_driver = {
 	.name = "ebpf",
 	.options = ebpf_options,
+	.opts = { sizeof(struct etcd_ebpf_opts), NULL },
 	.option = ebpf_option,
 	.instead = ebpf_instead,
 	.prepare = ebpf_prepare,

@@ -32,7 +32,6 @@
 #include "../../../folders/etcd/etcd.h"
 #include "explore.h"
 #include "gocover.h"
-#include "harness.h"
 
 #define RUN_TIMEOUT 60.0
 
@@ -283,7 +282,7 @@ struct explorer {
 	long tried;
 	struct classes domain;   /* the audit's cells not declared impossible */
 	double start;
-	char *cover_bin;         /* guided: the harness built with -cover */
+	const char *cover_bin;   /* guided: the harness built with -cover */
 	struct gocover_pkg raft; /* its raft package, once a try wrote it */
 	unsigned char *units;    /* per raft unit, the buckets of its hit counts */
 	size_t nunits, npairs;   /* units some try ran; (unit, bucket) pairs */
@@ -1046,25 +1045,22 @@ static void explorer_free(struct explorer *e, char *work, int cleanup)
 	classes_free(&e->domain);
 	gocover_pkg_free(&e->raft);
 	free(e->units);
-	free(e->cover_bin);
 	remove_tree(work);
 	cancel_on_failure(cleanup);
 	free(work);
 }
 
 void etcd_explore(const struct explore_opts *x, const char *bin,
-		  const char *dir)
+		  const char *cover_bin, const char *dir)
 {
 	int cleanup;
 	char *work = work_dir(&cleanup), *origin;
-	struct explorer e = { .x = x, .bin = bin, .work = work,
+	struct explorer e = { .x = x, .bin = bin, .cover_bin = cover_bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 
 	slots_init(slots, work);
-	if (!x->unguided)
-		e.cover_bin = etcd_cover_harness();
 	/* shards draw disjoint streams from the same seed */
 	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
 	while (budget_left(&e))

@@ -8,6 +8,10 @@
 #ifndef CAPTURE_ETCD_EXPLORE_H
 #define CAPTURE_ETCD_EXPLORE_H
 
+/* The raft package the harness runs (go.mod's module), whose coverage counts. */
+#define ETCD_RAFT_PACKAGE "go.etcd.io/raft/v3"
+
+
 struct explore_opts {
 	unsigned long long seed;
 	long budget;          /* scenarios to try; 0: until @seconds */
@@ -20,11 +24,12 @@ struct explore_opts {
 void explore_parse_shard(struct explore_opts *x, const char *arg);
 
 /*
- * Explore with the with_tla harness @bin; write the kept scenarios, shrunk,
- * into @dir (which exists and is empty).
+ * Explore with the with_tla harness @bin (guided tries: @cover_bin, the
+ * same built with Go coverage; NULL when unguided); write the kept
+ * scenarios, shrunk, into @dir (which exists and is empty).
  */
 void etcd_explore(const struct explore_opts *x, const char *bin,
-		  const char *dir);
+		  const char *cover_bin, const char *dir);
 
 /*
  * The scenarios of corpora @corpora[0..n) (each CORPUS/scenarios), in

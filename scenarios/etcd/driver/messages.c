@@ -17,7 +17,7 @@
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
 #include "../../../capture/ndjson.h"
-#include "cluster.h"
+#include "messages.h"
 
 struct sent {
 	char *key;      /* the message, compact JSON */
