@@ -8,9 +8,6 @@
 #ifndef CAPTURE_ETCD_EXPLORE_H
 #define CAPTURE_ETCD_EXPLORE_H
 
-/* The raft package the harness runs (go.mod's module), whose coverage counts. */
-#define ETCD_RAFT_PACKAGE "go.etcd.io/raft/v3"
-
 
 struct explore_opts {
 	unsigned long long seed;

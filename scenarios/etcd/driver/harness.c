@@ -15,7 +15,7 @@
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
 #include "args.h"
-#include "explore.h"
+#include "coverage.h"
 #include "harness.h"
 
 static const char *go_tool(void)

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/* The etcd audit's classes of a harness run (classes.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../../../capture/fold.h"
+#include "../../../capture/audit.h"
+#include "../../../capture/die.h"
+#include "../../../capture/json.h"
+#include "../../../capture/proc.h"
+#include "../../../folders/etcd-audit.h"
+#include "../../../folders/etcd/etcd.h"
+#include "classes.h"
+
+int classes_has(const struct classes *c, const char *key)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i], key))
+			return 1;
+	return 0;
+}
+
+void classes_add(struct classes *c, const char *key)
+{
+	if (classes_has(c, key))
+		return;
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n++] = xstrdup(key);
+}
+
+void classes_free(struct classes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	free(c->v);
+	*c = (struct classes){ 0 };
+}
+
+/* What a fold's windows are collected into. */
+struct observed {
+	struct classes seen;
+	const struct classes *domain;   /* the classes that count */
+	const char *scenario;
+};
+
+static void observe_window(void *ctx, const struct window *w)
+{
+	struct observed *o = ctx;
+	struct strbuf row = { 0 }, col = { 0 };
+	const char *why;
+
+	if (etcd_audit.classify(w, &row, &col)) {
+		why = etcd_audit.impossible(row.buf, col.buf);
+		if (why)
+			die_at(EXIT_CHECK_FAILED, o->scenario, 0,
+			       "a %s window in the impossible class %s / %s (%s)",
+			       w->action, row.buf, col.buf, why);
+		strbuf_addf(&row, " / %s", col.buf);
+		if (classes_has(o->domain, row.buf))
+			classes_add(&o->seen, row.buf);
+	}
+	strbuf_release(&row);
+	strbuf_release(&col);
+}
+
+/*
+ * A check failed on a try: its scenario is a finding (a bug in raft or in
+ * the fold) that outlives the work directory, saved under the lines the
+ * message named.
+ */
+static void keep_failed(void *scenario)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *kept = xasprintf("%s/capture-explore-failed-XXXXXX",
+			       tmp ? tmp : "/tmp");
+	int fd = mkstemp(kept);
+
+	if (fd >= 0 && !copy_file(scenario, kept))
+		fprintf(stderr, "capture: explore: %s is kept as %s\n",
+			(char *)scenario, kept);
+	if (fd >= 0)
+		close(fd);
+	free(kept);
+}
+
+/* The classes of a trace the harness wrote for @scenario. */
+struct classes trace_classes(const struct classes *domain,
+			     const char *trace, const char *steps,
+			     const char *scenario)
+{
+	struct observed o = { .domain = domain, .scenario = scenario };
+	int saved = on_failure(keep_failed, (void *)scenario);
+
+	fold_observed(&folder_etcd, trace, steps, observe_window, &o);
+	cancel_on_failure(saved);
+	return o.seen;
+}
+
+struct classes reachable_domain(void)
+{
+	struct audit_axes ax = { 0 };
+	struct classes d = { 0 };
+
+	etcd_audit.axes(&ax, NULL);
+	for (size_t r = 0; r < ax.nrows; r++)
+		for (size_t c = 0; c < ax.ncols; c++)
+			if (!etcd_audit.impossible(ax.rows[r], ax.cols[c])) {
+				char *key = xasprintf("%s / %s", ax.rows[r],
+						      ax.cols[c]);
+
+				classes_add(&d, key);
+				free(key);
+			}
+	for (size_t r = 0; r < ax.nrows; r++)
+		free(ax.rows[r]);
+	for (size_t c = 0; c < ax.ncols; c++)
+		free(ax.cols[c]);
+	free(ax.rows);
+	free(ax.cols);
+	return d;
+}
+

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the exploration counts (explore.c): the classes of the etcd audit
+ * domain (ROW / COL cells, capture audit's) a harness run's windows fall
+ * in, found by folding its trace with every check of the etcd folder.
+ */
+#ifndef SCENARIOS_ETCD_CLASSES_H
+#define SCENARIOS_ETCD_CLASSES_H
+
+#include <stddef.h>
+
+struct classes {
+	char **v;
+	size_t n;
+};
+
+/* @key is in @c. */
+int classes_has(const struct classes *c, const char *key);
+/* Add @key to @c unless it is there. */
+void classes_add(struct classes *c, const char *key);
+void classes_free(struct classes *c);
+/*
+ * The classes of @domain the trace the harness wrote for @scenario (its
+ * step map @steps) shows; a failed check dies naming the scenario's line
+ * and keeps the scenario file as a finding.
+ */
+struct classes trace_classes(const struct classes *domain,
+			     const char *trace, const char *steps,
+			     const char *scenario);
+/* The audit's cells as "ROW / COL", but those declared impossible. */
+struct classes reachable_domain(void);
+
+#endif

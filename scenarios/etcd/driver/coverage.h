@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Go's statement coverage of raft as the exploration's second signal: the
+ * (raft unit, AFL hit-count bucket) pairs of a try (gocover.h reads the files).
+ */
+#ifndef SCENARIOS_ETCD_COVERAGE_H
+#define SCENARIOS_ETCD_COVERAGE_H
+
+#include "explorer.h"
+
+/* The raft package the harness runs (go.mod's module): the units that count. */
+#define ETCD_RAFT_PACKAGE "go.etcd.io/raft/v3"
+
+/*
+ * The pairs the try run under GOCOVERDIR @dir ran that no try ran before:
+ * how many, added to those.  Its counter file is removed (the next try
+ * writes its own); the meta-data file stays, read once.
+ */
+size_t try_units(struct explorer *e, const char *dir);
+
+#endif

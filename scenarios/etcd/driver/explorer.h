@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One exploration's state (explore.c), which its coverage signal
+ * (coverage.c), mutations (mutate.c) and shrinking (shrink.c) read.
+ */
+#ifndef SCENARIOS_ETCD_EXPLORER_H
+#define SCENARIOS_ETCD_EXPLORER_H
+
+#include "classes.h"
+#include "gocover.h"
+#include "scenario-lines.h"
+
+struct explore_opts;
+
+struct explorer {
+	const struct explore_opts *x;
+	const char *bin, *work;
+	unsigned long long rng;
+	struct classes covered;
+	struct scenario *kept;     /* the parents among them too */
+	size_t nkept, nparents;
+	long tried;
+	struct classes domain;   /* the audit's cells not declared impossible */
+	double start;
+	const char *cover_bin;   /* guided: the harness built with -cover */
+	struct gocover_pkg raft; /* its raft package, once a try wrote it */
+	unsigned char *units;    /* per raft unit, the buckets of its hit counts */
+	size_t nunits, npairs;   /* units some try ran; (unit, bucket) pairs */
+};
+
+
+#endif
