@@ -25,6 +25,14 @@ if [ ! -d "$OBJ/capture/cli" ]; then
 	exit 0
 fi
 rule "every #include goes to the same room or a lower layer" "$($LAYERS includes "$ROOT")"
+rule "every symbol used is defined in the same room or a lower layer" \
+	"$($LAYERS symbols "$OBJ")"
+rule "no object outside the CLI uses a symbol only the CLI defines" \
+	"$($LAYERS cli-symbols "$OBJ")"
+# The issue's own words: no system or library calls the CLI's loop, prints
+# its usage, or re-runs getopt over an argv of its own.
+rule "no live_usage, live_capture_from or optind below the CLI" \
+	"$(cd "$ROOT" && grep -rnwE 'live_usage|live_capture_from|optind' folders scenarios qemu bpf)"
 
 # Planted: the core including a system, a system another, a library the
 # other library, a reader the CLI; one allowed include (a system the core).
