@@ -22,7 +22,7 @@
  * of which must show the kernel's evidence, StopSpinning, before it gets
  * the lock.  A release checks no owner, as spin_unlock() does not: a
  * release by another actor, or of a free lock, leaves the lock free.
- * The task projection (spin-task, folders/spin-task.c) makes each event
+ * The task projection (spin-task, folders/spin/spin-task.c) makes each event
  * but StopSpinning a window of its own, over the lock word and each
  * thread's place (idle, acquiring: inside a call, locked: between its
  * AcquireSuccess and its own Release).
@@ -78,6 +78,7 @@ struct spin_fold {
 				      * AcquireSuccess and their Release */
 	unsigned long long spinning; /* actors in a lock() begun on a held lock */
 	unsigned long long stopped; /* of those, the ones that showed StopSpinning */
+	struct event_writer *trace; /* spin-task: SysMoBench's raw trace, or NULL */
 	struct line_reader in;
 	int held;
 	long long holder;
@@ -139,6 +140,27 @@ static _Noreturn void violation(struct spin_fold *s, const char *fmt,
 	die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line, fmt, what, actor);
 }
 
+/*
+ * spin-task: the event in SysMoBench's raw trace, the shape their
+ * generate_windows.py reads (trace_*.jsonl: seq, action, actor, state,
+ * state the lock after it), seq from 1.  A failed try is written as the
+ * AcquireFail the fold knows, inferred or not: their instrumentation
+ * prints none, their generator knows none (docs/canonical.md).
+ */
+static void traced(struct spin_fold *s, const struct spin_event *e,
+		   enum spin_action action)
+{
+	cJSON *ev = json_obj();
+
+	json_add(ev, "seq", json_int(s->normalized));
+	json_add(ev, "action", json_str(raw_actions[action]));
+	json_add(ev, "actor", json_int(e->actor));
+	json_add(ev, "state", json_str(s->held || action == STOP_SPINNING ?
+				       "locked" : "unlocked"));
+	events_add(s->trace, ev);
+	cJSON_Delete(ev);
+}
+
 /* Write the normalized event: the raw schema with a contiguous seq. */
 static void normalized(struct spin_fold *s, const struct spin_event *e,
 		       enum spin_action action, int inferred)
@@ -157,6 +179,8 @@ static void normalized(struct spin_fold *s, const struct spin_event *e,
 		json_add(ev, "inferred", json_bool(1));
 	events_add(s->run->events, ev);
 	cJSON_Delete(ev);
+	if (s->trace)
+		traced(s, e, action);
 }
 
 /* spin-task: the event @action by @actor (@call_type: NULL, or the call's). */
@@ -436,12 +460,19 @@ void spin_fold(struct fold_run *run, const struct folder *f,
 	};
 	int cleanup = 0;
 	char *stream = fold_run_decoded(run, spin_trace_decode, &cleanup);
+	char *trace = xasprintf("traces/trace_%s.jsonl", run->name);
 	struct cap_err err;
+
+	if (proj == SPIN_TASK)
+		s.trace = events_open(run->corpus, trace);
+	free(trace);
 
 	if (serial_read(&s.in, stream ? stream : run->path, run->input,
 			&spin_serial, &s, &err) < 0)
 		die_err(&err);
 	fold_run_decoded_done(stream, cleanup);
+	if (s.trace)
+		events_close(s.trace);
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "inferred_failed_tries", json_int(s.inferred));
 }
