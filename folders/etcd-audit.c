@@ -68,7 +68,7 @@ static void add_cols(struct audit_axes *ax, const struct etcd_class *c,
 		audit_add_col(ax, "%s%s%s, new term", c->action, sep, result);
 }
 
-static void etcd_axes(struct audit_axes *ax, const cJSON *learned)
+void etcd_audit_axes(struct audit_axes *ax, const cJSON *learned)
 {
 	(void)learned;
 	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
@@ -89,10 +89,10 @@ static long long field(const cJSON *slice, const char *key)
 	return n;
 }
 
-static const char *outcome(const struct window *w, const cJSON *pre,
-			   const cJSON *post)
+static const char *outcome(const char *a, const cJSON *data,
+			   const cJSON *pre, const cJSON *post)
 {
-	const char *a = w->action, *from = json_get_str(w->data, "from");
+	const char *from = json_get_str(data, "from");
 	const char *vote = json_get_str(post, "vote");
 	long long term = 0, index = 0;
 
@@ -101,8 +101,8 @@ static const char *outcome(const struct window *w, const cJSON *pre,
 	if (!strcmp(a, "HandleAppendEntries")) {
 		if (field(post, "log") > field(pre, "log"))
 			return "appended";
-		json_get_int(w->data, "term", &term);
-		json_get_int(w->data, "index", &index);
+		json_get_int(data, "term", &term);
+		json_get_int(data, "index", &index);
 		return term < field(pre, "term") || index > field(pre, "log")
 			       ? "rejected" : "no new entries";
 	}
@@ -115,23 +115,30 @@ static const char *outcome(const struct window *w, const cJSON *pre,
 	return NULL;
 }
 
+int etcd_audit_cell(const char *action, const cJSON *data, const cJSON *pre,
+		    const cJSON *post, struct strbuf *row, struct strbuf *col)
+{
+	const char *role = json_get_str(pre, "role"), *result;
+
+	if (!role || !post)
+		return 0;
+	result = outcome(action, data, pre, post);
+	strbuf_addstr(row, role);
+	strbuf_addf(col, "%s%s%s%s", action, result ? " " : "",
+		    result ? result : "",
+		    field(post, "term") > field(pre, "term") &&
+			    strcmp(action, "ElectionTimeout") ? ", new term" : "");
+	return 1;
+}
+
 static int etcd_classify(const struct window *w, struct strbuf *row,
 			 struct strbuf *col)
 {
 	const char *node = json_get_str(w->data, "node");
 	const cJSON *pre = node ? json_get(json_get(w->pre, "nodes"), node) : NULL;
 	const cJSON *post = node ? json_get(json_get(w->post, "nodes"), node) : NULL;
-	const char *role = json_get_str(pre, "role"), *result;
 
-	if (!role || !post)
-		return 0;
-	result = outcome(w, pre, post);
-	strbuf_addstr(row, role);
-	strbuf_addf(col, "%s%s%s%s", w->action, result ? " " : "",
-		    result ? result : "",
-		    field(post, "term") > field(pre, "term") &&
-			    strcmp(w->action, "ElectionTimeout") ? ", new term" : "");
-	return 1;
+	return etcd_audit_cell(w->action, w->data, pre, post, row, col);
 }
 
 struct impossible_cell {
@@ -202,7 +209,7 @@ static const struct impossible_cell impossible[] = {
 
 #define N_IMPOSSIBLE (sizeof(impossible) / sizeof(impossible[0]))
 
-static const char *etcd_impossible(const char *row, const char *col)
+const char *etcd_audit_impossible(const char *row, const char *col)
 {
 	for (size_t i = 0; i < N_IMPOSSIBLE; i++)
 		if (!strcmp(impossible[i].row, row) &&
@@ -216,7 +223,7 @@ const struct audit_domain etcd_audit = {
 		     "of the acting node x action x outcome (granted/rejected, "
 		     "appended/no new entries/rejected, commit advanced, dropped) x "
 		     "term rose",
-	.axes = etcd_axes,
+	.axes = etcd_audit_axes,
 	.classify = etcd_classify,
-	.impossible = etcd_impossible,
+	.impossible = etcd_audit_impossible,
 };

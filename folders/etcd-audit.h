@@ -10,4 +10,15 @@
 
 extern const struct audit_domain etcd_audit;
 
+/*
+ * The domain's pieces, for the projections of the same windows in other
+ * shapes (etcd-task): its axes, its impossible cells, and the cell of
+ * @action with @data {from, term, index} taking the acting node from @pre
+ * to @post, each a slice {role, term, vote, commit, log}; 0: outside.
+ */
+void etcd_audit_axes(struct audit_axes *ax, const cJSON *learned);
+const char *etcd_audit_impossible(const char *row, const char *col);
+int etcd_audit_cell(const char *action, const cJSON *data, const cJSON *pre,
+		    const cJSON *post, struct strbuf *row, struct strbuf *col);
+
 #endif

@@ -9,9 +9,13 @@
  * from, to, term, and logIndex, logTerm (a vote request), prevLogIndex,
  * prevLogTerm, entries (how many), commitIndex (an append), commitIndex
  * (a heartbeat).  Other actions' input is {node}.  logLastTerm is followed
- * from the trace (etcd.c) and refused where no trace shows it.
+ * from the trace (etcd.c) and refused where no trace shows it.  Its audit
+ * domain, etcd's in this shape, draws the impossibility windows
+ * (etcd-task-audit.c).
  */
 #include "etcd.h"
+
+extern const struct audit_domain etcd_task_audit;
 
 static void fold_task(struct fold_run *run)
 {
@@ -28,6 +32,7 @@ const struct folder folder_etcd_task = {
 	.actions = etcd_actions,
 	.form = FORM_CANONICAL,
 	.fold = fold_task,
+	.audit = &etcd_task_audit,
 	.actor = task_actor,
 	.refines = &folder_etcd,
 };

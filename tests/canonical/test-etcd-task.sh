@@ -45,3 +45,32 @@ PY
 expect_exit 4 "an append's logTerm the sender's log does not show is refused" \
 	"bad.ndjson:[0-9]+: etcd-task: node [0-9]+ sends an append whose logTerm" \
 	"$CAPTURE" fold etcd-task "$TMP/bad.ndjson" -o "$TMP/bad"
+
+# The impossibility windows: one for each cell etcd's domain declares
+# impossible, with its reason, in the task's shape; the audit refuses
+# each alone (the grader's verdicts: tests/graders/test-sysmobench.sh).
+check "one impossibility window per impossible cell of the domain, with its reason" \
+	python3 - "$TMP/task" <<'PY'
+import glob, json, os, sys
+c = sys.argv[1]
+cells = {f"{i['pre']}: {i['action']}": i["why"]
+         for i in json.load(open(os.path.join(c, "audit.json")))["coverage"]["impossible"]}
+drawn = {}
+for path in glob.glob(os.path.join(c, "etcd-task", "impossible", "*.ndjson")):
+    for line in open(path):
+        w = json.loads(line)
+        assert w["trace_id"] not in drawn, f"{w['trace_id']} drawn twice"
+        drawn[w["trace_id"]] = w["impossible"]
+assert cells and drawn == cells, f"cells {sorted(cells)}, drawn {sorted(drawn)}"
+PY
+n=0 refused=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	printf '%s\n' "$line" >"$TMP/one.ndjson"
+	rc=0
+	"$CAPTURE" audit --system etcd-task "$TMP/one.ndjson" >/dev/null 2>&1 || rc=$?
+	[ "$rc" = 4 ] && refused=$((refused + 1))
+done < <(cat "$TMP/task"/etcd-task/impossible/*.ndjson)
+[ "$n" -gt 0 ] && [ "$refused" = "$n" ] &&
+	ok "the audit refuses each of the $n impossibility windows" ||
+	not_ok "the audit refuses each impossibility window" "$refused of $n refused"

@@ -11,6 +11,11 @@ spin-task-impossible           impossibility windows: every one whose
                                ones about the thread's own call (its pc,
                                which the reference does not model) are the
                                findings, whatever their verdict
+etcd-task-impossible           etcd-task's impossibility windows: the
+                               reference rejects every one it can score (a
+                               target action, no pre-candidate) but the
+                               cells it accepts, the documented findings
+                               (ETCD_TASK_ACCEPTED), and accepts those
 etcd-documented                etcd: only the reference's two stated
                                approximations and CheckQuorum: a vote
                                request of a higher term ignored inside the
@@ -61,6 +66,37 @@ def etcd_documented(w):
 
 LOCK_WORD = ("the lock word is taken only when free", "a try fails only on a held lock")
 
+# The impossible cells of etcd's domain the etcd reference accepts
+# (docs/canonical.md, the disagreement list): it has no leader lease on
+# timeouts, no match index behind a heartbeat's commit, no election safety.
+ETCD_TASK_ACCEPTED = {
+    "leader: ElectionTimeout",
+    "candidate: HandleHeartbeat commit advanced",
+    "candidate: HandleHeartbeat commit advanced, new term",
+    "leader: HandleAppendEntries appended",
+    "leader: HandleAppendEntries no new entries",
+}
+ETCD_TARGETS = {"ElectionTimeout", "HandleVoteRequest", "ClientProposal",
+                "HandleAppendEntries", "HandleHeartbeat"}
+
+
+def etcd_task_impossible(d):
+    """The failures the judge expects of the windows in directory d, and
+    how many of them pass."""
+    expect, accepted = set(), 0
+    for path in sorted(glob.glob(os.path.join(d, "*.ndjson"))):
+        for i, line in enumerate(open(path), 1):
+            w = json.loads(line)
+            states = list(w["pre_state"]["state"].values()) + list(w["post_state"]["state"].values())
+            if w["action"] not in ETCD_TARGETS or "StatePreCandidate" in states:
+                continue
+            if w["trace_id"] in ETCD_TASK_ACCEPTED:
+                accepted += 1
+            else:
+                expect.add((path, i))
+    return expect, accepted
+
+
 failures = [window(f) for f in card["failures"]]
 if rule == "none":
     assert not failures, f"{len(failures)} failures: {card['failures'][:2]}"
@@ -75,6 +111,13 @@ elif rule == "spin-task-impossible":
             w = json.loads(line)
             if w["impossible"].startswith(LOCK_WORD):
                 assert (path, i) in failed, f"{path}:{i}: the reference accepts it: {w['impossible']}"
+elif rule == "etcd-task-impossible":
+    failed = {(f["file"], f["line"]) for f in card["failures"]}
+    assert failed, "the reference rejects none"
+    expect, accepted = etcd_task_impossible(os.path.dirname(card["failures"][0]["file"]))
+    assert failed == expect, f"rejected {sorted(failed - expect)} beyond, accepted {sorted(expect - failed)} outside the findings"
+    assert card["all"]["passed"] == accepted, \
+        f"{card['all']['passed']} accepted, the findings are {accepted}"
 else:
     kind = {"spin-non-holder-release": non_holder_release,
             "spin-task-non-holder-release": task_non_holder_release,

@@ -7,7 +7,8 @@
 //
 // Each window capture sends is put in the benchmark's window shape
 // {action, data, preState, postState} -- as it is, or through VIEW, a
-// projection onto the reference's state (spin-task -> spin below) -- and
+// projection onto the reference's state (spin-task -> spin, etcd-task ->
+// etcd below) -- and
 // judged by tv.mjs itself: its code, pinned by sha256, is evaluated in this
 // process for each window (its two imports bound to node's own, its
 // import.meta.url its own path), so that a window costs no node start
@@ -101,7 +102,48 @@ function spin_view(w) {
 	}
 }
 
-const views = { 'spin-task': spin_view };
+// etcd-task's state by variable seen as the reference's by node; a
+// pre-candidate is no role of the reference's (null).
+const ROLES = { StateFollower: 'follower', StateCandidate: 'candidate',
+	StateLeader: 'leader' };
+
+function etcd_state(st) {
+	const nodes = {};
+	for (const id of Object.keys(st.state)) {
+		const role = ROLES[st.state[id]];
+		if (!role)
+			return null;
+		nodes[id] = { role, term: st.currentTerm[id], vote: st.votedFor[id],
+			commit: st.commitIndex[id], log: st.logLen[id] };
+	}
+	return { nodes };
+}
+
+// The message received as the reference's data, which names the fields
+// after etcd's trace (index: the vote's logIndex or the append's
+// prevLogIndex, commit: the message's commitIndex).
+function etcd_data(input) {
+	if (!input.type)
+		return { node: input.node };
+	const d = { node: input.to, from: input.from, term: input.term };
+	if (input.type === 'MsgVote')
+		Object.assign(d, { logTerm: input.logTerm, index: input.logIndex });
+	else if (input.type === 'MsgApp')
+		Object.assign(d, { logTerm: input.prevLogTerm, index: input.prevLogIndex,
+			entries: input.entries, commit: input.commitIndex });
+	else
+		d.commit = input.commitIndex;
+	return d;
+}
+
+function etcd_view(w) {
+	const pre = etcd_state(w.pre_state), post = etcd_state(w.post_state);
+	if (!pre || !post)
+		return 'a pre-candidate: the reference has no such role';
+	return [pre, w.action, etcd_data(w.data), post];
+}
+
+const views = { 'spin-task': spin_view, 'etcd-task': etcd_view };
 
 function usage() {
 	console.error('usage: sysmobench-tv.js TV.mjs SPEC.js [--view ' +

@@ -57,6 +57,12 @@ judge published-etcd none
 	not_ok "fold etcd" "exit $?"
 grade etcd reference_etcd.js "$TMP/etcd" --actions "$targets"
 judge etcd etcd-documented
+# etcd-task's impossibility windows, in etcd's shape through the view.
+"$CAPTURE" fold etcd-task "$ROOT"/tests/canonical/etcd/0[1-5]-*.ndjson -o "$TMP/etcd-task" \
+	>/dev/null 2>&1 || not_ok "fold etcd-task" "exit $?"
+SYSTEM=etcd-task grade etcd-task-impossible reference_etcd.js "$TMP/etcd-task/etcd-task/impossible" \
+	--view etcd-task --actions "$targets"
+judge etcd-task-impossible etcd-task-impossible
 
 # The adapter runs the validator it was pinned to, and fails a wrong spec.
 sed 's/lockHeld: false, lockHolder: null };$/lockHeld: true, lockHolder: null };/' \
