@@ -17,6 +17,7 @@
 	FOLDED(spin_spinning) \
 	FOLDED(spin_task) \
 	FOLDED(locksvc) \
+	FOLDED(locksvc_task) \
 	FOLDED(dqueue) \
 	LIVE(etcd) \
 	FOLDED(etcd_task) \

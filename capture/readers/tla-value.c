@@ -123,19 +123,36 @@ int tla_field(struct tla_span v, const char *key, struct tla_span *out)
 	return 0;
 }
 
-long tla_seq_len(struct tla_span v)
+/*
+ * The elements of sequence @v: their number, or -1 if @v is not one;
+ * element @i (from 0) in *@at if there is one.
+ */
+static long seq_walk(struct tla_span v, long i, struct tla_span *at)
 {
-	struct tla_span in, rest;
+	struct tla_span rest, e;
 	long n = 0;
 
 	v = tla_unwrap(v);
 	if (v.len < 4 || memcmp(v.p, "<<", 2) || top_level(v, NULL, 1) !=
 	    v.p + v.len - 2)
 		return -1;
-	in = trim((struct tla_span){ v.p + 2, v.len - 4 });
-	for (rest = in; rest.len; n++)
-		split(rest, ",", &rest);
+	rest = trim((struct tla_span){ v.p + 2, v.len - 4 });
+	for (; rest.len; n++) {
+		e = split(rest, ",", &rest);
+		if (n == i && at)
+			*at = trim(e);
+	}
 	return n;
+}
+
+long tla_seq_len(struct tla_span v)
+{
+	return seq_walk(v, -1, NULL);
+}
+
+int tla_seq_at(struct tla_span v, long i, struct tla_span *out)
+{
+	return i >= 0 && i < seq_walk(v, i, out);
 }
 
 long tla_nat(struct tla_span v)

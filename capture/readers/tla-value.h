@@ -4,8 +4,8 @@
  * numbers, strings "s", TRUE/FALSE, sequences <<a, b>>, sets {a, b}, and
  * functions (("k1") :> (v1) @@ ("k2") :> (v2)), which is how records come
  * out.  Any value may sit in parentheses.  Only what folders ask of a value
- * is read: a field of a function, the length of a sequence, a number, a
- * string.  Nothing is evaluated; text inside strings is skipped, escapes
+ * is read: a field of a function, the length of a sequence or an element,
+ * a number, a string.  Nothing is evaluated; text inside strings is skipped, escapes
  * included.
  */
 #ifndef CAPTURE_TLA_VALUE_H
@@ -27,6 +27,8 @@ struct tla_span tla_unwrap(struct tla_span v);
 int tla_field(struct tla_span v, const char *key, struct tla_span *out);
 /* Elements of sequence @v, or -1 if @v is not a sequence. */
 long tla_seq_len(struct tla_span v);
+/* Element @i (from 0) of sequence @v: 1 and *@out, else 0. */
+int tla_seq_at(struct tla_span v, long i, struct tla_span *out);
 /* Natural number @v, or -1 if it is not one. */
 long tla_nat(struct tla_span v);
 /* Whether @v is the string "@s". */

@@ -60,6 +60,19 @@ int main(void)
 	expect("empty sequence", tla_seq_len(tla_span("<<>>")) == 0);
 	expect("sequence in parentheses", tla_seq_len(tla_span(" (<<\"a\">>) ")) == 1);
 	expect("a set is no sequence", tla_seq_len(tla_span("{1, 2}")) == -1);
+	{
+		struct tla_span q = tla_span("<<3, (<<1, 2>>), \"a,b\">>"), el;
+
+		expect("element 0 of a sequence",
+		       tla_seq_at(q, 0, &el) && tla_nat(el) == 3);
+		expect("a nested element is one element",
+		       tla_seq_at(q, 1, &el) && tla_seq_len(el) == 2);
+		expect("a comma inside a string splits nothing",
+		       tla_seq_at(q, 2, &el) && tla_str_is(el, "a,b"));
+		expect("no element past the end", !tla_seq_at(q, 3, &el) &&
+		       !tla_seq_at(q, -1, &el) && !tla_seq_at(tla_span("<<>>"), 0, &el));
+		expect("a set has no elements", !tla_seq_at(tla_span("{1}"), 0, &el));
+	}
 	expect("two sequences side by side are no sequence",
 	       tla_seq_len(tla_span("<<1>> \\o <<2>>")) == -1);
 	expect("the empty function has no fields",
