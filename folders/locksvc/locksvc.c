@@ -345,20 +345,22 @@ static const struct pgo_system task_system = {
 	.end = locksvc_end,
 };
 
-static void locksvc_fold(struct fold_run *run)
+static void fold_as(struct fold_run *run, const struct pgo_system *sys)
 {
 	struct cap_err err;
 
-	if (pgo_fold(run, &locksvc_system, &err))
+	if (pgo_fold(run, sys, &err))
 		die_err(&err);
+}
+
+static void locksvc_fold(struct fold_run *run)
+{
+	fold_as(run, &locksvc_system);
 }
 
 static void task_fold(struct fold_run *run)
 {
-	struct cap_err err;
-
-	if (pgo_fold(run, &task_system, &err))
-		die_err(&err);
+	fold_as(run, &task_system);
 }
 
 static const char *const locksvc_actions[] = {

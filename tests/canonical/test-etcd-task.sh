@@ -4,6 +4,7 @@
 # refused where no trace shows it.
 # needs: venv node python3
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/impossible.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 PY=$ROOT/build/venv/bin/python
 traces=()
@@ -63,14 +64,4 @@ for path in glob.glob(os.path.join(c, "etcd-task", "impossible", "*.ndjson")):
         drawn[w["trace_id"]] = w["impossible"]
 assert cells and drawn == cells, f"cells {sorted(cells)}, drawn {sorted(drawn)}"
 PY
-n=0 refused=0
-while IFS= read -r line; do
-	n=$((n + 1))
-	printf '%s\n' "$line" >"$TMP/one.ndjson"
-	rc=0
-	"$CAPTURE" audit --system etcd-task "$TMP/one.ndjson" >/dev/null 2>&1 || rc=$?
-	[ "$rc" = 4 ] && refused=$((refused + 1))
-done < <(cat "$TMP/task"/etcd-task/impossible/*.ndjson)
-[ "$n" -gt 0 ] && [ "$refused" = "$n" ] &&
-	ok "the audit refuses each of the $n impossibility windows" ||
-	not_ok "the audit refuses each impossibility window" "$refused of $n refused"
+refused_each etcd-task etcd-task "$TMP/task"/etcd-task/impossible/*.ndjson

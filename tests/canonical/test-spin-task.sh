@@ -3,6 +3,7 @@
 # windows of its audit domain, each refused by the audit.
 # needs: venv python3
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/impossible.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 spin=$ROOT/tests/spin-fold
 PY=$ROOT/build/venv/bin/python
@@ -21,17 +22,7 @@ check "no harness gap; one window per event but StopSpinning; the spin phase and
 
 # The impossibility windows: each lies in a cell the domain declares
 # impossible, so the audit refuses each one alone.
-n=0 refused=0
-while IFS= read -r line; do
-	n=$((n + 1))
-	printf '%s\n' "$line" >"$TMP/one.ndjson"
-	rc=0
-	"$CAPTURE" audit --system spin-task "$TMP/one.ndjson" >/dev/null 2>&1 || rc=$?
-	[ "$rc" = 4 ] && refused=$((refused + 1))
-done < <(cat "$c"/spin-task/impossible/*.ndjson)
-[ "$n" -gt 0 ] && [ "$refused" = "$n" ] &&
-	ok "the audit refuses each of the $n impossibility windows" ||
-	not_ok "the audit refuses each impossibility window" "$refused of $n refused"
+refused_each spin-task spin-task "$c"/spin-task/impossible/*.ndjson
 
 # Back to the event form: what fold --form event writes.
 "$CAPTURE" fold spin-task "${inputs[@]}" --form event -o "$TMP/event" >/dev/null 2>&1 &&
