@@ -6,6 +6,7 @@
 # None of them runs a guest, a probe or Go: they are refused first.
 # Regenerate after a deliberate change of a message:
 #   bash tests/live/test-refusals.sh --record
+# needs:
 source "$(dirname "$0")/../lib.sh"
 here=$TESTS_DIR/live
 
