@@ -88,6 +88,8 @@ need_missing() {
 	jq | python3 | strace) tool_missing "$1" "$1" ;;
 	rsvg-convert) tool_missing rsvg-convert librsvg2-bin ;;
 	docker) tool_missing docker docker.io ;;
+	slurm) tool_missing munged munge || tool_missing slurmctld slurm-wlm ||
+	       tool_missing slurmd slurm-wlm || tool_missing sbatch slurm-wlm ;;
 	*) echo "no such need '$1' (tests/README.md lists them)" ;;
 	esac
 }
