@@ -16,6 +16,11 @@ etcd-task-impossible           etcd-task's impossibility windows: the
                                target action, no pre-candidate) but the
                                cells it accepts, the documented findings
                                (ETCD_TASK_ACCEPTED), and accepts those
+list SYSTEM ROOT CARD...       not a check: each failure of the cards
+                               with its cause (spin, spin-task: the
+                               non-holder release; etcd: lease or
+                               match-by-index; else other), as
+                               docs/disagreements.md lists them
 etcd-documented                etcd: only the reference's two stated
                                approximations and CheckQuorum: a vote
                                request of a higher term ignored inside the
@@ -25,7 +30,6 @@ etcd-documented                etcd: only the reference's two stated
                                otherwise (it compares terms)"""
 import glob, json, os, sys
 
-rule, card = sys.argv[1], json.load(open(sys.argv[2]))
 
 def window(f):
     """The window at file:line, in event form (a stream line's pre-state
@@ -56,13 +60,48 @@ def task_non_holder_release(w):
     p, t = pre(w), str(data(w)["thread"])
     return w["action"] == "Release" and p["lockState"] == "locked" and p["pc"][t] == "idle"
 
-def etcd_documented(w):
+def etcd_lease(w):
+    """CheckQuorum's leader lease: a vote request of a higher term that
+    leaves the voter's state alone (raft.go, Step: inLease)."""
     d = data(w)
     n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
-    if w["action"] == "HandleVoteRequest":
-        return d["term"] > n["term"] and after == n
+    return w["action"] == "HandleVoteRequest" and d["term"] > n["term"] and after == n
+
+def etcd_match_by_index(w):
+    """An append the reference matches by index (m.index <= log) whose log
+    raft cut or kept otherwise (maybeAppend compares terms)."""
+    d = data(w)
+    n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
     return (w["action"] == "HandleAppendEntries" and d["index"] <= n["log"]
             and after["log"] != max(n["log"], d["index"] + d["entries"]))
+
+def etcd_documented(w):
+    return etcd_lease(w) or etcd_match_by_index(w)
+
+# The causes a failure is put under by "list" (docs/disagreements.md).
+CAUSES = {"spin": [("non-holder-release", non_holder_release)],
+          "spin-task": [("non-holder-release", task_non_holder_release)],
+          "etcd": [("lease", etcd_lease), ("match-by-index", etcd_match_by_index)]}
+
+def cause(system, w):
+    return next((name for name, kind in CAUSES[system] if kind(w)), "other")
+
+if sys.argv[1] == "list":
+    # list SYSTEM ROOT CARD...: each failure as "CAUSE FILE:LINE ACTION",
+    # FILE relative to ROOT, sorted: what docs/disagreements.md lists.
+    system, root = sys.argv[2], sys.argv[3]
+    rows = []
+    for path in sys.argv[4:]:
+        for f in json.load(open(path))["failures"]:
+            rows.append(f"{cause(system, window(f))} "
+                        f"{os.path.relpath(f['file'], root)}:{f['line']} {f['action']}")
+    def key(r):
+        c, at, _ = r.split(" ")
+        f, line = at.rsplit(":", 1)
+        return c, f, int(line)
+    print("\n".join(sorted(rows, key=key)))
+    sys.exit(0)
+rule, card = sys.argv[1], json.load(open(sys.argv[2]))
 
 LOCK_WORD = ("the lock word is taken only when free", "a try fails only on a held lock")
 

@@ -1,0 +1,61 @@
+#!/bin/bash
+# docs/disagreements.md cannot go stale: the corpora it cites are
+# regenerated from the tree by the commands it names, graded by
+# SysMoBench's reference specs (sysmobench-tv.js), and the windows they
+# reject, each under its cause (sysmobench-judge.py list), must be exactly
+# the page's rows (cause, window, action): a window more or less, moved or
+# under another cause, fails.
+# needs: root go goproxy reference node python3
+# locks: etcd
+source "$(dirname "$0")/../lib.sh"
+export PATH=$PATH:/usr/local/go/bin
+here=$(cd "$(dirname "$0")" && pwd)
+G=$REF/sysmobench-graders
+spin=$ROOT/tests/spin-fold
+targets=ElectionTimeout,HandleVoteRequest,ClientProposal,HandleAppendEntries,HandleHeartbeat
+page=$ROOT/docs/disagreements.md
+
+# make NAME CAPTURE-ARGS...: the corpus $TMP/NAME, as the page's table says.
+make_corpus() {
+	local name=$1; shift
+	noted "$CAPTURE" "$@" -o "$TMP/$name" >/dev/null || not_ok "corpus $name" "$(why)"
+}
+# grade NAME SPEC [ADAPTER OPTIONS...]: $TMP/NAME.json, the scorecard.
+grade() {
+	local name=$1 spec=$2 rc=0; shift 2
+	"$CAPTURE" grade --json ${SYSTEM:+--system "$SYSTEM"} --exec \
+		"node $here/sysmobench-tv.js $G/tv.mjs $G/$spec $*" "$TMP/$name" \
+		>"$TMP/$name.json" 2>"$TMP/$name.err" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 4 ] || not_ok "$name: graded" "exit $rc: $(tail -n 2 "$TMP/$name.err")"
+}
+
+cd "$ROOT"
+make_corpus published etcd --scenario all --via trace
+make_corpus fixtures fold etcd tests/canonical/etcd/*.ndjson
+make_corpus explored etcd --explore --seed 1 --budget 200 --via trace
+make_corpus spin fold spin "$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace"
+make_corpus task fold spin-task "$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace"
+for c in published fixtures explored; do grade $c reference_etcd.js --actions "$targets"; done
+grade spin reference_spin.js
+grade task reference_spin.js --view spin-task
+
+{
+	python3 "$here/sysmobench-judge.py" list etcd "$TMP" "$TMP"/published.json "$TMP"/fixtures.json "$TMP"/explored.json
+	python3 "$here/sysmobench-judge.py" list spin "$TMP" "$TMP/spin.json"
+	python3 "$here/sysmobench-judge.py" list spin-task "$TMP" "$TMP/task.json"
+} | LC_ALL=C sort >"$TMP/graders"
+sed -n 's/^| \([a-z-]*\) | `\([^`]*\)` | \([A-Za-z]*\) |.*/\1 \2 \3/p' "$page" | LC_ALL=C sort >"$TMP/page"
+
+if [ ! -s "$TMP/graders" ]; then
+	not_ok "the graders reject windows" "none rejected: $(tail -n 2 "$TMP"/*.err)"
+elif grep -q '^other ' "$TMP/graders" && ! grep -q '^other ' "$TMP/page"; then
+	not_ok "every rejected window has a known cause" "$(grep '^other ' "$TMP/graders" | head -n 3)"
+else
+	ok "the graders reject $(wc -l <"$TMP/graders") windows, each of a cause the page has"
+fi
+if diff "$TMP/page" "$TMP/graders" >"$TMP/diff"; then
+	ok "docs/disagreements.md lists exactly the windows the graders reject"
+else
+	not_ok "docs/disagreements.md lists exactly the windows the graders reject" \
+		"page (<) vs graders (>): $(grep '^[<>]' "$TMP/diff" | head -n 6)"
+fi
