@@ -32,6 +32,7 @@ stop_daemons() {
 	pid_stop "$S/munge/munged.pid"
 }
 trap 'stop_daemons; rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
 
 # munged runs as munge and must reach its socket: the path to it is
 # traversable by all, its key readable by munge alone.
