@@ -101,8 +101,9 @@ quickstart: deps
 	build/capture spin --scenario contention -o corpus/contention
 
 # The hermetic tier needs build/capture too (fold-stream, fuzz corpus).
+# One job more than the CPUs: its signal and timeout tests mostly wait.
 check: all asan
-	tests/run --hermetic
+	tests/run --hermetic -j $$(( $$(nproc) + 1 ))
 
 test: all asan pydeps
 	tests/run

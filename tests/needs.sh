@@ -12,7 +12,7 @@
 NEEDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NEEDS_REF=${CAPTURE_REFERENCE:-$NEEDS_ROOT/../shared/reference}
 # The words whose scripts are outside the hermetic tier (make check).
-NEEDS_HEAVY="root qemu go goproxy btf"
+NEEDS_HEAVY="root qemu go goproxy btf expensive"
 
 # header_words FILE KEY: the words of FILE's "# KEY: ..." lines (" * KEY:"
 # in C), of its first 30 lines.
@@ -80,8 +80,11 @@ need_missing() {
 	     echo "no /sys/kernel/btf/vmlinux: the BPF object needs the kernel's BTF" ;;
 	reference) [ -d "$NEEDS_REF/sysmobench-corpora" ] && return 1
 		   echo "no reference corpora at $NEEDS_REF (set CAPTURE_REFERENCE)" ;;
-	venv) "$NEEDS_ROOT/build/venv/bin/python" -c 'import itf_py' 2>/dev/null && return 1
-	      echo "build/venv has no itf-py: make pydeps (needs PyPI)" ;;
+	venv) "$NEEDS_ROOT/build/venv/bin/python" -c 'import itf_py, fastjsonschema' \
+		2>/dev/null && return 1
+	      echo "build/venv lacks itf-py or fastjsonschema: make pydeps (needs PyPI)" ;;
+	# Always there: what make check leaves out for its time (git's EXPENSIVE).
+	expensive) return 1 ;;
 	time) [ -x /usr/bin/time ] && return 1
 	      echo "no /usr/bin/time (Debian package time: make deps)" ;;
 	node) tool_missing node nodejs ;;

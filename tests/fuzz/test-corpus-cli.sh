@@ -6,7 +6,7 @@
 # them with what exit() frees still allocated); capture's own exits can.
 # Each run must end with an exit code capture documents, without a
 # sanitizer report.
-# needs:
+# needs: expensive
 . "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 

@@ -62,39 +62,43 @@ def includes(root):
 
 
 def objects(objdir):
+    """{object path: its source's path relative to the tree}"""
+    found = {}
     for top, _, files in os.walk(objdir):
         for name in files:
             if name.endswith(".o"):
                 path = os.path.join(top, name)
-                yield path, os.path.relpath(path, objdir)[:-2] + ".c"
+                found[path] = os.path.relpath(path, objdir)[:-2] + ".c"
+    return found
 
 
-def nm(path, flag):
-    out = subprocess.run(["nm", flag, path], check=True, capture_output=True,
-                         text=True).stdout
-    return [line.split()[-1] for line in out.splitlines() if line.strip()]
-
-
-def definers(objdir):
-    where = {}
-    for path, src in objects(objdir):
-        for sym in nm(path, "--defined-only"):
-            where.setdefault(sym, set()).add(src)
-    return where
+def nm(paths, flag):
+    """[(object path, symbol)] of every object, one nm for all of them."""
+    out = subprocess.run(["nm", "-A", flag, *sorted(paths)], check=True,
+                         capture_output=True, text=True).stdout
+    pairs = []
+    for line in out.splitlines():
+        path, _, rest = line.partition(":")
+        if rest.split():
+            pairs.append((path, rest.split()[-1]))
+    return pairs
 
 
 def symbols(objdir, cli_only):
-    where = definers(objdir)
-    for path, src in objects(objdir):
-        for sym in nm(path, "--undefined-only"):
-            for dst in sorted(where.get(sym, ())):
-                r = room(dst)
-                if cli_only:
-                    bad = r and r[0] == 7 and room(src) and room(src)[0] != 7
-                else:
-                    bad = not allowed(src, dst)
-                if bad:
-                    print(f"{src} -> {dst}: {sym}")
+    objs = objects(objdir)
+    where = {}
+    for path, sym in nm(objs, "--defined-only"):
+        where.setdefault(sym, set()).add(objs[path])
+    for path, sym in nm(objs, "--undefined-only"):
+        src = objs[path]
+        for dst in sorted(where.get(sym, ())):
+            r = room(dst)
+            if cli_only:
+                bad = r and r[0] == 7 and room(src) and room(src)[0] != 7
+            else:
+                bad = not allowed(src, dst)
+            if bad:
+                print(f"{src} -> {dst}: {sym}")
 
 
 if __name__ == "__main__":
