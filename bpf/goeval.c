@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Computed values and open calls of a probe spec (goeval.h).  Both run in
- * the consumer, on records in the order they happened: the BPF program
- * only reads, so what a spec computes never costs the probed program.
+ * Computed values, kept values and open calls of a probe spec (goeval.h).
+ * All run in the consumer, on records in the order they happened: the BPF
+ * program only reads, so what a spec computes never costs the probed program.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/json.h"
 #include "goeval.h"
 
 static int operand(const struct go_operand *o, const struct go_val *vals,
@@ -48,6 +49,119 @@ int go_calc_eval(const struct go_calc *c, const struct go_val *vals,
 	if (operand(&c->a, vals, &a, nil) || operand(&c->b, vals, &b, nil))
 		return -1;
 	return sum(a == b ? &c->then : &c->other, vals, out, nil);
+}
+
+/*
+ * Kept values: open addressing over (state, key bytes), at most half full.
+ * A run keeps a few values per node, so a table of a few entries.
+ */
+struct go_kept {
+	int name;               /* -1: an empty slot */
+	char *key;
+	size_t len;
+	struct go_val v;
+};
+
+struct go_state {
+	struct go_kept *slot;
+	size_t n, cap;          /* cap: a power of two */
+};
+
+struct go_state *go_state_new(void)
+{
+	struct go_state *st = xcalloc(1, sizeof(*st));
+
+	st->cap = 16;
+	st->slot = xcalloc(st->cap, sizeof(*st->slot));
+	for (size_t i = 0; i < st->cap; i++)
+		st->slot[i].name = -1;
+	return st;
+}
+
+void go_state_free(struct go_state *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->cap; i++)
+		free(st->slot[i].key);
+	free(st->slot);
+	free(st);
+}
+
+/* Whether the value is there, then its 8 bytes: a nil key is a key too. */
+void go_key_add(struct strbuf *key, const struct go_val *v)
+{
+	unsigned char b[9] = { (unsigned char)!!v->have };
+
+	for (int i = 0; i < 8; i++)
+		b[1 + i] = (unsigned char)(v->have ? v->v >> (8 * i) : 0);
+	strbuf_put(key, b, sizeof(b));
+}
+
+/* FNV-1a of the state and its key. */
+static size_t hash(int name, const char *key, size_t len)
+{
+	unsigned long long h = 1469598103934665603ull ^ (unsigned)name;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* The slot of (@name, @key): its own, or the empty one it would take. */
+static struct go_kept *find_kept(const struct go_state *st, int name,
+				 const char *key, size_t len)
+{
+	size_t i = hash(name, key, len) & (st->cap - 1);
+
+	for (;; i = (i + 1) & (st->cap - 1)) {
+		struct go_kept *k = &st->slot[i];
+
+		if (k->name < 0 || (k->name == name && k->len == len &&
+				    !memcmp(k->key, key, len)))
+			return k;
+	}
+}
+
+static void grow(struct go_state *st)
+{
+	struct go_kept *old = st->slot;
+	size_t cap = st->cap;
+
+	st->cap *= 2;
+	st->slot = xcalloc(st->cap, sizeof(*st->slot));
+	for (size_t i = 0; i < st->cap; i++)
+		st->slot[i].name = -1;
+	for (size_t i = 0; i < cap; i++)
+		if (old[i].name >= 0)
+			*find_kept(st, old[i].name, old[i].key, old[i].len) = old[i];
+	free(old);
+}
+
+void go_state_put(struct go_state *st, int name, const struct strbuf *key,
+		  struct go_val v)
+{
+	struct go_kept *k;
+
+	if (2 * (st->n + 1) > st->cap)
+		grow(st);
+	k = find_kept(st, name, key->buf, key->len);
+	if (k->name < 0) {
+		k->name = name;
+		k->key = xmalloc(key->len ? key->len : 1);
+		memcpy(k->key, key->buf, key->len);
+		k->len = key->len;
+		st->n++;
+	}
+	k->v = v;
+}
+
+const struct go_val *go_state_get(const struct go_state *st, int name,
+				  const struct strbuf *key)
+{
+	const struct go_kept *k = find_kept(st, name, key->buf, key->len);
+
+	return k->name < 0 ? NULL : &k->v;
 }
 
 /*

@@ -43,6 +43,26 @@ struct go_calc {
 int go_calc_eval(const struct go_calc *c, const struct go_val *vals,
 		 unsigned long long *out, int *nil);
 
+/*
+ * Values a spec keeps from one record for later ones ("keep NAME KEY... =
+ * FIELD"), by state (a "keep" name's index) and key: the bytes of the
+ * key's values, each added by go_key_add(), so that a key may be any
+ * value a record has.  Per run, in record order.
+ */
+struct go_state;
+
+struct go_state *go_state_new(void);
+void go_state_free(struct go_state *st);
+/* Append value @v to @key (a key of several values: one call each). */
+struct strbuf;
+void go_key_add(struct strbuf *key, const struct go_val *v);
+/* State @name's value for @key becomes @v. */
+void go_state_put(struct go_state *st, int name, const struct strbuf *key,
+		  struct go_val v);
+/* State @name's value for @key, or NULL when none was kept. */
+const struct go_val *go_state_get(const struct go_state *st, int name,
+				  const struct strbuf *key);
+
 /* The probed calls open on each goroutine of each process. */
 struct go_calls;
 

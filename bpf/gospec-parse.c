@@ -17,6 +17,8 @@
  *                          a field of the site: EXPR read as TYPE; a
  *                          dotted FIELD nests ("state.term")
  *   FIELD TYPE = CALC ...  a field computed from the fields above it
+ *   keep NAME KEY... = FIELD   FIELD kept per key for later records
+ *   FIELD TYPE kept NAME KEY... [or N]  the value kept last for the key
  *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
  *                          site: PARAM in their expressions read as ARG
  */
@@ -296,6 +298,132 @@ static int field_clauses(struct go_spec *s, long line, struct field *f,
 	return 0;
 }
 
+/*
+ * Does a keep or a kept field of @nkeys keys, whose value is @f's type,
+ * fit state @st (its first keep's)?  Else refused at @line.
+ */
+static int same_state(struct go_spec *s, long line, const struct state *st,
+		      int nkeys, const struct field *f)
+{
+	const struct field *v = st->value;
+
+	if (nkeys != st->nkeys)
+		return gospec_refuse(s, line, "%s: a key of %d values, keep %s (line %ld) has %d",
+				     st->name, nkeys, st->name, st->line, st->nkeys);
+	if (f->table != v->table || f->kind != v->kind || f->size != v->size)
+		return gospec_refuse(s, line,
+				     "%s: not the type of %s, the value keep %s (line %ld) keeps",
+				     f->name, v->name, st->name, st->line);
+	return 0;
+}
+
+/* Words that end a field's expression (or a kept value's key). */
+static int is_clause_word(const char *w)
+{
+	return !strcmp(w, "or") || !strcmp(w, "as") || !strcmp(w, "hidden");
+}
+
+/* NAME TYPE kept STATE KEY...: a kept value, not a read of argument kept. */
+static int is_kept(char **tok, int ntok)
+{
+	return ntok > 3 && !strcmp(tok[2], "kept") && !is_clause_word(tok[3]);
+}
+
+/*
+ * The key of a kept value, words [from, to): one-value fields above, or
+ * proc (the process's index).
+ */
+static int parse_key(struct go_spec *s, const struct site *site, long line,
+		     char **tok, int from, int to, struct key *key)
+{
+	if (to - from < 1 || to - from > MAX_KEYS)
+		return gospec_refuse(s, line, "a key is 1 to %d fields above, or proc",
+				     MAX_KEYS);
+	key->n = 0;
+	for (int i = from; i < to; i++) {
+		int f = find_field(site, tok[i]);
+
+		if (f >= 0 && !strcmp(tok[i], "proc"))
+			return gospec_refuse(s, line,
+					     "key proc: both a field above and the process's index");
+		if (f < 0 && !strcmp(tok[i], "proc"))
+			f = KEY_PROC;
+		else if (f < 0 || site->field[f].count)
+			return gospec_refuse(s, line,
+					     "key '%s': not a one-value field above, nor proc", tok[i]);
+		key->field[key->n++] = f;
+	}
+	return 0;
+}
+
+/* A field NAME TYPE kept STATE KEY... [clauses]: where its clauses start. */
+static int kept_field(struct go_spec *s, const struct site *site, long line,
+		      struct field *f, char **tok, int ntok)
+{
+	int end = 4;
+
+	if (!is_name(tok[3])) {
+		gospec_refuse(s, line, "kept %s: a state is an identifier", tok[3]);
+		return -1;
+	}
+	while (end < ntok && !is_clause_word(tok[end]))
+		end++;
+	if (parse_key(s, site, line, tok, 4, end, &f->kept_key))
+		return -1;
+	f->kept_name = xstrdup(tok[3]);
+	return end;
+}
+
+static struct state *find_state(struct go_spec *s, const char *name)
+{
+	for (int i = 0; i < s->nstates; i++)
+		if (!strcmp(s->state[i].name, name))
+			return &s->state[i];
+	return NULL;
+}
+
+/*
+ * keep NAME KEY... = FIELD: from here on, state NAME's value for the key
+ * is FIELD's.  Its first keep gives a state its key's length and type.
+ */
+static int add_keep(struct go_spec *s, struct site *site, long line,
+		    char **tok, int n)
+{
+	int eq = n - 2, value;
+	struct state *st;
+	struct keep *k;
+
+	if (!site)
+		return gospec_refuse(s, line, "keep outside an entry or return");
+	if (n < 5 || strcmp(tok[eq], "=") || !is_name(tok[1]) || is_clause_word(tok[1]))
+		return gospec_refuse(s, line,
+				     "expected 'keep NAME KEY... = FIELD', NAME an identifier");
+	if (site->nkeeps == MAX_KEEPS)
+		return gospec_refuse(s, line, "more than %d keeps a site", MAX_KEEPS);
+	value = find_field(site, tok[n - 1]);
+	if (value < 0 || site->field[value].count)
+		return gospec_refuse(s, line, "keep %s: '%s' is not a one-value field above",
+				     tok[1], tok[n - 1]);
+	k = &site->keep[site->nkeeps];
+	if (parse_key(s, site, line, tok, 2, eq, &k->key))
+		return -1;
+	if (!(st = find_state(s, tok[1]))) {
+		if (s->nstates == MAX_STATES)
+			return gospec_refuse(s, line, "more than %d states", MAX_STATES);
+		st = &s->state[s->nstates++];
+		*st = (struct state){ .name = xstrdup(tok[1]), .line = line,
+				      .nkeys = k->key.n, .value = &site->field[value] };
+	}
+	if (same_state(s, line, st, k->key.n, &site->field[value]))
+		return -1;
+	k->line = line;
+	k->state = (int)(st - s->state);
+	k->value = value;
+	k->after = site->nfields;
+	site->nkeeps++;
+	return 0;
+}
+
 /* The field's key must not be the header's (or proc, when written). */
 static int check_key(struct go_spec *s, long line, const char *name)
 {
@@ -349,7 +477,13 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 		f->kind = types[t].kind;
 		f->size = types[t].size;
 	}
-	if (calc) {
+	if (is_kept(tok, ntok)) {
+		end = kept_field(s, site, line, f, tok, ntok);
+		if (end < 0) {
+			gospec_field_free(f);
+			return -1;
+		}
+	} else if (calc) {
 		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
 			end++;
 		if (f->kind == GO_KIND_BOOL) {
@@ -520,7 +654,7 @@ static int add_func(struct go_spec *s, long line, char **tok, int n)
 }
 
 static const char *const statements[] = {
-	"header", "names", "group", "use", "func", "entry", "return",
+	"header", "names", "group", "use", "keep", "func", "entry", "return",
 };
 
 /* Does @text (a line, comment stripped) start with a statement's word? */
@@ -650,6 +784,8 @@ static int parse_line(struct go_spec *s, char *text, long line,
 		if (!*site)
 			return gospec_refuse(s, line, "use outside an entry or return");
 		return use_group(s, *site, line, tok, n);
+	} else if (!strcmp(tok[0], "keep")) {
+		return add_keep(s, *site, line, tok, n);
 	} else if (!strcmp(tok[0], "names")) {
 		return add_table(s, line, tok, n);
 	} else if (!strcmp(tok[0], "header")) {
@@ -664,7 +800,7 @@ static int parse_line(struct go_spec *s, char *text, long line,
 		return *site ? 0 : -1;
 	} else if (!*site) {
 		return gospec_refuse(s, line,
-				     "'%s': expected header, names, group, func, entry, return, or a field or use after them",
+				     "'%s': expected header, names, group, func, entry, return, or a field, use or keep after them",
 				     tok[0]);
 	}
 	return add_field(s, *site, line, tok, n);
@@ -881,6 +1017,25 @@ static int parse_lines(struct go_spec *s)
 	return rc;
 }
 
+/* Each kept field's state: a "keep" of its name, its key's length and type. */
+static int resolve_kept(struct go_spec *s, struct site *site)
+{
+	for (int i = 0; site && i < site->nfields; i++) {
+		struct field *f = &site->field[i];
+		const struct state *st;
+
+		if (!f->kept_name)
+			continue;
+		if (!(st = find_state(s, f->kept_name)))
+			return gospec_refuse(s, f->line, "kept %s: no 'keep %s' in the spec",
+					     f->kept_name, f->kept_name);
+		if (same_state(s, f->line, st, f->kept_key.n, f))
+			return -1;
+		f->state = (int)(st - s->state);
+	}
+	return 0;
+}
+
 /* What the lines make together: clauses resolved, each site's nesting. */
 static int resolve_spec(struct go_spec *s)
 {
@@ -888,7 +1043,8 @@ static int resolve_spec(struct go_spec *s)
 		return gospec_refuse(s, 0, "the probe spec names no function");
 	for (int i = 0; i < s->nfuncs; i++)
 		if (resolve_events(s, s->func[i].entry) ||
-		    resolve_events(s, s->func[i].exit))
+		    resolve_events(s, s->func[i].exit) ||
+		    resolve_kept(s, s->func[i].entry) || resolve_kept(s, s->func[i].exit))
 			return -1;
 	for (int i = 0; i < s->nfuncs; i++) {
 		struct func *fn = &s->func[i];
@@ -912,6 +1068,7 @@ struct go_spec *go_spec_parse(const char *path, struct cap_err *err)
 	s->with_proc = 1;
 	s->err = err;
 	s->calls = go_calls_new();
+	s->kept = go_state_new();
 	if (parse_lines(s) || resolve_spec(s)) {
 		go_spec_free(s);
 		return NULL;

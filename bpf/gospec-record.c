@@ -154,19 +154,84 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 	ADD_LIT(l, "]");
 }
 
-/* The one-value fields of @r, read and computed, into s->vals. */
-static void values(struct go_spec *s, const struct site *site,
-		   const struct gp_record *r)
+/* @key's values in s->keybuf (the state's key) and, if @text, described. */
+static void make_key(struct go_spec *s, const struct site *site,
+		     const struct key *key, int proc, struct strbuf *text)
 {
+	strbuf_reset(&s->keybuf);
+	for (int i = 0; i < key->n; i++) {
+		int f = key->field[i];
+		struct go_val v = f == KEY_PROC ?
+			(struct go_val){ (unsigned long long)proc, 1 } : s->vals[f];
+
+		go_key_add(&s->keybuf, &v);
+		if (!text)
+			continue;
+		strbuf_addf(text, "%s%s ", i ? ", " : "",
+			    f == KEY_PROC ? "proc" : site->field[f].name);
+		if (!v.have)
+			strbuf_addstr(text, "nil");
+		else if (f != KEY_PROC && site->field[f].kind == GO_KIND_SIGNED)
+			strbuf_add_int(text, (long long)v.v);
+		else
+			strbuf_add_uint(text, v.v);
+	}
+}
+
+/* keep NAME KEY... = FIELD, where it stands among the site's fields. */
+static void keep(struct go_spec *s, const struct site *site,
+		 const struct keep *k, int proc)
+{
+	make_key(s, site, &k->key, proc, NULL);
+	go_state_put(s->kept, k->state, &s->keybuf, s->vals[k->value]);
+}
+
+/* Kept field @f's value: the last kept for its key, else its default. */
+static void kept(struct go_spec *s, const struct site *site,
+		 const struct field *f, int proc, struct go_val *v)
+{
+	const struct go_val *k;
+	struct strbuf text = STRBUF_INIT;
+
+	make_key(s, site, &f->kept_key, proc, NULL);
+	if ((k = go_state_get(s->kept, f->state, &s->keybuf))) {
+		*v = *k;
+	} else if (f->has_default) {
+		*v = (struct go_val){ f->def, 1 };
+		return;
+	} else {
+		make_key(s, site, &f->kept_key, proc, &text);
+		fail(s, f->line, "%s: nothing kept in %s for %s (give it 'or VALUE')",
+		     f->name, f->kept_name, text.buf);
+		strbuf_release(&text);
+		return;
+	}
+	if (!v->have && f->has_default)
+		*v = (struct go_val){ f->def, 1 };
+}
+
+/*
+ * The one-value fields of @r, read, computed and kept, into s->vals; the
+ * site's keeps, each after the fields above it.
+ */
+static void values(struct go_spec *s, const struct site *site,
+		   const struct gp_record *r, int proc)
+{
+	int k = 0;
+
 	for (int i = 0; i < site->nfields; i++) {
 		const struct field *f = &site->field[i];
 		struct go_val *v = &s->vals[i];
 		int nil;
 
+		for (; k < site->nkeeps && site->keep[k].after == i; k++)
+			keep(s, site, &site->keep[k], proc);
 		v->have = 0;
 		if (f->count)
 			continue;
-		if (!f->calc) {
+		if (f->kept_name) {
+			kept(s, site, f, proc, v);
+		} else if (!f->calc) {
 			v->have = field_value(f, r, f->slot, &v->v);
 			v->v = extend(f, v->v);
 		} else if (go_calc_eval(f->calc, s->vals, &v->v, &nil)) {
@@ -175,6 +240,8 @@ static void values(struct go_spec *s, const struct site *site,
 			v->have = 1;
 		}
 	}
+	for (; k < site->nkeeps; k++)
+		keep(s, site, &site->keep[k], proc);
 }
 
 static void write_raw(struct go_spec *s, const struct gp_record *r, int proc,
@@ -317,6 +384,9 @@ static void site_events(struct go_spec *s, struct site *site, int proc,
 {
 	int have_values = 0;
 
+	/* A keep keeps from every record of its site, written or not. */
+	if (site->nkeeps && !have_values++)
+		values(s, site, r, proc);
 	for (int i = 0; i < site->nevents && !s->error; i++) {
 		struct event *ev = &site->ev[i];
 		const char *name;
@@ -325,7 +395,7 @@ static void site_events(struct go_spec *s, struct site *site, int proc,
 		if (!inside(s, ev, proc, goid))
 			continue;
 		if (!have_values++)
-			values(s, site, r);
+			values(s, site, r, proc);
 		if (!(name = event_name(s, site, ev, &entry)) ||
 		    !(n = copies(s, site, ev, r)))
 			continue;

@@ -76,13 +76,13 @@ static int resolve_text(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 }
 
 /*
- * Every read of @f: none (computed), one, or the length and N elements;
+ * Every read of @f: none (computed or kept), one, or the length and N elements;
  * the next free slot, or -1.
  */
 static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			 struct site *site, struct field *f, int slot)
 {
-	if (f->calc)
+	if (f->calc || f->kept_name)
 		return slot;
 	if (slot + 1 + f->count > GP_MAX_READS)
 		return gospec_refuse(s, f->line,

@@ -23,6 +23,16 @@
 #define MAX_TABLES 32
 #define MAX_GROUPS 16
 #define MAX_WORDS 66            /* names TABLE and 64 names */
+#define MAX_KEYS 4              /* values of a kept value's key */
+#define MAX_STATES 16           /* "keep" names of a spec */
+#define MAX_KEEPS 8             /* "keep" lines of a site */
+#define KEY_PROC (-2)           /* a key's "proc": the process's index */
+
+/* The key of a kept value: fields of the site (or KEY_PROC), in order. */
+struct key {
+	int n;
+	int field[MAX_KEYS];
+};
 
 /* A table of names: value i is name[i] ("-": no name, shown[i] NULL). */
 struct table {
@@ -50,6 +60,9 @@ struct field {
 	int quoted;             /* as string: the number as a JSON string */
 	int hidden;             /* read (or computed), not written */
 	struct go_calc *calc;   /* computed from other fields: no read */
+	char *kept_name;        /* kept NAME KEY...: a kept value, no read */
+	int state;              /* its index in the spec's states */
+	struct key kept_key;
 	char *pre;              /* written before the value: key, nesting */
 	size_t pre_len;
 };
@@ -72,6 +85,23 @@ struct event {
 	long count;
 };
 
+/* keep NAME KEY... = FIELD: after the fields above it are known. */
+struct keep {
+	long line;
+	int state;
+	struct key key;
+	int value;              /* the field kept */
+	int after;              /* how many fields are above it */
+};
+
+/* A state: the values one "keep" name keeps, its first "keep" line's. */
+struct state {
+	char *name;
+	long line;
+	int nkeys;
+	const struct field *value;   /* the first keep's: its type */
+};
+
 struct site {
 	struct event ev[MAX_EVENTS];
 	int nevents;
@@ -79,6 +109,8 @@ struct site {
 	int at_exit;
 	struct field field[MAX_FIELDS];
 	int nfields;
+	struct keep keep[MAX_KEEPS];
+	int nkeeps;
 	char *post;             /* closes what the last written field opened */
 	size_t post_len;
 	int goid_slot;          /* the goroutine's id read for "while", or -1 */
@@ -116,6 +148,10 @@ struct go_spec {
 	struct table table[MAX_TABLES];
 	int ntables;
 	int nonce;
+	struct state state[MAX_STATES];
+	int nstates;
+	struct go_state *kept;  /* the values kept so far in this run */
+	struct strbuf keybuf;
 	struct site *by_id[GP_MAX_SITES];
 	FILE *raw, *events;
 	struct go_calls *calls;
@@ -128,7 +164,6 @@ struct go_spec {
 	struct go_val vals[MAX_FIELDS];
 };
 
-/* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
 /* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */
 __attribute__((format(printf, 3, 4)))
 int gospec_refuse(struct go_spec *s, long line, const char *fmt, ...);

@@ -32,6 +32,7 @@ void gospec_field_free(struct field *f)
 	free(f->expr);
 	free(f->rest);
 	free(f->calc);
+	free(f->kept_name);
 	free(f->pre);
 	memset(f, 0, sizeof(*f));
 }
@@ -86,6 +87,10 @@ void go_spec_free(struct go_spec *s)
 		free(s->group[i].name);
 		free(s->group[i].param);
 	}
+	for (int i = 0; i < s->nstates; i++)
+		free(s->state[i].name);
+	go_state_free(s->kept);
+	strbuf_release(&s->keybuf);
 	go_calls_free(s->calls);
 	strbuf_release(&s->line);
 	free(s->key);

@@ -2,7 +2,8 @@
 # The probe spec language beyond reads (docs/go.md): the toy bank traced by
 # tests/go/features.probes and checked against its log; each new refusal
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
-# (a "once" event missing from a call, a computed field over a nil value).
+# (a "once" event missing from a call, a computed field over a nil value,
+# a value never kept); state across events (tests/go/state.probes).
 # needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
@@ -31,7 +32,50 @@ else
 	not_ok "the event's shape" "$line"
 fi
 
+# State across events: tests/go/state.probes against the log.
+if $CAPTURE go --probes "$D/state.probes" -o "$TMP/s" -- $BANK >"$TMP/s.out" 2>"$TMP/s.err"; then
+	ok "capture go of the bank with state.probes"
+else
+	not_ok "capture go of the bank with state.probes" "$(tail -n 2 "$TMP/s.err")"
+fi
+if out=$(python3 "$D/check-state.py" "$TMP/s/events/bank.ndjson" "$TMP/s.out" 2>&1); then
+	ok "keep and kept: per process and account, at another site, or 0 never kept ($out)"
+else
+	not_ok "kept values against the log" "$out"
+fi
+# The check can fail: a payer's amount changed in the log changes what it kept.
+sed '3s/amount [0-9]*/amount 999/' "$TMP/s.out" >"$TMP/bad-s.log"
+python3 "$D/check-state.py" "$TMP/s/events/bank.ndjson" "$TMP/bad-s.log" >/dev/null 2>&1 &&
+	not_ok "a log that differs fails the state check" "check-state.py passed it" ||
+	ok "a log that differs fails the state check"
+
 A='func main.(*Bank).apply'
+spec keepout 'group g X' '	id i64 X.ID' 'keep k proc = id'
+refused keepout 'keepout.probes:3: keep outside an entry or return'
+spec keepform "$A" 'entry T' '	id i64 t.ID' '	keep k proc id'
+refused keepform "keepform.probes:4: expected 'keep NAME KEY... = FIELD', NAME an identifier"
+spec keepvalue "$A" 'entry T' '	id i64 t.ID' '	keep k proc = amount'
+refused keepvalue "keepvalue.probes:4: keep k: 'amount' is not a one-value field above"
+spec keepkey "$A" 'entry T' '	id i64 t.ID' '	keep k from = id'
+refused keepkey "keepkey.probes:4: key 'from': not a one-value field above, nor proc"
+spec keepnokey "$A" 'entry T' '	id i64 t.ID' '	keep k = id'
+refused keepnokey "keepnokey.probes:4: expected 'keep NAME KEY... = FIELD'"
+spec keepslice "$A" 'entry T' '	id i64 t.ID' '	bal i64 b.accounts[:8].Balance' '	keep k bal = id'
+refused keepslice "keepslice.probes:5: key 'bal': not a one-value field above, nor proc"
+spec keepproc 'header name' "$A" 'entry T' '	proc i64 t.ID' '	keep k proc = proc'
+refused keepproc "keepproc.probes:5: key proc: both a field above and the process's index"
+spec keeplen "$A" 'entry T' '	id i64 t.ID' '	keep k proc = id' '	keep k proc id = id'
+refused keeplen "keeplen.probes:5: k: a key of 2 values, keep k \(line 4\) has 1"
+spec keeptype "$A" 'entry T' '	id i64 t.ID' '	to i32 t.To' '	keep k proc = id' '	keep k proc = to'
+refused keeptype "keeptype.probes:6: to: not the type of id, the value keep k \(line 5\) keeps"
+spec keptnone "$A" 'entry T' '	id i64 t.ID' '	v i64 kept votes proc'
+refused keptnone "keptnone.probes:4: kept votes: no 'keep votes' in the spec"
+spec keptlen "$A" 'entry T' '	id i64 t.ID' '	v i64 kept k proc id' '	keep k proc = id'
+refused keptlen "keptlen.probes:4: k: a key of 2 values, keep k \(line 5\) has 1"
+spec kepttype "$A" 'entry T' '	id i64 t.ID' '	v u64 kept k proc' '	keep k proc = id'
+refused kepttype "kepttype.probes:4: v: not the type of id, the value keep k \(line 5\) keeps"
+spec keptkey "$A" 'entry T' '	v i64 kept k node' '	id i64 t.ID' '	keep k proc = id'
+refused keptkey "keptkey.probes:3: key 'node': not a one-value field above, nor proc"
 spec nowhile "$A" 'entry T while main.nosuch' '	id i64 t.ID'
 refused nowhile "nowhile.probes:2: while main.nosuch: no 'func main.nosuch' in the spec"
 spec alone 'func main.run' "$A" 'entry T' '	id i64 t.ID'
@@ -97,3 +141,8 @@ expect_exit 6 "a computed field over a nil value fails at its line" \
 	'nilcalc.probes:5: net: fee is nil' \
 	$CAPTURE go --probes "$TMP/nilcalc.probes" -o "$TMP/x2" -- "$TMP/bank"
 nothing_left "no corpus after a nil operand" "$TMP/x2"
+spec never "$A" 'entry T' '	from i32 t.From' '	last i64 kept paid proc from' '	amount i64 t.Amount' '	keep paid proc from = amount'
+expect_exit 6 "a value never kept, without 'or', fails at the field's line" \
+	"never.probes:4: last: nothing kept in paid for proc 0, from [0-9]+ \\(give it 'or VALUE'\\)" \
+	$CAPTURE go --probes "$TMP/never.probes" -o "$TMP/x3" -- "$TMP/bank"
+nothing_left "no corpus after a value never kept" "$TMP/x3"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A probe spec's computed values and the calls open on each goroutine. */
 #include "bpf/goeval.h"
+#include "capture/json.h"
 #include "unit.h"
 
 static struct go_operand field(int i)
@@ -74,9 +75,62 @@ static void calls(void)
 	go_calls_free(c);
 }
 
+/* A key of @n values: @a, then (if @n is 2) @b. */
+static void key(struct strbuf *k, int n, unsigned long long a, unsigned long long b)
+{
+	struct go_val va = { a, 1 }, vb = { b, 1 };
+
+	strbuf_reset(k);
+	go_key_add(k, &va);
+	if (n == 2)
+		go_key_add(k, &vb);
+}
+
+static void state(void)
+{
+	struct go_state *st = go_state_new();
+	struct strbuf k = STRBUF_INIT;
+	const struct go_val *v;
+	struct go_val nil = { 0, 0 };
+	int all = 1;
+
+	key(&k, 2, 0, 3);
+	check("nothing kept at first", !go_state_get(st, 0, &k), "found one");
+	go_state_put(st, 0, &k, (struct go_val){ 7, 1 });
+	key(&k, 2, 0, 3);
+	check("kept for its key", (v = go_state_get(st, 0, &k)) && v->v == 7, "lost");
+	check("not for another state", !go_state_get(st, 1, &k), "found one");
+	key(&k, 2, 1, 3);
+	check("not for another key", !go_state_get(st, 0, &k), "found one");
+	key(&k, 1, 0, 0);
+	check("not for a shorter key", !go_state_get(st, 0, &k), "found one");
+	strbuf_reset(&k);
+	go_key_add(&k, &nil);
+	check("a nil key is not 0", !go_state_get(st, 0, &k), "found one");
+	key(&k, 2, 0, 3);
+	go_state_put(st, 0, &k, (struct go_val){ 8, 1 });
+	check("a later keep replaces it", (v = go_state_get(st, 0, &k)) && v->v == 8,
+	      "not replaced");
+	for (unsigned long long i = 0; i < 1000; i++) {   /* the table grows */
+		key(&k, 2, i, 4);
+		go_state_put(st, 2, &k, (struct go_val){ i * 10, 1 });
+	}
+	for (unsigned long long i = 0; i < 1000; i++) {
+		key(&k, 2, i, 4);
+		v = go_state_get(st, 2, &k);
+		all &= v && v->v == i * 10;
+	}
+	key(&k, 2, 0, 3);
+	check("1000 more kept, each its own, the first still",
+	      all && (v = go_state_get(st, 0, &k)) && v->v == 8, "lost one");
+	strbuf_release(&k);
+	go_state_free(st);
+}
+
 int main(void)
 {
 	calcs();
 	calls();
+	state();
 	return unit_status();
 }
