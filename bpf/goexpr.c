@@ -373,12 +373,35 @@ static char *member(struct walk *w, const char *name)
 	return why(w, "%s has no field %s", type_name(&w->type), name);
 }
 
-/* Is the value a Go slice (a struct of array, len, cap)? */
+/* DW_AT_go_kind: the reflect.Kind Go's linker gives its types. */
+#define DW_AT_GO_KIND 0x2900
+enum { GO_REFLECT_INTERFACE = 20, GO_REFLECT_MAP = 21, GO_REFLECT_SLICE = 23,
+       GO_REFLECT_STRING = 24 };
+
+/* @t's reflect.Kind, or -1 (a type Go's DWARF gives none). */
+static int reflect_kind(Dwarf_Die *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word k;
+
+	return dwarf_formudata(dwarf_attr(t, DW_AT_GO_KIND, &a), &k) ? -1 : (int)k;
+}
+
+/*
+ * Is the value a Go slice (a struct of array, len, cap) or a string (str,
+ * len)?  By kind, not by name: a named one (type IDs []uint64, type
+ * ServerID string) is a struct named after its type.
+ */
 static int is_slice(Dwarf_Die *t)
 {
-	const char *n = type_name(t);
+	return dwarf_tag(t) == DW_TAG_structure_type &&
+	       (reflect_kind(t) == GO_REFLECT_SLICE || !strncmp(type_name(t), "[]", 2));
+}
 
-	return dwarf_tag(t) == DW_TAG_structure_type && !strncmp(n, "[]", 2);
+static int is_string(Dwarf_Die *t)
+{
+	return dwarf_tag(t) == DW_TAG_structure_type &&
+	       (reflect_kind(t) == GO_REFLECT_STRING || !strcmp(type_name(t), "string"));
 }
 
 /* Element @i of a slice or array. */
@@ -545,7 +568,7 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		if (*end != ')')
 			return why(&w, "expected ')' after len(...");
 		end++;
-		if (!is_slice(&w.type) && strcmp(type_name(&w.type), "string"))
+		if (!is_slice(&w.type) && !is_string(&w.type))
 			return why(&w, "len of %s: only slices and strings have one here",
 				   type_name(&w.type));
 		if ((e = member(&w, "len")))
@@ -554,4 +577,28 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	if (*end)
 		return why(&w, "unexpected '%s'", end);
 	return finish(&w, out);
+}
+
+char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+		     int at_exit, int word, struct go_value *out)
+{
+	struct walk w = { .b = b, .expr = expr };
+	const char *end = NULL;
+	char *e;
+
+	memset(out, 0, sizeof(*out));
+	if ((e = path(&w, fn, expr, at_exit, &end)))
+		return e;
+	if (*end)
+		return why(&w, "unexpected '%s'", end);
+	if (!is_string(&w.type))
+		return why(&w, "%s is not a string", type_name(&w.type));
+	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
+	if ((e = member(&w, "str")) || (e = deref(&w, 8L * word)))
+		return e;
+	w.rd.size = 8;
+	out->kind = GO_KIND_UNSIGNED;
+	out->size = 8;
+	out->rd = w.rd;
+	return NULL;
 }

@@ -7,7 +7,7 @@
  *   NAME                  an argument, the receiver or a result (~r0 ...)
  *   X.FIELD               a struct field; through pointers as Go does
  *   X[N]                  element N of a slice or array (N a constant)
- *   len(X)                a slice's or string's length
+ *   len(X)                a slice's or string's length (named ones too)
  *   *X                    what pointer X points to (a proto2 *uint64 field)
  *
  * Arguments are where DWARF puts them at the function's first
@@ -40,5 +40,13 @@ struct go_value {
  */
 char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	      int at_exit, struct go_value *out);
+
+/*
+ * The 8-byte word @word of string @expr's bytes (word 0: bytes 0 to 7),
+ * as go_expr() resolves a value; the bytes past the string's length are
+ * whatever memory follows it, for the caller to mask.
+ */
+char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+		     int at_exit, int word, struct go_value *out);
 
 #endif

@@ -15,7 +15,8 @@
  *                          element of slice FIELD that is VALUE)
  *   FIELD TYPE EXPR [or N] [as string] [hidden]
  *                          a field of the site: EXPR read as TYPE; a
- *                          dotted FIELD nests ("state.term")
+ *                          dotted FIELD nests ("state.term"); TYPE str:
+ *                          a string's bytes, at most N with EXPR[:N]
  *   FIELD TYPE = CALC ...  a field computed from the fields above it
  *   keep NAME KEY... = FIELD   FIELD kept per key for later records
  *   FIELD TYPE kept NAME KEY... [or N]  the value kept last for the key
@@ -103,6 +104,34 @@ static int split_range(struct go_spec *s, long line, struct field *f,
 	return 0;
 }
 
+/*
+ * A str field's EXPR[:N]: at most N bytes of the string (STR_BYTES
+ * without it).
+ */
+static int split_bytes(struct go_spec *s, long line, struct field *f,
+		       const char *expr)
+{
+	const char *r = strstr(expr, "[:");
+	char *end;
+	long n;
+
+	f->bytes = STR_BYTES;
+	f->expr = xstrdup(expr);
+	if (*expr == '*')
+		return gospec_refuse(s, line, "%s: a str field reads a string, not *X", expr);
+	if (!r)
+		return 0;
+	errno = 0;
+	n = strtol(r + 2, &end, 10);
+	if (end == r + 2 || strcmp(end, "]") || errno || n < 1 || n > STR_MAX_BYTES)
+		return gospec_refuse(s, line,
+				     "%s: a str field ends in [:N], N from 1 to %d bytes",
+				     expr, STR_MAX_BYTES);
+	f->bytes = (int)n;
+	f->expr[r - expr] = 0;
+	return 0;
+}
+
 static const struct table *find_table(struct go_spec *s, const char *name)
 {
 	for (int i = 0; i < s->ntables; i++)
@@ -159,6 +188,8 @@ static int add_default(struct go_spec *s, long line, struct field *f,
 	int rc;
 
 	f->has_default = 1;
+	if (f->bytes)
+		return gospec_refuse(s, line, "or %s: a str field has no default", word);
 	if (f->kind == GO_KIND_BOOL && !f->table &&
 	    (!strcmp(word, "true") || !strcmp(word, "false"))) {
 		f->def = !strcmp(word, "true");
@@ -196,8 +227,11 @@ static int calc_operand(struct go_spec *s, struct site *site, long line,
 	int i = find_field(site, word), rc;
 
 	o->field = i;
-	if (i >= 0 && !site->field[i].count)
+	if (i >= 0 && !site->field[i].count && !site->field[i].bytes)
 		return 0;
+	if (i >= 0 && site->field[i].bytes)
+		return gospec_refuse(s, line,
+				     "%s is a str: a computed field takes integers", word);
 	if (i >= 0)
 		return gospec_refuse(s, line,
 				     "%s is a slice ([:N]): a computed field takes one-value fields",
@@ -282,7 +316,7 @@ static int field_clauses(struct go_spec *s, long line, struct field *f,
 				return -1;
 		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
 			   !strcmp(tok[i + 1], "string") && !f->quoted) {
-			if (f->table || f->kind == GO_KIND_BOOL)
+			if (f->table || f->kind == GO_KIND_BOOL || f->bytes)
 				return gospec_refuse(s, line,
 						     "as string: only integers are written as strings");
 			f->quoted = 1;
@@ -445,7 +479,7 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 {
 	struct field *f;
 	int calc = ntok > 2 && !strcmp(tok[2], "=");
-	int end = 3;
+	int end = 3, str;
 	size_t t;
 
 	if (ntok < 3)
@@ -461,9 +495,10 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 				     tok[0], site->ev[0].name, site->field[find_field(site, tok[0])].line);
 	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
 		;
-	if (t == NTYPES && !find_table(s, tok[1]))
+	str = !strcmp(tok[1], "str");
+	if (t == NTYPES && !find_table(s, tok[1]) && !str)
 		return gospec_refuse(s, line,
-				     "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, or a names table defined above",
+				     "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, str, or a names table defined above",
 				     tok[1]);
 	if (site->nfields == MAX_FIELDS)
 		return gospec_refuse(s, line, "more than %d fields", MAX_FIELDS);
@@ -486,7 +521,7 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 	} else if (calc) {
 		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
 			end++;
-		if (f->kind == GO_KIND_BOOL) {
+		if (f->kind == GO_KIND_BOOL || str) {
 			gospec_field_free(f);
 			return gospec_refuse(s, line, "a computed field is an integer");
 		}
@@ -495,7 +530,7 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 			gospec_field_free(f);
 			return -1;
 		}
-	} else if (split_range(s, line, f, tok[2])) {
+	} else if (str ? split_bytes(s, line, f, tok[2]) : split_range(s, line, f, tok[2])) {
 		gospec_field_free(f);
 		return -1;
 	}
@@ -511,8 +546,8 @@ static int add_table(struct go_spec *s, long line, char **tok, int ntok)
 		return gospec_refuse(s, line,
 				     "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
 				     MAX_WORDS - 2);
-	for (size_t i = 0; i < NTYPES; i++)
-		if (!strcmp(types[i].name, tok[1]))
+	for (size_t i = 0; i <= NTYPES; i++)
+		if (!strcmp(i < NTYPES ? types[i].name : "str", tok[1]))
 			return gospec_refuse(s, line, "table %s: the name of a type",
 					     tok[1]);
 	if (find_table(s, tok[1]))
@@ -812,7 +847,8 @@ static int clause_field(struct go_spec *s, const struct site *site,
 {
 	int i = find_field(site, name);
 
-	if (i < 0 || site->field[i].calc || !site->field[i].count != !slice)
+	if (i < 0 || site->field[i].calc || site->field[i].bytes ||
+	    !site->field[i].count != !slice)
 		return gospec_refuse(s, ev->line,
 				     "no field %s (%s) below to %s", name,
 				     slice ? "a [:N] slice" : "one value, not [:N]",

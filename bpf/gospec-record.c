@@ -128,6 +128,84 @@ static long long slice_len(struct go_spec *s, const struct field *f,
 	return (long long)n;
 }
 
+/* The bytes of a str field the record holds: its length, at most its bytes. */
+static size_t str_bytes(const struct field *f, const struct gp_record *r)
+{
+	unsigned long long n = r->val[f->len_slot];
+
+	return n < (unsigned long long)f->bytes ? (size_t)n : (size_t)f->bytes;
+}
+
+/* @k less a last character the cut at @k bytes left incomplete. */
+static size_t whole_chars(const unsigned char *b, size_t k)
+{
+	size_t j = k;
+
+	while (j > 0 && k - j < 3 && (b[j - 1] & 0xc0) == 0x80)
+		j--;
+	if (j > 0 && b[j - 1] >= 0xc0 &&
+	    j - 1 + (b[j - 1] >= 0xf0 ? 4 : b[j - 1] >= 0xe0 ? 3 : 2) > k)
+		return j - 1;
+	return k;
+}
+
+/* @k bytes at @b as a JSON string, what is not UTF-8 as U+FFFD (Go's encoding/json). */
+static void put_utf8(struct strbuf *l, const unsigned char *b, size_t k)
+{
+	char text[3 * STR_MAX_BYTES];
+	size_t n = 0;
+
+	for (size_t i = 0; i < k;) {
+		uint32_t cp;
+		int len = utf8_decode(b + i, &cp);
+
+		if (len <= 0 || i + (size_t)len > k) {
+			memcpy(text + n, "\xef\xbf\xbd", 3);
+			n += 3;
+			i++;
+		} else {
+			memcpy(text + n, b + i, (size_t)len);
+			n += (size_t)len;
+			i += (size_t)len;
+		}
+	}
+	json_write_string(l, text, n, JSON_COMPACT);
+}
+
+/*
+ * A str field: the string, or {"first":FIRST,"len":LEN} when it is longer
+ * than the field's bytes (FIRST up to its last whole character); null when
+ * it is nil or its bytes could not be read.
+ */
+static void put_string(struct strbuf *l, const struct field *f,
+		       const struct gp_record *r)
+{
+	unsigned char b[STR_MAX_BYTES + 8];
+	size_t k = str_bytes(f, r), cut;
+
+	if (r->nil_mask & (1u << f->len_slot)) {
+		ADD_LIT(l, "null");
+		return;
+	}
+	for (size_t i = 0; i < (k + 7) / 8; i++)
+		if (r->nil_mask & (1u << (f->slot + i))) {
+			ADD_LIT(l, "null");
+			return;
+		}
+	memcpy(b, &r->val[f->slot], (k + 7) / 8 * 8);
+	b[k] = 0;
+	if (k == r->val[f->len_slot]) {
+		put_utf8(l, b, k);
+		return;
+	}
+	cut = whole_chars(b, k);
+	ADD_LIT(l, "{\"first\":");
+	put_utf8(l, b, cut);
+	ADD_LIT(l, ",\"len\":");
+	strbuf_add_uint(l, r->val[f->len_slot]);
+	ADD_LIT(l, "}");
+}
+
 static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f,
 		      const struct gp_record *r, const struct go_val *val)
 {
@@ -135,6 +213,10 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 	long long n;
 
 	strbuf_put(l, f->pre, f->pre_len);
+	if (f->bytes) {
+		put_string(l, f, r);
+		return;
+	}
 	if (!f->count) {
 		put_scalar(s, l, f, val->have, val->v);
 		return;
@@ -227,7 +309,7 @@ static void values(struct go_spec *s, const struct site *site,
 		for (; k < site->nkeeps && site->keep[k].after == i; k++)
 			keep(s, site, &site->keep[k], proc);
 		v->have = 0;
-		if (f->count)
+		if (f->count || f->bytes)
 			continue;
 		if (f->kept_name) {
 			kept(s, site, f, proc, v);
@@ -261,6 +343,20 @@ static void write_raw(struct go_spec *s, const struct gp_record *r, int proc,
 	fwrite(l->buf, 1, l->len, s->raw);
 }
 
+/* A str field's bytes past its length as 0, and their words not nil. */
+static void mask_string(const struct field *f, struct gp_record *r)
+{
+	size_t k = r->nil_mask & (1u << f->len_slot) ? 0 : str_bytes(f, r);
+
+	for (int w = (int)(k / 8); w < (f->bytes + 7) / 8; w++) {
+		unsigned keep = w == (int)(k / 8) ? (unsigned)(k % 8) : 0;
+
+		r->val[f->slot + w] &= keep ? ~0ull >> (64 - 8 * keep) : 0;
+		if (!keep)
+			r->nil_mask &= ~(1u << (f->slot + w));
+	}
+}
+
 /*
  * @r with the elements past each slice's length as 0: the probe read
  * whatever memory follows the slice there, which differs from run to run.
@@ -272,6 +368,11 @@ static const struct gp_record *past_length(const struct site *site,
 	*copy = *r;
 	for (int i = 0; i < site->nfields; i++) {
 		const struct field *f = &site->field[i];
+
+		if (f->bytes) {
+			mask_string(f, copy);
+			continue;
+		}
 		unsigned long long n = f->count && !(r->nil_mask & (1u << f->len_slot)) ?
 				       r->val[f->len_slot] : 0;
 

@@ -12,7 +12,6 @@
 #include "gospec.h"
 #include "gospec-spec.h"
 
-/* Resolve @expr into read @slot of @site, checking it is a @kind of @size. */
 /* The expression did not resolve: why (freed), at @line. */
 static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *why)
 {
@@ -39,15 +38,21 @@ static int table_default(struct go_spec *s, const struct field *f,
 	return rc;
 }
 
+/*
+ * Read @slot of @site: @expr as @f's type, or with @is_len its length
+ * (any integer), or with @word >= 0 that word of a string's bytes.
+ */
 static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			struct site *site, struct field *f, const char *expr,
-			int is_len, int slot)
+			int is_len, int word, int slot)
 {
 	struct go_value v;
-	char *why = go_expr(b, fn, expr, site->at_exit, &v);
+	char *why = word < 0 ? go_expr(b, fn, expr, site->at_exit, &v) :
+		    go_string_word(b, fn, expr, site->at_exit, word, &v);
 
 	if (why)
 		return unresolved(s, f->line, b, why);
+	is_len |= word >= 0;
 	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
 		return gospec_refuse(s, f->line,
 				     "%s is %s: a table names integers", expr, v.type);
@@ -69,10 +74,30 @@ static int resolve_text(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			struct site *site, struct field *f, char *expr,
 			int is_len, int slot)
 {
-	int rc = resolve_read(s, b, fn, site, f, expr, is_len, slot);
+	int rc = resolve_read(s, b, fn, site, f, expr, is_len, -1, slot);
 
 	free(expr);
 	return rc;
+}
+
+/* A str field: its length, then its bytes' words; the next free slot, or -1. */
+static int resolve_string(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			  struct site *site, struct field *f, int slot)
+{
+	int words = (f->bytes + 7) / 8;
+
+	if (slot + 1 + words > GP_MAX_READS)
+		return gospec_refuse(s, f->line,
+				     "event %s reads more than %d values (a str of %d bytes takes %d)",
+				     site->ev[0].name, GP_MAX_READS, f->bytes, 1 + words);
+	f->len_slot = slot;
+	f->slot = slot + 1;
+	for (int i = 0; i < words; i++)
+		if (resolve_read(s, b, fn, site, f, f->expr, 1, i, f->slot + i))
+			return -1;
+	if (resolve_text(s, b, fn, site, f, xasprintf("len(%s)", f->expr), 1, slot))
+		return -1;
+	return f->slot + words;
 }
 
 /*
@@ -88,6 +113,8 @@ static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 		return gospec_refuse(s, f->line,
 				     "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
 	f->slot = slot;
+	if (f->bytes)
+		return resolve_string(s, b, fn, site, f, slot);
 	if (!f->count)
 		return resolve_text(s, b, fn, site, f,
 				    xasprintf("%s%s", f->star ? "*" : "", f->expr),

@@ -27,6 +27,8 @@
 #define MAX_STATES 16           /* "keep" names of a spec */
 #define MAX_KEEPS 8             /* "keep" lines of a site */
 #define KEY_PROC (-2)           /* a key's "proc": the process's index */
+#define STR_BYTES 32            /* a str field's bytes, unless [:N] */
+#define STR_MAX_BYTES 128       /* a str field's [:N] */
 
 /* The key of a kept value: fields of the site (or KEY_PROC), in order. */
 struct key {
@@ -50,6 +52,8 @@ struct field {
 	int size;
 	int slot;               /* first read */
 	int count;              /* 0: one value; N: at most N elements */
+	int bytes;              /* a str field: at most this many bytes, in
+				 * words from slot (its length at len_slot) */
 	int len_slot;           /* the slice's length, when count */
 	int star;               /* *EXPR: the value EXPR points to */
 	char *expr;             /* before [:N] when count */

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""capture go's events of tests/go/nodes.probes against the nodes' log.
+
+usage: check-nodes.py EVENTS LOG
+
+The program is one goroutine: its events come in the order of its log.
+Each "step" line is a Step event: the node's id and the sender's as
+strings, the term and data length; the node's address (its id 8 times)
+bounded to 16 bytes as {"first","len"}; its id bounded to 10 bytes (the
+one longer id cut before the character the bound splits); its peers'
+count.  Exits 1 with the first difference.
+"""
+import json
+import re
+import sys
+
+STEP = re.compile(r"step (\S+) from (\S+) term (\d+) data (\d+) err (\S+) -> "
+                  r"term (\d+) leader (\S+) applied (\d+) votes (\d+) log (\d+)$")
+
+
+def bounded(text, limit):
+    """A str field of @limit bytes: the string, or its whole characters first."""
+    raw = text.encode()
+    if len(raw) <= limit:
+        return text
+    return {"first": raw[:limit].decode(errors="ignore"), "len": len(raw)}
+
+
+def expected(log):
+    want, nodes = [], []
+    for line in open(log, encoding="utf-8"):
+        m = STEP.match(line.strip())
+        if not m:
+            continue
+        node, frm, term, data = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+        if node not in nodes:
+            nodes.append(node)
+        want.append({"event": "Step", "proc": 0, "node": node, "from": frm,
+                     "term": term, "data": data, "addr": bounded(node * 8, 16),
+                     "short": bounded(node, 10), "peers": 1 + 30 * nodes.index(node)})
+    return want
+
+
+def main():
+    got = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+    want = expected(sys.argv[2])
+    if not want:
+        sys.exit("no step in the log")
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            sys.exit(f"event {i + 1}: {json.dumps(g)}, want {json.dumps(w)}")
+    if len(got) != len(want):
+        sys.exit(f"{len(got)} events, want {len(want)}")
+    print(f"{len(got)} events of {len({e['node'] for e in got})} nodes")
+
+
+main()

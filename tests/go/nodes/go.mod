@@ -1,0 +1,3 @@
+module nodes
+
+go 1.26

@@ -1,0 +1,66 @@
+#!/bin/bash
+# The probe spec's reads of real Go values (docs/go.md, "EXPR"): a toy
+# cluster (tests/go/nodes) whose nodes are named by strings of a named
+# string type, traced by tests/go/nodes.probes and checked against its log;
+# each refusal of these reads with exit 3, SPEC:LINE and nothing written.
+# needs: root btf go python3
+source "$(dirname "$0")/../lib.sh"
+source "$TESTS_DIR/go/bank.sh"
+GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/nodes" build -trimpath \
+	-buildvcs=false -o "$TMP/nodes" . 2>"$TMP/go.err" ||
+	not_ok "build the nodes" "$(tail -n 2 "$TMP/go.err")"
+
+if $CAPTURE go --probes "$D/nodes.probes" -o "$TMP/n" -- "$TMP/nodes" >"$TMP/n.out" 2>"$TMP/n.err"; then
+	ok "capture go of the nodes with nodes.probes"
+else
+	not_ok "capture go of the nodes with nodes.probes" "$(tail -n 2 "$TMP/n.err")"
+fi
+if out=$(python3 "$D/check-nodes.py" "$TMP/n/events/nodes.ndjson" "$TMP/n.out" 2>&1); then
+	ok "strings by content, bounded, escaped; named strings and slices: as logged ($out)"
+else
+	not_ok "the nodes' events against their log" "$out"
+fi
+# The check can fail: one node's name changed in the log.
+sed '1s/step node-a/step node-x/' "$TMP/n.out" >"$TMP/bad.log"
+python3 "$D/check-nodes.py" "$TMP/n/events/nodes.ndjson" "$TMP/bad.log" >/dev/null 2>&1 &&
+	not_ok "a log that differs fails the check" "check-nodes.py passed it" ||
+	ok "a log that differs fails the check"
+if grep -q '"node":"node-\\"q\\"\\\\é"' "$TMP/n/events/nodes.ndjson"; then
+	ok "a string's quote and backslash escaped, its UTF-8 kept"
+else
+	not_ok "a string's quote and backslash escaped" "$(grep -m1 'q' "$TMP/n/events/nodes.ndjson")"
+fi
+# Bytes past a string's length are not in raw/: the words are masked.
+if python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["site"] == 0 and r["val"][0] == 6 and r["val"][1] >> 48:
+        sys.exit(1)' "$TMP/n/raw/nodes.ndjson"; then
+	ok "raw/: the bytes after a string's end are 0"
+else
+	not_ok "raw/: the bytes after a string's end are 0" "$(sed -n 2p "$TMP/n/raw/nodes.ndjson")"
+fi
+
+S='func main.(*Node).step'
+N=$TMP/nodes
+spec strint "$S" 'entry T' '	x str n.State.Term'
+refused strint 'strint.probes:3: .*n\.State\.Term: uint64 is not a string' "$N"
+spec strzero "$S" 'entry T' '	x str n.ID[:0]'
+refused strzero 'strzero.probes:3: n\.ID\[:0\]: a str field ends in \[:N\], N from 1 to 128 bytes' "$N"
+spec strlong "$S" 'entry T' '	x str n.ID[:129]'
+refused strlong 'strlong.probes:3: n\.ID\[:129\]: a str field ends in \[:N\]' "$N"
+spec strdef "$S" 'entry T' '	x str n.ID or 0'
+refused strdef 'strdef.probes:3: or 0: a str field has no default' "$N"
+spec strquoted "$S" 'entry T' '	x str n.ID as string'
+refused strquoted 'strquoted.probes:3: as string: only integers' "$N"
+spec strcalc "$S" 'entry T' '	x str n.ID' '	y i64 = x + 1'
+refused strcalc 'strcalc.probes:4: x is a str: a computed field takes integers' "$N"
+spec strby 'names K a b' "$S" 'entry K by x' '	x str n.ID'
+refused strby 'strby.probes:3: no field x \(one value, not \[:N\]\) below to name the event by' "$N"
+spec strtable 'names str a b'
+refused strtable 'strtable.probes:1: table str: the name of a type' "$N"
+spec strcalcstr "$S" 'entry T' '	x i64 n.Term' '	y str = x + 1'
+refused strcalcstr 'strcalcstr.probes:4: a computed field is an integer' "$N"
+spec strmany "$S" 'entry T' '	x str n.Addr[:128]' '	y str n.ID[:64]'
+refused strmany 'strmany.probes:4: event T reads more than 24 values \(a str of 64 bytes takes 9\)' "$N"
