@@ -47,11 +47,14 @@ struct corpus {
 	 * at them otherwise: a run that dies keeps them reachable from here.
 	 */
 	struct hashing_file *open;
+	char *kept;       /* corpus_keep_failed()'s directory, or NULL */
+	int keep_cleanup;
 };
 
 /* A file being written and hashed (the cookie of its FILE). */
 struct hashing_file {
 	struct corpus *c;
+	FILE *f;          /* what corpus_create() returned */
 	char *path;
 	int fd;
 	EVP_MD_CTX *md;
@@ -385,6 +388,7 @@ FILE *corpus_create(struct corpus *c, const char *rel)
 	f = fopencookie(h, "w", io);
 	if (!f)
 		die(EXIT_CAPTURE_FAILED, "out of memory");
+	h->f = f;
 	return f;
 }
 
@@ -511,6 +515,109 @@ static void replace(struct corpus *c)
 	free(old);
 }
 
+/* The first line of a directory corpus_keep_failed() kept. */
+#define KEPT_MARK "capture: "
+
+/* Is @dir one a failed run kept (its FAILURE file is capture's)? */
+static int kept_by_us(const char *dir)
+{
+	char *path = xasprintf("%s/FAILURE", dir);
+	char *text = read_file(path, NULL);
+	int ours = text && !strncmp(text, KEPT_MARK, strlen(KEPT_MARK));
+
+	free(text);
+	free(path);
+	return ours;
+}
+
+static long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n = 0;
+	int ch;
+
+	while (f && (ch = getc(f)) != EOF)
+		n += ch == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The kept files, each with its number of lines, on one line of stderr. */
+static void say_kept(const char *kept)
+{
+	size_t skip = strlen(kept) + 1;
+
+	int first = 1;
+
+	fprintf(stderr, "capture: what the run wrote is kept in %s/ (FAILURE says why):", kept);
+	if (!nftw(kept, collect, 16, FTW_PHYS)) {
+		qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
+		for (size_t i = 0; i < walk_n; i++) {
+			long n = count_lines(walk_paths[i]);
+
+			if (!strcmp(walk_paths[i] + skip, "FAILURE"))
+				continue;
+			fprintf(stderr, "%s %s (%ld line%s)", first ? "" : ",",
+				walk_paths[i] + skip, n, n == 1 ? "" : "s");
+			first = 0;
+		}
+	}
+	walk_free();
+	fputc('\n', stderr);
+}
+
+/*
+ * The failure's cleanup (registered after the files it keeps were
+ * created, so it runs before the write-behind thread stops): the files
+ * still open are written out, the message goes into FAILURE, and the
+ * temporary directory becomes @c->kept, which remove_tmp() then leaves.
+ */
+static void keep_tmp(void *arg)
+{
+	struct corpus *c = arg;
+	char *mark;
+	FILE *f;
+
+	if (!c->tmp_made || cleanups_by_signal())
+		return;   /* an interrupted run leaves nothing (robustness.md) */
+	while (c->open)
+		fclose(c->open->f);
+	if (file_exists(c->kept) && !kept_by_us(c->kept)) {
+		fprintf(stderr, "capture: %s exists and is not what capture kept "
+			"of a failed run: not keeping this run's files\n", c->kept);
+		return;
+	}
+	mark = xasprintf("%s/FAILURE", c->tmp);
+	f = fopen(mark, "w");
+	if (f) {
+		fprintf(f, KEPT_MARK "%s%s\n", die_location(),
+			die_message() ? die_message() : "the run failed");
+		fclose(f);
+	}
+	free(mark);
+	if (file_exists(c->kept))
+		remove_tree(c->kept);
+	if (rename(c->tmp, c->kept)) {
+		fprintf(stderr, "capture: cannot keep %s as %s: %s\n", c->tmp,
+			c->kept, strerror(errno));
+		return;
+	}
+	c->tmp_made = 0;
+	say_kept(c->kept);
+}
+
+void corpus_keep_failed(struct corpus *c)
+{
+	c->kept = xasprintf("%s.failed", c->dest);
+	c->keep_cleanup = on_failure(keep_tmp, c);
+}
+
+const char *corpus_kept(const struct corpus *c)
+{
+	return c->kept;
+}
+
 const cJSON *manifest_runs(const cJSON *m, const char *path)
 {
 	const cJSON *runs = json_get(m, "runs");
@@ -553,7 +660,10 @@ void corpus_commit(struct corpus *c)
 		die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s", c->tmp,
 		    c->dest, strerror(errno));
 	cancel_on_failure(c->cleanup);
+	if (c->kept)
+		cancel_on_failure(c->keep_cleanup);
 	cleanups_release();
+	free(c->kept);
 	for (size_t i = 0; i < c->nmade; i++)
 		free(c->made[i]);
 	free(c->made);

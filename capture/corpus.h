@@ -79,6 +79,20 @@ void manifest_text(struct strbuf *sb, const cJSON *m);
  */
 void corpus_vary(struct corpus *c, const char *rel, const char *why);
 
+/*
+ * A run whose raw bytes are worth more than its corpus (a live capture
+ * that cannot be repeated) keeps them when it fails: the temporary
+ * directory, its files written out, becomes DEST.failed/ (an older one
+ * replaced, if capture kept it), with FAILURE holding the failure's
+ * message, and a line on stderr names it and its files.  An interrupt
+ * (SIGINT, SIGTERM, SIGHUP) still removes everything.  Call it once the
+ * files it must keep are created (the cleanup then runs before the
+ * thread writing them stops).
+ */
+void corpus_keep_failed(struct corpus *c);
+/* DEST.failed, where a failure keeps the run's files; NULL: not kept. */
+const char *corpus_kept(const struct corpus *c);
+
 /* Write MANIFEST.json, rename into place, free @c. */
 void corpus_commit(struct corpus *c);
 

@@ -176,6 +176,8 @@ static _Noreturn void hooked_die(enum exit_code code, const char *file,
 
 /* A failure is being reported: its own exit code stands. */
 static volatile int dying;
+/* What it says (die_message()), and where ("FILE:LINE: ", or NULL). */
+static char *message, *where;
 
 /*
  * At exit, standard output must have reached its file: a result cut short
@@ -204,6 +206,7 @@ static _Noreturn void vdie(enum exit_code code, const char *file, long line,
 			   const char *fmt, va_list ap)
 {
 	int sig = pthread_equal(pthread_self(), signal_tid) ? 0 : stopping_by;
+	int located = 0;
 
 	dying = 1;
 #ifdef CAPTURE_DIE_HOOK
@@ -216,15 +219,31 @@ static _Noreturn void vdie(enum exit_code code, const char *file, long line,
 		end_by(sig);
 	}
 	fflush(stdout);
-	fputs("capture: ", stderr);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
 	if (file && line > 0)
-		fprintf(stderr, "%s:%ld: ", file, line);
+		located = asprintf(&where, "%s:%ld: ", file, line);
 	else if (file)
-		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		located = asprintf(&where, "%s: ", file);
+	fprintf(stderr, "capture: %s%s\n", located > 0 ? where : "",
+		message ? message : fmt);
 	run_cleanups();
 	exit(code);
+}
+
+const char *die_message(void)
+{
+	return message;
+}
+
+const char *die_location(void)
+{
+	return where ? where : "";
+}
+
+int cleanups_by_signal(void)
+{
+	return stopping_by != 0;
 }
 
 void die(enum exit_code code, const char *fmt, ...)

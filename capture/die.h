@@ -43,6 +43,16 @@ _Noreturn void die_at(enum exit_code code, const char *file, long line,
 extern void (*die_hook)(enum exit_code code, const char *msg);
 #endif
 
+/*
+ * The message a die() is reporting (without "capture: " and its
+ * "FILE:LINE: ", which die_location() gives), for a cleanup that keeps
+ * what a failed run wrote; NULL before any die().
+ */
+const char *die_message(void);
+const char *die_location(void);
+/* Are the cleanups running for SIGINT, SIGTERM or SIGHUP (not a failure)? */
+int cleanups_by_signal(void);
+
 /* Progress for long steps, on stderr ("capture: booting guest (tcg)"). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

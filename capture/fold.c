@@ -247,7 +247,7 @@ static void copy_remove(struct input_copy *cp)
 /* fold_input() of @run (name, input, corpus, fmt and the options set). */
 static void fold_one(const struct folder *f, struct fold_run run, cJSON *runs)
 {
-	const char *name = run.name, *input = run.input;
+	const char *name = run.name, *input = run.path ? run.path : run.input;
 	char *rel = xasprintf("events/%s.ndjson", name);
 	struct input_copy copy;
 	struct input_digest d;
@@ -263,14 +263,14 @@ static void fold_one(const struct folder *f, struct fold_run run, cJSON *runs)
 	run.info = json_obj();
 	f->fold(&run);
 	if (!run.windows)
-		die_at(EXIT_CHECK_FAILED, input, 0, "no %s run found", f->name);
+		die_at(EXIT_CHECK_FAILED, run.input, 0, "no %s run found", f->name);
 	windows_close(run.windows, run.counts);
 	/*
 	 * a run that shows no step is no ground truth, whatever it parsed
 	 * (an observed fold only counts what it shows)
 	 */
 	if (!run.counts->child && !run.observe)
-		die_at(EXIT_CHECK_FAILED, input, 0,
+		die_at(EXIT_CHECK_FAILED, run.input, 0,
 		       "no windows: the run shows no %s action", f->name);
 	nevents = events_close(run.events);
 	free(rel);
@@ -299,11 +299,16 @@ void fold_input_mapped(const struct folder *f, struct corpus *c,
 		       const char *step_map)
 {
 	const char *inside = c ? corpus_rel(c, input) : NULL;
+	/* a message names where a failure keeps the file (corpus_keep_failed) */
+	char *kept = inside && corpus_kept(c) ?
+		     xasprintf("%s/%s", corpus_kept(c), inside) : NULL;
 
 	fold_one(f, (struct fold_run){
-		.name = name, .input = input, .corpus = c, .fmt = fmt,
-		.source = inside ? inside : input, .step_map = step_map,
+		.name = name, .input = kept ? kept : input, .path = input,
+		.corpus = c, .fmt = fmt, .source = inside ? inside : input,
+		.step_map = step_map,
 	}, runs);
+	free(kept);
 }
 
 void fold_input(const struct folder *f, struct corpus *c, const char *name,
