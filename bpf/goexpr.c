@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "describe.h"
 #include "goexpr.h"
 
 #define MAX_PIECES 8
@@ -285,7 +286,8 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 			return why(w, "argument %s has no type", name);
 		return arg_pieces(w, &p, pc, name);
 	} while (dwarf_siblingof(&p, &p) == 0);
-	return why(w, "the function has no argument or result %s", name);
+	return why(w, "the function has no argument or result %s%s", name,
+		   go_nearest_child(fn, DW_TAG_formal_parameter, name));
 }
 
 /* The value, not yet through a pointer, as the start of a read. */
@@ -370,7 +372,8 @@ static char *member(struct walk *w, const char *name)
 			return NULL;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	return why(w, "%s has no field %s", type_name(&w->type), name);
+	return why(w, "%s has no field %s%s", type_name(&w->type), name,
+		   go_nearest_child(&w->type, DW_TAG_member, name));
 }
 
 /* DW_AT_go_kind: the reflect.Kind Go's linker gives its types. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "describe.h"
 #include "goresolve.h"
 
 struct go_binary {
@@ -68,8 +69,7 @@ void go_close(struct go_binary *b)
 	free(b);
 }
 
-/* Call @fn on every top-level DIE of every CU until it returns nonzero. */
-static int each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
+int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -209,12 +209,13 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
 
-	each_die(b, match_die, &q);
+	go_each_die(b, match_die, &q);
 	if (q.inlined)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
 				b->path, name);
 	if (!q.nfound)
-		return cap_fail(err, EXIT_BAD_INPUT, "%s: no function %s", b->path, name);
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: no function %s%s", b->path, name,
+				go_nearest_function(b, name));
 	*out = q.found;
 	return 0;
 }
@@ -237,6 +238,11 @@ int go_func(struct go_binary *b, const char *name, struct go_func *f,
 	return 0;
 }
 
+Dwarf *go_dwarf(struct go_binary *b)
+{
+	return b->dw;
+}
+
 const char *go_path(const struct go_binary *b)
 {
 	return b->path;
@@ -250,7 +256,7 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 	Dwarf_Attribute a;
 	Dwarf_Word loc;
 
-	each_die(b, match_die, &q);
+	go_each_die(b, match_die, &q);
 	if (!q.nfound)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: no struct type %s", b->path, type);
 	if (dwarf_child(&q.found, &m) == 0) {

@@ -37,6 +37,9 @@ int go_func(struct go_binary *b, const char *name, struct go_func *out,
 int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 		  struct cap_err *err);
 const char *go_path(const struct go_binary *b);
+Dwarf *go_dwarf(struct go_binary *b);
+/* Call @fn on every top-level DIE of every CU until it returns nonzero. */
+int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
 /* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"), or -1. */
 long go_member(struct go_binary *b, const char *type, const char *member,
 	       struct cap_err *err);

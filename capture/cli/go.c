@@ -7,12 +7,16 @@
  * program starts are probed too, each record carrying its process's index.
  * With --fold SYSTEM the spec's events are the folder's input
  * (raw/NAME.events.ndjson), folded as every other capture's raw stream.
+ * A run that fails keeps what it captured in DIR.failed/.  --describe
+ * says what a binary offers a spec (bpf/describe.h).
  */
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../../bpf/describe.h"
 #include "../../bpf/engine.h"
+#include "../../bpf/gocommand.h"
 #include "../../bpf/gospec.h"
 #include "../fold.h"
 #include "command.h"
@@ -26,12 +30,18 @@
 #include "goprobe.skel.h"
 
 static const char go_usage[] =
-	"usage: capture go --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
+	"usage: capture go --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n"
+	"       capture go --describe BINARY [PATTERN|SYMBOL] [--addresses]\n\n"
 	"Run COMMAND, a Go binary with DWARF, under eBPF uprobes placed as the probe\n"
 	"spec SPEC says (docs/go.md), with every process it starts; write each record\n"
-	"and the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
+	"and the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).  A run\n"
+	"that fails keeps what it captured in DIR.failed/.\n\n"
 	"options:\n"
 	"  -p, --probes SPEC    the probe spec\n"
+	"      --describe BINARY  list BINARY's functions matching PATTERN (a glob,\n"
+	"                       or a substring; default main.*), or describe SYMBOL:\n"
+	"                       arguments, results, their fields, RET sites, inlining\n"
+	"      --addresses      with --describe: the file offsets of a SYMBOL's probes\n"
 	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
 	RING_OPTIONS_HELP("COMMAND")
@@ -40,7 +50,8 @@ static const char go_usage[] =
 	"  -h, --help           this text\n";
 
 struct go_opts {
-	const char *spec;
+	const char *spec, *describe;
+	int addresses;
 	const struct folder *fold;
 	struct output_options out;
 	double timeout;
@@ -100,6 +111,20 @@ static void describe(cJSON *m, const char *bin, struct gp_engine *e,
 	json_add(env, "attach", json_str(gp_attach_name(how)));
 }
 
+/* The run's one summary line: records, events, losses (all 0 here). */
+static void summary(const cJSON *m, const struct gp_stats *st)
+{
+	long long events = 0;
+
+	for (const cJSON *e = json_get(m, "events") ? json_get(m, "events")->child : NULL;
+	     e; e = e->next)
+		events += (long long)e->valuedouble;
+	progress("%llu records, %lld events, %llu lost (ring-buffer drops, exits "
+		 "without entry, frames not saved, probes preempted)",
+		 st->records, events, st->drops + st->unmatched_exits +
+		 st->depth_overflow + st->busy);
+}
+
 /* The loss counters, all zero: gp_run() fails the capture on any. */
 static void add_losses(cJSON *m, const struct gp_stats *st)
 {
@@ -152,6 +177,8 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	if (!spec)
 		die_err(&err);
 	bin = find_command(cmd[0]);
+	if (go_command_check(bin, cmd, &err))
+		die_err(&err);
 	e = gp_open(bin, &err);
 	if (!e)
 		die_err(&err);
@@ -167,6 +194,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	describe(m, bin, e, o->spec);
 	raw = corpus_create(c, raw_rel);
 	events = corpus_create(c, ev_rel);
+	corpus_keep_failed(c);
 	go_spec_output(spec, raw, events);
 	progress("running %s under the probes of %s", bin, o->spec);
 	rc = gp_run(e, cmd, NULL, o->timeout, go_spec_record, spec, &err);
@@ -177,6 +205,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	add_losses(m, gp_stats(e));
 	if (go_spec_end(spec, m, &err))
 		die_err(&err);
+	summary(m, gp_stats(e));
 	corpus_close(c, raw, raw_rel);
 	corpus_close(c, events, ev_rel);
 	finish(o, c, name, ev_rel);
@@ -188,11 +217,40 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	free(bin);
 }
 
+/*
+ * --describe BINARY [WHAT] [--addresses]: what the binary offers a spec,
+ * on stdout ("+" ends getopt's options at WHAT: --addresses may follow it).
+ */
+static void describe_binary(const struct go_opts *o, int argc, char **argv)
+{
+	const char *what = NULL;
+	int addresses = o->addresses;
+	struct cap_err err;
+	struct go_binary *b;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--addresses"))
+			addresses = 1;
+		else if (what)
+			usage(go_usage, 0);
+		else
+			what = argv[i];
+	}
+	if (o->spec)
+		usage(go_usage, 0);
+	b = go_open(o->describe, &err);
+	if (!b || go_describe(b, what, addresses, stdout, &err))
+		die_err(&err);
+	go_close(b);
+}
+
 int cmd_go(int argc, char **argv)
 {
-	enum { O_TIMEOUT = 256, O_FOLD };
+	enum { O_TIMEOUT = 256, O_FOLD, O_DESCRIBE, O_ADDRESSES };
 	static const struct option longopts[] = {
 		{ "probes", required_argument, NULL, 'p' },
+		{ "describe", required_argument, NULL, O_DESCRIBE },
+		{ "addresses", no_argument, NULL, O_ADDRESSES },
 		{ "fold", required_argument, NULL, O_FOLD },
 		OUTPUT_LONG_OPTIONS,
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -209,6 +267,10 @@ int cmd_go(int argc, char **argv)
 			usage(go_usage, 1);
 		else if (opt == 'p')
 			o.spec = optarg;
+		else if (opt == O_DESCRIBE)
+			o.describe = optarg;
+		else if (opt == O_ADDRESSES)
+			o.addresses = 1;
 		else if (opt == O_FOLD)
 			o.fold = system_lookup(optarg)->folder;
 		else if (opt == O_TIMEOUT)
@@ -216,6 +278,10 @@ int cmd_go(int argc, char **argv)
 		else if (!ring_option(opt, optarg, &o.ring) &&
 			 !output_option(opt, optarg, &o.out))
 			usage(go_usage, 0);
+	}
+	if (o.describe) {
+		describe_binary(&o, argc - optind, argv + optind);
+		return 0;
 	}
 	if (!o.out.dir)
 		o.out.dir = "corpus/go";

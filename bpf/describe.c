@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+/* What a Go binary offers a probe spec: see describe.h. */
+#include <dwarf.h>
+#include <stdbool.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "../capture/err.h"
+#include "describe.h"
+#include "goresolve.h"
+
+/* Go's DW_AT_go_embedded_field (src/cmd/internal/dwarf): a flag on a member. */
+#define DW_AT_go_embedded_field 0x2903
+
+static const char *name_of(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
+}
+
+static int type_of(Dwarf_Die *d, Dwarf_Die *t)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formref_die(dwarf_attr_integrate(d, DW_AT_type, &a), t) ? 0 : -1;
+}
+
+static const char *type_name_of(Dwarf_Die *d)
+{
+	Dwarf_Die t;
+	const char *n;
+
+	if (type_of(d, &t))
+		return "?";
+	n = name_of(&t);
+	return n ? n : "?";
+}
+
+/* Go's DW_AT_go_kind: the type's reflect.Kind. */
+#define DW_AT_go_kind 0x2900
+#define GO_KIND_STRUCT 25
+
+static long go_kind(Dwarf_Die *t)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word k;
+
+	return dwarf_formudata(dwarf_attr(t, DW_AT_go_kind, &a), &k) ? -1 : (long)k;
+}
+
+/* The struct @d's type is, through one pointer and typedefs: 0, or -1. */
+static int struct_of(Dwarf_Die *d, Dwarf_Die *s)
+{
+	int pointers = 0;
+
+	if (type_of(d, s))
+		return -1;
+	for (;;) {
+		int tag = dwarf_tag(s);
+
+		/* slices, strings and interfaces are structs of their words too */
+		if (tag == DW_TAG_structure_type)
+			return go_kind(s) == GO_KIND_STRUCT ? 0 : -1;
+		if (tag == DW_TAG_typedef && go_kind(s) >= 0 && go_kind(s) != GO_KIND_STRUCT)
+			return -1;
+		if ((tag != DW_TAG_pointer_type || pointers++) && tag != DW_TAG_typedef)
+			return -1;
+		if (type_of(s, s))
+			return -1;
+	}
+}
+
+/* A sorted list of names, each once. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static void names_add(struct names *l, const char *name)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap * 2 + 64;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = xstrdup(name);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void names_sort(struct names *l)
+{
+	size_t k = 0;
+
+	qsort(l->v, l->n, sizeof(*l->v), str_cmp);
+	for (size_t i = 0; i < l->n; i++) {
+		if (k && !strcmp(l->v[k - 1], l->v[i]))
+			free(l->v[i]);
+		else
+			l->v[k++] = l->v[i];
+	}
+	l->n = k;
+}
+
+static int names_has(const struct names *l, const char *name)
+{
+	return bsearch(&name, l->v, l->n, sizeof(*l->v), str_cmp) != NULL;
+}
+
+static void names_free(struct names *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* Levenshtein distance, or @cap + 1 once it is surely above @cap. */
+static size_t distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, d;
+
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	row = xmalloc((lb + 1) * sizeof(*row));
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0], low;
+
+		row[0] = low = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+			if (best < low)
+				low = best;
+		}
+		if (low > cap)
+			break;
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/* The part after the last '.' (a method's or function's own name). */
+static const char *last_part(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot ? dot + 1 : name;
+}
+
+/*
+ * Up to three names of @l nearest @name: within a third of its length
+ * (at least 2 edits), else those with its last component; the nearest
+ * first, then by name.
+ */
+static const char *nearest(const struct names *l, const char *name)
+{
+	static char buf[1024];
+	size_t cap = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+	const char *best[3];
+	size_t dist[3], nbest = 0;
+	int n;
+
+	for (size_t i = 0; i < l->n; i++) {
+		size_t d = distance(name, l->v[i], cap), k = 0;
+
+		if (d > cap && strcmp(last_part(name), last_part(l->v[i])))
+			continue;
+		while (k < nbest && dist[k] <= d)
+			k++;
+		if (k == 3)
+			continue;
+		for (size_t j = nbest < 3 ? nbest : 2; j > k; j--) {
+			best[j] = best[j - 1];
+			dist[j] = dist[j - 1];
+		}
+		best[k] = l->v[i];
+		dist[k] = d;
+		nbest += nbest < 3;
+	}
+	if (!nbest)
+		return "";
+	n = snprintf(buf, sizeof(buf), " (did you mean %s", best[0]);
+	for (size_t k = 1; k < nbest && n > 0 && (size_t)n < sizeof(buf); k++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
+			      k + 1 < nbest ? ", " : " or ", best[k]);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "?)");
+	return buf;
+}
+
+/* The functions of @b: every subprogram's name, and those with an abstract (inlined) instance. */
+struct functions {
+	struct names all, inlined;
+};
+
+static int collect_function(Dwarf_Die *d, void *arg)
+{
+	struct functions *f = arg;
+	const char *n;
+
+	if (dwarf_tag(d) != DW_TAG_subprogram || !(n = name_of(d)))
+		return 0;
+	names_add(&f->all, n);
+	if (dwarf_hasattr(d, DW_AT_inline))
+		names_add(&f->inlined, n);
+	return 0;
+}
+
+static void functions_read(struct go_binary *b, struct functions *f)
+{
+	memset(f, 0, sizeof(*f));
+	go_each_die(b, collect_function, f);
+	names_sort(&f->all);
+	names_sort(&f->inlined);
+}
+
+static void functions_free(struct functions *f)
+{
+	names_free(&f->all);
+	names_free(&f->inlined);
+}
+
+const char *go_nearest_function(struct go_binary *b, const char *name)
+{
+	struct functions f;
+	const char *s;
+
+	functions_read(b, &f);
+	s = nearest(&f.all, name);
+	functions_free(&f);
+	return s;
+}
+
+const char *go_nearest_child(Dwarf_Die *parent, int tag, const char *name)
+{
+	struct names l = { 0 };
+	Dwarf_Die c;
+	const char *s;
+
+	if (dwarf_child(parent, &c) == 0) {
+		do {
+			const char *n = name_of(&c);
+
+			if (dwarf_tag(&c) == tag && n)
+				names_add(&l, n);
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	names_sort(&l);
+	s = nearest(&l, name);
+	names_free(&l);
+	return s;
+}
+
+static int matches(const char *pattern, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	/* a glob names the whole symbol, or it without its package's directories */
+	if (strpbrk(pattern, "*?["))
+		return !fnmatch(pattern, name, 0) ||
+		       (slash && !fnmatch(pattern, slash + 1, 0));
+	return strstr(name, pattern) != NULL;
+}
+
+/* The functions @pattern matches, one a line; how many. */
+static size_t list_functions(const struct functions *f, const char *pattern, FILE *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->all.n; i++) {
+		const char *name = f->all.v[i];
+
+		if (!matches(pattern, name))
+			continue;
+		fprintf(out, "%s%s\n", name, names_has(&f->inlined, name) ?
+			"  (inlined: probe a caller)" : "");
+		n++;
+	}
+	return n;
+}
+
+/* One function's DIEs: its out-of-line code, its abstract (inlined) instance. */
+struct function {
+	const char *name;
+	Dwarf_Die code, abstract;
+	int has_code, has_abstract;
+	struct names callers;   /* the functions it is inlined into */
+	size_t ninlined;        /* its inlined instances */
+};
+
+static int find_function(Dwarf_Die *d, void *arg)
+{
+	struct function *f = arg;
+	const char *n;
+
+	if (dwarf_tag(d) != DW_TAG_subprogram || !(n = name_of(d)) || strcmp(n, f->name))
+		return 0;
+	if (dwarf_hasattr(d, DW_AT_inline)) {
+		f->abstract = *d;
+		f->has_abstract = 1;
+	} else if (!f->has_code++) {
+		f->code = *d;
+	}
+	return 0;
+}
+
+/* Inlined instances of @f under @d, inside top-level function @caller. */
+static void inlined_under(struct function *f, Dwarf_Die *d, const char *caller)
+{
+	Dwarf_Die c, origin;
+	Dwarf_Attribute a;
+
+	if (dwarf_child(d, &c))
+		return;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_inlined_subroutine &&
+		    dwarf_formref_die(dwarf_attr(&c, DW_AT_abstract_origin, &a), &origin) &&
+		    dwarf_dieoffset(&origin) == dwarf_dieoffset(&f->abstract)) {
+			f->ninlined++;
+			names_add(&f->callers, caller);
+		}
+		inlined_under(f, &c, caller);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static int find_inlined(Dwarf_Die *d, void *arg)
+{
+	const char *caller = dwarf_tag(d) == DW_TAG_subprogram ? name_of(d) : NULL;
+
+	if (caller && !dwarf_hasattr(d, DW_AT_inline))
+		inlined_under(arg, d, caller);
+	return 0;
+}
+
+/* Where it can be probed, or why not (the resolver's own refusal). */
+static void describe_probe(struct go_binary *b, struct function *f, int addresses,
+			   FILE *out)
+{
+	struct go_func gf;
+	struct cap_err err;
+
+	if (f->has_abstract) {
+		go_each_die(b, find_inlined, f);
+		names_sort(&f->callers);
+		fprintf(out, "  inlined: %zu instance%s in %zu function%s%s; a probe on its symbol "
+			"would miss them, and capture go refuses it: probe a caller\n",
+			f->ninlined, f->ninlined == 1 ? "" : "s", f->callers.n,
+			f->callers.n == 1 ? "" : "s", f->has_code ? " (and out of line)" : "");
+		for (size_t i = 0; i < f->callers.n; i++)
+			fprintf(out, "    %s\n", f->callers.v[i]);
+		return;
+	}
+	if (go_func(b, f->name, &gf, &err)) {
+		fprintf(out, "  probe: refused: %s\n", cap_err_text(&err));
+		cap_err_release(&err);
+		return;
+	}
+	fprintf(out, "  probe: entry%s and %d RET site%s (every return)\n",
+		gf.check ? " (at the stack check)" : "", gf.nret, gf.nret == 1 ? "" : "s");
+	if (!addresses)
+		return;
+	fprintf(out, "  file offsets: entry %#lx", gf.entry);
+	if (gf.check)
+		fprintf(out, ", stack check %#lx", gf.check);
+	for (int i = 0; i < gf.nret; i++)
+		fprintf(out, "%s%#lx", i ? " " : ", RET ", gf.ret[i]);
+	fputc('\n', out);
+}
+
+static int is_result(Dwarf_Die *p)
+{
+	Dwarf_Attribute a;
+	bool yes = false;
+
+	dwarf_formflag(dwarf_attr_integrate(p, DW_AT_variable_parameter, &a), &yes);
+	return yes;
+}
+
+static size_t widest(Dwarf_Die *parent, int tag, size_t plus)
+{
+	Dwarf_Die c;
+	size_t w = 0;
+
+	if (dwarf_child(parent, &c) == 0) {
+		do {
+			const char *n = name_of(&c);
+
+			if (dwarf_tag(&c) == tag && n && strlen(n) + plus > w)
+				w = strlen(n) + plus;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return w;
+}
+
+/* The arguments (@results 0) or results of @fn, NAME TYPE a line. */
+static void describe_params(Dwarf_Die *fn, int results, FILE *out)
+{
+	size_t w = widest(fn, DW_TAG_formal_parameter, 0);
+	int any = 0;
+	Dwarf_Die p;
+
+	if (dwarf_child(fn, &p))
+		return;
+	do {
+		const char *n = name_of(&p);
+
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || !n || is_result(&p) != results)
+			continue;
+		if (!any++)
+			fprintf(out, "  %s:\n", results ? "results (at a return)" : "arguments");
+		fprintf(out, "    %-*s  %s\n", (int)w, n, type_name_of(&p));
+	} while (dwarf_siblingof(&p, &p) == 0);
+}
+
+static int is_embedded(Dwarf_Die *m)
+{
+	Dwarf_Attribute a;
+	bool yes = false;
+
+	dwarf_formflag(dwarf_attr(m, DW_AT_go_embedded_field, &a), &yes);
+	return yes;
+}
+
+/* The members of embedded struct @m that it promotes, as @path.NAME. */
+static void promoted(Dwarf_Die *m, const char *path, FILE *out)
+{
+	Dwarf_Die s, c;
+	int first = 1;
+
+	if (struct_of(m, &s) || dwarf_child(&s, &c))
+		return;
+	do {
+		const char *n = name_of(&c);
+
+		if (dwarf_tag(&c) != DW_TAG_member || !n)
+			continue;
+		fprintf(out, "%s%s.%s", first ? "; promotes " : ", ", path, n);
+		first = 0;
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The fields of @p's struct (through one pointer), as expressions p.FIELD. */
+static void describe_fields(Dwarf_Die *p, FILE *out)
+{
+	const char *pn = name_of(p);
+	size_t w;
+	Dwarf_Die s, m;
+
+	if (!pn || struct_of(p, &s) || dwarf_child(&s, &m))
+		return;
+	fprintf(out, "  fields of %s (%s):\n", pn, type_name_of(p));
+	w = widest(&s, DW_TAG_member, strlen(pn) + 1);
+	do {
+		const char *n = name_of(&m);
+		char *path;
+
+		if (dwarf_tag(&m) != DW_TAG_member || !n)
+			continue;
+		path = xasprintf("%s.%s", pn, n);
+		fprintf(out, "    %-*s  %s", (int)w, path, type_name_of(&m));
+		if (is_embedded(&m)) {
+			fputs("  embedded", out);
+			promoted(&m, pn, out);
+		}
+		fputc('\n', out);
+		free(path);
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+static void describe_function(struct go_binary *b, struct function *f,
+			      int addresses, FILE *out)
+{
+	Dwarf_Die *fn = f->has_code ? &f->code : &f->abstract;
+	Dwarf_Die p;
+
+	fprintf(out, "func %s\n", f->name);
+	describe_probe(b, f, addresses, out);
+	describe_params(fn, 0, out);
+	describe_params(fn, 1, out);
+	if (dwarf_child(fn, &p))
+		return;
+	do {
+		if (dwarf_tag(&p) == DW_TAG_formal_parameter)
+			describe_fields(&p, out);
+	} while (dwarf_siblingof(&p, &p) == 0);
+}
+
+int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
+		struct cap_err *err)
+{
+	struct function f = { .name = what };
+	struct functions all;
+	size_t n;
+
+	if (what) {
+		go_each_die(b, find_function, &f);
+		if (f.has_code || f.has_abstract) {
+			describe_function(b, &f, addresses, out);
+			names_free(&f.callers);
+			return 0;
+		}
+	}
+	functions_read(b, &all);
+	n = list_functions(&all, what ? what : "main.*", out);
+	if (!n)
+		cap_fail(err, EXIT_BAD_INPUT, "%s: no function matches %s%s", go_path(b),
+			 what ? what : "main.*", what ? nearest(&all.all, what) : "");
+	functions_free(&all);
+	return n ? 0 : -1;
+}
