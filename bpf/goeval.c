@@ -25,30 +25,72 @@ static int operand(const struct go_operand *o, const struct go_val *vals,
 	return 0;
 }
 
-static int sum(const struct go_sum *s, const struct go_val *vals,
-	       unsigned long long *out, int *nil)
-{
-	unsigned long long total = 0, v;
+/* Node @i of @c: 0, or -1 with *@nil the field that had no value. */
+static int eval(const struct go_calc *c, int i, const struct go_val *vals,
+		unsigned long long *out, int *nil);
 
-	for (int i = 0; i < s->n; i++) {
-		if (operand(&s->op[i], vals, &v, nil))
-			return -1;
-		total = s->neg[i] ? total - v : total + v;
+/* min, max and orderings, of @a and @b as signed or unsigned numbers. */
+static unsigned long long order(const struct go_node *n, unsigned long long a,
+				unsigned long long b)
+{
+	int lt = n->is_signed ? (long long)a < (long long)b : a < b;
+	int gt = n->is_signed ? (long long)a > (long long)b : a > b;
+
+	switch (n->op) {
+	case GO_MIN:
+		return lt ? a : b;
+	case GO_MAX:
+		return gt ? a : b;
+	case GO_LT:
+		return lt;
+	case GO_LE:
+		return !gt;
+	case GO_GT:
+		return gt;
+	default:
+		return !lt;
 	}
-	*out = total;
+}
+
+static unsigned long long binary(const struct go_node *n, unsigned long long a,
+				 unsigned long long b)
+{
+	switch (n->op) {
+	case GO_ADD:
+		return a + b;
+	case GO_SUB:
+		return a - b;
+	case GO_EQ:
+		return a == b;
+	case GO_NE:
+		return a != b;
+	default:
+		return order(n, a, b);
+	}
+}
+
+static int eval(const struct go_calc *c, int i, const struct go_val *vals,
+		unsigned long long *out, int *nil)
+{
+	const struct go_node *n = &c->node[i];
+	unsigned long long a, b;
+
+	if (n->op == GO_LEAF)
+		return operand(&n->leaf, vals, out, nil);
+	if (eval(c, n->a, vals, &a, nil))
+		return -1;
+	if (n->op == GO_IF)
+		return eval(c, a ? n->b : n->c, vals, out, nil);
+	if (eval(c, n->b, vals, &b, nil))
+		return -1;
+	*out = binary(n, a, b);
 	return 0;
 }
 
 int go_calc_eval(const struct go_calc *c, const struct go_val *vals,
 		 unsigned long long *out, int *nil)
 {
-	unsigned long long a, b;
-
-	if (!c->cond)
-		return sum(&c->then, vals, out, nil);
-	if (operand(&c->a, vals, &a, nil) || operand(&c->b, vals, &b, nil))
-		return -1;
-	return sum(a == b ? &c->then : &c->other, vals, out, nil);
+	return eval(c, c->root, vals, out, nil);
 }
 
 /*

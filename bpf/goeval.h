@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a probe spec computes from a record beyond the values it reads
- * (docs/go.md): a value computed from other values (a sum, or a choice
- * between two on an equality), and which probed calls are open on each
+ * (docs/go.md): a value computed from other values (sums, minima and
+ * maxima, comparisons and a choice between two on one), values kept from
+ * one record for later ones, and which probed calls are open on each
  * goroutine (an event "while FUNC" is written only inside a FUNC call).
  */
 #ifndef GOEVAL_H
 #define GOEVAL_H
 
-#define GO_CALC_TERMS 8
+#define GO_CALC_NODES 32
 
 /* A value of a record: what was read or computed, or none (nil). */
 struct go_val {
@@ -22,18 +23,26 @@ struct go_operand {
 	unsigned long long k;
 };
 
-/* op[0] +/- op[1] +/- ...: neg[i] subtracts op[i]. */
-struct go_sum {
-	int n;
-	struct go_operand op[GO_CALC_TERMS];
-	int neg[GO_CALC_TERMS];
+enum go_op {
+	GO_LEAF,                /* an operand */
+	GO_ADD, GO_SUB,         /* unsigned, modulo 2^64 */
+	GO_MIN, GO_MAX,
+	GO_EQ, GO_NE, GO_LT, GO_LE, GO_GT, GO_GE,   /* 1 or 0 */
+	GO_IF,                  /* a ? b : c, only the one chosen evaluated */
 };
 
-/* @then, or, when @cond, @then if a == b else @other (unsigned, mod 2^64). */
+/* A node of a computation: its operands are nodes a, b (and c). */
+struct go_node {
+	enum go_op op;
+	int a, b, c;
+	int is_signed;          /* min, max, <, <=, >, >=: as signed numbers */
+	struct go_operand leaf;
+};
+
+/* A computed value: a tree of nodes, node[root] its value. */
 struct go_calc {
-	int cond;
-	struct go_operand a, b;
-	struct go_sum then, other;
+	int n, root;
+	struct go_node node[GO_CALC_NODES];
 };
 
 /*

@@ -18,6 +18,7 @@
  *                          dotted FIELD nests ("state.term"); TYPE str:
  *                          a string's bytes, at most N with EXPR[:N]
  *   FIELD TYPE = CALC ...  a field computed from the fields above it
+ *                          (sums, min, max, comparisons, if ... then ... else)
  *   keep NAME KEY... = FIELD   FIELD kept per key for later records
  *   FIELD TYPE kept NAME KEY... [or N]  the value kept last for the key
  *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
@@ -219,91 +220,317 @@ static int find_field(const struct site *site, const char *name)
 	return -1;
 }
 
-/* An operand of a computed field: a one-value field above, or a constant. */
-static int calc_operand(struct go_spec *s, struct site *site, long line,
-			const char *word, const struct table *t,
-			struct go_operand *o)
-{
-	int i = find_field(site, word), rc;
+/*
+ * A computed field's text, its words joined, parsed by recursive descent
+ * into a go_calc (goeval.h):
+ *
+ *   calc := 'if' calc 'then' calc 'else' calc | rel
+ *   rel  := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]
+ *   sum  := term [('+' | '-') term]...
+ *   term := FIELD | NUMBER | true | false | ('min' | 'max') '(' calc ',' calc ')'
+ *         | '(' calc ')'
+ *
+ * A comparison is a bool, every other value an integer; min, max and the
+ * orderings compare as signed numbers when a signed field is among their
+ * operands (a signed and an unsigned field together are refused).
+ */
+#define CALC_INT 0
+#define CALC_BOOL 1
+#define SIGNED 1                /* a node's operands: signed fields */
+#define UNSIGNED 2              /* unsigned fields; both: mixed */
 
-	o->field = i;
-	if (i >= 0 && !site->field[i].count && !site->field[i].bytes)
+struct calc_parse {
+	struct go_spec *s;
+	const struct site *site;
+	long line;
+	char *buf;              /* the lexemes, each NUL-terminated */
+	char **lex;
+	int nlex, at;
+	char where[64];         /* here()'s */
+	struct go_calc *c;
+	int type[GO_CALC_NODES], sign[GO_CALC_NODES];
+	const struct table *table[GO_CALC_NODES];   /* a table field's leaf */
+};
+
+static const char *const ops2[] = { "==", "!=", "<=", ">=" };
+
+/* The text's lexemes: names (dotted), numbers, operators, parentheses. */
+static int lex(struct calc_parse *p, const char *text)
+{
+	size_t len = strlen(text);
+	char *out;
+
+	p->buf = out = xmalloc(2 * len + 1);
+	p->lex = xcalloc(len + 1, sizeof(*p->lex));
+	for (const char *t = text; *t;) {
+		size_t n = 0;
+
+		if (*t == ' ') {
+			t++;
+			continue;
+		}
+		if (isalnum((unsigned char)*t) || *t == '_')
+			while (isalnum((unsigned char)t[n]) || t[n] == '_' || t[n] == '.')
+				n++;
+		for (size_t i = 0; !n && i < sizeof(ops2) / sizeof(ops2[0]); i++)
+			if (!strncmp(t, ops2[i], 2))
+				n = 2;
+		if (!n && strchr("+-<>(),", *t))
+			n = 1;
+		if (!n)
+			return gospec_refuse(p->s, p->line,
+					     "'%c': not a field, a number or an operator of a computed field", *t);
+		p->lex[p->nlex++] = memcpy(out, t, n);
+		out[n] = 0;
+		out += n + 1;
+		t += n;
+	}
+	return 0;
+}
+
+static const char *peek(const struct calc_parse *p)
+{
+	return p->at < p->nlex ? p->lex[p->at] : "";
+}
+
+static int accept(struct calc_parse *p, const char *word)
+{
+	if (strcmp(peek(p), word))
 		return 0;
-	if (i >= 0 && site->field[i].bytes)
-		return gospec_refuse(s, line,
-				     "%s is a str: a computed field takes integers", word);
-	if (i >= 0)
-		return gospec_refuse(s, line,
+	p->at++;
+	return 1;
+}
+
+/* What a refusal names: the next lexeme, quoted, or the end. */
+static const char *here(struct calc_parse *p)
+{
+	if (p->at >= p->nlex)
+		return "the end";
+	snprintf(p->where, sizeof(p->where), "'%s'", p->lex[p->at]);
+	return p->where;
+}
+
+static int expect(struct calc_parse *p, const char *word, const char *after)
+{
+	if (accept(p, word))
+		return 0;
+	return gospec_refuse(p->s, p->line, "%s: expected '%s' after %s", here(p),
+			     word, after);
+}
+
+/* A new node @op over @a, @b, @c: its index, or -1. */
+static int node(struct calc_parse *p, enum go_op op, int a, int b, int c)
+{
+	struct go_calc *k = p->c;
+
+	if (k->n == GO_CALC_NODES)
+		return gospec_refuse(p->s, p->line,
+				     "more than %d operands and operations", GO_CALC_NODES);
+	k->node[k->n] = (struct go_node){ .op = op, .a = a, .b = b, .c = c,
+					  .leaf = { .field = -1 } };
+	p->type[k->n] = CALC_INT;
+	p->table[k->n] = NULL;
+	p->sign[k->n] = (a >= 0 ? p->sign[a] : 0) | (b >= 0 ? p->sign[b] : 0) |
+			(c >= 0 ? p->sign[c] : 0);
+	return k->n++;
+}
+
+/* Are nodes @a and @b of @type (an operator @what's operands)? */
+static int typed(struct calc_parse *p, int a, int b, int type, const char *what)
+{
+	if (p->type[a] == type && p->type[b] == type)
+		return 0;
+	return gospec_refuse(p->s, p->line, "'%s': %s", what, type == CALC_INT ?
+			     "takes integers, not comparisons" :
+			     "takes comparisons (==, !=, <, <=, >, >=)");
+}
+
+/* A node that orders @a and @b: their signs must agree. */
+static int ordered(struct calc_parse *p, enum go_op op, int a, int b, const char *what)
+{
+	int n;
+
+	if (typed(p, a, b, CALC_INT, what))
+		return -1;
+	if ((p->sign[a] | p->sign[b]) == (SIGNED | UNSIGNED))
+		return gospec_refuse(p->s, p->line,
+				     "'%s': compares a signed and an unsigned field", what);
+	if ((n = node(p, op, a, b, -1)) >= 0)
+		p->c->node[n].is_signed = p->sign[n] == SIGNED;
+	return n;
+}
+
+static int p_calc(struct calc_parse *p, const struct table *t);
+
+/* An operand: a one-value field above, or a constant (a name of @t). */
+static int leaf(struct calc_parse *p, const char *word, const struct table *t)
+{
+	int i = find_field(p->site, word), n, rc;
+	unsigned long long k = 0;
+	int is_bool = i < 0 && (!strcmp(word, "true") || !strcmp(word, "false"));
+
+	if (i >= 0 && p->site->field[i].count)
+		return gospec_refuse(p->s, p->line,
 				     "%s is a slice ([:N]): a computed field takes one-value fields",
 				     word);
-	rc = constant(word, t, &o->k);
-	if (rc == NOT_64_BITS)
-		return gospec_refuse(s, line, "'%s': %s", word, TOO_LARGE);
-	if (rc)
-		return gospec_refuse(s, line,
+	if (i >= 0 && p->site->field[i].bytes)
+		return gospec_refuse(p->s, p->line,
+				     "%s is a str: a computed field takes integers", word);
+	if (is_bool) {
+		k = !strcmp(word, "true");
+	} else if (i < 0 && (rc = constant(word, t, &k))) {
+		if (rc == NOT_64_BITS)
+			return gospec_refuse(p->s, p->line, "'%s': %s", word, TOO_LARGE);
+		return gospec_refuse(p->s, p->line,
 				     "'%s': neither a field above nor a number%s", word,
 				     t ? " nor a name of its table" : "");
-	return 0;
+	}
+	if ((n = node(p, GO_LEAF, -1, -1, -1)) < 0)
+		return -1;
+	p->c->node[n].leaf = (struct go_operand){ .field = i, .k = k };
+	if (i < 0) {
+		p->type[n] = is_bool ? CALC_BOOL : CALC_INT;
+		return n;
+	}
+	p->table[n] = p->site->field[i].table;
+	p->type[n] = p->site->field[i].kind == GO_KIND_BOOL ? CALC_BOOL : CALC_INT;
+	p->sign[n] = p->site->field[i].kind == GO_KIND_SIGNED ? SIGNED :
+		     p->site->field[i].kind == GO_KIND_UNSIGNED ? UNSIGNED : 0;
+	return n;
 }
 
-/* OPERAND [+|- OPERAND]... over words [from, to). */
-static int calc_sum(struct go_spec *s, struct site *site, long line,
-		    char **tok, int from, int to, struct go_sum *sum)
+/* min(A, B) or max(A, B). */
+static int p_minmax(struct calc_parse *p, enum go_op op, const char *what)
 {
-	if (from >= to || (to - from) % 2 == 0 || (to - from + 1) / 2 > GO_CALC_TERMS)
-		return gospec_refuse(s, line,
-				     "expected OPERAND [+ OPERAND | - OPERAND]..., at most %d operands",
-				     GO_CALC_TERMS);
-	sum->n = 0;
-	for (int i = from; i < to; i += 2) {
-		if (i > from && strcmp(tok[i - 1], "+") && strcmp(tok[i - 1], "-"))
-			return gospec_refuse(s, line, "'%s': expected + or -",
-					     tok[i - 1]);
-		sum->neg[sum->n] = i > from && !strcmp(tok[i - 1], "-");
-		if (calc_operand(s, site, line, tok[i], NULL, &sum->op[sum->n++]))
+	int a, b;
+
+	if (expect(p, "(", what) || (a = p_calc(p, NULL)) < 0 ||
+	    expect(p, ",", what) || (b = p_calc(p, NULL)) < 0 || expect(p, ")", what))
+		return -1;
+	return ordered(p, op, a, b, what);
+}
+
+static int p_term(struct calc_parse *p, const struct table *t)
+{
+	const char *w = peek(p);
+	int n;
+
+	if (!*w || !(isalnum((unsigned char)*w) || *w == '_' || *w == '('))
+		return gospec_refuse(p->s, p->line,
+				     "%s: expected an operand (a field above, a number, min(A, B), max(A, B))",
+				     here(p));
+	p->at++;
+	if (!strcmp(w, "(")) {
+		if ((n = p_calc(p, t)) < 0 || expect(p, ")", "'(...'"))
 			return -1;
+		return n;
 	}
-	return 0;
+	if ((!strcmp(w, "min") || !strcmp(w, "max")) && !strcmp(peek(p), "("))
+		return p_minmax(p, *w == 'm' && w[1] == 'i' ? GO_MIN : GO_MAX, w);
+	return leaf(p, w, t);
 }
 
-/* Free @c, a computation refused; returns NULL. */
-static struct go_calc *calc_free(struct go_calc *c)
+static int p_sum(struct calc_parse *p, const struct table *t)
 {
-	free(c);
-	return NULL;
+	int a = p_term(p, t);
+
+	while (a >= 0 && (!strcmp(peek(p), "+") || !strcmp(peek(p), "-"))) {
+		const char *op = p->lex[p->at++];
+		int b = p_term(p, t);
+
+		if (b < 0 || typed(p, a, b, CALC_INT, op))
+			return -1;
+		a = node(p, *op == '+' ? GO_ADD : GO_SUB, a, b, -1);
+	}
+	return a;
 }
 
-/* SUM, or: if FIELD == VALUE then SUM else SUM; NULL if refused. */
+static const struct { const char *word; enum go_op op; } compares[] = {
+	{ "==", GO_EQ }, { "!=", GO_NE }, { "<", GO_LT }, { "<=", GO_LE },
+	{ ">", GO_GT }, { ">=", GO_GE },
+};
+
+/* SUM [CMP SUM]: a constant after a table's field may be one of its names. */
+static int p_rel(struct calc_parse *p, const struct table *t)
+{
+	int a = p_sum(p, t), b, n;
+	const char *op;
+	size_t k;
+
+	if (a < 0)
+		return -1;
+	for (k = 0; k < sizeof(compares) / sizeof(compares[0]) &&
+	     strcmp(peek(p), compares[k].word); k++)
+		;
+	if (k == sizeof(compares) / sizeof(compares[0]))
+		return a;
+	op = p->lex[p->at++];
+	if ((b = p_sum(p, p->table[a])) < 0)
+		return -1;
+	if (compares[k].op == GO_EQ || compares[k].op == GO_NE) {
+		if (p->type[a] != p->type[b])
+			return gospec_refuse(p->s, p->line,
+					     "'%s': compares an integer and a comparison", op);
+		n = node(p, compares[k].op, a, b, -1);
+	} else {
+		n = ordered(p, compares[k].op, a, b, op);
+	}
+	if (n >= 0)
+		p->type[n] = CALC_BOOL;
+	return n;
+}
+
+static int p_calc(struct calc_parse *p, const struct table *t)
+{
+	int cond, a, b, n;
+
+	if (!accept(p, "if"))
+		return p_rel(p, t);
+	if ((cond = p_rel(p, NULL)) < 0 || expect(p, "then", "if's condition") ||
+	    (a = p_calc(p, t)) < 0 || expect(p, "else", "then's value") ||
+	    (b = p_calc(p, t)) < 0)
+		return -1;
+	if (p->type[cond] != CALC_BOOL)
+		return gospec_refuse(p->s, p->line,
+				     "if: the condition is a comparison (==, !=, <, <=, >, >=)");
+	if (p->type[a] != p->type[b])
+		return gospec_refuse(p->s, p->line,
+				     "then and else: both integers or both comparisons");
+	if ((n = node(p, GO_IF, cond, a, b)) >= 0)
+		p->type[n] = p->type[a];
+	return n;
+}
+
+/* Words [0, n) of a computed field of @kind: its go_calc, or NULL if refused. */
 static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long line,
-				  char **tok, int n)
+				  enum go_kind kind, char **tok, int n)
 {
-	struct go_calc *c = xcalloc(1, sizeof(*c));
-	int then = -1, other = -1;
+	struct calc_parse p = { .s = s, .site = site, .line = line,
+				.c = xcalloc(1, sizeof(struct go_calc)) };
+	struct strbuf text = STRBUF_INIT;
+	int rc = -1;
 
-	if (n < 1 || strcmp(tok[0], "if"))
-		return calc_sum(s, site, line, tok, 0, n, &c->then) ? calc_free(c) : c;
 	for (int i = 0; i < n; i++) {
-		if (!strcmp(tok[i], "then") && then < 0)
-			then = i;
-		else if (!strcmp(tok[i], "else") && other < 0)
-			other = i;
+		strbuf_addstr(&text, " ");
+		strbuf_addstr(&text, tok[i]);
 	}
-	if (then != 4 || strcmp(tok[2], "==") || other < then) {
-		gospec_refuse(s, line, "expected 'if FIELD == VALUE then SUM else SUM'");
-		return calc_free(c);
+	if (!lex(&p, text.buf ? text.buf : "") && (p.c->root = p_calc(&p, NULL)) >= 0) {
+		if (p.at < p.nlex)
+			gospec_refuse(s, line, "%s: unexpected here", here(&p));
+		else if ((kind == GO_KIND_BOOL) != (p.type[p.c->root] == CALC_BOOL))
+			gospec_refuse(s, line, kind == GO_KIND_BOOL ?
+				      "a computed bool is a comparison (==, !=, <, <=, >, >=)" :
+				      "a comparison is a bool: give the field the type bool");
+		else
+			rc = 0;
 	}
-	c->cond = 1;
-	if (calc_operand(s, site, line, tok[1], NULL, &c->a))
-		return calc_free(c);
-	if (c->a.field < 0) {
-		gospec_refuse(s, line, "if %s: not a field above", tok[1]);
-		return calc_free(c);
-	}
-	if (calc_operand(s, site, line, tok[3], site->field[c->a.field].table, &c->b) ||
-	    calc_sum(s, site, line, tok, then + 1, other, &c->then) ||
-	    calc_sum(s, site, line, tok, other + 1, n, &c->other))
-		return calc_free(c);
-	return c;
+	strbuf_release(&text);
+	free(p.buf);
+	free(p.lex);
+	if (!rc)
+		return p.c;
+	free(p.c);
+	return NULL;
 }
 
 /* The words after a field's expression: or N, as string, hidden. */
@@ -521,11 +748,11 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 	} else if (calc) {
 		while (end < ntok && strcmp(tok[end], "as") && strcmp(tok[end], "hidden"))
 			end++;
-		if (f->kind == GO_KIND_BOOL || str) {
+		if (str) {
 			gospec_field_free(f);
-			return gospec_refuse(s, line, "a computed field is an integer");
+			return gospec_refuse(s, line, "a computed field is an integer or a bool");
 		}
-		f->calc = parse_calc(s, site, line, tok + 3, end - 3);
+		f->calc = parse_calc(s, site, line, f->kind, tok + 3, end - 3);
 		if (!f->calc) {
 			gospec_field_free(f);
 			return -1;
@@ -846,13 +1073,18 @@ static int clause_field(struct go_spec *s, const struct site *site,
 			const struct event *ev, const char *name, int slice)
 {
 	int i = find_field(site, name);
+	const char *clause = slice ? "per" : "by";
 
-	if (i < 0 || site->field[i].calc || site->field[i].bytes ||
-	    !site->field[i].count != !slice)
-		return gospec_refuse(s, ev->line,
-				     "no field %s (%s) below to %s", name,
-				     slice ? "a [:N] slice" : "one value, not [:N]",
-				     slice ? "write an event per element of" : "name the event by");
+	if (i < 0)
+		return gospec_refuse(s, ev->line, "%s %s: no field %s below", clause, name, name);
+	if (site->field[i].bytes)
+		return gospec_refuse(s, ev->line, "%s %s: a str, and %s takes %s", clause, name,
+				     clause, slice ? "a [:N] slice" : "an integer");
+	if (!site->field[i].count != !slice)
+		return gospec_refuse(s, ev->line, slice ?
+				     "per %s: one value, and per takes a [:N] slice" :
+				     "by %s: a [:N] slice, and by takes one value (read, computed or kept)",
+				     name);
 	return i;
 }
 

@@ -57,10 +57,10 @@ refused strquoted 'strquoted.probes:3: as string: only integers' "$N"
 spec strcalc "$S" 'entry T' '	x str n.ID' '	y i64 = x + 1'
 refused strcalc 'strcalc.probes:4: x is a str: a computed field takes integers' "$N"
 spec strby 'names K a b' "$S" 'entry K by x' '	x str n.ID'
-refused strby 'strby.probes:3: no field x \(one value, not \[:N\]\) below to name the event by' "$N"
+refused strby 'strby.probes:3: by x: a str, and by takes an integer' "$N"
 spec strtable 'names str a b'
 refused strtable 'strtable.probes:1: table str: the name of a type' "$N"
 spec strcalcstr "$S" 'entry T' '	x i64 n.Term' '	y str = x + 1'
-refused strcalcstr 'strcalcstr.probes:4: a computed field is an integer' "$N"
+refused strcalcstr 'strcalcstr.probes:4: a computed field is an integer or a bool' "$N"
 spec strmany "$S" 'entry T' '	x str n.Addr[:128]' '	y str n.ID[:64]'
 refused strmany 'strmany.probes:4: event T reads more than 24 values \(a str of 64 bytes takes 9\)' "$N"

@@ -3,7 +3,8 @@
 # tests/go/features.probes and checked against its log; each new refusal
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
 # (a "once" event missing from a call, a computed field over a nil value,
-# a value never kept); state across events (tests/go/state.probes).
+# a value never kept); state across events (tests/go/state.probes);
+# comparisons, min, max and by over a computed field (tests/go/calc.probes).
 # needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
@@ -49,6 +50,22 @@ python3 "$D/check-state.py" "$TMP/s/events/bank.ndjson" "$TMP/bad-s.log" >/dev/n
 	not_ok "a log that differs fails the state check" "check-state.py passed it" ||
 	ok "a log that differs fails the state check"
 
+# Comparisons, min, max and by over a computed field: calc.probes.
+if $CAPTURE go --probes "$D/calc.probes" -o "$TMP/c" -- $BANK >"$TMP/c.out" 2>"$TMP/c.err"; then
+	ok "capture go of the bank with calc.probes"
+else
+	not_ok "capture go of the bank with calc.probes" "$(tail -n 2 "$TMP/c.err")"
+fi
+if out=$(python3 "$D/check-calc.py" "$TMP/c/events/bank.ndjson" "$TMP/c.out" 2>&1); then
+	ok "comparisons, if, min, max (signed), by a computed field: as logged ($out)"
+else
+	not_ok "computed fields against the log" "$out"
+fi
+sed '5s/from [0-9]* to/from 7 to/' "$TMP/c.out" >"$TMP/bad-c.log"
+python3 "$D/check-calc.py" "$TMP/c/events/bank.ndjson" "$TMP/bad-c.log" >/dev/null 2>&1 &&
+	not_ok "a log that differs fails the computed check" "check-calc.py passed it" ||
+	ok "a log that differs fails the computed check"
+
 A='func main.(*Bank).apply'
 spec keepout 'group g X' '	id i64 X.ID' 'keep k proc = id'
 refused keepout 'keepout.probes:3: keep outside an entry or return'
@@ -87,13 +104,43 @@ refused below "below.probes:3: 'y': neither a field above nor a number"
 spec calcslice "$A" 'entry T' '	bal i64 b.accounts[:8].Balance' '	x i64 = bal + 1'
 refused calcslice 'calcslice.probes:4: bal is a slice'
 spec dangling "$A" 'entry T' '	id i64 t.ID' '	x i64 = id +'
-refused dangling 'dangling.probes:4: expected OPERAND \[\+ OPERAND \| - OPERAND\]'
+refused dangling 'dangling.probes:4: the end: expected an operand \(a field above, a number, min\(A, B\), max\(A, B\)\)'
 spec badif "$A" 'entry T' '	id i64 t.ID' '	x i64 = if id 1 then 2 else 3'
-refused badif "badif.probes:4: expected 'if FIELD == VALUE then SUM else SUM'"
+refused badif "badif.probes:4: '1': expected 'then' after if's condition"
 spec calcbool "$A" 'entry T' '	id i64 t.ID' '	x bool = id'
-refused calcbool 'calcbool.probes:4: a computed field is an integer'
+refused calcbool 'calcbool.probes:4: a computed bool is a comparison \(==, !=, <, <=, >, >=\)'
+# Comparisons, min and max (tests/go/calc.probes has what they compute).
+spec cmpint "$A" 'entry T' '	id i64 t.ID' '	x i64 = id < 3'
+refused cmpint 'cmpint.probes:4: a comparison is a bool: give the field the type bool'
+spec cmpsign "$A" 'entry T' '	id i64 t.ID' '	g u64 goid' '	x bool = id < g'
+refused cmpsign "cmpsign.probes:5: '<': compares a signed and an unsigned field"
+spec minsign "$A" 'entry T' '	id i64 t.ID' '	g u64 goid' '	x i64 = max(id, g)'
+refused minsign "minsign.probes:5: 'max': compares a signed and an unsigned field"
+spec minone "$A" 'entry T' '	id i64 t.ID' '	x i64 = min(id)'
+refused minone "minone.probes:4: '\)': expected ',' after min"
+spec minopen "$A" 'entry T' '	id i64 t.ID' '	x i64 = max(id, 1'
+refused minopen "minopen.probes:4: the end: expected '\)' after max"
+spec ifint "$A" 'entry T' '	id i64 t.ID' '	x i64 = if id then 1 else 2'
+refused ifint 'ifint.probes:4: if: the condition is a comparison'
+spec ifkinds "$A" 'entry T' '	id i64 t.ID' '	x i64 = if id > 1 then 1 else id > 2'
+refused ifkinds 'ifkinds.probes:4: then and else: both integers or both comparisons'
+spec addbool "$A" 'entry T' '	id i64 t.ID' '	x i64 = id + (id > 1)'
+refused addbool "addbool.probes:4: '\+': takes integers, not comparisons"
+spec eqkinds "$A" 'entry T' '	id i64 t.ID' '	x bool = (id > 1) == id'
+refused eqkinds "eqkinds.probes:4: '==': compares an integer and a comparison"
+spec badop "$A" 'entry T' '	id i64 t.ID' '	x i64 = id * 2'
+refused badop "badop.probes:4: '\*': not a field, a number or an operator of a computed field"
+spec trailing "$A" 'entry T' '	id i64 t.ID' '	x i64 = id 2'
+refused trailing "trailing.probes:4: '2': unexpected here"
+spec nodes "$A" 'entry T' '	id i64 t.ID' "	x i64 = id$(printf ' + id%.0s' {1..16})"
+refused nodes 'nodes.probes:4: more than 32 operands and operations'
+# by over a computed field works (calc.probes); what it cannot take:
+spec bynone "$A" 'names K a b' 'entry K by nosuch' '	id i64 t.ID'
+refused bynone 'bynone.probes:3: by nosuch: no field nosuch below'
+spec byslice "$A" 'names K a b' 'entry K by bal' '	bal i64 b.accounts[:8].Balance'
+refused byslice 'byslice.probes:3: by bal: a \[:N\] slice, and by takes one value'
 spec perone "$A" 'entry T per id == 1' '	id i64 t.ID'
-refused perone 'perone.probes:2: no field id \(a \[:N\] slice\) below'
+refused perone 'perone.probes:2: per id: one value, and per takes a \[:N\] slice'
 spec pervalue "$A" 'entry T per bal == rich' '	bal i64 b.accounts[:8].Balance'
 refused pervalue 'pervalue.probes:2: per bal == rich: a number or a name of its table'
 spec both "$A" 'entry T' '	a i64 t.ID' '	a.b i64 t.Amount'

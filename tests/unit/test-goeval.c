@@ -4,44 +4,86 @@
 #include "capture/json.h"
 #include "unit.h"
 
-static struct go_operand field(int i)
+/* A computation built node by node: leaves, then operations over them. */
+static int leaf(struct go_calc *c, int field, unsigned long long k)
 {
-	return (struct go_operand){ .field = i };
+	c->node[c->n] = (struct go_node){ .op = GO_LEAF, .leaf = { field, k } };
+	return c->root = c->n++;
 }
 
-static struct go_operand num(unsigned long long k)
+static int op(struct go_calc *c, enum go_op o, int a, int b, int x)
 {
-	return (struct go_operand){ .field = -1, .k = k };
+	c->node[c->n] = (struct go_node){ .op = o, .a = a, .b = b, .c = x };
+	return c->root = c->n++;
+}
+
+static unsigned long long value(const struct go_calc *c, const struct go_val *v,
+				int *ok)
+{
+	unsigned long long out = 0;
+	int nil = -1;
+
+	*ok = !go_calc_eval(c, v, &out, &nil);
+	return out;
 }
 
 static void calcs(void)
 {
 	/* uoff, ulen, type, snap, nents; field 5 has no value */
 	struct go_val v[6] = { { 5, 1 }, { 0, 1 }, { 7, 1 }, { 40, 1 }, { 3, 1 }, { 0, 0 } };
-	struct go_calc log = { .then = { 3, { field(0), field(1), num(1) }, { 0, 0, 1 } } };
-	struct go_calc ents = { .cond = 1, .a = field(2), .b = num(7),
-				.then = { 1, { field(3) }, { 0 } },
-				.other = { 1, { field(4) }, { 0 } } };
-	struct go_calc nil = { .then = { 2, { field(0), field(5) }, { 0, 0 } } };
+	struct go_calc log = { 0 }, ents = { 0 }, nil = { 0 };
 	unsigned long long out = 0;
-	int which = -1;
+	int which = -1, ok;
 
-	check("a sum: uoff + ulen - 1", !go_calc_eval(&log, v, &out, &which) && out == 4,
-	      "not 4");
+	op(&log, GO_SUB, op(&log, GO_ADD, leaf(&log, 0, 0), leaf(&log, 1, 0), -1),
+	   leaf(&log, -1, 1), -1);
+	op(&ents, GO_IF, op(&ents, GO_EQ, leaf(&ents, 2, 0), leaf(&ents, -1, 7), -1),
+	   leaf(&ents, 3, 0), leaf(&ents, 4, 0));
+	op(&nil, GO_ADD, leaf(&nil, 0, 0), leaf(&nil, 5, 0), -1);
+	check("a sum: uoff + ulen - 1", value(&log, v, &ok) == 4 && ok, "not 4");
 	v[0].v = 0;
-	check("unsigned, modulo 2^64: 0 + 0 - 1", !go_calc_eval(&log, v, &out, &which) &&
-	      out == ~0ull, "not 2^64 - 1");
-	check("if type == 7 then snap", !go_calc_eval(&ents, v, &out, &which) && out == 40,
+	check("unsigned, modulo 2^64: 0 + 0 - 1", value(&log, v, &ok) == ~0ull && ok,
+	      "not 2^64 - 1");
+	check("if type == 7 then snap", value(&ents, v, &ok) == 40 && ok,
 	      "not the snapshot's index");
 	v[2].v = 3;
-	check("else nents", !go_calc_eval(&ents, v, &out, &which) && out == 3,
-	      "not the entries");
+	check("else nents", value(&ents, v, &ok) == 3 && ok, "not the entries");
 	check("an operand without a value: -1 naming it",
 	      go_calc_eval(&nil, v, &out, &which) == -1 && which == 5, "not refused");
 	v[2].have = 0;
 	which = -1;
 	check("a condition without a value: -1 naming it",
 	      go_calc_eval(&ents, v, &out, &which) == -1 && which == 2, "not refused");
+}
+
+/* min, max and the comparisons, of -1 and 2 as signed and as unsigned. */
+static void orders(void)
+{
+	static const struct { enum go_op op; unsigned long long is_signed, as_unsigned; } t[] = {
+		{ GO_MIN, ~0ull, 2 }, { GO_MAX, 2, ~0ull }, { GO_LT, 1, 0 }, { GO_LE, 1, 0 },
+		{ GO_GT, 0, 1 }, { GO_GE, 0, 1 }, { GO_EQ, 0, 0 }, { GO_NE, 1, 1 },
+	};
+	struct go_val v[2] = { { ~0ull, 1 }, { 2, 1 } };
+	int all = 1, ok;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		for (int sgn = 0; sgn < 2; sgn++) {
+			struct go_calc c = { 0 };
+
+			op(&c, t[i].op, leaf(&c, 0, 0), leaf(&c, 1, 0), -1);
+			c.node[c.root].is_signed = sgn;
+			all &= value(&c, v, &ok) == (sgn ? t[i].is_signed : t[i].as_unsigned) && ok;
+		}
+	check("min, max, ==, !=, <, <=, >, >= as signed and unsigned", all, "one differs");
+	{
+		struct go_calc c = { 0 };
+		struct go_val w[2] = { { 2, 1 }, { 2, 1 } };
+
+		op(&c, GO_LE, leaf(&c, 0, 0), leaf(&c, 1, 0), -1);
+		check("2 <= 2", value(&c, w, &ok) == 1 && ok, "not true");
+		op(&c, GO_GE, leaf(&c, 0, 0), leaf(&c, 1, 0), -1);
+		check("2 >= 2", value(&c, w, &ok) == 1 && ok, "not true");
+	}
 }
 
 static void calls(void)
@@ -130,6 +172,7 @@ static void state(void)
 int main(void)
 {
 	calcs();
+	orders();
 	calls();
 	state();
 	return unit_status();

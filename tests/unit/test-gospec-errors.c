@@ -118,8 +118,23 @@ int main(void)
 	refused("a bad slice", FN "\tv i64 a[:0]\n", 3,
 		"a[:0]: expected [:N] with N from 1 to 24");
 	refused("a bad computation", FN "\tid i64 t.ID\n\tx i64 = if id 1 then 2 else 3\n",
-		4, "expected 'if FIELD == VALUE then SUM else SUM'");
-	refused("a computed bool", FN "\tx bool = 1\n", 3, "a computed field is an integer");
+		4, "'1': expected 'then' after if's condition");
+	refused("a computed bool", FN "\tx bool = 1\n", 3,
+		"a computed bool is a comparison (==, !=, <, <=, >, >=)");
+	refused("deep in a computation", FN "\tid i64 t.ID\n\tx i64 = if id > 1 then max(id, (y)) else 0\n",
+		4, "'y': neither a field above nor a number");
+	parses("comparisons, min and max",
+	       FN "\tid i64 t.ID\n\tx bool = if min(id,2) <= max(id, 3) then id != 1 else (id == 0)\n");
+	parses("a table's name compared with its field",
+	       "names k a b\n" FN "\tt k t.K\n\tx u64 = if t != b then 1 else 0\n");
+	refused("a table's name not its field's", "names k a b\n" FN "\tt u64 t.K\n\tx bool = t == b\n",
+		5, "'b': neither a field above nor a number");
+	refused("a keep of no field", FN "\tid i64 t.ID\n\tkeep k proc id = v\n", 4,
+		"keep k: 'v' is not a one-value field above");
+	refused("a kept field's key", FN "\tv i64 kept k proc x or 1\n", 3,
+		"key 'x': not a one-value field above, nor proc");
+	refused("a kept field's state", FN "\tid i64 t.ID\n\tkeep k proc = id\n\tv i64 kept j proc\n", 5,
+		"kept j: no 'keep j' in the spec");
 	refused("a field of a group", "group g p\n\tv i64 p.X[:0]\n" FN "\tuse g t\n",
 		2, "t.X[:0]: expected [:N] with N from 1 to 24");
 	refused("a key both value and object", FN "\ta i64 t.ID\n\ta.b i64 t.To\n", 4,
