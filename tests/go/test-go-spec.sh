@@ -11,60 +11,41 @@ source "$TESTS_DIR/go/bank.sh"
 build -o "$TMP/bank" .
 BANK="$TMP/bank -procs 2 -workers 3 -transfers 40"
 
-if $CAPTURE go --probes "$D/features.probes" -o "$TMP/f" -- $BANK >"$TMP/f.out" 2>"$TMP/f.err"; then
-	ok "capture go of the bank with features.probes"
-else
-	not_ok "capture go of the bank with features.probes" "$(tail -n 2 "$TMP/f.err")"
-fi
-if out=$(python3 "$D/check-features.py" "$TMP/f/events/bank.ndjson" "$TMP/f.out" 2>&1); then
-	ok "header, group, nesting, hidden, computed, as string, while, once, per: as logged ($out)"
-else
-	not_ok "features against the log" "$out"
-fi
-# The check can fail: one amount changed in the log.
-sed '7s/amount [0-9]*/amount 999/' "$TMP/f.out" >"$TMP/bad.log"
-python3 "$D/check-features.py" "$TMP/f/events/bank.ndjson" "$TMP/bad.log" >/dev/null 2>&1 &&
-	not_ok "a log that differs fails the check" "check-features.py passed it" ||
-	ok "a log that differs fails the check"
-line=$(grep -m1 '"kind":"InWorker"' "$TMP/f/events/bank.ndjson")
+# traced NAME EDIT WHAT: the bank traced by $D/NAME.probes, its events
+# checked against its log by check-NAME.py, and the check seen to fail on
+# the log changed by sed EDIT.
+traced() {
+	local name=$1 edit=$2 what=$3 out
+	if $CAPTURE go --probes "$D/$name.probes" -o "$TMP/$name" -- $BANK \
+		>"$TMP/$name.out" 2>"$TMP/$name.err"; then
+		ok "capture go of the bank with $name.probes"
+	else
+		not_ok "capture go of the bank with $name.probes" "$(tail -n 2 "$TMP/$name.err")"
+	fi
+	if out=$(python3 "$D/check-$name.py" "$TMP/$name/events/bank.ndjson" "$TMP/$name.out" 2>&1); then
+		ok "$what: as logged ($out)"
+	else
+		not_ok "$what: as logged" "$out"
+	fi
+	sed "$edit" "$TMP/$name.out" >"$TMP/bad-$name.log"
+	python3 "$D/check-$name.py" "$TMP/$name/events/bank.ndjson" "$TMP/bad-$name.log" \
+		>/dev/null 2>&1 &&
+		not_ok "a log that differs fails check-$name.py" "it passed" ||
+		ok "a log that differs fails check-$name.py"
+}
+traced features '7s/amount [0-9]*/amount 999/' \
+	"header, group, nesting, hidden, computed, as string, while, once, per"
+line=$(grep -m1 '"kind":"InWorker"' "$TMP/features/events/bank.ndjson")
 if [[ "$line" =~ ^\{\"kind\":\"InWorker\",\"proc\":[0-9],\"t\":\{\"id\":[0-9]+,\"amount\":[0-9]+,\"net\":[0-9]+,\"bank\":\"[0-9]\"\},\"charged\":[01]\}$ ]]; then
 	ok "the event's shape: the header's key, proc, an object, no hidden field"
 else
 	not_ok "the event's shape" "$line"
 fi
-
-# State across events: tests/go/state.probes against the log.
-if $CAPTURE go --probes "$D/state.probes" -o "$TMP/s" -- $BANK >"$TMP/s.out" 2>"$TMP/s.err"; then
-	ok "capture go of the bank with state.probes"
-else
-	not_ok "capture go of the bank with state.probes" "$(tail -n 2 "$TMP/s.err")"
-fi
-if out=$(python3 "$D/check-state.py" "$TMP/s/events/bank.ndjson" "$TMP/s.out" 2>&1); then
-	ok "keep and kept: per process and account, at another site, or 0 never kept ($out)"
-else
-	not_ok "kept values against the log" "$out"
-fi
-# The check can fail: a payer's amount changed in the log changes what it kept.
-sed '3s/amount [0-9]*/amount 999/' "$TMP/s.out" >"$TMP/bad-s.log"
-python3 "$D/check-state.py" "$TMP/s/events/bank.ndjson" "$TMP/bad-s.log" >/dev/null 2>&1 &&
-	not_ok "a log that differs fails the state check" "check-state.py passed it" ||
-	ok "a log that differs fails the state check"
-
-# Comparisons, min, max and by over a computed field: calc.probes.
-if $CAPTURE go --probes "$D/calc.probes" -o "$TMP/c" -- $BANK >"$TMP/c.out" 2>"$TMP/c.err"; then
-	ok "capture go of the bank with calc.probes"
-else
-	not_ok "capture go of the bank with calc.probes" "$(tail -n 2 "$TMP/c.err")"
-fi
-if out=$(python3 "$D/check-calc.py" "$TMP/c/events/bank.ndjson" "$TMP/c.out" 2>&1); then
-	ok "comparisons, if, min, max (signed), by a computed field: as logged ($out)"
-else
-	not_ok "computed fields against the log" "$out"
-fi
-sed '5s/from [0-9]* to/from 7 to/' "$TMP/c.out" >"$TMP/bad-c.log"
-python3 "$D/check-calc.py" "$TMP/c/events/bank.ndjson" "$TMP/bad-c.log" >/dev/null 2>&1 &&
-	not_ok "a log that differs fails the computed check" "check-calc.py passed it" ||
-	ok "a log that differs fails the computed check"
+# A payer's amount changed in the log changes what it kept.
+traced state '3s/amount [0-9]*/amount 999/' \
+	"keep and kept: per process and account, at another site, or 0 never kept"
+traced calc '5s/from [0-9]* to/from 7 to/' \
+	"comparisons, if, min, max (signed), by a computed field"
 
 A='func main.(*Bank).apply'
 spec keepout 'group g X' '	id i64 X.ID' 'keep k proc = id'

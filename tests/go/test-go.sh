@@ -130,7 +130,7 @@ refused booltable 'booltable.probes:4: ~r0 is bool: a table names integers'
 spec bytable 'func main.(*Bank).apply' 'entry kinds by from' '	from i32 t.From'
 refused bytable 'bytable.probes:2: no names table kinds above'
 spec byfield 'names kinds a b c d' 'func main.(*Bank).apply' 'entry kinds by from' '	to i32 t.To'
-refused byfield 'byfield.probes:3: no field from \(one value, not \[:N\]\) below'
+refused byfield 'byfield.probes:3: by from: no field from below'
 
 # Names and defaults: accounts by name, a nil fee as 0, as the log says.
 spec names 'names owners alice bob carol dave' 'func main.(*Bank).apply' 'entry T' \
