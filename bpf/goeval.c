@@ -101,7 +101,7 @@ struct go_kept {
 	int name;               /* -1: an empty slot */
 	char *key;
 	size_t len;
-	struct go_val v;
+	struct go_val v;        /* a string's bytes: a copy, owned here */
 };
 
 struct go_state {
@@ -124,20 +124,28 @@ void go_state_free(struct go_state *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->cap; i++)
+	for (size_t i = 0; i < st->cap; i++) {
 		free(st->slot[i].key);
+		free((char *)st->slot[i].v.bytes);
+	}
 	free(st->slot);
 	free(st);
 }
 
-/* Whether the value is there, then its 8 bytes: a nil key is a key too. */
+/*
+ * Whether the value is there and is a string, its 8 bytes (a string's
+ * length), then a string's bytes: a nil key is a key too, and no string
+ * is an integer.
+ */
 void go_key_add(struct strbuf *key, const struct go_val *v)
 {
-	unsigned char b[9] = { (unsigned char)!!v->have };
+	unsigned char b[9] = { (unsigned char)((v->have ? 1 : 0) | (v->bytes ? 2 : 0)) };
 
 	for (int i = 0; i < 8; i++)
 		b[1 + i] = (unsigned char)(v->have ? v->v >> (8 * i) : 0);
 	strbuf_put(key, b, sizeof(b));
+	if (v->have && v->bytes)
+		strbuf_put(key, v->bytes, v->nbytes);
 }
 
 /* FNV-1a of the state and its key. */
@@ -195,7 +203,14 @@ void go_state_put(struct go_state *st, int name, const struct strbuf *key,
 		k->len = key->len;
 		st->n++;
 	}
+	free((char *)k->v.bytes);
 	k->v = v;
+	if (v.bytes) {
+		char *copy = xmalloc(v.nbytes ? v.nbytes : 1);
+
+		memcpy(copy, v.bytes, v.nbytes);
+		k->v.bytes = copy;
+	}
 }
 
 const struct go_val *go_state_get(const struct go_state *st, int name,

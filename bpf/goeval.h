@@ -11,10 +11,16 @@
 
 #define GO_CALC_NODES 32
 
-/* A value of a record: what was read or computed, or none (nil). */
+/*
+ * A value of a record: what was read or computed, or none (nil).  A
+ * string's is its length, and its first @nbytes bytes at @bytes (which
+ * the record, or the spec, owns); an integer's @bytes is NULL.
+ */
 struct go_val {
 	unsigned long long v;
 	int have;
+	const char *bytes;
+	size_t nbytes;
 };
 
 /* A field's value (@field >= 0) or a constant. */
@@ -65,10 +71,13 @@ void go_state_free(struct go_state *st);
 /* Append value @v to @key (a key of several values: one call each). */
 struct strbuf;
 void go_key_add(struct strbuf *key, const struct go_val *v);
-/* State @name's value for @key becomes @v. */
+/* State @name's value for @key becomes @v (a string's bytes copied). */
 void go_state_put(struct go_state *st, int name, const struct strbuf *key,
 		  struct go_val v);
-/* State @name's value for @key, or NULL when none was kept. */
+/*
+ * State @name's value for @key, or NULL when none was kept; a string's
+ * bytes are the state's until its next put for @key.
+ */
 const struct go_val *go_state_get(const struct go_state *st, int name,
 				  const struct strbuf *key);
 

@@ -571,7 +571,8 @@ static int same_state(struct go_spec *s, long line, const struct state *st,
 	if (nkeys != st->nkeys)
 		return gospec_refuse(s, line, "%s: a key of %d values, keep %s (line %ld) has %d",
 				     st->name, nkeys, st->name, st->line, st->nkeys);
-	if (f->table != v->table || f->kind != v->kind || f->size != v->size)
+	if (f->table != v->table || f->kind != v->kind || f->size != v->size ||
+	    !f->bytes != !v->bytes)
 		return gospec_refuse(s, line,
 				     "%s: not the type of %s, the value keep %s (line %ld) keeps",
 				     f->name, v->name, st->name, st->line);
@@ -632,6 +633,8 @@ static int kept_field(struct go_spec *s, const struct site *site, long line,
 	if (parse_key(s, site, line, tok, 4, end, &f->kept_key))
 		return -1;
 	f->kept_name = xstrdup(tok[3]);
+	if (!strcmp(tok[1], "str"))
+		f->bytes = STR_MAX_BYTES;   /* what any keep's str holds */
 	return end;
 }
 

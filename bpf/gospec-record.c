@@ -172,29 +172,38 @@ static void put_utf8(struct strbuf *l, const unsigned char *b, size_t k)
 	json_write_string(l, text, n, JSON_COMPACT);
 }
 
+/* A str field's value in @r: its length and the bytes read, or nil. */
+static void str_value(const struct field *f, const struct gp_record *r,
+		      struct go_val *v)
+{
+	size_t k = str_bytes(f, r);
+
+	if (r->nil_mask & (1u << f->len_slot))
+		return;
+	for (size_t i = 0; i < (k + 7) / 8; i++)
+		if (r->nil_mask & (1u << (f->slot + i)))
+			return;
+	*v = (struct go_val){ .v = r->val[f->len_slot], .have = 1,
+			      .bytes = (const char *)&r->val[f->slot], .nbytes = k };
+}
+
 /*
- * A str field: the string, or {"first":FIRST,"len":LEN} when it is longer
- * than the field's bytes (FIRST up to its last whole character); null when
- * it is nil or its bytes could not be read.
+ * A str field's value: the string, or {"first":FIRST,"len":LEN} when it
+ * is longer than the field's bytes (FIRST up to its last whole
+ * character); null when it is nil or its bytes could not be read.
  */
-static void put_string(struct strbuf *l, const struct field *f,
-		       const struct gp_record *r)
+static void put_string(struct strbuf *l, const struct go_val *v)
 {
 	unsigned char b[STR_MAX_BYTES + 8];
-	size_t k = str_bytes(f, r), cut;
+	size_t k = v->nbytes, cut;
 
-	if (r->nil_mask & (1u << f->len_slot)) {
+	if (!v->have) {
 		ADD_LIT(l, "null");
 		return;
 	}
-	for (size_t i = 0; i < (k + 7) / 8; i++)
-		if (r->nil_mask & (1u << (f->slot + i))) {
-			ADD_LIT(l, "null");
-			return;
-		}
-	memcpy(b, &r->val[f->slot], (k + 7) / 8 * 8);
+	memcpy(b, v->bytes, k);
 	b[k] = 0;
-	if (k == r->val[f->len_slot]) {
+	if (k == v->v) {
 		put_utf8(l, b, k);
 		return;
 	}
@@ -202,7 +211,7 @@ static void put_string(struct strbuf *l, const struct field *f,
 	ADD_LIT(l, "{\"first\":");
 	put_utf8(l, b, cut);
 	ADD_LIT(l, ",\"len\":");
-	strbuf_add_uint(l, r->val[f->len_slot]);
+	strbuf_add_uint(l, v->v);
 	ADD_LIT(l, "}");
 }
 
@@ -214,7 +223,7 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 
 	strbuf_put(l, f->pre, f->pre_len);
 	if (f->bytes) {
-		put_string(l, f, r);
+		put_string(l, val);
 		return;
 	}
 	if (!f->count) {
@@ -244,7 +253,7 @@ static void make_key(struct go_spec *s, const struct site *site,
 	for (int i = 0; i < key->n; i++) {
 		int f = key->field[i];
 		struct go_val v = f == KEY_PROC ?
-			(struct go_val){ (unsigned long long)proc, 1 } : s->vals[f];
+			(struct go_val){ .v = (unsigned long long)proc, .have = 1 } : s->vals[f];
 
 		go_key_add(&s->keybuf, &v);
 		if (!text)
@@ -253,6 +262,8 @@ static void make_key(struct go_spec *s, const struct site *site,
 			    f == KEY_PROC ? "proc" : site->field[f].name);
 		if (!v.have)
 			strbuf_addstr(text, "nil");
+		else if (v.bytes)
+			strbuf_addf(text, "\"%.*s\"", (int)v.nbytes, v.bytes);
 		else if (f != KEY_PROC && site->field[f].kind == GO_KIND_SIGNED)
 			strbuf_add_int(text, (long long)v.v);
 		else
@@ -274,22 +285,24 @@ static void kept(struct go_spec *s, const struct site *site,
 {
 	const struct go_val *k;
 	struct strbuf text = STRBUF_INIT;
+	char *copy = s->strs[v - s->vals];
 
 	make_key(s, site, &f->kept_key, proc, NULL);
-	if ((k = go_state_get(s->kept, f->state, &s->keybuf))) {
-		*v = *k;
-	} else if (f->has_default) {
-		*v = (struct go_val){ f->def, 1 };
-		return;
-	} else {
+	if (!(k = go_state_get(s->kept, f->state, &s->keybuf)) && !f->has_default) {
 		make_key(s, site, &f->kept_key, proc, &text);
 		fail(s, f->line, "%s: nothing kept in %s for %s (give it 'or VALUE')",
 		     f->name, f->kept_name, text.buf);
 		strbuf_release(&text);
 		return;
 	}
-	if (!v->have && f->has_default)
-		*v = (struct go_val){ f->def, 1 };
+	if (!k || !k->have) {
+		*v = (struct go_val){ .v = f->def, .have = f->has_default };
+		return;
+	}
+	*v = *k;
+	/* A keep below this field may replace the state's copy. */
+	if (v->bytes)
+		v->bytes = memcpy(copy, v->bytes, v->nbytes);
 }
 
 /*
@@ -308,11 +321,13 @@ static void values(struct go_spec *s, const struct site *site,
 
 		for (; k < site->nkeeps && site->keep[k].after == i; k++)
 			keep(s, site, &site->keep[k], proc);
-		v->have = 0;
-		if (f->count || f->bytes)
+		*v = (struct go_val){ 0 };
+		if (f->count)
 			continue;
 		if (f->kept_name) {
 			kept(s, site, f, proc, v);
+		} else if (f->bytes) {
+			str_value(f, r, v);
 		} else if (!f->calc) {
 			v->have = field_value(f, r, f->slot, &v->v);
 			v->v = extend(f, v->v);
@@ -370,7 +385,8 @@ static const struct gp_record *past_length(const struct site *site,
 		const struct field *f = &site->field[i];
 
 		if (f->bytes) {
-			mask_string(f, copy);
+			if (!f->kept_name)   /* a kept string reads nothing */
+				mask_string(f, copy);
 			continue;
 		}
 		unsigned long long n = f->count && !(r->nil_mask & (1u << f->len_slot)) ?

@@ -166,6 +166,7 @@ struct go_spec {
 	struct cap_err *err;    /* where parse and probe put their refusal */
 	struct strbuf line;
 	struct go_val vals[MAX_FIELDS];
+	char strs[MAX_FIELDS][STR_MAX_BYTES];   /* kept strings' bytes, per field */
 };
 
 /* The spec refused at @line (0: as a whole): EXIT_BAD_INPUT; returns -1. */

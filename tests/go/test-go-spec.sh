@@ -4,31 +4,34 @@
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
 # (a "once" event missing from a call, a computed field over a nil value,
 # a value never kept); state across events (tests/go/state.probes);
-# comparisons, min, max and by over a computed field (tests/go/calc.probes).
+# comparisons, min, max and by over a computed field (tests/go/calc.probes);
+# strings as keys and kept values (tests/go/nodes-state.probes).
 # needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
 build -o "$TMP/bank" .
 BANK="$TMP/bank -procs 2 -workers 3 -transfers 40"
 
-# traced NAME EDIT WHAT: the bank traced by $D/NAME.probes, its events
-# checked against its log by check-NAME.py, and the check seen to fail on
-# the log changed by sed EDIT.
+# traced NAME EDIT WHAT [PROGRAM...]: the program (the bank) traced by
+# $D/NAME.probes, its events checked against its log by check-NAME.py, and
+# the check seen to fail on the log changed by sed EDIT.
 traced() {
-	local name=$1 edit=$2 what=$3 out
-	if $CAPTURE go --probes "$D/$name.probes" -o "$TMP/$name" -- $BANK \
+	local name=$1 edit=$2 what=$3 out; shift 3
+	local run=${*:-$BANK}
+	local ev=$TMP/$name/events/$(basename "${run%% *}").ndjson
+	if $CAPTURE go --probes "$D/$name.probes" -o "$TMP/$name" -- $run \
 		>"$TMP/$name.out" 2>"$TMP/$name.err"; then
-		ok "capture go of the bank with $name.probes"
+		ok "capture go of ${run%% *} with $name.probes"
 	else
-		not_ok "capture go of the bank with $name.probes" "$(tail -n 2 "$TMP/$name.err")"
+		not_ok "capture go of ${run%% *} with $name.probes" "$(tail -n 2 "$TMP/$name.err")"
 	fi
-	if out=$(python3 "$D/check-$name.py" "$TMP/$name/events/bank.ndjson" "$TMP/$name.out" 2>&1); then
+	if out=$(python3 "$D/check-$name.py" "$ev" "$TMP/$name.out" 2>&1); then
 		ok "$what: as logged ($out)"
 	else
 		not_ok "$what: as logged" "$out"
 	fi
 	sed "$edit" "$TMP/$name.out" >"$TMP/bad-$name.log"
-	python3 "$D/check-$name.py" "$TMP/$name/events/bank.ndjson" "$TMP/bad-$name.log" \
+	python3 "$D/check-$name.py" "$ev" "$TMP/bad-$name.log" \
 		>/dev/null 2>&1 &&
 		not_ok "a log that differs fails check-$name.py" "it passed" ||
 		ok "a log that differs fails check-$name.py"
@@ -46,6 +49,12 @@ traced state '3s/amount [0-9]*/amount 999/' \
 	"keep and kept: per process and account, at another site, or 0 never kept"
 traced calc '5s/from [0-9]* to/from 7 to/' \
 	"comparisons, if, min, max (signed), by a computed field"
+# Strings as keys and kept values: tests/go/nodes, its nodes named by strings.
+GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/nodes" build -trimpath \
+	-buildvcs=false -o "$TMP/nodes" . 2>"$TMP/go.err" ||
+	not_ok "build the nodes" "$(tail -n 2 "$TMP/go.err")"
+traced nodes-state '4s/from node-b/from node-x/' \
+	"keep and kept by string keys, a string kept" "$TMP/nodes"
 
 A='func main.(*Bank).apply'
 spec keepout 'group g X' '	id i64 X.ID' 'keep k proc = id'
@@ -72,6 +81,10 @@ spec keptlen "$A" 'entry T' '	id i64 t.ID' '	v i64 kept k proc id' '	keep k proc
 refused keptlen "keptlen.probes:4: k: a key of 2 values, keep k \(line 5\) has 1"
 spec kepttype "$A" 'entry T' '	id i64 t.ID' '	v u64 kept k proc' '	keep k proc = id'
 refused kepttype "kepttype.probes:4: v: not the type of id, the value keep k \(line 5\) keeps"
+spec keptstr "$A" 'entry T' '	o str b.accounts[0].Owner' '	keep k proc = o' '	v u64 kept k proc'
+refused keptstr "keptstr.probes:5: v: not the type of o, the value keep k \\(line 4\\) keeps"
+spec keptstrdef "$A" 'entry T' '	o str b.accounts[0].Owner' '	keep k proc = o' '	v str kept k proc or 1'
+refused keptstrdef "keptstrdef.probes:5: or 1: a str field has no default"
 spec keptkey "$A" 'entry T' '	v i64 kept k node' '	id i64 t.ID' '	keep k proc = id'
 refused keptkey "keptkey.probes:3: key 'node': not a one-value field above, nor proc"
 spec nowhile "$A" 'entry T while main.nosuch' '	id i64 t.ID'

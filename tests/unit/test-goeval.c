@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A probe spec's computed values and the calls open on each goroutine. */
+#include <string.h>
 #include "bpf/goeval.h"
 #include "capture/json.h"
 #include "unit.h"
@@ -30,7 +31,9 @@ static unsigned long long value(const struct go_calc *c, const struct go_val *v,
 static void calcs(void)
 {
 	/* uoff, ulen, type, snap, nents; field 5 has no value */
-	struct go_val v[6] = { { 5, 1 }, { 0, 1 }, { 7, 1 }, { 40, 1 }, { 3, 1 }, { 0, 0 } };
+	struct go_val v[6] = { { .v = 5, .have = 1 }, { .v = 0, .have = 1 },
+			       { .v = 7, .have = 1 }, { .v = 40, .have = 1 },
+			       { .v = 3, .have = 1 }, { .v = 0, .have = 0 } };
 	struct go_calc log = { 0 }, ents = { 0 }, nil = { 0 };
 	unsigned long long out = 0;
 	int which = -1, ok;
@@ -63,7 +66,7 @@ static void orders(void)
 		{ GO_MIN, ~0ull, 2 }, { GO_MAX, 2, ~0ull }, { GO_LT, 1, 0 }, { GO_LE, 1, 0 },
 		{ GO_GT, 0, 1 }, { GO_GE, 0, 1 }, { GO_EQ, 0, 0 }, { GO_NE, 1, 1 },
 	};
-	struct go_val v[2] = { { ~0ull, 1 }, { 2, 1 } };
+	struct go_val v[2] = { { .v = ~0ull, .have = 1 }, { .v = 2, .have = 1 } };
 	int all = 1, ok;
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -77,7 +80,7 @@ static void orders(void)
 	check("min, max, ==, !=, <, <=, >, >= as signed and unsigned", all, "one differs");
 	{
 		struct go_calc c = { 0 };
-		struct go_val w[2] = { { 2, 1 }, { 2, 1 } };
+		struct go_val w[2] = { { .v = 2, .have = 1 }, { .v = 2, .have = 1 } };
 
 		op(&c, GO_LE, leaf(&c, 0, 0), leaf(&c, 1, 0), -1);
 		check("2 <= 2", value(&c, w, &ok) == 1 && ok, "not true");
@@ -120,7 +123,7 @@ static void calls(void)
 /* A key of @n values: @a, then (if @n is 2) @b. */
 static void key(struct strbuf *k, int n, unsigned long long a, unsigned long long b)
 {
-	struct go_val va = { a, 1 }, vb = { b, 1 };
+	struct go_val va = { .v = a, .have = 1 }, vb = { .v = b, .have = 1 };
 
 	strbuf_reset(k);
 	go_key_add(k, &va);
@@ -128,17 +131,54 @@ static void key(struct strbuf *k, int n, unsigned long long a, unsigned long lon
 		go_key_add(k, &vb);
 }
 
+/* A string of @n bytes at @b as a value (its length @len). */
+static struct go_val str(const char *b, size_t n, unsigned long long len)
+{
+	return (struct go_val){ .v = len, .have = 1, .bytes = b, .nbytes = n };
+}
+
+/* Strings as keys and as values kept: their bytes, copied. */
+static void strings(struct go_state *st, struct strbuf *k)
+{
+	char id[] = "node-a", vote[] = "node-b";
+	struct go_val a = str(id, 6, 6), three = { .v = 6, .have = 1 };
+	const struct go_val *v;
+
+	strbuf_reset(k);
+	go_key_add(k, &a);
+	go_state_put(st, 3, k, str(vote, 6, 6));
+	vote[5] = 'x';                       /* the record's bytes change */
+	id[5] = 'z';
+	strbuf_reset(k);
+	go_key_add(k, &a);
+	check("a string key of other bytes: nothing", !go_state_get(st, 3, k), "found one");
+	id[5] = 'a';
+	strbuf_reset(k);
+	go_key_add(k, &a);
+	v = go_state_get(st, 3, k);
+	check("a string kept as its bytes were", v && v->nbytes == 6 &&
+	      !memcmp(v->bytes, "node-b", 6) && v->v == 6, "not node-b");
+	strbuf_reset(k);
+	go_key_add(k, &three);
+	check("an integer is not a string of that length", !go_state_get(st, 3, k),
+	      "found one");
+	a = str(id, 4, 6);                   /* "node" of a longer string */
+	strbuf_reset(k);
+	go_key_add(k, &a);
+	check("a cut string is not the whole", !go_state_get(st, 3, k), "found one");
+}
+
 static void state(void)
 {
 	struct go_state *st = go_state_new();
 	struct strbuf k = STRBUF_INIT;
 	const struct go_val *v;
-	struct go_val nil = { 0, 0 };
+	struct go_val nil = { .have = 0 };
 	int all = 1;
 
 	key(&k, 2, 0, 3);
 	check("nothing kept at first", !go_state_get(st, 0, &k), "found one");
-	go_state_put(st, 0, &k, (struct go_val){ 7, 1 });
+	go_state_put(st, 0, &k, (struct go_val){ .v = 7, .have = 1 });
 	key(&k, 2, 0, 3);
 	check("kept for its key", (v = go_state_get(st, 0, &k)) && v->v == 7, "lost");
 	check("not for another state", !go_state_get(st, 1, &k), "found one");
@@ -150,12 +190,12 @@ static void state(void)
 	go_key_add(&k, &nil);
 	check("a nil key is not 0", !go_state_get(st, 0, &k), "found one");
 	key(&k, 2, 0, 3);
-	go_state_put(st, 0, &k, (struct go_val){ 8, 1 });
+	go_state_put(st, 0, &k, (struct go_val){ .v = 8, .have = 1 });
 	check("a later keep replaces it", (v = go_state_get(st, 0, &k)) && v->v == 8,
 	      "not replaced");
 	for (unsigned long long i = 0; i < 1000; i++) {   /* the table grows */
 		key(&k, 2, i, 4);
-		go_state_put(st, 2, &k, (struct go_val){ i * 10, 1 });
+		go_state_put(st, 2, &k, (struct go_val){ .v = i * 10, .have = 1 });
 	}
 	for (unsigned long long i = 0; i < 1000; i++) {
 		key(&k, 2, i, 4);
@@ -165,6 +205,7 @@ static void state(void)
 	key(&k, 2, 0, 3);
 	check("1000 more kept, each its own, the first still",
 	      all && (v = go_state_get(st, 0, &k)) && v->v == 8, "lost one");
+	strings(st, &k);
 	strbuf_release(&k);
 	go_state_free(st);
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""capture go's events of tests/go/nodes-state.probes against the nodes' log.
+
+usage: check-nodes-state.py EVENTS LOG
+
+Each step, in the log's order, carries how many steps its node (a string
+key) has made so far, how many messages its sender (another string key)
+has sent so far, and the sender, a string kept and read back.  Exits 1
+with the first difference.
+"""
+import collections
+import json
+import re
+import sys
+
+STEP = re.compile(r"step (\S+) from (\S+) term ")
+
+
+def main():
+    got = [json.loads(line) for line in open(sys.argv[1])]
+    steps, heard, want = collections.Counter(), collections.Counter(), []
+    for text in open(sys.argv[2]):
+        if m := STEP.match(text):
+            node, frm = m.groups()
+            steps[node] += 1
+            heard[frm] += 1
+            want.append({"event": "Step", "proc": 0, "node": node, "from": frm,
+                         "steps": steps[node], "fromhere": heard[frm], "last": frm})
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            sys.exit(f"event {i + 1}: {json.dumps(g)}, the log says {json.dumps(w)}")
+    if len(got) != len(want):
+        sys.exit(f"{len(got)} events, the log has {len(want)}")
+    print(f"{len(got)} steps of {len(steps)} nodes")
+
+
+main()
