@@ -19,6 +19,7 @@
 	FOLDED(locksvc) \
 	FOLDED(locksvc_task) \
 	FOLDED(dqueue) \
+	FOLDED(dqueue_task) \
 	LIVE(etcd) \
 	FOLDED(etcd_task) \
 	FOLDED(raftkvs) \
