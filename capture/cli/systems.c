@@ -23,6 +23,7 @@
 	LIVE(etcd) \
 	FOLDED(etcd_task) \
 	FOLDED(raftkvs) \
+	FOLDED(raftkvs_task) \
 	LIVE(rwlock)
 
 #define DECLARE_FOLDED(n) extern const struct folder folder_##n;

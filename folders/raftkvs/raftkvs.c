@@ -40,6 +40,16 @@
  * decrease; commit <= log; ElectionTimeout gives term+1, candidate, vote =
  * self; only the acting server's variables are written; a helper's srvId is
  * its self minus its set's offset.
+ *
+ * raftkvs-task (SysMoBench's raftkvs task, in etcd-task's shape): the
+ * state grouped by variable, each a map server id -> value: currentTerm,
+ * state (StateFollower, StateCandidate, StateLeader), votedFor ("0":
+ * none), commitIndex, logLen and logLastTerm (the last entry's term, read
+ * from the log the step wrote; a log whose entries carry no term is
+ * refused).  A handler's input is the message as received: type
+ * (RequestVoteRequest, ..., ClientPutRequest), from, to, term and what the
+ * handler reads; every response handled is a window (HandleVoteResponse,
+ * HandleAppendEntriesResponse), stepping down or not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +62,7 @@
 #include "../../capture/readers/tla-value.h"
 #include "../etcd-audit.h"
 
-extern const struct folder folder_raftkvs;
+extern const struct folder folder_raftkvs, folder_raftkvs_task;
 
 /* The shared variables the projection shows, in the slice's order. */
 enum field { ROLE, TERM, VOTE, COMMIT, LOG, NFIELDS };
@@ -64,6 +74,7 @@ static const char *const roles[] = { "follower", "candidate", "leader" };
 
 struct server {
 	long f[NFIELDS];      /* ROLE: index in roles[] */
+	long last_term;       /* raftkvs-task: the last entry's, 0: none */
 };
 
 struct leader {
@@ -71,6 +82,8 @@ struct leader {
 };
 
 struct raftkvs {
+	const struct folder *folder;
+	int task;             /* raftkvs-task's projection */
 	long n;               /* servers 1..n */
 	struct server *srv;   /* srv[i - 1] */
 	struct leader *leaders;
@@ -85,10 +98,43 @@ static cJSON *id_str(long id)
 	return json_str(buf);
 }
 
+/* raftkvs-task: the state grouped by variable, each a map id -> value. */
+static cJSON *task_state(const struct raftkvs *k)
+{
+	static const char *const vars[] = {
+		"currentTerm", "state", "votedFor", "commitIndex", "logLen",
+		"logLastTerm",
+	};
+	static const char *const raft_roles[] = {
+		"StateFollower", "StateCandidate", "StateLeader",
+	};
+	cJSON *st = json_obj(), *v[6];
+
+	for (int i = 0; i < 6; i++)
+		v[i] = json_add(st, vars[i], json_obj());
+	for (long i = 1; i <= k->n; i++) {
+		const struct server *s = &k->srv[i - 1];
+		char id[24];
+
+		snprintf(id, sizeof(id), "%ld", i);
+		json_add(v[0], id, json_int(s->f[TERM]));
+		json_add(v[1], id, json_str(raft_roles[s->f[ROLE]]));
+		json_add(v[2], id, id_str(s->f[VOTE]));
+		json_add(v[3], id, json_int(s->f[COMMIT]));
+		json_add(v[4], id, json_int(s->f[LOG]));
+		json_add(v[5], id, json_int(s->last_term));
+	}
+	return st;
+}
+
 static cJSON *raftkvs_state(const struct raftkvs *k)
 {
-	cJSON *st = json_obj();
-	cJSON *nodes = json_add(st, "nodes", json_obj());
+	cJSON *st, *nodes;
+
+	if (k->task)
+		return task_state(k);
+	st = json_obj();
+	nodes = json_add(st, "nodes", json_obj());
 
 	for (long i = 1; i <= k->n; i++) {
 		const long *f = k->srv[i - 1].f;
@@ -173,6 +219,26 @@ static enum field projected(const char *name)
 	return NFIELDS;
 }
 
+/*
+ * raftkvs-task: the term of the last entry of log @text, 0 for an empty
+ * one; an entry without a term is refused, not given one.
+ */
+static long last_term(const struct pgo_event *e, const char *text)
+{
+	struct tla_span log = tla_span(text), entry, term;
+	long n = tla_seq_len(log), t = -1;
+
+	if (n == 0)
+		return 0;
+	if (tla_seq_at(log, n - 1, &entry) && tla_field(entry, "term", &term))
+		t = tla_nat(term);
+	if (t < 0)
+		die_at(EXIT_BAD_INPUT, e->file, e->line, "raftkvs-task: the "
+		       "last entry of the log %s %s writes has no term: %.60s",
+		       e->archetype, e->self, text);
+	return t;
+}
+
 /* Access @a of the step must agree with the last write before it. */
 static void replay(struct raftkvs *k, const struct pgo_event *e, long node,
 		   const struct pgo_access *a)
@@ -203,6 +269,8 @@ static void replay(struct raftkvs *k, const struct pgo_event *e, long node,
 		       "%s %s (server %ld) writes %s of server %ld",
 		       e->archetype, e->self, node, a->name, i);
 	*cur = parse_field(e, f, a->value);
+	if (k->task && f == LOG)
+		k->srv[i - 1].last_term = last_term(e, a->value);
 }
 
 static void check_leader(struct raftkvs *k, const struct pgo_event *e,
@@ -299,8 +367,83 @@ static cJSON *request_data(const struct pgo_event *e, long node,
 	return d;
 }
 
+/* raftkvs's message types: the code, the task's name, what it carries. */
+static const struct msg_type {
+	const char *code, *name;
+	const char *fields[4][2];   /* the message's field, the input's name */
+} msg_types[] = {
+	{ "rvq", "RequestVoteRequest", { { "mlastLogIndex", "logIndex" },
+					 { "mlastLogTerm", "logTerm" } } },
+	{ "rvp", "RequestVoteResponse", { { "mvoteGranted", "voteGranted" } } },
+	{ "apq", "AppendEntriesRequest", { { "mprevLogIndex", "prevLogIndex" },
+					   { "mprevLogTerm", "prevLogTerm" },
+					   { "mentries", "entries" },
+					   { "mcommitIndex", "commitIndex" } } },
+	{ "app", "AppendEntriesResponse", { { "msuccess", "success" },
+					    { "mmatchIndex", "matchIndex" } } },
+	{ "cpq", "ClientPutRequest", { { NULL } } },
+	{ "cgq", "ClientGetRequest", { { NULL } } },
+};
+
+/* A field of message @m as JSON: a boolean, a natural, or a count. */
+static cJSON *msg_json(const struct pgo_event *e, const char *m,
+		       const char *key)
+{
+	struct tla_span v = msg_field(e, m, key);
+	long n = !strcmp(key, "mentries") ? tla_seq_len(v) : tla_nat(v);
+	int b = tla_bool(v);
+
+	if (b >= 0)
+		return json_bool(b);
+	if (n < 0)
+		die_at(EXIT_BAD_INPUT, e->file, e->line, "field %s of a message "
+		       "of %s %s is neither a boolean, a natural number nor a "
+		       "sequence: %s", key, e->archetype, e->self, m);
+	return json_int(n);
+}
+
+/*
+ * raftkvs-task's input: message @m of type @t as server @node received
+ * it: type, from, to, term (a client's request has none), its fields.
+ */
+static cJSON *task_message(const struct pgo_event *e, long node,
+			   const char *m, const struct msg_type *t)
+{
+	cJSON *d = json_obj();
+
+	json_add(d, "type", json_str(t->name));
+	json_add(d, "from", id_str(msg_nat(e, m, "msource")));
+	json_add(d, "to", id_str(node));
+	if (t->fields[0][0])
+		add_nat(d, "term", e, m, "mterm");
+	for (int i = 0; i < 4 && t->fields[i][0]; i++)
+		json_add(d, t->fields[i][1], msg_json(e, m, t->fields[i][0]));
+	return d;
+}
+
+/* raftkvs-task: handling message @m; every type its own action. */
+static const char *task_handle(const struct pgo_event *e, long node,
+			       const char *m, struct tla_span type,
+			       cJSON **data)
+{
+	static const char *const actions[] = {
+		"HandleVoteRequest", "HandleVoteResponse", "HandleAppendEntries",
+		"HandleAppendEntriesResponse", "ClientProposal", "ClientProposal",
+	};
+
+	for (size_t i = 0; i < sizeof(msg_types) / sizeof(msg_types[0]); i++) {
+		if (!tla_str_is(type, msg_types[i].code))
+			continue;
+		*data = task_message(e, node, m, &msg_types[i]);
+		return actions[i];
+	}
+	die_at(EXIT_BAD_INPUT, e->file, e->line,
+	       "AServer %s handles a message of unknown type: %s", e->self, m);
+}
+
 /* AServer.handleMsg: the action that handling message m is. */
-static const char *handle_msg(const struct pgo_event *e, long node,
+static const char *handle_msg(const struct raftkvs *k,
+			      const struct pgo_event *e, long node,
 			      int changed, cJSON **data)
 {
 	const char *m = pgo_value(e, "read", "m", NULL);
@@ -310,6 +453,8 @@ static const char *handle_msg(const struct pgo_event *e, long node,
 		die_at(EXIT_BAD_INPUT, e->file, e->line,
 		       "AServer %s handles a message it did not read", e->self);
 	type = msg_field(e, m, "mtype");
+	if (k->task)
+		return task_handle(e, node, m, type, data);
 	if (tla_str_is(type, "rvq") || tla_str_is(type, "apq")) {
 		int append = tla_str_is(type, "apq");
 
@@ -329,7 +474,8 @@ static const char *handle_msg(const struct pgo_event *e, long node,
 }
 
 /* The action of a server's step, and its data; NULL: no window. */
-static const char *server_action(const struct pgo_event *e, long node,
+static const char *server_action(const struct raftkvs *k,
+				 const struct pgo_event *e, long node,
 				 int changed, cJSON **data)
 {
 	const char *l = e->label;
@@ -337,7 +483,7 @@ static const char *server_action(const struct pgo_event *e, long node,
 
 	*data = NULL;
 	if (!strcmp(l, "AServer.handleMsg"))
-		return handle_msg(e, node, changed, data);
+		return handle_msg(k, e, node, changed, data);
 	if (!strcmp(l, "AServerRequestVote.serverRequestVoteLoop")) {
 		*data = node_data(node, -1);
 		return "ElectionTimeout";
@@ -423,7 +569,7 @@ static void server_step(struct raftkvs *k, struct fold_run *run,
 	}
 	check_step(k, e, node, &pre);
 	changed = memcmp(&pre, now, sizeof(pre)) != 0;
-	action = server_action(e, node, changed, &data);
+	action = server_action(k, e, node, changed, &data);
 	if (!action && !quiet_label(e->label))
 		die_at(EXIT_BAD_INPUT, e->file, e->line,
 		       "unknown %s label \"%s\"", e->archetype, e->label);
@@ -564,20 +710,34 @@ static long count_servers(const struct fold_run *run,
 	return servers;
 }
 
-static void *raftkvs_begin(struct fold_run *run,
-			   const struct pgo_process *procs, size_t n)
+static void *begin(struct fold_run *run, const struct pgo_process *procs,
+		   size_t n, const struct folder *f, int task)
 {
 	struct raftkvs *k = xcalloc(1, sizeof(*k));
 	cJSON *st;
 
+	k->folder = f;
+	k->task = task;
 	k->n = count_servers(run, procs, n);
 	k->srv = xcalloc(k->n, sizeof(*k->srv));
 	for (long i = 0; i < k->n; i++)
 		k->srv[i].f[TERM] = 1;   /* raftkvs starts in term 1 */
 	st = raftkvs_state(k);
-	fold_run_windows(run, &folder_raftkvs, st);
+	fold_run_windows(run, f, st);
 	cJSON_Delete(st);
 	return k;
+}
+
+static void *raftkvs_begin(struct fold_run *run,
+			   const struct pgo_process *procs, size_t n)
+{
+	return begin(run, procs, n, &folder_raftkvs, 0);
+}
+
+static void *task_begin(struct fold_run *run,
+			const struct pgo_process *procs, size_t n)
+{
+	return begin(run, procs, n, &folder_raftkvs_task, 1);
 }
 
 static void raftkvs_end(void *ctx)
@@ -589,26 +749,41 @@ static void raftkvs_end(void *ctx)
 	free(k);
 }
 
-static const struct pgo_system raftkvs_system = {
-	.name = "raftkvs",
-	.begin = raftkvs_begin,
-	.archetypes = {
-		{ "AServer", handler_step },
-		{ "AServerRequestVote", request_vote_step },
-		{ "AServerAppendEntries", append_entries_step },
-		{ "AServerAdvanceCommitIndex", advance_commit_step },
-		{ "AServerBecomeLeader", become_leader_step },
-		{ "AClient", client_step },
-	},
-	.end = raftkvs_end,
-};
+#define RAFTKVS_SYSTEM(NAME, BEGIN) {					\
+	.name = NAME,							\
+	.begin = BEGIN,							\
+	.archetypes = {							\
+		{ "AServer", handler_step },				\
+		{ "AServerRequestVote", request_vote_step },		\
+		{ "AServerAppendEntries", append_entries_step },	\
+		{ "AServerAdvanceCommitIndex", advance_commit_step },	\
+		{ "AServerBecomeLeader", become_leader_step },		\
+		{ "AClient", client_step },				\
+	},								\
+	.end = raftkvs_end,						\
+}
 
-static void raftkvs_fold(struct fold_run *run)
+static const struct pgo_system raftkvs_system =
+	RAFTKVS_SYSTEM("raftkvs", raftkvs_begin);
+static const struct pgo_system task_system =
+	RAFTKVS_SYSTEM("raftkvs-task", task_begin);
+
+static void fold_as(struct fold_run *run, const struct pgo_system *sys)
 {
 	struct cap_err err;
 
-	if (pgo_fold(run, &raftkvs_system, &err))
+	if (pgo_fold(run, sys, &err))
 		die_err(&err);
+}
+
+static void raftkvs_fold(struct fold_run *run)
+{
+	fold_as(run, &raftkvs_system);
+}
+
+static void task_fold(struct fold_run *run)
+{
+	fold_as(run, &task_system);
 }
 
 static const char *const raftkvs_actions[] = {
@@ -634,4 +809,24 @@ const struct folder folder_raftkvs = {
 	.audit = &etcd_audit,
 	.itf = raftkvs_itf,
 	.actor = raftkvs_actor,
+};
+
+static const char *const task_actions[] = {
+	"ElectionTimeout", "HandleVoteRequest", "HandleVoteResponse",
+	"ClientProposal", "HandleAppendEntries", "HandleAppendEntriesResponse",
+	"ClientRequest", "ClientReply", NULL,
+};
+
+static const char *const task_actor[] = { "to", "node", "client", NULL };
+
+const struct folder folder_raftkvs_task = {
+	.name = "raftkvs-task",
+	.summary = "raftkvs at SysMoBench's task granularity: state grouped "
+		   "by variable, the message received as the input "
+		   "(docs/canonical.md)",
+	.actions = task_actions,
+	.form = FORM_CANONICAL,
+	.fold = task_fold,
+	.actor = task_actor,
+	.refines = &folder_raftkvs,
 };
