@@ -24,7 +24,8 @@
 	FOLDED(etcd_task) \
 	FOLDED(raftkvs) \
 	FOLDED(raftkvs_task) \
-	LIVE(rwlock)
+	LIVE(rwlock) \
+	FOLDED(rwlock_task)
 
 #define DECLARE_FOLDED(n) extern const struct folder folder_##n;
 #define DECLARE_LIVE(n) DECLARE_FOLDED(n) extern const struct live_system live_##n;

@@ -28,6 +28,13 @@
  * readers wait behind a waiting writer); an unlock only by a holder; a
  * lock() that found the lock held against it shows the kernel's
  * contention_begin and contention_end, one of each.
+ *
+ * rwlock-task: the kernel's events at SysMoBench's
+ * rwmutex task granularity, over {writer, readers, pc, acquiring}: the
+ * lock as its holders make it (the WRITER bit, the reader count), per
+ * thread what it holds and the lock call it is inside; a lock call's
+ * beginning and its return are windows of their own, the contention
+ * events are checked and change nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +65,23 @@ static const char *const rwlock_actions[N_OPS + 1] = {
 	"ReadLock", "ReadTryLock", "ReadUnlock",
 	"WriteLock", "WriteTryLock", "WriteUnlock", NULL,
 };
+/*
+ * rwlock-task's actions: a lock call begins, an unlock returns (these six
+ * in their op's place), a lock call returns holding the lock, a try fails.
+ */
+enum task_action {
+	READ_BLOCKING, READ_NON_BLOCKING, RELEASE_READ, WRITE_BLOCKING,
+	WRITE_NON_BLOCKING, RELEASE_WRITE, READ_SUCCESS, WRITE_SUCCESS,
+	ACQUIRE_FAIL, N_TASK_ACTIONS
+};
+static const char *const task_actions[N_TASK_ACTIONS + 1] = {
+	"ReadBlocking", "ReadNonBlocking", "ReadRelease", "WriteBlocking",
+	"WriteNonBlocking", "WriteRelease", "ReadAcquireSuccess",
+	"WriteAcquireSuccess", "AcquireFail", NULL,
+};
+_Static_assert((int)READ_BLOCKING == READ_LOCK && (int)RELEASE_READ == READ_UNLOCK &&
+	       (int)WRITE_NON_BLOCKING == WRITE_TRYLOCK &&
+	       (int)RELEASE_WRITE == WRITE_UNLOCK, "task actions in their op's place");
 static const char *const event_names[N_EVENTS] = {
 	"call", "contention_begin", "contention_end", "return",
 };
@@ -71,6 +95,8 @@ struct call {
 
 struct rwlock_fold {
 	struct fold_run *run;
+	const struct folder *folder;
+	int task;                  /* rwlock-task's projection */
 	struct line_reader in;
 	int reading[THREADS];
 	int writer;
@@ -78,11 +104,66 @@ struct rwlock_fold {
 	long long nevents, contended;
 };
 
-static const struct folder *rwlock_folder(void);
+static int nreaders(const struct rwlock_fold *s);
+
+static int is_lock(enum op op)
+{
+	return op != READ_UNLOCK && op != WRITE_UNLOCK;
+}
+
+static int is_read(enum op op)
+{
+	return op == READ_LOCK || op == READ_TRYLOCK || op == READ_UNLOCK;
+}
+
+/* rwlock-task: what thread @t holds. */
+static const char *task_pc(const struct rwlock_fold *s, int t)
+{
+	if (s->reading[t])
+		return "reading";
+	return s->writer == t ? "writing" : "idle";
+}
+
+/* rwlock-task: the lock call thread @t has under way. */
+static const char *task_acquiring(const struct rwlock_fold *s, int t)
+{
+	const struct call *c = &s->calls[t];
+
+	if (!c->open || !is_lock(c->op))
+		return "none";
+	return is_read(c->op) ? "read" : "write";
+}
+
+/*
+ * {writer, readers, pc, acquiring}: the lock as its holders make it, and
+ * per thread what it holds and which lock call it is inside (a reader may
+ * try the write lock: both at once).
+ */
+static cJSON *task_state(const struct rwlock_fold *s)
+{
+	cJSON *st = json_obj(), *pc, *acq;
+	char id[4];
+
+	json_add(st, "writer", json_bool(s->writer != NO_ONE));
+	json_add(st, "readers", json_int(nreaders(s)));
+	pc = json_add(st, "pc", json_obj());
+	acq = json_add(st, "acquiring", json_obj());
+	for (int t = 0; t < THREADS; t++) {
+		snprintf(id, sizeof(id), "%d", t);
+		json_add(pc, id, json_str(task_pc(s, t)));
+		json_add(acq, id, json_str(task_acquiring(s, t)));
+	}
+	return st;
+}
 
 static cJSON *rwlock_state(const struct rwlock_fold *s)
 {
-	cJSON *st = json_obj(), *readers = json_arr();
+	cJSON *st, *readers;
+
+	if (s->task)
+		return task_state(s);
+	st = json_obj();
+	readers = json_arr();
 
 	for (int t = 0; t < THREADS; t++)
 		if (s->reading[t])
@@ -171,11 +252,38 @@ static void check_contention(const struct rwlock_fold *s, int t,
 		violation(s, t, c->op, "contention_begin without contention_end");
 }
 
+/* A window of @action by thread @t; @call_type: NULL, or the call's. */
+static void window(struct rwlock_fold *s, const char *action, int t,
+		   const char *call_type)
+{
+	cJSON *data = json_obj();
+
+	json_add(data, "thread", json_int(t));
+	if (call_type)
+		json_add(data, "callType", json_str(call_type));
+	windows_add(s->run->windows, action, data, rwlock_state(s));
+}
+
+/* rwlock-task: the return of @op (@ok: what it returned). */
+static void task_return(struct rwlock_fold *s, int t, enum op op, int ok)
+{
+	int try = op == READ_TRYLOCK || op == WRITE_TRYLOCK;
+	enum task_action a;
+
+	if (!is_lock(op))
+		a = (enum task_action)op;
+	else if (!ok)
+		a = ACQUIRE_FAIL;
+	else
+		a = is_read(op) ? READ_SUCCESS : WRITE_SUCCESS;
+	window(s, task_actions[a], t, is_lock(op) && ok ? try ? "try" : "lock"
+						     : NULL);
+}
+
 static void on_return(struct rwlock_fold *s, int t, enum op op, int ok)
 {
 	struct call *c = &s->calls[t];
 	const char *why;
-	cJSON *data;
 
 	if (!c->open || c->op != op)
 		violation(s, t, op, "a return without its call");
@@ -190,9 +298,10 @@ static void on_return(struct rwlock_fold *s, int t, enum op op, int ok)
 	if (why)
 		violation(s, t, op, why);
 	c->open = 0;
-	data = json_obj();
-	json_add(data, "thread", json_int(t));
-	windows_add(s->run->windows, rwlock_actions[op], data, rwlock_state(s));
+	if (s->task)
+		task_return(s, t, op, ok);
+	else
+		window(s, rwlock_actions[op], t, NULL);
 }
 
 static void on_call(struct rwlock_fold *s, int t, enum op op)
@@ -204,6 +313,8 @@ static void on_call(struct rwlock_fold *s, int t, enum op op)
 	*c = (struct call){ .open = 1, .op = op,
 			    .blocked = (op == READ_LOCK || op == WRITE_LOCK) &&
 				       held_against(s, op) };
+	if (s->task && is_lock(op))
+		window(s, task_actions[op], t, NULL);
 }
 
 static void on_contention(struct rwlock_fold *s, int t, enum op op, enum event e)
@@ -277,7 +388,7 @@ static void on_begin(void *ctx)
 	struct rwlock_fold *s = ctx;
 	cJSON *initial = rwlock_state(s);
 
-	fold_run_windows(s->run, rwlock_folder(), initial);
+	fold_run_windows(s->run, s->folder, initial);
 	cJSON_Delete(initial);
 }
 
@@ -296,7 +407,11 @@ static void never_returned(struct rwlock_fold *s, int t)
 		violation(s, t, c->op, "the call never returned");
 	data = json_obj();
 	json_add(data, "thread", json_int(t));
-	fold_run_never_completing(s->run, rwlock_actions[c->op], data);
+	if (s->task)
+		json_add(data, "callType", json_str("lock"));
+	fold_run_never_completing(s->run, !s->task ? rwlock_actions[c->op] :
+				  task_actions[is_read(c->op) ? READ_SUCCESS :
+					       WRITE_SUCCESS], data);
 }
 
 /* Every event counted by the reader: calls still open never returned. */
@@ -313,9 +428,10 @@ static const struct serial_ops rwlock_serial = {
 	.system = "rwlock", .begin = on_begin, .event = on_event, .end = on_end,
 };
 
-static void fold_rwlock(struct fold_run *run)
+static void fold_as(struct fold_run *run, const struct folder *f, int task)
 {
-	struct rwlock_fold s = { .run = run, .writer = NO_ONE };
+	struct rwlock_fold s = { .run = run, .folder = f, .task = task,
+				 .writer = NO_ONE };
 	int cleanup = 0;
 	char *stream = fold_run_decoded(run, rwlock_trace_decode, &cleanup);
 	struct cap_err err;
@@ -326,6 +442,18 @@ static void fold_rwlock(struct fold_run *run)
 	fold_run_decoded_done(stream, cleanup);
 	json_add(run->info, "raw_events", json_int(s.nevents));
 	json_add(run->info, "contended_calls", json_int(s.contended));
+}
+
+extern const struct folder folder_rwlock, folder_rwlock_task;
+
+static void fold_rwlock(struct fold_run *run)
+{
+	fold_as(run, &folder_rwlock, 0);
+}
+
+static void fold_task(struct fold_run *run)
+{
+	fold_as(run, &folder_rwlock_task, 1);
 }
 
 static const struct itf_var rwlock_itf[] = {
@@ -347,7 +475,14 @@ const struct folder folder_rwlock = {
 	.actor = rwlock_actor,
 };
 
-static const struct folder *rwlock_folder(void)
-{
-	return &folder_rwlock;
-}
+const struct folder folder_rwlock_task = {
+	.name = "rwlock-task",
+	.summary = "rwlock at SysMoBench's rwmutex task granularity: the "
+		   "kernel's events over {writer, readers, pc, acquiring} "
+		   "(docs/canonical.md)",
+	.actions = task_actions,
+	.form = FORM_CANONICAL,
+	.fold = fold_task,
+	.actor = rwlock_actor,
+	.refines = &folder_rwlock,
+};
