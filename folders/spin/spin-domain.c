@@ -152,19 +152,32 @@ static const char *impossible_pre(struct spin_pre p)
 	return NULL;
 }
 
-const char *spin_cell_impossible(struct spin_pre p, struct spin_col c)
+/* What the lock itself forbids the spinner of a reachable pre-state. */
+static const char *spinner_forbidden(struct spin_pre p, struct spin_col c)
 {
-	const char *why = impossible_pre(p);
 	int spins = (p.spinning >> c.thread) & 1;
 
-	if (why)
-		return why;
 	if (spins && c.call != SPIN_CALL_LOCK)
 		return "the actor is inside spin_lock(): it makes no other call "
 		       "until that returns";
 	if (spins && p.holder != SPIN_NO_HOLDER)
 		return "the spinner's lock() returns only once the holder has "
 		       "released the lock";
+	return NULL;
+}
+
+const char *spin_cell_forbidden_by_lock(struct spin_pre p, struct spin_col c)
+{
+	return impossible_pre(p) ? NULL : spinner_forbidden(p, c);
+}
+
+const char *spin_cell_impossible(struct spin_pre p, struct spin_col c)
+{
+	const char *why = impossible_pre(p);
+	int spins = (p.spinning >> c.thread) & 1;
+
+	if (why || (why = spinner_forbidden(p, c)))
+		return why;
 	if (p.spinning && p.holder == SPIN_NO_HOLDER && !spins)
 		return "after a release the spinner takes the lock at once; the "
 		       "module lets nobody act before its AcquireSuccess (what "

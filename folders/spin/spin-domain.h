@@ -60,5 +60,11 @@ int spin_domain_classify(const struct window *w, struct strbuf *row,
 
 /* Why the extended domain's cell (@p, @c) can hold no call, or NULL. */
 const char *spin_cell_impossible(struct spin_pre p, struct spin_col c);
+/*
+ * spin_cell_impossible()'s reason if the lock itself forbids the cell
+ * from a pre-state it can be in (a spinner's call), else NULL: not the
+ * module's choices, not a pre-state that is never the state.
+ */
+const char *spin_cell_forbidden_by_lock(struct spin_pre p, struct spin_col c);
 
 #endif

@@ -64,6 +64,19 @@ grep -h -o '"impossible": "[^"]*"' "$TMP"/rwlock-canon/rwlock/impossible/*.ndjso
 	not_ok "rwlock: no impossibility window of a cell only the module refuses" "one found" ||
 	ok "rwlock: no impossibility window of a cell only the module refuses"
 
+# spin-spinning's domain draws the cells the lock forbids a spinner (10:
+# its lock() returning on a held lock, its try or release inside its
+# lock()); the module's choices and the states never reached draw none.
+source "$here/impossible.sh"
+imp=("$TMP"/spin-spinning-canon/spin-spinning/impossible/*.ndjson)
+refused_each spin-spinning spin-spinning "${imp[@]}"
+[ "$(cat "${imp[@]}" | wc -l)" = 10 ] &&
+	ok "spin-spinning: 10 impossibility windows, 5 cells a thread" ||
+	not_ok "spin-spinning: 10 impossibility windows" "$(cat "${imp[@]}" | wc -l)"
+grep -h -o '"impossible": "[^"]*"' "${imp[@]}" | grep -q -e module -e 'cannot both spin' -e 'self-deadlock' &&
+	not_ok "spin-spinning: no impossibility window of a module's choice or an unreachable state" "one found" ||
+	ok "spin-spinning: no impossibility window of a module's choice or an unreachable state"
+
 # The audit reads a canonical corpus as it reads the run files.
 cov() { "$CAPTURE" audit "$1" | grep '^coverage:'; }
 [ "$(cov "$TMP/spin-canon")" = "$(cov "$TMP/spin-event")" ] &&

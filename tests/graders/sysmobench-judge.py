@@ -11,6 +11,10 @@ spin-task-impossible           impossibility windows: every one whose
                                ones about the thread's own call (its pc,
                                which the reference does not model) are the
                                findings, whatever their verdict
+spin-spinning-impossible       the same of spin-spinning's: the spinner's
+                               lock() returning on a held lock is rejected;
+                               its other calls (who spins, which the
+                               reference does not model) are the findings
 etcd-task-impossible           etcd-task's impossibility windows: the
                                reference rejects every one it can score (a
                                target action, no pre-candidate) but the
@@ -103,7 +107,8 @@ if sys.argv[1] == "list":
     sys.exit(0)
 rule, card = sys.argv[1], json.load(open(sys.argv[2]))
 
-LOCK_WORD = ("the lock word is taken only when free", "a try fails only on a held lock")
+LOCK_WORD = ("the lock word is taken only when free", "a try fails only on a held lock",
+             "the spinner's lock() returns only once the holder")
 
 # The impossible cells of etcd's domain the etcd reference accepts
 # (docs/canonical.md, the disagreement list): it has no leader lease on
@@ -139,7 +144,7 @@ def etcd_task_impossible(d):
 failures = [window(f) for f in card["failures"]]
 if rule == "none":
     assert not failures, f"{len(failures)} failures: {card['failures'][:2]}"
-elif rule == "spin-task-impossible":
+elif rule in ("spin-task-impossible", "spin-spinning-impossible"):
     if card["all"]["windows"] == 0:
         sys.exit("no impossibility windows")
     failed = {(f["file"], f["line"]) for f in card["failures"]}

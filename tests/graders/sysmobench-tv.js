@@ -143,7 +143,14 @@ function etcd_view(w) {
 	return [pre, w.action, etcd_data(w.data), post];
 }
 
-const views = { 'spin-task': spin_view, 'etcd-task': etcd_view };
+// spin-spinning's windows in spin's shape: who spins is not the reference's.
+function spinning_view(w) {
+	const lock = (st) => ({ lockHeld: st.lockHeld, lockHolder: st.lockHolder });
+	return [lock(w.pre_state), w.action, w.data, lock(w.post_state)];
+}
+
+const views = { 'spin-task': spin_view, 'etcd-task': etcd_view,
+	'spin-spinning': spinning_view };
 
 function usage() {
 	console.error('usage: sysmobench-tv.js TV.mjs SPEC.js [--view ' +

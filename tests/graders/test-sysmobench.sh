@@ -43,6 +43,11 @@ grade spin-task reference_spin.js "$TMP/task" --view spin-task
 judge spin-task spin-task-non-holder-release
 SYSTEM=spin-task grade spin-task-impossible reference_spin.js "$TMP/task/spin-task/impossible" --view spin-task
 judge spin-task-impossible spin-task-impossible
+"$CAPTURE" fold spin-spinning "$spin"/domain/*.ftrace --form canonical -o "$TMP/spinning" \
+	>/dev/null 2>&1 || not_ok "fold spin-spinning" "exit $?"
+SYSTEM=spin-spinning grade spin-spinning-impossible reference_spin.js \
+	"$TMP/spinning/spin-spinning/impossible" --view spin-spinning
+judge spin-spinning-impossible spin-spinning-impossible
 grade published-locksvc reference_locksvc.js "$C/locksvc"
 judge published-locksvc none
 grade locksvc reference_locksvc.js "$TMP/locksvc"
