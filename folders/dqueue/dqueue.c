@@ -395,25 +395,21 @@ static void dqueue_end(void *ctx)
 	free(q);
 }
 
-static const struct pgo_system dqueue_system = {
-	.name = "dqueue",
-	.begin = dqueue_begin,
-	.archetypes = {
-		{ "AProducer", producer_step },
-		{ "AConsumer", consumer_step },
-	},
-	.end = dqueue_end,
-};
+#define DQUEUE_SYSTEM(NAME, BEGIN) {				\
+	.name = NAME,						\
+	.begin = BEGIN,						\
+	.archetypes = {						\
+		{ "AProducer", producer_step },			\
+		{ "AConsumer", consumer_step },			\
+	},							\
+	.end = dqueue_end,					\
+}
 
-static const struct pgo_system task_system = {
-	.name = "dqueue-task",
-	.begin = task_begin_run,
-	.archetypes = {
-		{ "AProducer", producer_step },
-		{ "AConsumer", consumer_step },
-	},
-	.end = dqueue_end,
-};
+static const struct pgo_system dqueue_system =
+	DQUEUE_SYSTEM("dqueue", dqueue_begin);
+static const struct pgo_system task_system =
+	DQUEUE_SYSTEM("dqueue-task", task_begin_run);
+
 
 static void fold_as(struct fold_run *run, const struct pgo_system *sys)
 {

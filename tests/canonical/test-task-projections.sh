@@ -31,6 +31,10 @@ project() {
 		python3 "$here/task-refines.py" "$sys" "$t" "$TMP/$sys"
 	check "$sys-task: windows per action as the raw input shows" \
 		python3 "$here/task-counts.py" "$sys-task" "$t" "$@"
+	"$CAPTURE" fold "$sys-task" "$@" -o "$t-again" >/dev/null 2>&1 &&
+		diff -r "$t" "$t-again" >"$TMP/diff" &&
+		ok "$sys-task: folding twice is byte-identical" ||
+		not_ok "$sys-task: folding twice is byte-identical" "$(head -n 3 "$TMP/diff")"
 }
 project dqueue "${dq[@]}"
 project raftkvs "${rk[@]}"
