@@ -28,6 +28,7 @@ struct gp_engine {
 	long goid_off;
 	unsigned long ring_bytes;
 	int hold_ring, follow;
+	int stdin_fd, poll_ms;  /* the target's stdin (-1: capture's); ring polls */
 	struct bpf_link *fork_link, *exec_link;
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
@@ -88,6 +89,8 @@ struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 	e->goid_off = goid_off;
 	e->ring_bytes = 1ul << 22;
 	e->multi_fd = -1;
+	e->stdin_fd = -1;
+	e->poll_ms = 50;
 	return e;
 }
 
@@ -138,6 +141,12 @@ void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold)
 	if (bytes)
 		e->ring_bytes = bytes;
 	e->hold_ring = hold;
+}
+
+void gp_set_stdin(struct gp_engine *e, int fd, int poll_ms)
+{
+	e->stdin_fd = fd;
+	e->poll_ms = poll_ms;
 }
 
 void gp_follow(struct gp_engine *e)
@@ -326,7 +335,7 @@ static int attach(struct gp_engine *e, pid_t pid)
  * that a capture that fails before releasing it leaves no target waiting.
  */
 static _Noreturn void child(const int hold[2], const char *path,
-			    char *const argv[], const char *out_path)
+			    char *const argv[], const char *out_path, int in)
 {
 	char c;
 
@@ -340,7 +349,7 @@ static _Noreturn void child(const int hold[2], const char *path,
 		if (out < 0 || dup2(out, 1) < 0)
 			_exit(127);
 	}
-	if (read(hold[0], &c, 1) != 1)
+	if ((in >= 0 && dup2(in, 0) < 0) || read(hold[0], &c, 1) != 1)
 		_exit(127);
 	execv(path, argv);
 	_exit(127);
@@ -379,7 +388,10 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 	int rc;
 
 	for (;;) {
-		rc = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, 50);
+		rc = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, e->poll_ms);
+		/* a served target's records below the wakeup threshold */
+		if (rc >= 0 && e->stdin_fd >= 0 && !e->hold_ring)
+			rc = ring_buffer__consume(rb);
 		w = waitpid(pid, status, WNOHANG);
 		if (rc < 0 && rc != -EINTR)
 			return ring_error(e, rc);
@@ -460,7 +472,7 @@ static int run_target(struct gp_engine *e, struct ring_buffer *rb,
 		return cap_fail(e->err, EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
 	}
 	if (pid == 0)
-		child(hold, e->path, argv, out_path);
+		child(hold, e->path, argv, out_path, e->stdin_fd);
 	setpgid(pid, pid);
 	target = pid;
 	cleanup = on_failure(kill_target, &target);

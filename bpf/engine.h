@@ -57,6 +57,15 @@ struct go_binary *gp_binary(struct gp_engine *e);
 void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold);
 
 /*
+ * A served target, one that reads pieces of work on stdin and marks each
+ * one's end with a probed call: its stdin is @fd (close-on-exec in
+ * capture; the target gets it as 0), and the ring buffer is read at least
+ * every @poll_ms ms (default 50): a short piece's records stay below the
+ * byte threshold that wakes the reader.
+ */
+void gp_set_stdin(struct gp_engine *e, int fd, int poll_ms);
+
+/*
  * Follow the target's processes: the probes then also see every process it
  * starts (and they start); each program they run is announced by a
  * GP_SITE_EXEC record.  Without it only the first process is probed (a pid filter).

@@ -15,7 +15,8 @@
 //
 // Usage: etcd-harness SCENARIO_FILE [STEP_MAP] (explore.go: -generate);
 // etcd-harness -batch SCENARIO_FILE... replays each in turn, each on a
-// cluster of its own, in one process (probes attached once).
+// cluster of its own, in one process (probes attached once); etcd-harness
+// -serve runs the tries of an exploration read from stdin (serve.go).
 package main
 
 import (
@@ -327,8 +328,14 @@ func (c *cluster) partition(groups [][]uint64) {
 	}
 }
 
+// fatal ends the harness with code; a refusal (3) while serving ends
+// only the try (serve.go).
 func fatal(code int, format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "etcd-harness: "+format+"\n", args...)
+	msg := fmt.Sprintf("etcd-harness: "+format, args...)
+	if serving && code == 3 {
+		panic(refusal{msg})
+	}
+	fmt.Fprintln(os.Stderr, msg)
 	os.Exit(code)
 }
 
@@ -448,11 +455,14 @@ func main() {
 		batch(os.Args[2:])
 	case len(os.Args) >= 2 && os.Args[1] == "-generate":
 		generate(os.Args[2:])
+	case len(os.Args) == 2 && os.Args[1] == "-serve":
+		serve()
 	case len(os.Args) == 2 || len(os.Args) == 3:
 		replay(os.Args[1], strings.Join(os.Args[2:], ""))
 	default:
 		fatal(2, "usage: etcd-harness SCENARIO_FILE [STEP_MAP]\n"+
 			"       etcd-harness -batch SCENARIO_FILE...\n"+
+			"       etcd-harness -serve (tries on stdin: serve.go)\n"+
 			"       etcd-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
 	}
 }

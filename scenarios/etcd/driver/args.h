@@ -7,7 +7,7 @@
 #ifndef SCENARIOS_ETCD_ARGS_H
 #define SCENARIOS_ETCD_ARGS_H
 
-#include "explore.h"
+#include "explore-opts.h"
 
 struct etcd_args {
 	const char *binary;     /* --binary FILE: the build to run */

@@ -16,7 +16,9 @@
  * signal: guided tries run a harness built with -cover, and a try that
  * runs a raft unit a number of times no try did (AFL's hit-count
  * buckets), but adds no class, is kept as a parent for mutations only
- * (gocover.h).
+ * (gocover.h).  With --via ebpf the tries run on the plain harness, all
+ * in one process under raft's probes, and the classes come from what the
+ * probes saw (served.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,7 @@
 #include "explorer.h"
 #include "mutate.h"
 #include "scenario-lines.h"
+#include "served.h"
 #include "shrink.h"
 #include "tries.h"
 
@@ -142,7 +145,7 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 		prepare_try(e, &slots[n++]);
 	for (int i = 0; i < n; i++)
 		jobs[i] = slots[i].job;
-	run_batch(jobs, n);
+	run_tries(e->served, jobs, n);
 	for (int i = 0; i < n; i++) {
 		struct classes seen;
 		size_t fresh;
@@ -152,7 +155,7 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 			    "step (its message is above)");
 		e->tried++;
 		seen = trace_classes(&e->domain, slots[i].f.trace,
-				     slots[i].f.steps, slots[i].f.scen);
+				     try_step_map(e, slots[i].f.steps), slots[i].f.scen);
 		fresh = jobs[i].coverdir ? try_units(e, jobs[i].coverdir) : 0;
 		if (keep_if_new(e, slots[i].f.scen, &seen, fresh))
 			report(e, "kept");
@@ -203,7 +206,7 @@ static void explorer_free(struct explorer *e, char *work, int cleanup)
 }
 
 void etcd_explore(const struct explore_opts *x, const char *bin,
-		  const char *cover_bin, const char *dir)
+		  const char *cover_bin, int probed, const char *dir)
 {
 	int cleanup;
 	char *work = work_dir(&cleanup), *origin;
@@ -213,6 +216,8 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 	struct slot slots[BATCH];
 
 	slots_init(slots, work);
+	if (probed)
+		e.served = served_start(cover_bin ? cover_bin : bin, work);
 	/* shards draw disjoint streams from the same seed */
 	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
 	while (budget_left(&e))
@@ -224,6 +229,8 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 			 e.raft.units, e.npairs, e.nparents);
 	drop_parents(&e);
 	shrink_all(&e, slots);
+	if (e.served)
+		served_stop(e.served);
 	report(&e, "shrunk");
 	origin = xasprintf("capture etcd --explore: seed %llu, shard %d/%d%s",
 			   x->seed, x->shard, x->shards,

@@ -8,14 +8,7 @@
 #ifndef CAPTURE_ETCD_EXPLORE_H
 #define CAPTURE_ETCD_EXPLORE_H
 
-
-struct explore_opts {
-	unsigned long long seed;
-	long budget;          /* scenarios to try; 0: until @seconds */
-	double seconds;
-	int shard, shards;    /* --shard K/N: this is shard K (1-based) of N */
-	int unguided;         /* fresh random scenarios only (a baseline) */
-};
+#include "explore-opts.h"
 
 /* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
 void explore_parse_shard(struct explore_opts *x, const char *arg);
@@ -23,10 +16,13 @@ void explore_parse_shard(struct explore_opts *x, const char *arg);
 /*
  * Explore with the with_tla harness @bin (guided tries: @cover_bin, the
  * same built with Go coverage; NULL when unguided); write the kept
- * scenarios, shrunk, into @dir (which exists and is empty).
+ * scenarios, shrunk, into @dir (which exists and is empty).  With
+ * @probed, @bin is the plain harness (@cover_bin built with
+ * -covermode=atomic) and every try runs in one process of it under
+ * raft's probes (served.h).
  */
 void etcd_explore(const struct explore_opts *x, const char *bin,
-		  const char *cover_bin, const char *dir);
+		  const char *cover_bin, int probed, const char *dir);
 
 /*
  * The scenarios of corpora @corpora[0..n) (each CORPUS/scenarios), in

@@ -64,15 +64,20 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
 
 /*
  * Go writes no counters unless the main package is covered too; "count"
- * counters give the exploration how often each unit ran.
+ * counters give the exploration how often each unit ran; "atomic" counts
+ * alike and is the mode whose counters a running process may clear.
  */
-char *etcd_cover_harness(void)
+char *etcd_cover_harness(int tla)
 {
 	static const char pkgs[] = "-coverpkg=.," ETCD_RAFT_PACKAGE;
-	static const char *const cover[3] = { "-cover", "-covermode=count", pkgs };
+	static const char *const count[3] = { "-cover", "-covermode=count", pkgs };
+	static const char *const atomic[3] = { "-cover", "-covermode=atomic", pkgs };
 
+	if (!tla)
+		return go_build("scenarios/etcd", "build/etcd/harness-cover", "",
+				atomic, "the etcd harness (Go coverage of raft)");
 	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
-			"with_tla", cover,
+			"with_tla", count,
 			"the etcd harness (with_tla, Go coverage of raft)");
 }
 

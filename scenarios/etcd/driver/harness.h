@@ -29,11 +29,13 @@ const char *etcd_harness(struct live_capture *lc, int tla);
 char *etcd_go_build(const char *src, const char *bin, const char *tags,
 		    const char *what);
 /*
- * The with_tla harness built with "go build -cover" of itself and raft,
- * into build/etcd/harness-with_tla-cover: run under GOCOVERDIR, it writes
- * Go's coverage files (gocover.h).
+ * The harness built with "go build -cover" of itself and raft: with @tla
+ * the with_tla one, into build/etcd/harness-with_tla-cover (run under
+ * GOCOVERDIR, it writes Go's coverage files, gocover.h); else the plain
+ * one with atomic counters, into build/etcd/harness-cover (its -serve
+ * mode clears them between tries).
  */
-char *etcd_cover_harness(void);
+char *etcd_cover_harness(int tla);
 /* The version @src's go.mod requires of @module (a JSON string). */
 cJSON *etcd_go_mod_version(const char *src, const char *module);
 /* Into @env: raft's version as @src's go.mod requires it, Go's, @bin's sha256. */

@@ -169,16 +169,38 @@ static int etcd_mode(const struct etcd_args *e, enum etcd_mode *m,
 }
 
 /*
- * --explore, --merge CORPUS...: find the scenarios with the with_tla
- * harness into a stage, then capture them as the selection "--scenarios
- * DIR/scenarios --scenario all" (the command the manifest records:
- * verify replays the kept scenarios, whatever budget found them).
+ * Find the scenarios into @stage: --merge and --via trace with the
+ * with_tla harness, --via ebpf's --explore with the plain one under the
+ * probes.
+ */
+static void find_scenarios(struct live_capture *lc, const struct explore_opts *x,
+			   int merge, const char *stage)
+{
+	int probed = !merge && lc->driver == &etcd_ebpf_driver;
+	char *bin = probed ?
+		etcd_go_build("scenarios/etcd", "build/etcd/harness", "",
+			      "the etcd harness") :
+		etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
+			      "with_tla", "the etcd harness (with_tla)");
+	char *cover = merge || x->unguided ? NULL : etcd_cover_harness(!probed);
+
+	if (merge)
+		etcd_merge(lc->operands, lc->noperands, bin, stage);
+	else
+		etcd_explore(x, bin, cover, probed, stage);
+	free(cover);
+	free(bin);
+}
+
+/*
+ * --explore, --merge CORPUS...: find the scenarios into a stage, then
+ * capture them as the selection "--scenarios DIR/scenarios --scenario
+ * all" (the command the manifest records: verify replays the kept
+ * scenarios, whatever budget found them).
  */
 static int explore_then_capture(struct live_capture *lc,
 				const struct explore_opts *x, int merge)
 {
-	char *tla = etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
-				  "with_tla", "the etcd harness (with_tla)");
 	char *stage = owned_tmp_in(temp_dir(), "capture-scenarios");
 	char *keep = xasprintf("%s/scenarios", lc->out->dir ? lc->out->dir :
 			       lc->live->default_dir);
@@ -188,25 +210,17 @@ static int explore_then_capture(struct live_capture *lc,
 		.folder = lc->folder, .out = lc->out,
 		.scenario = "all", .scenarios = keep, .from = stage,
 	};
-	char *cover = NULL;
 	int cleanup, rc;
 
 	if (!mkdtemp(stage))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
 	cleanup = remove_on_failure(stage);
-	if (merge) {
-		etcd_merge(lc->operands, lc->noperands, tla, stage);
-	} else {
-		cover = x->unguided ? NULL : etcd_cover_harness();
-		etcd_explore(x, tla, cover, stage);
-	}
+	find_scenarios(lc, x, merge, stage);
 	rc = live_capture_run(&found);
 	remove_tree(stage);
 	cancel_on_failure(cleanup);
-	free(cover);
 	free(stage);
 	free(keep);
-	free(tla);
 	return rc;
 }
 

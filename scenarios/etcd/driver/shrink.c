@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../../capture/proc.h"
+#include "served.h"
 #include "shrink.h"
 
 /*
@@ -61,7 +62,7 @@ static void shrink_judge(struct shrinking *k, struct explorer *e,
 
 	if (status)
 		return;   /* a step the shorter scenario cannot take */
-	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, t->f.scen);
+	seen = trace_classes(&e->domain, t->f.trace, try_step_map(e, t->f.steps), t->f.scen);
 	for (size_t i = 0; i < k->s->adds.n && all; i++)
 		all = classes_has(&seen, k->s->adds.v[i]);
 	classes_free(&seen);
@@ -105,7 +106,7 @@ void shrink_all(struct explorer *e, struct slot *slots)
 					jobs[running] = slots[running].job;
 					running++;
 				}
-			run_batch(jobs, running);
+			run_tries(e->served, jobs, running);
 			for (int j = 0; j < running; j++)
 				shrink_judge(&k[at[j]], e, &slots[j],
 					     jobs[j].status);

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The options of capture etcd --explore (explore.h), apart: the option
+ * table's context (args.h) holds them without depending on the explorer.
+ */
+#ifndef CAPTURE_ETCD_EXPLORE_OPTS_H
+#define CAPTURE_ETCD_EXPLORE_OPTS_H
+
+struct explore_opts {
+	unsigned long long seed;
+	long budget;          /* scenarios to try; 0: until @seconds */
+	double seconds;
+	int shard, shards;    /* --shard K/N: this is shard K (1-based) of N */
+	int unguided;         /* fresh random scenarios only (a baseline) */
+};
+
+#endif
