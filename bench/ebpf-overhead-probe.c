@@ -10,15 +10,23 @@
  * kernel's BPF run-time statistics for the run (they cost a clock read per
  * run, so the timed runs leave them off).  --count-only consumes the
  * records without translating them (the engine counts them): the probe's
- * cost without the consumer's, which a busy machine takes from the target.
+ * cost without the consumer's, which a busy machine takes from the target;
+ * --bpf-stats-count does both.
  * The consumer's CPU time is this process's, the target's excluded (the
  * bench subtracts a run with N = 0).  The probes attach as the engine
  * decides (CAPTURE_UPROBE forces a path, docs/go.md).  --bare instead
  * attaches a program that returns at once at the probe's own site in
  * (*raft).Step, on the same path, and prints the target's ns per call
- * alone: the trap without the probe.
+ * alone: the trap without the probe.  --reads K does the same with a
+ * program that makes K bpf_probe_read_user calls of 64 bytes at the raft
+ * Step's receiver (RAX) into its stack and nothing else: the trap and
+ * the user-memory reads alone, the floor of a probe that makes K reads.
+ * With BENCH_BPF_STATS=1 in the environment these two enable the BPF
+ * run-time statistics and print the program's runs and ns after the
+ * target's ns per call.
  *
- * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only | --bare]
+ * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only |
+ *                                      --bpf-stats-count | --bare | --reads K]
  * (run from the top of the tree: the spec is read from there)
  */
 #include <bpf/bpf.h>
@@ -75,8 +83,46 @@ static int perf_uprobe(int prog, const char *path, unsigned long off)
 	return fd;
 }
 
-/* --bare: BINARY N under the empty program at Step's probe site. */
-static int bare(char *const argv[])
+/*
+ * A program of @k bpf_probe_read_user(fp - 64, 64, ctx->ax) calls for
+ * path @how (the empty program if 0).
+ */
+static int reads_program(enum gp_attach how, int k)
+{
+	struct bpf_insn insns[2 + 5 * 16 + 2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_6,
+		  .src_reg = BPF_REG_1 },
+	};
+	int n = 1;
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+
+	if (!k)
+		return gp_empty_program(how);
+	for (int i = 0; i < k; i++) {
+		insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X,
+						.dst_reg = BPF_REG_1, .src_reg = BPF_REG_10 };
+		insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K,
+						.dst_reg = BPF_REG_1, .imm = -64 };
+		insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+						.dst_reg = BPF_REG_2, .imm = 64 };
+		/* struct pt_regs: ax at 80 */
+		insns[n++] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW,
+						.dst_reg = BPF_REG_3, .src_reg = BPF_REG_6,
+						.off = 80 };
+		insns[n++] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL,
+						.imm = BPF_FUNC_probe_read_user };
+	}
+	insns[n++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+					.dst_reg = BPF_REG_0 };
+	insns[n++] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	if (how == GP_ATTACH_MULTI)
+		o.expected_attach_type = (enum bpf_attach_type)GP_TRACE_UPROBE_MULTI;
+	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, "gp_reads", "GPL", insns,
+			     (size_t)n, &o);
+}
+
+/* --bare, --reads K: BINARY N under such a program at Step's probe site. */
+static int bare(char *const argv[], int k)
 {
 	char out[] = "/tmp/ebpf-overhead-XXXXXX";
 	const char *args[] = { argv[1], argv[2], NULL };
@@ -86,13 +132,17 @@ static int bare(char *const argv[])
 	enum gp_attach how;
 	unsigned long off;
 	unsigned long long cookie = 0;
-	int prog, link, fd = mkstemp(out);
+	int prog, link, fd = mkstemp(out), stats = getenv("BENCH_BPF_STATS") != NULL;
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
 	char *text;
 
 	if (!b || go_func(b, STEP, &f, &err) || gp_attach_path(&how, &err))
 		die_err(&err);
+	if (stats && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
+		die(EXIT_ENV_MISSING, "cannot enable BPF statistics");
 	off = f.check ? f.check : f.entry;
-	prog = gp_empty_program(how);
+	prog = reads_program(how, k);
 	if (fd < 0 || prog < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot load the empty program");
 	link = how == GP_ATTACH_MULTI ?
@@ -101,11 +151,17 @@ static int bare(char *const argv[])
 	if (link < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot attach the empty program");
 	proc_must(EXIT_CAPTURE_FAILED, args, out);
+	if (bpf_obj_get_info_by_fd(prog, &info, &len))
+		die(EXIT_CAPTURE_FAILED, "cannot read the program's statistics");
 	close(link);
 	close(prog);
 	text = read_file(out, NULL);
 	unlink(out);
-	printf("%s\n", text ? strtok(text, "\n") : "?");
+	printf("%s", text ? strtok(text, "\n") : "?");
+	if (stats)
+		printf(" %llu %llu", (unsigned long long)info.run_cnt,
+		       (unsigned long long)info.run_time_ns);
+	printf("\n");
 	free(text);
 	go_close(b);
 	return 0;
@@ -118,19 +174,24 @@ int main(int argc, char **argv)
 	const struct gp_stats *st;
 	struct gp_engine *e;
 	struct go_spec *spec;
-	const char *opt = argc == 4 ? argv[3] : "";
-	int translate = strcmp(opt, "--count-only") != 0;
+	const char *opt = argc >= 4 ? argv[3] : "";
+	int stats = !strcmp(opt, "--bpf-stats") || !strcmp(opt, "--bpf-stats-count");
+	int translate = strcmp(opt, "--count-only") && strcmp(opt, "--bpf-stats-count");
 	FILE *devnull;
 	struct cap_err err;
 	int fd, rc;
 
+	if (argc == 5 && !strcmp(opt, "--reads") && atoi(argv[4]) >= 1 &&
+	    atoi(argv[4]) <= 16)
+		return bare(argv, atoi(argv[4]));
 	if (argc != 3 && argc != 4)
-		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only | --bare]");
+		die(EXIT_USAGE, "usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only | "
+		    "--bpf-stats-count | --bare | --reads K]");
 	if (!strcmp(opt, "--bare"))
-		return bare(argv);
-	if (!strcmp(opt, "--bpf-stats") && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
+		return bare(argv, 0);
+	if (stats && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
 		die(EXIT_ENV_MISSING, "cannot enable BPF statistics");
-	else if (*opt && strcmp(opt, "--bpf-stats") && strcmp(opt, "--count-only"))
+	else if (*opt && !stats && translate)
 		die(EXIT_USAGE, "ebpf-overhead-probe: unknown option %s", opt);
 	fd = mkstemp(out);
 	devnull = fopen("/dev/null", "w");
