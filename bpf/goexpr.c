@@ -37,6 +37,8 @@ struct walk {
 	int npieces, voff, mem, is_arg_reg;
 	struct gp_read rd;
 	Dwarf_Die type;
+	struct go_guard guard[GO_MAX_GUARDS];
+	int nguards;
 };
 
 /* "EXPR: why", for the caller to report with the spec's file:line. */
@@ -420,8 +422,29 @@ static char *reachable(struct walk *w, long i, Dwarf_Word esize)
 	return NULL;
 }
 
+/* A guard of @w's value: @at's value (8 bytes) is above (or equal to) @k. */
+static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
+		       unsigned long long k)
+{
+	struct go_guard *g = &w->guard[w->nguards];
+	char *e;
+
+	if (w->nguards == GO_MAX_GUARDS)
+		return why(w, "more than %d slice indexes and assertions", GO_MAX_GUARDS);
+	if (!at->mem && (e = place(at)))
+		return e;
+	g->rd = at->rd;
+	g->rd.size = 8;
+	g->is_arg_reg = at->rd.src == GP_SRC_REG && at->is_arg_reg;
+	g->op = op;
+	g->k = k;
+	w->nguards++;
+	return NULL;
+}
+
 static char *element(struct walk *w, long i)
 {
+	struct walk at;
 	Dwarf_Word esize, count;
 	Dwarf_Attribute a;
 	Dwarf_Die sub;
@@ -444,6 +467,9 @@ static char *element(struct walk *w, long i)
 	}
 	if (!is_slice(&w->type))
 		return why(w, "%s is neither a slice nor an array", type_name(&w->type));
+	at = *w;
+	if ((e = member(&at, "len")) || (e = add_guard(w, &at, GO_GUARD_ABOVE, (unsigned long)i)))
+		return e;
 	e = member(w, "array");
 	if (e)
 		return e;
@@ -452,6 +478,12 @@ static char *element(struct walk *w, long i)
 	if ((e = reachable(w, i, esize)))
 		return e;
 	return deref(w, i * (long)esize);
+}
+
+static void take_guards(const struct walk *w, struct go_value *out)
+{
+	memcpy(out->guard, w->guard, sizeof(out->guard));
+	out->nguards = w->nguards;
 }
 
 /* The final value: a boolean or an integer that fits a read. */
@@ -481,6 +513,7 @@ static char *finish(struct walk *w, struct go_value *out)
 	w->rd.size = (unsigned char)size;
 	out->rd = w->rd;
 	out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
+	take_guards(w, out);
 	return NULL;
 }
 
@@ -603,5 +636,7 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	out->kind = GO_KIND_UNSIGNED;
 	out->size = 8;
 	out->rd = w.rd;
+	out->is_arg_reg = w.rd.src == GP_SRC_REG && w.is_arg_reg;
+	take_guards(&w, out);
 	return NULL;
 }

@@ -6,7 +6,8 @@
  *   goid                  the goroutine's id (runtime.g.goid through R14)
  *   NAME                  an argument, the receiver or a result (~r0 ...)
  *   X.FIELD               a struct field; through pointers as Go does
- *   X[N]                  element N of a slice or array (N a constant)
+ *   X[N]                  element N of a slice or array (N a constant;
+ *                         of a slice, guarded by its length)
  *   len(X)                a slice's or string's length (named ones too)
  *   *X                    what pointer X points to (a proto2 *uint64 field)
  *
@@ -24,6 +25,23 @@
 
 enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
 
+#define GO_MAX_GUARDS 4
+
+/*
+ * What a value's read is good only under, checked by the consumer: the
+ * 8-byte value of @rd above @k (an index below a slice's length), or
+ * equal to it (an interface's dynamic type).  Otherwise (or when @rd is
+ * nil) the value is missing, never what the read found there.
+ */
+enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL };
+
+struct go_guard {
+	struct gp_read rd;
+	int is_arg_reg;         /* as go_value's */
+	enum go_guard_op op;
+	unsigned long long k;
+};
+
 struct go_value {
 	struct gp_read rd;      /* src GP_SRC_REG or GP_SRC_STACK, as at entry */
 	int is_arg_reg;         /* starts from an argument's register: at a
@@ -31,6 +49,8 @@ struct go_value {
 	enum go_kind kind;
 	int size;               /* bytes */
 	char type[128];         /* the Go type's name, for messages */
+	struct go_guard guard[GO_MAX_GUARDS];
+	int nguards;
 };
 
 /*

@@ -111,21 +111,12 @@ static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *
 	}
 }
 
-/* A [:N] field's length, or -1 (nil, or longer than N: then the run fails). */
-static long long slice_len(struct go_spec *s, const struct field *f,
-			   const struct gp_record *r)
+/* A [:N] field's length, or -1 (nil). */
+static long long slice_len(const struct field *f, const struct gp_record *r)
 {
-	unsigned long long n;
-
 	if (r->nil_mask & (1u << f->len_slot))
 		return -1;
-	n = r->val[f->len_slot];
-	if (n > (unsigned long long)f->count) {
-		fail(s, f->line, "%s: a slice of %llu elements, the spec reads at most %d",
-		     f->name, n, f->count);
-		return -1;
-	}
-	return (long long)n;
+	return (long long)(r->val[f->len_slot] & ~0ull >> 1);
 }
 
 /* The bytes of a str field the record holds: its length, at most its bytes. */
@@ -230,12 +221,15 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 		put_scalar(s, l, f, val->have, val->v);
 		return;
 	}
-	if ((n = slice_len(s, f, r)) < 0) {
+	if ((n = slice_len(f, r)) < 0) {
 		ADD_LIT(l, "null");
 		return;
 	}
+	/* Longer than N: {"first":[N values],"len":LEN}. */
+	if (n > f->count)
+		ADD_LIT(l, "{\"first\":");
 	ADD_LIT(l, "[");
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && i < f->count; i++) {
 		int have = field_value(f, r, f->slot + i, &v);
 
 		if (i)
@@ -243,6 +237,11 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 		put_scalar(s, l, f, have, v);
 	}
 	ADD_LIT(l, "]");
+	if (n > f->count) {
+		ADD_LIT(l, ",\"len\":");
+		strbuf_add_int(l, n);
+		ADD_LIT(l, "}");
+	}
 }
 
 /* @key's values in s->keybuf (the state's key) and, if @text, described. */
@@ -402,6 +401,30 @@ static const struct gp_record *past_length(const struct site *site,
 }
 
 /*
+ * @r with each read whose guard fails (goexpr.h) nil and 0: an index past
+ * a slice's length, an interface of another dynamic type.  Guards are
+ * judged on @r as read, before any of them applies.
+ */
+static const struct gp_record *guarded(const struct site *site,
+				       const struct gp_record *r,
+				       struct gp_record *copy)
+{
+	*copy = *r;
+	for (int i = 0; i < site->nguards; i++) {
+		const struct guard *g = &site->guard[i];
+		unsigned long long v = r->val[g->slot];
+		int pass = !(r->nil_mask & (1u << g->slot)) &&
+			   (g->op == GO_GUARD_ABOVE ? v > g->k : v == g->k);
+
+		if (!pass) {
+			copy->nil_mask |= 1u << g->target;
+			copy->val[g->target] = 0;
+		}
+	}
+	return copy;
+}
+
+/*
  * The name of @ev for @r, or NULL for none (a value its table leaves
  * unnamed, or one it cannot name: then the run fails); *@entry the table
  * entry it counts under.
@@ -439,8 +462,9 @@ static int copies(struct go_spec *s, const struct site *site,
 
 	if (!ev->per_name)
 		return 1;
-	if ((n = slice_len(s, f, r)) < 0) {
-		fail(s, ev->line, "per %s: the slice is nil or too long", f->name);
+	if ((n = slice_len(f, r)) < 0 || n > f->count) {
+		fail(s, ev->line, "per %s: the slice is nil or longer than [:%d] (%lld elements)",
+		     f->name, f->count, n);
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
@@ -551,7 +575,7 @@ static void leave(struct go_spec *s, struct func *fn, int proc,
 void go_spec_record(const struct gp_record *r, void *arg)
 {
 	struct go_spec *s = arg;
-	struct gp_record copy;
+	struct gp_record copy, checked;
 	struct site *site;
 	unsigned long long goid;
 	int proc;
@@ -565,8 +589,10 @@ void go_spec_record(const struct gp_record *r, void *arg)
 		write_raw(s, r, proc, 0);
 		return;
 	}
+	if (site->nguards)
+		r = guarded(site, r, &checked);
 	if (s->raw)
-		write_raw(s, past_length(site, r, &copy), proc, site->gp.nreads);
+		write_raw(s, past_length(site, r, &copy), proc, (unsigned)site->nwritten);
 	goid = site->goid_slot >= 0 ? r->val[site->goid_slot] : r->goid;
 	if (site->fn->tracked && !site->at_exit)
 		go_calls_enter(s->calls, proc, goid, site->fn->index);

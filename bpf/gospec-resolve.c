@@ -42,6 +42,50 @@ static int table_default(struct go_spec *s, const struct field *f,
  * Read @slot of @site: @expr as @f's type, or with @is_len its length
  * (any integer), or with @word >= 0 that word of a string's bytes.
  */
+/* @v's guards, for read @slot; their reads are placed after the fields'. */
+static int add_guards(struct go_spec *s, struct site *site, const struct field *f,
+		      const struct go_value *v, int slot)
+{
+	for (int i = 0; i < v->nguards; i++) {
+		struct guard *g = &site->guard[site->nguards];
+
+		if (site->nguards == MAX_GUARDS)
+			return gospec_refuse(s, f->line, "event %s checks more than %d indexes and assertions",
+					     site->ev[0].name, MAX_GUARDS);
+		*g = (struct guard){ .rd = v->guard[i].rd, .target = slot,
+				     .op = v->guard[i].op, .k = v->guard[i].k };
+		if (v->guard[i].is_arg_reg && site->at_exit)
+			g->rd.src = GP_SRC_SAVED;
+		site->nguards++;
+	}
+	return 0;
+}
+
+/*
+ * Each guard's read: a read of the site's already (a [:N] field's length
+ * guards its elements), or one more after the fields'.
+ */
+static int place_guards(struct go_spec *s, struct site *site)
+{
+	struct gp_site *gp = &site->gp;
+
+	for (int i = 0; i < site->nguards; i++) {
+		struct guard *g = &site->guard[i];
+		unsigned k;
+
+		for (k = 0; k < gp->nreads && memcmp(&gp->reads[k], &g->rd, sizeof(g->rd)); k++)
+			;
+		if (k == GP_MAX_READS)
+			return gospec_refuse(s, site->line,
+					     "event %s reads more than %d values with the checks of its indexes and assertions",
+					     site->ev[0].name, GP_MAX_READS);
+		if (k == gp->nreads)
+			gp->reads[gp->nreads++] = g->rd;
+		g->slot = (int)k;
+	}
+	return 0;
+}
+
 static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			struct site *site, struct field *f, const char *expr,
 			int is_len, int word, int slot)
@@ -66,7 +110,7 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	if (v.is_arg_reg && site->at_exit)
 		v.rd.src = GP_SRC_SAVED;   /* reg becomes its saved index below */
 	site->gp.reads[slot] = v.rd;
-	return 0;
+	return add_guards(s, site, f, &v, slot);
 }
 
 /* resolve_read() of @expr (freed here). */
@@ -167,12 +211,14 @@ static int resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
 {
 	int slot = 0;
 
+	site->nguards = 0;
 	for (int i = 0; i < site->nfields; i++)
 		if ((slot = resolve_field(s, b, d, site, &site->field[i], slot)) < 0)
 			return -1;
 	site->gp.nreads = (unsigned)slot;
+	site->nwritten = slot;
 	site->goid_slot = -1;
-	return 0;
+	return place_guards(s, site);
 }
 
 /*

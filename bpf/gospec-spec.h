@@ -27,6 +27,7 @@
 #define MAX_STATES 16           /* "keep" names of a spec */
 #define MAX_KEEPS 8             /* "keep" lines of a site */
 #define KEY_PROC (-2)           /* a key's "proc": the process's index */
+#define MAX_GUARDS 64            /* of a site */
 #define STR_BYTES 32            /* a str field's bytes, unless [:N] */
 #define STR_MAX_BYTES 128       /* a str field's [:N] */
 
@@ -106,6 +107,18 @@ struct state {
 	const struct field *value;   /* the first keep's: its type */
 };
 
+/*
+ * A read of @target holds only if the read of @slot passes @op against @k
+ * (goexpr.h: a slice index below its length, an interface's dynamic
+ * type); else @target is nil.  @rd is @slot's read until it has one.
+ */
+struct guard {
+	struct gp_read rd;
+	int slot, target;
+	enum go_guard_op op;
+	unsigned long long k;
+};
+
 struct site {
 	struct event ev[MAX_EVENTS];
 	int nevents;
@@ -118,6 +131,9 @@ struct site {
 	char *post;             /* closes what the last written field opened */
 	size_t post_len;
 	int goid_slot;          /* the goroutine's id read for "while", or -1 */
+	int nwritten;           /* the fields' reads, raw/'s values: guards follow */
+	struct guard guard[MAX_GUARDS];
+	int nguards;
 	struct gp_site gp;
 	struct func *fn;
 };

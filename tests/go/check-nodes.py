@@ -4,11 +4,12 @@
 usage: check-nodes.py EVENTS LOG
 
 The program is one goroutine: its events come in the order of its log.
-Each "step" line is a Step event: the node's id and the sender's as
+Each "step" line is a Step event and a Stepped event.  Step: the node's id and the sender's as
 strings, the term and data length; the node's address (its id 8 times)
 bounded to 16 bytes as {"first","len"}; its id bounded to 10 bytes (the
 one longer id cut before the character the bound splits); its peers'
-count.  Exits 1 with the first difference.
+count.  Stepped: its id, its 30th peer (null past the slice's end), its first 4 peers (with
+the count when there are more).  Exits 1 with the first difference.
 """
 import json
 import re
@@ -37,9 +38,14 @@ def expected(log):
         node, frm, term, data = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
         if node not in nodes:
             nodes.append(node)
+        peers = 1 + 30 * nodes.index(node)
         want.append({"event": "Step", "proc": 0, "node": node, "from": frm,
                      "term": term, "data": data, "addr": bounded(node * 8, 16),
-                     "short": bounded(node, 10), "peers": 1 + 30 * nodes.index(node)})
+                     "short": bounded(node, 10), "peers": peers})
+        want.append({"event": "Stepped", "proc": 0, "node": node,
+                     "peer30": 30 if peers > 30 else None,
+                     "first": list(range(min(peers, 4))) if peers <= 4 else
+                     {"first": [0, 1, 2, 3], "len": peers}})
     return want
 
 

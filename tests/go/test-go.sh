@@ -151,12 +151,22 @@ expect_exit 6 "a value with no name fails the run at its field's line" \
 	$CAPTURE go --probes "$TMP/fewnames.probes" -o "$TMP/x6" -- "$TMP/bank"
 nothing_left "no corpus after a value with no name" "$TMP/x6"
 
-# A slice longer than the spec reads fails the run at its field's line.
+# A slice longer than the spec reads: its first N and its length; a
+# "per" over it fails the run at the event's line (it would miss elements).
 spec short 'func main.(*Bank).apply' 'entry T' '	balances i64 b.accounts[:2].Balance'
-expect_exit 6 "a slice longer than [:N]: the field's file:line" \
-	'short.probes:3: balances: a slice of 4 elements, the spec reads at most 2' \
-	$CAPTURE go --probes "$TMP/short.probes" -o "$TMP/x1" -- "$TMP/bank"
-nothing_left "no corpus after a slice too long" "$TMP/x1"
+$CAPTURE go --probes "$TMP/short.probes" -o "$TMP/x1" -- "$TMP/bank" >/dev/null 2>"$TMP/x1.err" ||
+	not_ok "capture with a slice longer than [:N]" "$(tail -n 2 "$TMP/x1.err")"
+if [ -s "$TMP/x1/events/bank.ndjson" ] &&
+   ! grep -Eqv '"balances":\{"first":\[[0-9]+,[0-9]+\],"len":4\}\}$' "$TMP/x1/events/bank.ndjson"; then
+	ok "a slice longer than [:N]: its first N and its length"
+else
+	not_ok "a slice longer than [:N]: its first N and its length" "$(head -n 1 "$TMP/x1/events/bank.ndjson")"
+fi
+spec pershort 'func main.(*Bank).apply' 'entry T per bal == 100' '	bal i64 b.accounts[:2].Balance'
+expect_exit 6 "per over a slice longer than [:N]: the event's file:line" \
+	'pershort.probes:2: per bal: the slice is nil or longer than \[:2\] \(4 elements\)' \
+	$CAPTURE go --probes "$TMP/pershort.probes" -o "$TMP/x7" -- "$TMP/bank"
+nothing_left "no corpus after a per over a slice too long" "$TMP/x7"
 
 expect_exit 2 "no --probes: usage" 'usage: capture go' $CAPTURE go -- "$TMP/bank"
 expect_exit 2 "no such command" 'no-such-bank: no such command' \
