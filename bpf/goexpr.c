@@ -345,6 +345,71 @@ static void advance(struct walk *w, long off)
 		w->voff += (int)off;
 }
 
+#define DW_AT_GO_EMBEDDED_FIELD 0x2903
+#define MAX_EMBED 6     /* depth of embedding searched for a promoted field */
+
+/* Member @name of struct @t: 0 and *@m, or -1. */
+static int find_member(Dwarf_Die *t, const char *name, Dwarf_Die *m)
+{
+	if (dwarf_child(t, m))
+		return -1;
+	do {
+		const char *n = dwarf_diename(m);
+
+		if (dwarf_tag(m) == DW_TAG_member && n && !strcmp(n, name))
+			return 0;
+	} while (dwarf_siblingof(m, m) == 0);
+	return -1;
+}
+
+/* @t (a struct, a pointer to one, named or not) as its struct, or -1. */
+static int struct_of(Dwarf_Die *t)
+{
+	peel(t);
+	if (dwarf_tag(t) == DW_TAG_pointer_type && (sub_type(t, t) || peel(t)))
+		return -1;
+	return dwarf_tag(t) == DW_TAG_structure_type ? 0 : -1;
+}
+
+/*
+ * How many embedded fields of @t have a field @name @depth levels down
+ * (1: a field of an embedded field); the names of the first's embedded
+ * fields on the way into @path.
+ */
+static int embedded(Dwarf_Die *t, const char *name, int depth,
+		    char path[][MAX_NAME])
+{
+	Dwarf_Die m, sub;
+	int n = 0;
+
+	if (dwarf_child(t, &m))
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		bool emb = false;
+		const char *mn = dwarf_diename(&m);
+		int k;
+
+		if (dwarf_tag(&m) != DW_TAG_member || !mn ||
+		    dwarf_formflag(dwarf_attr(&m, DW_AT_GO_EMBEDDED_FIELD, &a), &emb) ||
+		    !emb || sub_type(&m, &sub) || struct_of(&sub))
+			continue;
+		if (depth == 1) {
+			Dwarf_Die f;
+
+			k = find_member(&sub, name, &f) == 0;
+		} else {
+			k = embedded(&sub, name, depth - 1, path + 1);
+		}
+		if (k && !n)
+			snprintf(path[0], MAX_NAME, "%s", mn);
+		n += k;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return n;
+}
+
+static char *promoted(struct walk *w, const char *name);
+
 /* Member @name of the struct the value is (or points to). */
 static char *member(struct walk *w, const char *name)
 {
@@ -358,21 +423,41 @@ static char *member(struct walk *w, const char *name)
 	}
 	if (dwarf_tag(&w->type) != DW_TAG_structure_type)
 		return why(w, "%s has no fields (looking for %s)", type_name(&w->type), name);
-	if (dwarf_child(&w->type, &m) == 0) {
-		do {
-			Dwarf_Attribute a;
-			Dwarf_Word loc;
-			const char *n = dwarf_diename(&m);
+	if (find_member(&w->type, name, &m) == 0) {
+		Dwarf_Attribute a;
+		Dwarf_Word loc;
 
-			if (dwarf_tag(&m) != DW_TAG_member || !n || strcmp(n, name))
-				continue;
-			if (dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &loc) ||
-			    sub_type(&m, &w->type))
-				break;
-			peel(&w->type);
-			advance(w, (long)loc);
-			return NULL;
-		} while (dwarf_siblingof(&m, &m) == 0);
+		if (dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &loc) ||
+		    sub_type(&m, &w->type))
+			return why(w, "field %s has no offset or type", name);
+		peel(&w->type);
+		advance(w, (long)loc);
+		return NULL;
+	}
+	return promoted(w, name);
+}
+
+/*
+ * A field promoted from an embedded struct (x.Term for x.State.Term), as
+ * Go finds it: at the shallowest depth of embedding, one field there.
+ */
+static char *promoted(struct walk *w, const char *name)
+{
+	char path[MAX_EMBED][MAX_NAME];
+
+	for (int depth = 1; depth < MAX_EMBED; depth++) {
+		int n = embedded(&w->type, name, depth, path);
+
+		if (n > 1)
+			return why(w, "%s: field %s is ambiguous (%d embedded fields have it at depth %d)",
+				   type_name(&w->type), name, n, depth);
+		if (n == 1) {
+			char *e = NULL;
+
+			for (int i = 0; i < depth && !e; i++)
+				e = member(w, path[i]);
+			return e ? e : member(w, name);
+		}
 	}
 	return why(w, "%s has no field %s%s", type_name(&w->type), name,
 		   go_nearest_child(&w->type, DW_TAG_member, name));
@@ -486,12 +571,50 @@ static void take_guards(const struct walk *w, struct go_value *out)
 	out->nguards = w->nguards;
 }
 
+/*
+ * sync/atomic's Int32, Int64, Uint32, Uint64, Uintptr and Bool are read
+ * by their value, their field v (a Bool's a uint32 that is 0 or 1: its
+ * low byte, as a bool).  1 if @w was one of them (now at v), 0 if not.
+ */
+static int atomic_value(struct walk *w, int *is_bool)
+{
+	static const char *const types[] = { "Int32", "Int64", "Uint32", "Uint64",
+					     "Uintptr", "Bool" };
+	const char *n = type_name(&w->type);
+
+	*is_bool = 0;
+	if (dwarf_tag(&w->type) != DW_TAG_structure_type || strncmp(n, "sync/atomic.", 12))
+		return 0;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(n + 12, types[i])) {
+			*is_bool = !strcmp(types[i], "Bool");
+			return member(w, "v") ? 0 : 1;
+		}
+	return 0;
+}
+
 /* The final value: a boolean or an integer that fits a read. */
 static char *finish(struct walk *w, struct go_value *out)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word enc, size;
 	char *e;
+	char atomic[MAX_NAME];
+	int is_bool;
+
+	snprintf(atomic, sizeof(atomic), "%s", type_name(&w->type));
+	if (atomic_value(w, &is_bool) && is_bool) {
+		if (!w->mem && (e = place(w)))
+			return e;
+		snprintf(out->type, sizeof(out->type), "%s", atomic);
+		out->kind = GO_KIND_BOOL;
+		out->size = 1;
+		w->rd.size = 1;
+		out->rd = w->rd;
+		out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
+		take_guards(w, out);
+		return NULL;
+	}
 
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
 	if (dwarf_tag(&w->type) == DW_TAG_pointer_type)

@@ -243,6 +243,43 @@ Dwarf *go_dwarf(struct go_binary *b)
 	return b->dw;
 }
 
+struct instances {
+	const char *prefix;     /* NAME[ */
+	size_t len;
+	char **names;
+	int n, max;
+};
+
+static int match_instance(Dwarf_Die *d, void *arg)
+{
+	struct instances *q = arg;
+	const char *name;
+
+	if (dwarf_tag(d) != DW_TAG_subprogram || dwarf_hasattr(d, DW_AT_inline))
+		return 0;
+	name = die_name(d);
+	if (!name || strncmp(name, q->prefix, q->len))
+		return 0;
+	for (int i = 0; i < q->n; i++)
+		if (!strcmp(q->names[i], name))
+			return 0;
+	if (q->n < q->max)
+		q->names[q->n] = xstrdup(name);
+	q->n++;
+	return 0;
+}
+
+int go_instances(struct go_binary *b, const char *name, char **names, int max)
+{
+	char *prefix = xasprintf("%s[", name);
+	struct instances q = { .prefix = prefix, .len = strlen(prefix),
+			       .names = names, .max = max };
+
+	go_each_die(b, match_instance, &q);
+	free(prefix);
+	return q.n;
+}
+
 const char *go_path(const struct go_binary *b)
 {
 	return b->path;

@@ -36,6 +36,13 @@ int go_func(struct go_binary *b, const char *name, struct go_func *out,
 /* @name's DWARF subprogram (not an inlined one). */
 int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 		  struct cap_err *err);
+/*
+ * The instantiations of generic function @name (main.Put): the symbols
+ * NAME[SHAPES] Go compiles it to, one per shape of its type arguments
+ * (main.Put[go.shape.string,go.shape.int]), not inlined ones.  Up to @max
+ * names (caller frees) into @names; returns how many there are.
+ */
+int go_instances(struct go_binary *b, const char *name, char **names, int max);
 const char *go_path(const struct go_binary *b);
 Dwarf *go_dwarf(struct go_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */

@@ -248,15 +248,15 @@ static int read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
 	return 0;
 }
 
-/* The reads of @fn's entry and return, into @entry and its exit site. */
+/* The reads of @fn's entry and return at symbol @sym, into @entry and its exit site. */
 static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
-			struct gp_site *entry)
+			const char *sym, struct gp_site *entry)
 {
 	struct go_func gf;
 	struct cap_err why;
 	Dwarf_Die d;
 
-	if (go_func(b, fn->name, &gf, &why) || go_subprogram(b, fn->name, &d, &why)) {
+	if (go_func(b, sym, &gf, &why) || go_subprogram(b, sym, &d, &why)) {
 		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
 		cap_err_release(&why);
 		return -1;
@@ -271,25 +271,129 @@ static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
 	return fn->entry ? read_goid(s, b, &d, fn->entry, entry) : 0;
 }
 
+#define MAX_INSTANCES 16
+
+/*
+ * main.Put[string,int]: the shape symbol Go compiles it to, each type
+ * argument go.shape.ARG (what a predeclared type's shape is called).
+ */
+static char *shape_symbol(const char *name)
+{
+	const char *open = strchr(name, '['), *p;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add(&sb, name, (size_t)(open + 1 - name));
+	for (p = open + 1; *p && *p != ']';) {
+		size_t n = strcspn(p, ",]");
+
+		if (strncmp(p, "go.shape.", 9))
+			strbuf_addstr(&sb, "go.shape.");
+		strbuf_add(&sb, p, n);
+		p += n;
+		if (*p == ',')
+			strbuf_add(&sb, p++, 1);
+	}
+	strbuf_addstr(&sb, p);
+	return sb.buf;
+}
+
+/*
+ * The symbols @fn probes, into @names (caller frees): its own; a generic
+ * function's every instantiation (main.Put); one by its type arguments
+ * (main.Put[string,int]) or by its shape symbol.  How many, or -1.
+ */
+static int func_symbols(struct go_spec *s, struct go_binary *b,
+			const struct func *fn, char **names)
+{
+	int n = strchr(fn->name, '[') ? 0 :
+		go_instances(b, fn->name, names, MAX_INSTANCES);
+	Dwarf_Die d;
+	struct cap_err why;
+
+	if (n > MAX_INSTANCES) {
+		for (int i = 0; i < MAX_INSTANCES; i++)
+			free(names[i]);
+		return gospec_refuse(s, fn->line,
+				     "%s: %s has %d instantiations, more than %d: name one (%s[TYPES])",
+				     go_path(b), fn->name, n, MAX_INSTANCES, fn->name);
+	}
+	if (n)
+		return n;
+	names[0] = xstrdup(fn->name);
+	if (strchr(fn->name, '[') && go_subprogram(b, fn->name, &d, &why)) {
+		cap_err_release(&why);
+		free(names[0]);
+		names[0] = shape_symbol(fn->name);
+	}
+	return 1;
+}
+
+/*
+ * Instantiations of one func share its sites, so their records must be
+ * read the same: the guards' reads where the first instance put them.
+ */
+static int same_layout(struct go_spec *s, const struct site *site,
+		       const struct guard *first, int nfirst, const char *sym)
+{
+	int same = site->nguards == nfirst;
+
+	for (int i = 0; same && i < nfirst; i++)
+		same = site->guard[i].slot == first[i].slot;
+	if (!same)
+		return gospec_refuse(s, site->line,
+				     "%s: its reads' checks fall elsewhere than in the first instantiation's: probe it apart",
+				     sym);
+	return 0;
+}
+
+/* @fn at symbol @sym: resolved and probed, its sites the records' of its ids. */
+static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct func *fn,
+			const char *sym, struct cap_err *err)
+{
+	struct gp_site entry = { 0 };
+	int id;
+
+	if (resolve_func(s, gp_binary(e), fn, sym, &entry))
+		return -1;
+	id = gp_probe(e, sym, &entry, fn->exit ? &fn->exit->gp : NULL, err);
+	if (id < 0)
+		return -1;
+	s->by_id[id] = fn->entry;
+	if (fn->exit)
+		s->by_id[id + 1] = fn->exit;
+	return 0;
+}
+
+static int probe_func(struct go_spec *s, struct gp_engine *e, struct func *fn,
+		      struct cap_err *err)
+{
+	char *names[MAX_INSTANCES];
+	struct guard first[2][MAX_GUARDS];
+	int nfirst[2] = { 0, 0 }, n = func_symbols(s, gp_binary(e), fn, names), rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct site *x[2] = { fn->entry, fn->exit };
+
+		if (!rc)
+			rc = probe_symbol(s, e, fn, names[i], err);
+		for (int k = 0; k < 2 && !rc && x[k]; k++) {
+			if (i == 0) {
+				memcpy(first[k], x[k]->guard, sizeof(first[k]));
+				nfirst[k] = x[k]->nguards;
+			}
+			rc = same_layout(s, x[k], first[k], nfirst[k], names[i]);
+		}
+		free(names[i]);
+	}
+	return n < 0 ? -1 : rc;
+}
+
 int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err)
 {
-	struct go_binary *b = gp_binary(e);
-
 	s->err = err;
-	for (int i = 0; i < s->nfuncs; i++) {
-		struct func *fn = &s->func[i];
-		struct gp_site entry = { 0 };
-		int id;
-
-		if (resolve_func(s, b, fn, &entry))
+	for (int i = 0; i < s->nfuncs; i++)
+		if (probe_func(s, e, &s->func[i], err))
 			return -1;
-		id = gp_probe(e, fn->name, &entry, fn->exit ? &fn->exit->gp : NULL, err);
-		if (id < 0)
-			return -1;
-		s->by_id[id] = fn->entry;
-		if (fn->exit)
-			s->by_id[id + 1] = fn->exit;
-	}
 	s->err = NULL;
 	return 0;
 }

@@ -9,7 +9,9 @@ strings, the term and data length; the node's address (its id 8 times)
 bounded to 16 bytes as {"first","len"}; its id bounded to 10 bytes (the
 one longer id cut before the character the bound splits); its peers'
 count.  Stepped: its id, its 30th peer (null past the slice's end), its first 4 peers (with
-the count when there are more).  Exits 1 with the first difference.
+the count when there are more), its term and leader (fields of its embedded State), its applied
+count (an atomic.Uint64).  Every "put" line is a Put event of one of
+main.Put's two instantiations: the count it returns and its key.  Exits 1 with the first difference.
 """
 import json
 import re
@@ -17,6 +19,7 @@ import sys
 
 from inorder import same_events
 
+PUT = re.compile(r"put (ints|ids) (\d+) (\S+)$")
 STEP = re.compile(r"step (\S+) from (\S+) term (\d+) data (\d+) err (\S+) -> "
                   r"term (\d+) leader (\S+) applied (\d+) votes (\d+) log (\d+)$")
 
@@ -45,13 +48,30 @@ def expected(log):
         want.append({"event": "Stepped", "proc": 0, "node": node,
                      "peer30": 30 if peers > 30 else None,
                      "first": list(range(min(peers, 4))) if peers <= 4 else
-                     {"first": [0, 1, 2, 3], "len": peers}})
+                     {"first": [0, 1, 2, 3], "len": peers},
+                     "term": int(m.group(6)), "leader": m.group(7),
+                     "applied": int(m.group(8))})
+        continue
+    return want
+
+
+def puts(log):
+    """Put events, one per "put" line: every instantiation of main.Put."""
+    want = []
+    for line in open(log, encoding="utf-8"):
+        m = PUT.match(line.strip())
+        if m:
+            want.append({"event": "Put", "proc": 0, "puts": int(m.group(2)),
+                         "key": m.group(3)})
     return want
 
 
 def main():
     got = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
     want = expected(sys.argv[2])
+    got, put = [e for e in got if e["event"] != "Put"], [e for e in got if e["event"] == "Put"]
+    if put != puts(sys.argv[2]):
+        sys.exit(f"{len(put)} Put events differ from the log's puts")
     if not want:
         sys.exit("no step in the log")
     same_events(got, want)

@@ -64,3 +64,19 @@ spec strcalcstr "$S" 'entry T' '	x i64 n.Term' '	y str = x + 1'
 refused strcalcstr 'strcalcstr.probes:4: a computed field is an integer or a bool' "$N"
 spec strmany "$S" 'entry T' '	x str n.Addr[:128]' '	y str n.ID[:64]'
 refused strmany 'strmany.probes:4: event T reads more than 24 values \(a str of 64 bytes takes 9\)' "$N"
+
+# One instantiation of a generic function, by its type arguments.
+spec oneput 'func main.Put[string,uint64]' 'return Put' '	puts i64 ~r0' '	key str k'
+if $CAPTURE go --probes "$TMP/oneput.probes" -o "$TMP/one" -- "$N" >"$TMP/one.out" 2>"$TMP/one.err" &&
+   [ "$(grep -c '^put ids' "$TMP/one.out")" = "$(grep -c '"Put"' "$TMP/one/events/nodes.ndjson")" ] &&
+   [ "$(grep -c '^put ids 1 ' "$TMP/one.out")" = "$(grep -c '"puts":1,' "$TMP/one/events/nodes.ndjson")" ]; then
+	ok "main.Put[string,uint64]: that instantiation only"
+else
+	not_ok "main.Put[string,uint64]: that instantiation only" "$(tail -n 2 "$TMP/one.err")"
+fi
+spec noinst 'func main.Put[bool,bool]' 'return Put' '	puts i64 ~r0'
+refused noinst 'noinst.probes:1: .*no function main\.Put\[go\.shape\.bool,go\.shape\.bool\]' "$N"
+spec genkind 'func main.Put' 'entry P' '	v i64 v'
+refused genkind 'genkind.probes:3: v is go\.shape\.uint64 \(8 bytes, as u64\), not i64' "$N"
+spec nofield "$S" 'entry T' '	x i64 n.Nope'
+refused nofield 'nofield.probes:3: .*n\.Nope: main\.Node has no field Nope' "$N"

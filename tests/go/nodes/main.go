@@ -123,8 +123,8 @@ func main() {
 			fmt.Printf("step %s from %s term %d data %d err %v -> term %d leader %s applied %d votes %d log %d\n",
 				n.ID, from, term, len(data), err == nil, n.Term, n.Leader,
 				n.Applied.Load(), len(n.Votes), n.Log.Len())
-			fmt.Printf("put ints %d\n", Put(ints, string(n.ID), s))
-			fmt.Printf("put ids %d\n", Put(ids, from, term))
+			fmt.Printf("put ints %d %s\n", Put(ints, string(n.ID), s), n.ID)
+			fmt.Printf("put ids %d %s\n", Put(ids, from, term), from)
 		}
 	}
 }
