@@ -39,6 +39,7 @@ struct walk {
 	Dwarf_Die type;
 	struct go_guard guard[GO_MAX_GUARDS];
 	int nguards;
+	int is_int;             /* a len: an int, whatever the field counting it */
 };
 
 /* "EXPR: why", for the caller to report with the spec's file:line. */
@@ -409,6 +410,7 @@ static int embedded(Dwarf_Die *t, const char *name, int depth,
 }
 
 static char *promoted(struct walk *w, const char *name);
+static char *assertion(struct walk *w, const char *type);
 
 /* Member @name of the struct the value is (or points to). */
 static char *member(struct walk *w, const char *name)
@@ -630,13 +632,72 @@ static char *finish(struct walk *w, struct go_value *out)
 	if (!w->mem && (e = place(w)))
 		return e;
 	out->kind = enc == DW_ATE_boolean ? GO_KIND_BOOL :
-		    enc == DW_ATE_signed || enc == DW_ATE_signed_char ?
+		    enc == DW_ATE_signed || enc == DW_ATE_signed_char || w->is_int ?
 		    GO_KIND_SIGNED : GO_KIND_UNSIGNED;
+	if (w->is_int)
+		snprintf(out->type, sizeof(out->type), "int");
 	out->size = (int)size;
 	w->rd.size = (unsigned char)size;
 	out->rd = w->rd;
 	out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
 	take_guards(w, out);
+	return NULL;
+}
+
+/* Is @t an interface's value (runtime.iface, or runtime.eface for any)? */
+static int iface_word(Dwarf_Die *t, const char **type_word)
+{
+	const char *n = type_name(t);
+
+	*type_word = !strcmp(n, "runtime.iface") ? "tab" :
+		     !strcmp(n, "runtime.eface") ? "_type" : NULL;
+	return dwarf_tag(t) == DW_TAG_structure_type && *type_word;
+}
+
+/*
+ * x.(*T): the interface's data word as a *T, guarded by its dynamic type:
+ * the itab's Type (an empty interface's _type) must be T's descriptor.
+ */
+static char *assertion(struct walk *w, const char *type)
+{
+	const char *word;
+	unsigned long desc;
+	struct walk at;
+	Dwarf_Die t;
+	char *e;
+	int rc;
+
+	if (!iface_word(&w->type, &word))
+		return why(w, "%s is not an interface: .(%s) asserts an interface's type",
+			   type_name(&w->type), type);
+	if (*type != '*')
+		return why(w, ".(%s): only a pointer type is asserted here, .(*T)", type);
+	if ((rc = go_pointer_type(w->b, type, &t, &desc)) == -2)
+		return why(w, ".(%s): the binary is position-independent: its type descriptors' addresses are known only at run time", type);
+	if (rc)
+		return why(w, ".(%s): no type %s in the binary (or no descriptor of it)", type, type);
+	at = *w;
+	if ((e = member(&at, word)) ||
+	    (!strcmp(word, "tab") && (e = member(&at, "Type"))) ||
+	    (e = add_guard(w, &at, GO_GUARD_EQUAL, desc)) || (e = member(w, "data")))
+		return e;
+	w->type = t;
+	return NULL;
+}
+
+/* The field of map pointer @t's header that counts it (Go 1.24's maps, or older), or NULL. */
+static const char *map_count(Dwarf_Die *t)
+{
+	Dwarf_Die h = *t, m;
+	const char *n;
+
+	if (dwarf_tag(t) != DW_TAG_pointer_type || struct_of(&h))
+		return NULL;
+	n = type_name(&h);
+	if (!strncmp(n, "map<", 4) && !find_member(&h, "used", &m))
+		return "used";
+	if (!strncmp(n, "hash<", 5) && !find_member(&h, "count", &m))
+		return "count";
 	return NULL;
 }
 
@@ -665,7 +726,15 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 		return e;
 	peel(&w->type);
 	for (;;) {
-		if (*p == '.') {
+		if (p[0] == '.' && p[1] == '(') {
+			const char *close = strchr(p, ')');
+
+			if (!close || close - p - 2 >= MAX_NAME)
+				return why(w, "expected .(*TYPE)");
+			snprintf(name, sizeof(name), "%.*s", (int)(close - p - 2), p + 2);
+			p = close + 1;
+			e = assertion(w, name);
+		} else if (*p == '.') {
 			p = ident(p + 1, name);
 			if (!name[0])
 				return why(w, "expected a field name after '.'");
@@ -727,11 +796,18 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		if (*end != ')')
 			return why(&w, "expected ')' after len(...");
 		end++;
-		if (!is_slice(&w.type) && !is_string(&w.type))
-			return why(&w, "len of %s: only slices and strings have one here",
+		const char *count = map_count(&w.type);
+
+		if (count) {
+			if ((e = member(&w, count)))
+				return e;
+			w.is_int = 1;
+		} else if (!is_slice(&w.type) && !is_string(&w.type)) {
+			return why(&w, "len of %s: only slices, strings and maps have one here",
 				   type_name(&w.type));
-		if ((e = member(&w, "len")))
+		} else if ((e = member(&w, "len"))) {
 			return e;
+		}
 	}
 	if (*end)
 		return why(&w, "unexpected '%s'", end);
@@ -758,6 +834,37 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	w.rd.size = 8;
 	out->kind = GO_KIND_UNSIGNED;
 	out->size = 8;
+	out->rd = w.rd;
+	out->is_arg_reg = w.rd.src == GP_SRC_REG && w.is_arg_reg;
+	take_guards(&w, out);
+	return NULL;
+}
+
+char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+		  int at_exit, struct go_value *out)
+{
+	struct walk w = { .b = b, .expr = expr };
+	const char *end = NULL, *word;
+	char *e;
+
+	memset(out, 0, sizeof(*out));
+	if ((e = path(&w, fn, expr, at_exit, &end)))
+		return e;
+	if (*end)
+		return why(&w, "unexpected '%s'", end);
+	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
+	if (iface_word(&w.type, &word))
+		e = member(&w, word);
+	else if (is_slice(&w.type))
+		e = member(&w, "array");
+	else if (dwarf_tag(&w.type) != DW_TAG_pointer_type)
+		return why(&w, "%s is never nil: a nil test takes a pointer, an interface, a map or a slice",
+			   type_name(&w.type));
+	if (e || (!w.mem && (e = place(&w))))
+		return e;
+	w.rd.size = 8;
+	out->kind = GO_KIND_BOOL;
+	out->size = 1;
 	out->rd = w.rd;
 	out->is_arg_reg = w.rd.src == GP_SRC_REG && w.is_arg_reg;
 	take_guards(&w, out);

@@ -8,7 +8,9 @@
  *   X.FIELD               a struct field; through pointers as Go does
  *   X[N]                  element N of a slice or array (N a constant;
  *                         of a slice, guarded by its length)
- *   len(X)                a slice's or string's length (named ones too)
+ *   len(X)                a slice's, string's or map's length (named ones too)
+ *   X.(*T)                interface X's value as a *T, guarded by its
+ *                         dynamic type
  *   *X                    what pointer X points to (a proto2 *uint64 field)
  *
  * Arguments are where DWARF puts them at the function's first
@@ -68,5 +70,13 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
  */
 char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		     int at_exit, int word, struct go_value *out);
+
+/*
+ * For "EXPR == nil": the word of @expr that is 0 when it is nil (a
+ * pointer, map, chan or func itself, an interface's type word, a slice's
+ * array), for the consumer to test; its kind says bool, its read is 8 bytes.
+ */
+char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+		  int at_exit, struct go_value *out);
 
 #endif

@@ -280,6 +280,50 @@ int go_instances(struct go_binary *b, const char *name, char **names, int max)
 	return q.n;
 }
 
+/* Go's DWARF: a type's descriptor, as an offset from runtime.types. */
+#define DW_AT_GO_RUNTIME_TYPE 0x2904
+
+int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
+		    unsigned long *desc)
+{
+	struct die_query q = { .name = name, .tag = DW_TAG_pointer_type };
+	const char *sym = "runtime.types";
+	Elf_Scn *scn = NULL;
+	Dwarf_Attribute a;
+	Dwarf_Addr off;
+	GElf_Ehdr eh;
+	int found = 0;
+
+	go_each_die(b, match_die, &q);
+	/* An offset, though written as an address (DW_FORM_addr). */
+	if (!q.nfound || dwarf_formaddr(dwarf_attr(&q.found, DW_AT_GO_RUNTIME_TYPE, &a), &off) ||
+	    !off)
+		return -1;
+	if (!gelf_getehdr(b->elf, &eh) || eh.e_type != ET_EXEC)
+		return -2;
+	*out = q.found;
+	while (!found && (scn = elf_nextscn(b->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym st;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &st) ||
+			    !(n = elf_strptr(b->elf, sh.sh_link, st.st_name)) || strcmp(n, sym))
+				continue;
+			*desc = st.st_value + off;
+			found = 1;
+			break;
+		}
+	}
+	return found ? 0 : -1;
+}
+
 const char *go_path(const struct go_binary *b)
 {
 	return b->path;

@@ -43,6 +43,15 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
  * names (caller frees) into @names; returns how many there are.
  */
 int go_instances(struct go_binary *b, const char *name, char **names, int max);
+/*
+ * Pointer type @name ("*main.memLog") as DWARF gives it, and the address
+ * of its type descriptor (runtime.types plus its DW_AT_go_runtime_type),
+ * which an interface's itab points to when it holds one: 0; -1 if the binary has no such type
+ * (or descriptor); -2 if its addresses are not where the file says (a
+ * position-independent executable).
+ */
+int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
+		    unsigned long *desc);
 const char *go_path(const struct go_binary *b);
 Dwarf *go_dwarf(struct go_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */

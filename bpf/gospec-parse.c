@@ -17,6 +17,7 @@
  *                          a field of the site: EXPR read as TYPE; a
  *                          dotted FIELD nests ("state.term"); TYPE str:
  *                          a string's bytes, at most N with EXPR[:N]
+ *   FIELD bool EXPR == nil (or != nil): whether EXPR is nil
  *   FIELD TYPE = CALC ...  a field computed from the fields above it
  *                          (sums, min, max, comparisons, if ... then ... else)
  *   keep NAME KEY... = FIELD   FIELD kept per key for later records
@@ -763,6 +764,15 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 	} else if (str ? split_bytes(s, line, f, tok[2]) : split_range(s, line, f, tok[2])) {
 		gospec_field_free(f);
 		return -1;
+	} else if (ntok >= 5 && !strcmp(tok[4], "nil") &&
+		   (!strcmp(tok[3], "==") || !strcmp(tok[3], "!="))) {
+		f->nil_test = tok[3][0] == '=' ? 1 : 2;
+		end = 5;
+		if (f->kind != GO_KIND_BOOL || f->table || f->count || f->star) {
+			gospec_field_free(f);
+			return gospec_refuse(s, line, "%s %s nil: a nil test is a bool of one value",
+					     tok[2], tok[3]);
+		}
 	}
 	site->nfields++;
 	return field_clauses(s, line, f, tok + end, ntok - end);

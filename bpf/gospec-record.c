@@ -330,6 +330,8 @@ static void values(struct go_spec *s, const struct site *site,
 		} else if (!f->calc) {
 			v->have = field_value(f, r, f->slot, &v->v);
 			v->v = extend(f, v->v);
+			if (f->nil_test && !(r->nil_mask & (1u << f->slot)))
+				v->v = (v->v == 0) == (f->nil_test == 1);
 		} else if (go_calc_eval(f->calc, s->vals, &v->v, &nil)) {
 			fail(s, f->line, "%s: %s is nil", f->name, site->field[nil].name);
 		} else {
@@ -388,6 +390,8 @@ static const struct gp_record *past_length(const struct site *site,
 				mask_string(f, copy);
 			continue;
 		}
+		if (f->nil_test)	/* the word is an address: only its nil-ness */
+			copy->val[f->slot] = copy->val[f->slot] != 0;
 		unsigned long long n = f->count && !(r->nil_mask & (1u << f->len_slot)) ?
 				       r->val[f->len_slot] : 0;
 

@@ -91,8 +91,9 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 			int is_len, int word, int slot)
 {
 	struct go_value v;
-	char *why = word < 0 ? go_expr(b, fn, expr, site->at_exit, &v) :
-		    go_string_word(b, fn, expr, site->at_exit, word, &v);
+	char *why = word >= 0 ? go_string_word(b, fn, expr, site->at_exit, word, &v) :
+		    f->nil_test ? go_nil_word(b, fn, expr, site->at_exit, &v) :
+		    go_expr(b, fn, expr, site->at_exit, &v);
 
 	if (why)
 		return unresolved(s, f->line, b, why);

@@ -57,6 +57,7 @@ struct field {
 				 * words from slot (its length at len_slot) */
 	int len_slot;           /* the slice's length, when count */
 	int star;               /* *EXPR: the value EXPR points to */
+	int nil_test;           /* EXPR == nil (1) or != nil (2): a bool */
 	char *expr;             /* before [:N] when count */
 	char *rest;             /* after [:N] */
 	const struct table *table;  /* values written as its names */

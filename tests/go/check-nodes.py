@@ -10,7 +10,10 @@ bounded to 16 bytes as {"first","len"}; its id bounded to 10 bytes (the
 one longer id cut before the character the bound splits); its peers'
 count.  Stepped: its id, its 30th peer (null past the slice's end), its first 4 peers (with
 the count when there are more), its term and leader (fields of its embedded State), its applied
-count (an atomic.Uint64).  Every "put" line is a Put event of one of
+count (an atomic.Uint64), whether its error result is nil, its votes
+(len of a map), its log's length when the log is a *memLog (null for the
+one node whose log is a *nullLog: the assertion fails), and that it has
+a log.  Every "put" line is a Put event of one of
 main.Put's two instantiations: the count it returns and its key.  Exits 1 with the first difference.
 """
 import json
@@ -50,7 +53,10 @@ def expected(log):
                      "first": list(range(min(peers, 4))) if peers <= 4 else
                      {"first": [0, 1, 2, 3], "len": peers},
                      "term": int(m.group(6)), "leader": m.group(7),
-                     "applied": int(m.group(8))})
+                     "applied": int(m.group(8)), "ok": m.group(5) == "true",
+                     "votes": int(m.group(9)),
+                     "kept": None if nodes.index(node) == 2 else int(m.group(10)),
+                     "haslog": True})
         continue
     return want
 

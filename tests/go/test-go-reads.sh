@@ -80,3 +80,17 @@ spec genkind 'func main.Put' 'entry P' '	v i64 v'
 refused genkind 'genkind.probes:3: v is go\.shape\.uint64 \(8 bytes, as u64\), not i64' "$N"
 spec nofield "$S" 'entry T' '	x i64 n.Nope'
 refused nofield 'nofield.probes:3: .*n\.Nope: main\.Node has no field Nope' "$N"
+
+# Interfaces by dynamic type, len of a map, nil tests: their refusals.
+spec notype "$S" 'return T' '	x i64 len(n.Log.(*main.nosuch).entries)'
+refused notype 'notype.probes:3: .*\.\(\*main\.nosuch\): no type \*main\.nosuch in the binary' "$N"
+spec noiface "$S" 'return T' '	x i64 len(n.ID.(*main.memLog).entries)'
+refused noiface 'noiface.probes:3: .*main\.ServerID is not an interface' "$N"
+spec notptr "$S" 'return T' '	x i64 len(n.Log.(main.memLog).entries)'
+refused notptr 'notptr.probes:3: .*\.\(main\.memLog\): only a pointer type is asserted here' "$N"
+spec nevernil "$S" 'return T' '	x bool n.Term == nil'
+refused nevernil 'nevernil.probes:3: .*n\.Term: uint64 is never nil' "$N"
+spec nilint "$S" 'return T' '	x i64 n.Log == nil'
+refused nilint 'nilint.probes:3: n\.Log == nil: a nil test is a bool of one value' "$N"
+spec nolen "$S" 'return T' '	x i64 len(n.Term)'
+refused nolen 'nolen.probes:3: .*len of uint64: only slices, strings and maps have one here' "$N"
