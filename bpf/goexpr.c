@@ -573,6 +573,18 @@ static void take_guards(const struct walk *w, struct go_value *out)
 	out->nguards = w->nguards;
 }
 
+/* The walk's read, @size bytes of @kind, as the value (placed already). */
+static void take_value(struct walk *w, enum go_kind kind, int size,
+		       struct go_value *out)
+{
+	w->rd.size = (unsigned char)size;
+	out->kind = kind;
+	out->size = size;
+	out->rd = w->rd;
+	out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
+	take_guards(w, out);
+}
+
 /*
  * sync/atomic's Int32, Int64, Uint32, Uint64, Uintptr and Bool are read
  * by their value, their field v (a Bool's a uint32 that is 0 or 1: its
@@ -609,12 +621,7 @@ static char *finish(struct walk *w, struct go_value *out)
 		if (!w->mem && (e = place(w)))
 			return e;
 		snprintf(out->type, sizeof(out->type), "%s", atomic);
-		out->kind = GO_KIND_BOOL;
-		out->size = 1;
-		w->rd.size = 1;
-		out->rd = w->rd;
-		out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
-		take_guards(w, out);
+		take_value(w, GO_KIND_BOOL, 1, out);
 		return NULL;
 	}
 
@@ -631,16 +638,11 @@ static char *finish(struct walk *w, struct go_value *out)
 		return why(w, "%s is not a boolean or an integer", type_name(&w->type));
 	if (!w->mem && (e = place(w)))
 		return e;
-	out->kind = enc == DW_ATE_boolean ? GO_KIND_BOOL :
-		    enc == DW_ATE_signed || enc == DW_ATE_signed_char || w->is_int ?
-		    GO_KIND_SIGNED : GO_KIND_UNSIGNED;
 	if (w->is_int)
 		snprintf(out->type, sizeof(out->type), "int");
-	out->size = (int)size;
-	w->rd.size = (unsigned char)size;
-	out->rd = w->rd;
-	out->is_arg_reg = w->rd.src == GP_SRC_REG && w->is_arg_reg;
-	take_guards(w, out);
+	take_value(w, enc == DW_ATE_boolean ? GO_KIND_BOOL :
+		   enc == DW_ATE_signed || enc == DW_ATE_signed_char || w->is_int ?
+		   GO_KIND_SIGNED : GO_KIND_UNSIGNED, (int)size, out);
 	return NULL;
 }
 
@@ -814,29 +816,32 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	return finish(&w, out);
 }
 
+/* @expr, a path with nothing after it. */
+static char *whole_path(struct walk *w, Dwarf_Die *fn, const char *expr, int at_exit)
+{
+	const char *end = NULL;
+	char *e = path(w, fn, expr, at_exit, &end);
+
+	if (!e && *end)
+		e = why(w, "unexpected '%s'", end);
+	return e;
+}
+
 char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		     int at_exit, int word, struct go_value *out)
 {
 	struct walk w = { .b = b, .expr = expr };
-	const char *end = NULL;
 	char *e;
 
 	memset(out, 0, sizeof(*out));
-	if ((e = path(&w, fn, expr, at_exit, &end)))
+	if ((e = whole_path(&w, fn, expr, at_exit)))
 		return e;
-	if (*end)
-		return why(&w, "unexpected '%s'", end);
 	if (!is_string(&w.type))
 		return why(&w, "%s is not a string", type_name(&w.type));
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
 	if ((e = member(&w, "str")) || (e = deref(&w, 8L * word)))
 		return e;
-	w.rd.size = 8;
-	out->kind = GO_KIND_UNSIGNED;
-	out->size = 8;
-	out->rd = w.rd;
-	out->is_arg_reg = w.rd.src == GP_SRC_REG && w.is_arg_reg;
-	take_guards(&w, out);
+	take_value(&w, GO_KIND_UNSIGNED, 8, out);
 	return NULL;
 }
 
@@ -844,14 +849,12 @@ char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		  int at_exit, struct go_value *out)
 {
 	struct walk w = { .b = b, .expr = expr };
-	const char *end = NULL, *word;
+	const char *word;
 	char *e;
 
 	memset(out, 0, sizeof(*out));
-	if ((e = path(&w, fn, expr, at_exit, &end)))
+	if ((e = whole_path(&w, fn, expr, at_exit)))
 		return e;
-	if (*end)
-		return why(&w, "unexpected '%s'", end);
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
 	if (iface_word(&w.type, &word))
 		e = member(&w, word);
@@ -862,11 +865,7 @@ char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 			   type_name(&w.type));
 	if (e || (!w.mem && (e = place(&w))))
 		return e;
-	w.rd.size = 8;
-	out->kind = GO_KIND_BOOL;
-	out->size = 1;
-	out->rd = w.rd;
-	out->is_arg_reg = w.rd.src == GP_SRC_REG && w.is_arg_reg;
-	take_guards(&w, out);
+	take_value(&w, GO_KIND_BOOL, 8, out);
+	out->size = 1;          /* a bool, from the 8-byte word */
 	return NULL;
 }
