@@ -22,10 +22,10 @@
  * higher term reaches becomeFollower untraced) -- but never a log append,
  * a vote for someone, or a non-leader's commit, which only traced
  * handlers make.  So cells that such taken-in changes could fill stay
- * reachable, and so do those only raftkvs reaches (a non-leader's
- * ClientProposal dropped with a leader hint; a follower's or candidate's
- * Commit: raftkvs's applyLoop does not re-check the role after stepping
- * down).
+ * reachable.  Those only raftkvs reaches (a non-leader's ClientProposal
+ * dropped with a leader hint; a follower's or candidate's Commit:
+ * raftkvs's applyLoop does not re-check the role after stepping down) are
+ * impossible in etcd's domain alone (etcd_only).
  */
 #include <string.h>
 #include "../capture/audit.h"
@@ -207,23 +207,73 @@ static const struct impossible_cell impossible[] = {
 	  "single-voter shortcut, never on a leader" },
 };
 
-#define N_IMPOSSIBLE (sizeof(impossible) / sizeof(impossible[0]))
+/*
+ * Cells raftkvs reaches (its applyLoop does not re-check the role; a
+ * non-leader answers a proposal with a leader hint) but go.etcd.io/raft/v3
+ * v3.7.0 cannot: only a leader traces what opens these windows.
+ */
+static const struct impossible_cell etcd_only[] = {
+	{ "follower", "ClientProposal dropped",
+	  "a ClientProposal window opens at Replicate or ChangeConf, traced "
+	  "only in appendEntry (raft.go:831) and stepLeader's MsgProp "
+	  "(raft.go:1344), both on a leader; stepFollower drops a proposal "
+	  "with no leader or with DisableProposalForwarding untraced "
+	  "(ErrProposalDropped, raft.go:1723, 1726)" },
+	{ "follower", "Commit",
+	  "Commit is traced only by maybeCommit (raft.go:776), called by "
+	  "stepLeader's MsgAppResp (raft.go:1550) and by switchToConfig when "
+	  "StateLeader (raft.go:2010-2014); a follower's commit moves in "
+	  "handleAppendEntries, handleHeartbeat or restore, inside their "
+	  "Receive windows" },
+	{ "candidate", "ClientProposal dropped",
+	  "stepCandidate drops MsgProp untraced (ErrProposalDropped, "
+	  "raft.go:1686); Replicate and ChangeConf are traced on a leader "
+	  "only (raft.go:831, 1344)" },
+	{ "candidate", "Commit",
+	  "maybeCommit (raft.go:776), which traces Commit, runs only in "
+	  "StateLeader (raft.go:1550, 2010-2014); a candidate's commit moves "
+	  "only inside a handler's window (stepCandidate: becomeFollower, "
+	  "then the handler)" },
+};
 
-const char *etcd_audit_impossible(const char *row, const char *col)
+static const char *lookup_cell(const struct impossible_cell *cells, size_t n,
+			       const char *row, const char *col)
 {
-	for (size_t i = 0; i < N_IMPOSSIBLE; i++)
-		if (!strcmp(impossible[i].row, row) &&
-		    !strcmp(impossible[i].col, col))
-			return impossible[i].why;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cells[i].row, row) && !strcmp(cells[i].col, col))
+			return cells[i].why;
 	return NULL;
 }
 
+const char *raft_audit_impossible(const char *row, const char *col)
+{
+	return lookup_cell(impossible, sizeof(impossible) / sizeof(impossible[0]),
+			   row, col);
+}
+
+const char *etcd_audit_impossible(const char *row, const char *col)
+{
+	const char *why = raft_audit_impossible(row, col);
+
+	return why ? why : lookup_cell(etcd_only,
+				       sizeof(etcd_only) / sizeof(etcd_only[0]),
+				       row, col);
+}
+
+#define DESCRIBES "classes, since terms and indexes are unbounded: pre-role " \
+	"of the acting node x action x outcome (granted/rejected, " \
+	"appended/no new entries/rejected, commit advanced, dropped) x term rose"
+
 const struct audit_domain etcd_audit = {
-	.describes = "classes, since terms and indexes are unbounded: pre-role "
-		     "of the acting node x action x outcome (granted/rejected, "
-		     "appended/no new entries/rejected, commit advanced, dropped) x "
-		     "term rose",
+	.describes = DESCRIBES,
 	.axes = etcd_audit_axes,
 	.classify = etcd_classify,
 	.impossible = etcd_audit_impossible,
+};
+
+const struct audit_domain raft_audit = {
+	.describes = DESCRIBES,
+	.axes = etcd_audit_axes,
+	.classify = etcd_classify,
+	.impossible = raft_audit_impossible,
 };

@@ -8,7 +8,12 @@
 
 #include "../capture/audit.h"
 
-extern const struct audit_domain etcd_audit;
+/*
+ * etcd_audit: go.etcd.io/raft/v3's cells (the projection's impossible ones
+ * and those only raftkvs reaches); raft_audit: the projection's, for every
+ * raft folded into it (raftkvs).
+ */
+extern const struct audit_domain etcd_audit, raft_audit;
 
 /*
  * The domain's pieces, for the projections of the same windows in other
@@ -18,6 +23,7 @@ extern const struct audit_domain etcd_audit;
  */
 void etcd_audit_axes(struct audit_axes *ax, const cJSON *learned);
 const char *etcd_audit_impossible(const char *row, const char *col);
+const char *raft_audit_impossible(const char *row, const char *col);
 int etcd_audit_cell(const char *action, const cJSON *data, const cJSON *pre,
 		    const cJSON *post, struct strbuf *row, struct strbuf *col);
 

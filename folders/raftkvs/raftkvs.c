@@ -806,7 +806,7 @@ const struct folder folder_raftkvs = {
 	.actions = raftkvs_actions,
 	.form = FORM_STREAM,
 	.fold = raftkvs_fold,
-	.audit = &etcd_audit,
+	.audit = &raft_audit,
 	.itf = raftkvs_itf,
 	.actor = raftkvs_actor,
 };
