@@ -37,10 +37,12 @@ const nodes = 3
 
 // node is one raft node; rn is nil while it is crashed.  Its storage is
 // its disk: it survives a crash (every Ready is persisted before the next
-// step, so a crash loses only volatile state).
+// step, so a crash loses only volatile state).  A held node's Ready waits
+// (hold, release): raft steps on with what it has not handed out yet.
 type node struct {
 	rn      *raft.RawNode
 	storage *raft.MemoryStorage
+	held    bool
 }
 
 // cluster holds the nodes and the messages in flight, queued per recipient
@@ -115,10 +117,11 @@ func (c *cluster) route(m *pb.Message) {
 }
 
 // drain runs node id's Ready loop to quiescence: persist a snapshot,
-// entries and hard state, route outgoing messages, Advance.
+// entries and hard state, route outgoing messages, Advance.  A held node
+// is left for its release.
 func (c *cluster) drain(id uint64) {
 	n := c.nodes[id]
-	for n.rn.HasReady() {
+	for !n.held && n.rn.HasReady() {
 		rd := n.rn.Ready()
 		if !raft.IsEmptySnap(rd.Snapshot) {
 			if err := n.storage.ApplySnapshot(rd.Snapshot); err != nil {
@@ -291,6 +294,27 @@ func (c *cluster) crash(id uint64) {
 	c.queue[id] = nil
 }
 
+// hold makes node id's application slow: its Ready is not taken until
+// release, so the steps in between reach raft one after another with
+// nothing persisted or sent, as raft's Node steps messages while etcd's
+// server has not yet taken the last Ready.
+func (c *cluster) hold(id uint64) error {
+	if c.nodes[id].held {
+		return refuse("node %d is held already", id)
+	}
+	c.nodes[id].held = true
+	return nil
+}
+
+func (c *cluster) release(id uint64) error {
+	if !c.nodes[id].held {
+		return refuse("node %d is not held", id)
+	}
+	c.nodes[id].held = false
+	c.drain(id)
+	return nil
+}
+
 // compact takes a snapshot of node id's applied state at index and drops
 // its storage's log up to it (raft then sends a follower that needs the
 // dropped entries a MsgSnap).  No word changes membership, so the
@@ -352,6 +376,12 @@ func (c *cluster) liveness(s step) error {
 			return refuse("node %d is not crashed", s.ids[0])
 		}
 		return nil
+	case "crash":
+		// what a held node has not persisted is not lost: the
+		// harness's storage is every Ready it took
+		if c.nodes[s.ids[0]].held {
+			return refuse("node %d is held: release it first", s.ids[0])
+		}
 	}
 	if c.nodes[s.ids[0]].rn == nil {
 		return refuse("node %d is crashed", s.ids[0])
@@ -381,6 +411,10 @@ func (c *cluster) run(s step) error {
 		return c.compact(s.ids[0], s.index)
 	case "tick":
 		return c.tick(s.ids[0])
+	case "hold":
+		return c.hold(s.ids[0])
+	case "release":
+		return c.release(s.ids[0])
 	}
 	c.runTotal(s)
 	return nil

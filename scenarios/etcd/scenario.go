@@ -40,7 +40,7 @@ var words = map[string]string{
 	"discard": "n", "pump": "", "elect": "nnn",
 	"deliver-one": "l", "drop": "l", "duplicate": "l", "reverse": "l",
 	"crash": "n", "restart": "n", "compact": "ni", "heal": "",
-	"partition": "",
+	"partition": "", "hold": "n", "release": "n",
 }
 
 // parseID reads a node id 1..3.

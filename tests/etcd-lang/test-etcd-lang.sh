@@ -42,7 +42,7 @@ python3 "$HERE/word-effects.py" "$TMP/a/etcd"
 
 # Every word of the language appears in some scenario.
 for w in config deliver-one drop duplicate reverse partition heal crash \
-	 restart compact campaign propose tick deliver pump elect; do
+	 restart compact campaign propose tick deliver pump elect hold release; do
 	if grep -Eqh "^$w( |$)" "$SCEN"/[0-9][0-9]-*; then
 		ok "word $w exercised"
 	else
@@ -83,6 +83,9 @@ bad "compacting beyond what is applied" 3 'compact 1 2: node 1 has applied only 
 	'elect 1 2 3\npropose 1 a\ncompact 1 2\n'  # entry 2 not yet committed
 bad "compacting twice at one index" 5 'compact 1 2: requested index is older' \
 	'elect 1 2 3\npropose 1 a\npump\ncompact 1 2\ncompact 1 2\n'
+bad "a hold of a held node" 3 'node 2 is held already' 'elect 1 2 3\nhold 2\nhold 2\n'
+bad "a release of a node not held" 2 'node 2 is not held' 'elect 1 2 3\nrelease 2\n'
+bad "a crash of a held node" 3 'node 2 is held: release it first' 'elect 1 2 3\nhold 2\ncrash 2\n'
 bad "a proposal with no leader" 1 'propose 2: raft proposal dropped' 'propose 2 x\n'
 expect_exit 3 "capture refuses a bad scenario" 'bad scenario' \
 	$CAPTURE etcd --scenarios "$TMP/bad-an unknown word" --scenario all \

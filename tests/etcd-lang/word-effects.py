@@ -103,6 +103,40 @@ def heartbeat_commit(ws):
                for w in ws)
 
 
+def taken_in(ws, action, role, changed):
+    """A stale message of ACTION at a ROLE whose window took in a later
+    term (an untraced rejection of a pre-vote), with CHANGED(pre, post)."""
+    return any(w[0] == action and acting(w)[0]["role"] == role
+               and acting(w)[1]["term"] > acting(w)[0]["term"] > w[1]["term"]
+               and changed(*acting(w)) for w in ws)
+
+
+def held_commit(ws, role):
+    """A heartbeat of the node's term advancing its commit, and a later
+    term taken in before its Ready."""
+    return any(w[0] == "HandleHeartbeat" and acting(w)[0]["role"] == role
+               and w[1]["term"] == acting(w)[0]["term"] < acting(w)[1]["term"]
+               and acting(w)[1]["commit"] > acting(w)[0]["commit"] for w in ws)
+
+
+def same_log(pre, post):
+    return post["log"] == pre["log"]
+
+
+def conflict_replaced(ws):
+    """A pre-candidate's append of a later term that keeps its log length:
+    the uncommitted suffix replaced."""
+    return any(w[0] == "HandleAppendEntries" and acting(w)[0]["role"] == "precandidate"
+               and w[1]["term"] == acting(w)[1]["term"] > acting(w)[0]["term"]
+               and w[1]["index"] < acting(w)[0]["log"] == acting(w)[1]["log"] for w in ws)
+
+
+def stale_snapshot(ws, role):
+    return any(w[0] == "HandleSnapshot" and acting(w)[0]["role"] == role
+               and w[1]["term"] < acting(w)[0]["term"] and acting(w)[0] == acting(w)[1]
+               for w in ws)
+
+
 CHECKS = {
     "10-messages": [
         ("a duplicated append is handled twice, the second time a no-op", duplicate_handled),
@@ -132,6 +166,34 @@ CHECKS = {
     ],
     "16-heartbeat-commit": [
         ("a follower learns the commit index from a heartbeat", heartbeat_commit),
+    ],
+    "17-stale-append": [
+        ("a pre-candidate's uncommitted entry replaced by a later term's", conflict_replaced),
+    ],
+    "18-stale-snapshot": [
+        ("a pre-candidate's stale snapshot window takes in a later term",
+         lambda ws: taken_in(ws, "HandleSnapshot", "precandidate", same_log)),
+    ],
+    "19-stale-snapshot-follower": [
+        ("a follower's stale snapshot window takes in a later term",
+         lambda ws: taken_in(ws, "HandleSnapshot", "follower", same_log)),
+    ],
+    "20-stale-snapshot-candidate": [
+        ("a candidate's stale snapshot window takes in a later term",
+         lambda ws: taken_in(ws, "HandleSnapshot", "candidate", same_log)),
+    ],
+    "21-stale-snapshot-leader": [
+        ("a leader ignores a stale snapshot", lambda ws: stale_snapshot(ws, "leader")),
+        ("a leader's stale snapshot window takes in a later term",
+         lambda ws: taken_in(ws, "HandleSnapshot", "leader", same_log)),
+    ],
+    "22-held-heartbeat": [
+        ("a held pre-candidate's heartbeat commits, then a later term before its Ready",
+         lambda ws: held_commit(ws, "precandidate")),
+    ],
+    "23-held-heartbeat-follower": [
+        ("a held follower's heartbeat commits, then a later term before its Ready",
+         lambda ws: held_commit(ws, "follower")),
     ],
 }
 
