@@ -93,7 +93,7 @@ func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option 
 	if g.c.tickSafe(id) {
 		opts = append(opts, option{fmt.Sprintf("tick %d", id), 4})
 	}
-	if n.rn.Status().RaftState != raft.StateLeader {
+	if n.rn.Status().RaftState != raft.StateLeader && !n.held {
 		opts = append(opts, option{fmt.Sprintf("campaign %d", id), 3},
 			option{fmt.Sprintf("elect %d %d %d", id, a, b), 1})
 	}
@@ -101,7 +101,12 @@ func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option 
 		g.data++
 		opts = append(opts, option{fmt.Sprintf("propose %d v%d", id, g.data), 3})
 	}
-	if crashed == 0 {
+	if n.held {
+		opts = append(opts, option{fmt.Sprintf("release %d", id), 3})
+	} else {
+		opts = append(opts, option{fmt.Sprintf("hold %d", id), 1})
+	}
+	if crashed == 0 && !n.held {
 		opts = append(opts, option{fmt.Sprintf("crash %d", id), 1})
 	}
 	return g.compactOption(opts, id)
@@ -265,6 +270,7 @@ func generate(args []string) {
 	for i := 0; i < n; i++ {
 		g.runLine(g.draw(), fmt.Sprintf("generated step %d", i+1))
 	}
+	g.c.releaseAll()
 	out := strings.Join(g.lines, "\n") + "\n"
 	if err := os.WriteFile(args[2], []byte(out), 0o644); err != nil {
 		fatal(1, "%v", err)

@@ -85,6 +85,7 @@ bad "compacting twice at one index" 5 'compact 1 2: requested index is older' \
 	'elect 1 2 3\npropose 1 a\npump\ncompact 1 2\ncompact 1 2\n'
 bad "a hold of a held node" 3 'node 2 is held already' 'elect 1 2 3\nhold 2\nhold 2\n'
 bad "a release of a node not held" 2 'node 2 is not held' 'elect 1 2 3\nrelease 2\n'
+bad "a campaign of a held node" 3 'node 2 is held: release it first' 'elect 1 2 3\nhold 2\ncampaign 2\n'
 bad "a crash of a held node" 3 'node 2 is held: release it first' 'elect 1 2 3\nhold 2\ncrash 2\n'
 bad "a proposal with no leader" 1 'propose 2: raft proposal dropped' 'propose 2 x\n'
 expect_exit 3 "capture refuses a bad scenario" 'bad scenario' \

@@ -260,6 +260,136 @@ static struct scenario stale_move(const char *want, int prevote,
 	return m;
 }
 
+/*
+ * Scripted moves, from a fresh cluster under a header of their own, toward
+ * the classes whose window takes in a later term (docs/etcd.md,
+ * "Exploration"; tests/etcd-lang/scenarios/17-* ... 23-* are these with X
+ * = 3, Y = 1, Z = 2): a stale message opens a window no Ready closes (or
+ * the node is held), and a rejected pre-vote of a later term, whose
+ * receipt upstream does not trace, makes the node a follower inside it.
+ * Steps name the nodes X, Y, Z; NULL ends a part.
+ */
+static const char *const snap_lag[] = {   /* Y queues a MsgSnap for X */
+	"elect Y Z X", "partition X | Y Z", "propose Y a", "propose Y b",
+	"pump", "compact Y 3", "heal", "tick Y", "deliver X<-Y",
+	"deliver Y<-X", "deliver X<-Y", "deliver Y<-X", NULL
+};
+static const char *const snap_z_leads[] = { /* Z leads term 2, X joins it */
+	"discard Z", "campaign Z", "deliver Y<-Z", "deliver Z<-Y",
+	"deliver Y<-Z", "deliver Z<-Y", "deliver Y<-Z", "deliver Z<-Y",
+	"deliver X<-Z", "discard Z", "campaign X", NULL
+};
+static const char *const snap_y_rejects[] = { /* Y, at term 3, rejects X */
+	"deliver Y<-Z", "campaign Y", "deliver Z<-Y", "deliver Y<-Z",
+	"deliver Y<-X", "deliver-one X<-Y", "drop X<-Y", "drop X<-Y",
+	"deliver-one X<-Y", NULL
+};
+static const char *const snap_back[] = { /* X a follower again */
+	"tick Z", "deliver-one X<-Z", NULL
+};
+static const char *const snap_copies[] = { /* X installs 1 of 3 copies */
+	"duplicate X<-Y", "duplicate X<-Y", "deliver-one X<-Y", "discard Z",
+	"campaign X", "deliver Z<-X", "deliver X<-Z", NULL
+};
+static const char *const snap_candidate[] = {
+	"campaign Z", "deliver Y<-Z", "deliver Z<-Y", "campaign Z",
+	"deliver Y<-Z", "deliver Z<-Y", "deliver Y<-Z", "deliver Y<-X",
+	"deliver-one X<-Y", "drop X<-Y", "deliver-one X<-Y", NULL
+};
+static const char *const snap_leader[] = {
+	"deliver Z<-X", "deliver X<-Z", "deliver-one X<-Y", "tick X",
+	"campaign Z", "deliver Y<-Z", "deliver Z<-Y", "deliver Y<-Z",
+	"deliver Y<-X", "deliver-one X<-Y", "deliver-one X<-Y", NULL
+};
+static const char *const held_acked[] = { /* X acked entry 2 */
+	"elect Y Z X", "propose Y a", "deliver Z<-Y", "deliver X<-Y",
+	"deliver Y<-Z", "deliver Y<-X", "discard X", NULL
+};
+static const char *const held_acked_back[] = { /* a pre-candidate acks */
+	"elect Y Z X", "campaign X", "propose Y a", "deliver Z<-Y",
+	"deliver X<-Y", "deliver Y<-Z", "deliver Y<-X", "discard X", NULL
+};
+static const char *const held_beat[] = { /* Z rejects X; X held */
+	"drop Z<-Y", "campaign Z", "deliver Y<-Z", "deliver Z<-Y",
+	"deliver Z<-X", "tick Y", "hold X", "deliver-one X<-Y", "drop X<-Z",
+	"drop X<-Z", "deliver-one X<-Z", "release X", NULL
+};
+static const char *const held_campaign[] = { "campaign X", NULL };
+static const char *const conflict[] = { /* X's suffix, Z leads term 2 */
+	"elect X Y Z", "partition X | Y Z", "propose X x", "crash Y",
+	"restart Y", "crash Z", "restart Z", "heal", "campaign Y",
+	"deliver Z<-Y", "deliver Y<-Z", "deliver Z<-Y", "deliver Y<-Z",
+	"tick X", "tick X", "tick X", "tick X", "tick X", "tick X",
+	"campaign X", "drop X<-Y", "drop X<-Y", "deliver-one X<-Y", NULL
+};
+
+struct script {
+	const char *want;
+	int checkquorum;
+	const char *const *parts[4];
+};
+
+static const struct script scripts[] = {
+	{ "precandidate / HandleSnapshot, new term", 0,
+	  { snap_lag, snap_z_leads, snap_y_rejects } },
+	{ "follower / HandleSnapshot, new term", 0,
+	  { snap_lag, snap_z_leads, snap_back, snap_y_rejects } },
+	{ "candidate / HandleSnapshot, new term", 0,
+	  { snap_lag, snap_copies, snap_candidate } },
+	{ "leader / HandleSnapshot, new term", 0,
+	  { snap_lag, snap_copies, snap_leader } },
+	{ "precandidate / HandleHeartbeat commit advanced, new term", 0,
+	  { held_acked, held_campaign, held_beat } },
+	{ "follower / HandleHeartbeat commit advanced, new term", 0,
+	  { held_acked_back, held_beat } },
+	{ "precandidate / HandleAppendEntries no new entries, new term", 1,
+	  { conflict } },
+};
+
+/* @step with the node names X, Y, Z as @x, @y, @z. */
+static char *name_nodes(const char *step, unsigned x, unsigned y, unsigned z)
+{
+	char *line = xstrdup(step);
+
+	for (char *c = line; *c; c++)
+		if (*c >= 'X' && *c <= 'Z')
+			*c = (char)('0' + (*c == 'X' ? x : *c == 'Y' ? y : z));
+	return line;
+}
+
+/*
+ * The scripted move toward @want, as the prefix of slot @t (@r draws X);
+ * 0 if @want has none.  Its header: PreVote on (a rejected pre-vote is
+ * what brings the later term), CheckQuorum as the script needs, election
+ * tick 3.
+ */
+static size_t scripted_move(const char *want, unsigned long long r,
+			    struct slot *t)
+{
+	struct scenario h = { 0 }, m = { 0 };
+	unsigned x = r % 3 + 1, y = x % 3 + 1, z = y % 3 + 1;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+		const struct script *sc = &scripts[i];
+
+		if (strcmp(sc->want, want))
+			continue;
+		add_step(&h, xstrdup("config prevote on"));
+		add_step(&h, xstrdup(sc->checkquorum ? "config checkquorum on"
+						     : "config checkquorum off"));
+		add_step(&h, xstrdup("config election-tick 3"));
+		h.header = h.n;
+		for (int p = 0; p < 4 && sc->parts[p]; p++)
+			for (const char *const *s = sc->parts[p]; *s; s++)
+				add_step(&m, name_nodes(*s, x, y, z));
+		n = compose(&h, &h, 0, &m, 0, t->parent);
+	}
+	scenario_free(&h);
+	scenario_free(&m);
+	return n;
+}
+
 static int stale_target(const struct explorer *e, const char *class)
 {
 	return !classes_has(&e->covered, class) && strstr(class, ", new term");
@@ -329,6 +459,12 @@ size_t mutate(struct explorer *e, struct slot *t, unsigned long long r,
 	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
 	const char *want = uncovered(e, s >> 8);
 
+	if (want && s % 2 == 0 && (s >> 4) % 2) {
+		size_t n = scripted_move(want, s >> 32, t);
+
+		if (n)
+			return n;
+	}
 	if (want && s % 2 == 0) {
 		const struct scenario *h = stale_header(e, a, want, s >> 40);
 		struct scenario m = stale_move(want,
