@@ -136,6 +136,20 @@ if go -C "$ROOT/scenarios/etcd" build -trimpath -buildvcs=false -mod=readonly \
 	else
 		not_ok "generate from a composed prefix" "$(tail -n 2 "$TMP/gen.err")"
 	fi
+	# The scripted moves are the language scenarios 17-23 (mutate.c):
+	# each passes the generator's filter whole (hold, release, drop
+	# where queued) and gives the trace the language scenario gives.
+	for f in "$ROOT"/tests/etcd-lang/scenarios/{17,18,19,20,21,22,23}-*; do
+		name=$(basename "$f")
+		sed 's/#.*//; s/[[:space:]]*$//; /^$/d' "$f" >"$TMP/$name.steps"
+		k=$(grep -vc '^config' "$TMP/$name.steps")
+		"$h" -generate 1 0 "$TMP/$name.gen" "$TMP/$name.map" "$f" "$k" \
+			>"$TMP/$name.trace" 2>"$TMP/gen.err" || not_ok "generate $name" "$(tail -n 2 "$TMP/gen.err")"
+		"$h" "$f" >"$TMP/$name.replay" 2>&1
+		cmp -s "$TMP/$name.steps" "$TMP/$name.gen" && cmp -s "$TMP/$name.trace" "$TMP/$name.replay" &&
+			ok "the generator keeps every step of $name and gives its trace" ||
+			not_ok "the generator keeps every step of $name" "$(diff "$TMP/$name.steps" "$TMP/$name.gen" | head -n 4)"
+	done
 else
 	not_ok "build the with_tla harness" "$(tail -n 2 "$TMP/go.err")"
 fi
