@@ -22,8 +22,9 @@ etcd-task-impossible           etcd-task's impossibility windows: the
                                (ETCD_TASK_ACCEPTED), and accepts those
 list SYSTEM ROOT CARD...       not a check: each failure of the cards
                                with its cause (spin, spin-task: the
-                               non-holder release; etcd: lease or
-                               match-by-index; else other), as
+                               non-holder release; etcd: lease,
+                               match-by-index or untraced-receipt; else
+                               other), as
                                docs/disagreements.md lists them
 etcd-documented                etcd: only the reference's two stated
                                approximations and CheckQuorum: a vote
@@ -79,13 +80,24 @@ def etcd_match_by_index(w):
     return (w["action"] == "HandleAppendEntries" and d["index"] <= n["log"]
             and after["log"] != max(n["log"], d["index"] + d["entries"]))
 
+def etcd_untraced_receipt(w):
+    """A window that ends in a later term than both the node's and its
+    message's: a rejected pre-vote whose receipt upstream does not trace
+    (traceReceiveMessage skips MsgPreVoteResp) made the node a follower
+    inside it, before its next traced event."""
+    d = data(w)
+    n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
+    return after["term"] > max(n["term"], d["term"])
+
+
 def etcd_documented(w):
     return etcd_lease(w) or etcd_match_by_index(w)
 
 # The causes a failure is put under by "list" (docs/disagreements.md).
 CAUSES = {"spin": [("non-holder-release", non_holder_release)],
           "spin-task": [("non-holder-release", task_non_holder_release)],
-          "etcd": [("lease", etcd_lease), ("match-by-index", etcd_match_by_index)]}
+          "etcd": [("lease", etcd_lease), ("match-by-index", etcd_match_by_index),
+                   ("untraced-receipt", etcd_untraced_receipt)]}
 
 def cause(system, w):
     return next((name for name, kind in CAUSES[system] if kind(w)), "other")
