@@ -187,6 +187,11 @@ CHECKS = {
         ("a leader's stale snapshot window takes in a later term",
          lambda ws: taken_in(ws, "HandleSnapshot", "leader", same_log)),
     ],
+    "24-candidate-step-down": [
+        ("a candidate follows a later term no traced message brought",
+         lambda ws: any(w[0] == "BecomeFollower" and acting(w)[0]["role"] == "candidate"
+                        and acting(w)[1]["term"] > acting(w)[0]["term"] for w in ws)),
+    ],
     "22-held-heartbeat": [
         ("a held pre-candidate's heartbeat commits, then a later term before its Ready",
          lambda ws: held_commit(ws, "precandidate")),

@@ -263,10 +263,11 @@ static struct scenario stale_move(const char *want, int prevote,
 /*
  * Scripted moves, from a fresh cluster under a header of their own, toward
  * the classes whose window takes in a later term (docs/etcd.md,
- * "Exploration"; tests/etcd-lang/scenarios/17-* ... 23-* are these with X
+ * "Exploration"; tests/etcd-lang/scenarios/17-* ... 24-* are these with X
  * = 3, Y = 1, Z = 2): a stale message opens a window no Ready closes (or
  * the node is held), and a rejected pre-vote of a later term, whose
- * receipt upstream does not trace, makes the node a follower inside it.
+ * receipt upstream does not trace, makes the node a follower inside it
+ * (or, with no window open, in a BecomeFollower window of its own).
  * Steps name the nodes X, Y, Z; NULL ends a part.
  */
 static const char *const snap_lag[] = {   /* Y queues a MsgSnap for X */
@@ -291,10 +292,15 @@ static const char *const snap_copies[] = { /* X installs 1 of 3 copies */
 	"duplicate X<-Y", "duplicate X<-Y", "deliver-one X<-Y", "discard Z",
 	"campaign X", "deliver Z<-X", "deliver X<-Z", NULL
 };
-static const char *const snap_candidate[] = {
+static const char *const snap_candidate[] = { /* Y, at term 3, rejects */
 	"campaign Z", "deliver Y<-Z", "deliver Z<-Y", "campaign Z",
-	"deliver Y<-Z", "deliver Z<-Y", "deliver Y<-Z", "deliver Y<-X",
+	"deliver Y<-Z", "deliver Z<-Y", "deliver Y<-Z", "deliver Y<-X", NULL
+};
+static const char *const snap_stale_copy[] = {
 	"deliver-one X<-Y", "drop X<-Y", "deliver-one X<-Y", NULL
+};
+static const char *const snap_no_copy[] = { /* the rejection alone */
+	"drop X<-Y", "drop X<-Y", "deliver-one X<-Y", NULL
 };
 static const char *const snap_leader[] = {
 	"deliver Z<-X", "deliver X<-Z", "deliver-one X<-Y", "tick X",
@@ -335,7 +341,9 @@ static const struct script scripts[] = {
 	{ "follower / HandleSnapshot, new term", 0,
 	  { snap_lag, snap_z_leads, snap_back, snap_y_rejects } },
 	{ "candidate / HandleSnapshot, new term", 0,
-	  { snap_lag, snap_copies, snap_candidate } },
+	  { snap_lag, snap_copies, snap_candidate, snap_stale_copy } },
+	{ "candidate / BecomeFollower, new term", 0,
+	  { snap_lag, snap_copies, snap_candidate, snap_no_copy } },
 	{ "leader / HandleSnapshot, new term", 0,
 	  { snap_lag, snap_copies, snap_leader } },
 	{ "precandidate / HandleHeartbeat commit advanced, new term", 0,
