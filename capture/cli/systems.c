@@ -21,6 +21,7 @@
 	FOLDED(dqueue) \
 	FOLDED(dqueue_task) \
 	LIVE(etcd) \
+	FOLDED(etcd_entries) \
 	FOLDED(etcd_task) \
 	FOLDED(raftkvs) \
 	FOLDED(raftkvs_task) \

@@ -19,7 +19,7 @@ extern const struct audit_domain etcd_task_audit;
 
 static void fold_task(struct fold_run *run)
 {
-	etcd_fold_projection(run, &folder_etcd_task, 1);
+	etcd_fold_projection(run, &folder_etcd_task, ETCD_TASK);
 }
 
 static const char *const task_actor[] = { "to", "node", NULL };

@@ -75,18 +75,27 @@ struct slice {
 	char vote[24];
 };
 
+/* An entry's term that no event shows (etcd-entries writes null). */
+#define TERM_UNKNOWN (-2)
+
 /* The terms of a log's entries, as far as they were observed. */
 struct terms {
-	long long *t;       /* t[i]: the term of entry i + 1 */
+	long long *t;       /* t[i]: the term of entry i + 1, or TERM_UNKNOWN */
 	size_t n, cap;
-	int unknown;        /* grew in a way no trace shows */
+	int unknown;        /* grew in a way no trace shows (etcd-task refuses) */
 };
 
-/* A sent append's entries' terms, until the append is received. */
+/* A sent append's (or snapshot's) entries' terms, while it may be received. */
 struct sent_terms {
 	char *msg;          /* the message, as msg_key() writes it */
 	struct terms terms;
 };
+
+/*
+ * Appends received are kept this long for a duplicate of one (the
+ * explorer's `duplicate`): one not found has terms nobody traced.
+ */
+#define RECEIVED_KEPT 256
 
 struct node {
 	char id[24];
@@ -99,9 +108,9 @@ struct node {
 	cJSON *data;          /* the open action's data */
 	char **sent;          /* messages sent during the open action */
 	size_t nsent;
-	struct terms log_terms;  /* etcd-task */
+	struct terms log_terms;  /* etcd-task, etcd-entries */
 	struct terms shown_terms;
-	struct terms append;     /* the open append's entries' terms */
+	struct terms append;     /* the open append's (snapshot's) entries' terms */
 	int append_known;
 	long long append_index, append_log_term, append_term;
 };
@@ -129,9 +138,11 @@ struct etcd_fold {
 	size_t ncommits;
 	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
 	const struct folder *folder;
-	int task;                  /* etcd-task's projection */
+	enum etcd_projection proj;
 	struct sent_terms *appends;  /* appends sent, not yet received */
 	size_t nappends;
+	struct sent_terms received[RECEIVED_KEPT];  /* a ring, for duplicates */
+	size_t nreceived;
 };
 
 /*
@@ -249,9 +260,53 @@ static long long term_at(const struct terms *t, long long i)
  */
 static void terms_untraced(struct node *n, long long len)
 {
-	if ((size_t)len > n->log_terms.n)
-		n->log_terms.unknown = 1;
-	terms_resize(&n->log_terms, (size_t)len);
+	struct terms *t = &n->log_terms;
+	size_t old = t->n;
+
+	if ((size_t)len > old)
+		t->unknown = 1;
+	terms_resize(t, (size_t)len);
+	for (size_t i = old; i < t->n; i++)
+		t->t[i] = TERM_UNKNOWN;
+}
+
+/* @t as etcd-entries writes it: a term each entry, null if untraced. */
+static cJSON *terms_json(const struct terms *t)
+{
+	cJSON *a = json_arr();
+
+	for (size_t i = 0; i < t->n; i++)
+		cJSON_AddItemToArray(a, t->t[i] == TERM_UNKNOWN ? json_null()
+								: json_int(t->t[i]));
+	return a;
+}
+
+/* Whether entries @from + 1 .. @to of @t all have their terms traced. */
+static int terms_known(const struct terms *t, size_t from, size_t to)
+{
+	for (size_t i = from; i < to && i < t->n; i++)
+		if (t->t[i] == TERM_UNKNOWN)
+			return 0;
+	return 1;
+}
+
+/*
+ * The entries above @commit of a restarted log came from its storage,
+ * which may hold a tail the node had since replaced (an etcd member killed
+ * between a conflicting append and its save): their terms are not traced.
+ * Committed entries never change.
+ */
+static void terms_forget_above(struct terms *t, long long commit)
+{
+	for (size_t i = (size_t)commit; i < t->n; i++)
+		t->t[i] = TERM_UNKNOWN;
+}
+
+/* Entry @i's term is @term, if no event showed it yet. */
+static void term_learn(struct terms *t, long long i, long long term)
+{
+	if (i > 0 && (size_t)i <= t->n && t->t[i - 1] == TERM_UNKNOWN)
+		t->t[i - 1] = term;
 }
 
 /*
@@ -276,31 +331,93 @@ static void follow_log(struct node *n, const struct slice *now)
 }
 
 /*
- * The open append of @n is handled: raft accepts it if its term is
- * current and the entry at its index has its logTerm, then keeps the
- * entries that match, cuts at the first that does not and appends the
- * rest (findConflict).  The length reached must be the one traced.
+ * Raft's findConflict on terms all traced: keep the entries that match,
+ * cut at the first that does not, append the rest.
  */
-static void follow_append(struct etcd_fold *f, struct node *n)
+static void find_conflict(struct node *n)
 {
 	struct terms *t = &n->log_terms;
-	long long idx = n->append_index;
-	int accept = n->append_term >= n->pre.term &&
-		     term_at(t, idx) == n->append_log_term;
 
-	if (accept && !n->append_known && n->append.n == 0)
-		accept = 0;
-	if (accept && !n->append_known) {
-		terms_untraced(n, n->s.log);
-		return;
-	}
-	for (size_t i = 0; accept && i < n->append.n; i++) {
-		long long at = idx + 1 + (long long)i;
+	for (size_t i = 0; i < n->append.n; i++) {
+		long long at = n->append_index + 1 + (long long)i;
 
 		if (term_at(t, at) == n->append.t[i])
 			continue;
 		terms_resize(t, (size_t)at);
 		t->t[at - 1] = n->append.t[i];
+	}
+}
+
+/*
+ * The same where a term is not traced: whatever matched, the entries
+ * after the append's index are the message's, and the old ones after
+ * those stay only if none conflicted -- which the length traced tells.
+ */
+static void append_untraced(struct etcd_fold *f, struct node *n)
+{
+	struct terms *t = &n->log_terms;
+	const struct terms *m = &n->append;
+	size_t idx = (size_t)n->append_index, old = t->n;
+	size_t last = idx + m->n, len = (size_t)n->s.log;
+	int kept = len > last;
+
+	if (kept && len != old)
+		violation(f, "node %s's log is %zu entries after an append that "
+			  "ends at %zu, but it had %zu", n->id, len, last, old);
+	if (!n->append_known && len > old)
+		t->unknown = 1;
+	terms_resize(t, kept ? len : last);
+	for (size_t i = old; i < t->n; i++)
+		t->t[i] = TERM_UNKNOWN;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->t[i] != TERM_UNKNOWN)
+			t->t[idx + i] = m->t[i];
+		else if (!kept || idx + i >= old)
+			t->t[idx + i] = TERM_UNKNOWN;
+}
+
+/*
+ * An append whose previous entry's term no event showed, and which left
+ * the length as it was: a reject and an accepted append look alike, so
+ * an entry it may have replaced by another term has a term unknown.
+ */
+static void append_undecided(struct node *n)
+{
+	struct terms *t = &n->log_terms;
+	const struct terms *m = &n->append;
+	size_t idx = (size_t)n->append_index;
+
+	for (size_t i = 0; i < m->n && idx + i < t->n; i++)
+		if (m->t[i] != t->t[idx + i])
+			t->t[idx + i] = TERM_UNKNOWN;
+}
+
+/*
+ * The open append of @n is handled: raft ignores it below its commit,
+ * accepts it if its term is current and the entry at its index has its
+ * logTerm (then that entry's term is known), and appends as
+ * findConflict does.  The length reached must be the one traced.
+ */
+static void follow_append(struct etcd_fold *f, struct node *n)
+{
+	struct terms *t = &n->log_terms;
+	long long idx = n->append_index, prev = term_at(t, idx);
+	int accept = n->append_term >= n->pre.term && idx >= n->pre.commit &&
+		     (prev == n->append_log_term || prev == TERM_UNKNOWN);
+
+	if (accept && !n->append_known && n->append.n == 0)
+		accept = 0;
+	if (accept && prev == TERM_UNKNOWN && (size_t)n->s.log == t->n) {
+		append_undecided(n);
+		accept = 0;
+	}
+	if (accept) {
+		term_learn(t, idx, n->append_log_term);
+		if (n->append_known && terms_known(&n->append, 0, n->append.n) &&
+		    terms_known(t, (size_t)idx, t->n))
+			find_conflict(n);
+		else
+			append_untraced(f, n);
 	}
 	if (t->n != (size_t)n->s.log)
 		violation(f, "etcd-task: node %s's log is %lld entries after the "
@@ -308,18 +425,46 @@ static void follow_append(struct etcd_fold *f, struct node *n)
 			  "traced gives %zu", n->id, n->s.log, idx, t->n);
 }
 
-/* A leader sends an append: its entries' terms, read from its log now. */
+/*
+ * The open snapshot of @n is handled: if raft restored it (the log is
+ * now the snapshot's index long, where it was not, or its term there
+ * differs), the log is the sender's up to that index.
+ */
+static void follow_snapshot(struct node *n)
+{
+	struct terms *t = &n->log_terms;
+	const struct terms *m = &n->append;
+	size_t idx = m->n;
+
+	if (!n->append_known || (size_t)n->s.log != idx ||
+	    ((size_t)n->pre.log == idx && term_at(t, (long long)idx) ==
+	     term_at(m, (long long)idx)))
+		return;
+	terms_resize(t, idx);
+	for (size_t i = 0; i < idx; i++)
+		t->t[i] = m->t[i];
+}
+
+/*
+ * A leader sends an append or a snapshot: its entries' terms, read from
+ * its log now (a snapshot: entries 1 to its index).  Its logTerm is its
+ * log's term at its index.
+ */
 static void remember_append(struct etcd_fold *f, struct node *n,
 			    const cJSON *msg)
 {
+	const char *type = json_get_str(msg, "type");
 	long long idx = ndjson_natural(&f->r, msg, "index");
 	long long k = ndjson_natural(&f->r, msg, "entries");
-	const struct terms *t = &n->log_terms;
+	long long log_term = ndjson_natural(&f->r, msg, "logTerm");
+	struct terms *t = &n->log_terms;
 	struct sent_terms *st;
 
-	if (t->unknown || idx + k > (long long)t->n)
+	if (!type || (strcmp(type, "MsgApp") && strcmp(type, "MsgSnap")) ||
+	    idx + k > (long long)t->n)
 		return;
-	if (term_at(t, idx) != ndjson_natural(&f->r, msg, "logTerm"))
+	term_learn(t, idx, log_term);
+	if (term_at(t, idx) != log_term)
 		violation(f, "etcd-task: node %s sends an append whose logTerm at "
 			  "index %lld is not the term its log shows there (%lld)",
 			  n->id, idx, term_at(t, idx));
@@ -332,7 +477,36 @@ static void remember_append(struct etcd_fold *f, struct node *n,
 		st->terms.t[i] = t->t[idx + i];
 }
 
-/* The received append @msg's entries' terms into @n, if it was seen sent. */
+/* The sent message @key's terms into @into; 0 if it was not seen sent. */
+static int sent_terms_of(struct etcd_fold *f, const char *key,
+			 struct terms *into)
+{
+	for (size_t i = 0; i < f->nappends; i++) {
+		struct sent_terms *r;
+
+		if (strcmp(f->appends[i].msg, key))
+			continue;
+		terms_copy(into, &f->appends[i].terms);
+		/* kept for a duplicate: the ring's oldest gives way */
+		r = &f->received[f->nreceived++ % RECEIVED_KEPT];
+		free(r->msg);
+		terms_free(&r->terms);
+		*r = f->appends[i];
+		f->appends[i] = f->appends[--f->nappends];
+		return 1;
+	}
+	for (size_t i = 0; i < RECEIVED_KEPT; i++)
+		if (f->received[i].msg && !strcmp(f->received[i].msg, key)) {
+			terms_copy(into, &f->received[i].terms);
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The received append or snapshot @msg's entries' terms into @n, if it was
+ * seen sent (else unknown).  etcd-entries gives the append's in its data.
+ */
 static void received_append(struct etcd_fold *f, struct node *n,
 			    const cJSON *msg)
 {
@@ -341,18 +515,15 @@ static void received_append(struct etcd_fold *f, struct node *n,
 	n->append_index = ndjson_natural(&f->r, msg, "index");
 	n->append_log_term = ndjson_natural(&f->r, msg, "logTerm");
 	n->append_term = ndjson_natural(&f->r, msg, "term");
-	n->append_known = 0;
-	for (size_t i = 0; i < f->nappends && !n->append_known; i++) {
-		if (strcmp(f->appends[i].msg, key))
-			continue;
-		terms_copy(&n->append, &f->appends[i].terms);
-		n->append_known = 1;
-		free(f->appends[i].msg);
-		terms_free(&f->appends[i].terms);
-		f->appends[i] = f->appends[--f->nappends];
+	n->append_known = sent_terms_of(f, key, &n->append);
+	if (!n->append_known) {
+		terms_resize(&n->append,
+			     (size_t)ndjson_natural(&f->r, msg, "entries"));
+		for (size_t i = 0; i < n->append.n; i++)
+			n->append.t[i] = TERM_UNKNOWN;
 	}
-	if (!n->append_known)
-		n->append.n = (size_t)ndjson_natural(&f->r, msg, "entries");
+	if (f->proj == ETCD_ENTRIES && !strcmp(n->open, "HandleAppendEntries"))
+		json_add(n->data, "entryTerms", terms_json(&n->append));
 	free(key);
 }
 
@@ -411,7 +582,7 @@ static cJSON *state_json(struct etcd_fold *f)
 {
 	cJSON *st, *nodes;
 
-	if (f->task)
+	if (f->proj == ETCD_TASK)
 		return task_state(f);
 	st = json_obj();
 	nodes = json_add(st, "nodes", json_obj());
@@ -428,6 +599,8 @@ static cJSON *state_json(struct etcd_fold *f)
 		json_add(o, "vote", json_str(n->shown.vote));
 		json_add(o, "commit", json_int(n->shown.commit));
 		json_add(o, "log", json_int(n->shown.log));
+		if (f->proj == ETCD_ENTRIES)
+			json_add(o, "logTerms", terms_json(&n->shown_terms));
 	}
 	return st;
 }
@@ -524,7 +697,7 @@ static void advance(struct etcd_fold *f, struct node *n,
 	if (now->commit > now->log)
 		violation(f, "node %s commits %lld beyond its log %lld", n->id,
 		       now->commit, now->log);
-	if (f->task)
+	if (f->proj != ETCD_NODES)
 		follow_log(n, now);
 	n->s = *now;
 	note_commit(f, now->term, now->commit);
@@ -556,7 +729,7 @@ static void emit(struct etcd_fold *f, struct node *n, const char *action,
 
 	start(f);
 	n->shown = n->s;
-	if (f->task)
+	if (f->proj != ETCD_NODES)
 		terms_copy(&n->shown_terms, &n->log_terms);
 	if (!data) {
 		data = json_obj();
@@ -613,8 +786,10 @@ static void close_open(struct etcd_fold *f, struct node *n)
 	if (!action)
 		return;
 	n->open = NULL;
-	if (f->task && !strcmp(action, "HandleAppendEntries"))
+	if (f->proj != ETCD_NODES && !strcmp(action, "HandleAppendEntries"))
 		follow_append(f, n);
+	if (f->proj != ETCD_NODES && !strcmp(action, "HandleSnapshot"))
+		follow_snapshot(n);
 	emit(f, n, action, n->data);
 	n->data = NULL;
 }
@@ -737,7 +912,7 @@ static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
 	cJSON *d;
 	char from[24];
 
-	if (f->task)
+	if (f->proj == ETCD_TASK)
 		return task_input(f, n, msg, action);
 	d = json_obj();
 
@@ -795,7 +970,9 @@ static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
 	close_open(f, n);
 	if (action)
 		open_action(n, action, msg_data(f, n, msg, action));
-	if (f->task && action && !strcmp(action, "HandleAppendEntries"))
+	if (f->proj != ETCD_NODES && action &&
+	    (!strcmp(action, "HandleAppendEntries") ||
+	     !strcmp(action, "HandleSnapshot")))
 		received_append(f, n, msg);
 }
 
@@ -895,6 +1072,8 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 		       now->vote, pre->log, now->log, now->commit);
 	/* storage kept a prefix of the log, or gave it entries untraced */
 	terms_untraced(n, now->log);
+	if (f->proj == ETCD_ENTRIES)
+		terms_forget_above(&n->log_terms, now->commit);
 	n->s = *now;
 	close_open(f, n);
 }
@@ -932,7 +1111,8 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		observe(f, n, name, now);
 		if (!strncmp(name, "Send", 4))
 			remember_sent(n, json_get(ev, "msg"));
-		if (f->task && !strcmp(name, "SendAppendEntriesRequest"))
+		if (f->proj != ETCD_NODES &&
+		    !strcmp(name, "SendAppendEntriesRequest"))
 			remember_append(f, n, json_get(ev, "msg"));
 		if (!strcmp(name, "ApplyConfChange"))
 			apply_conf(f, ev);
@@ -966,9 +1146,9 @@ static void fold_event(void *ctx, const cJSON *ev)
 }
 
 void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
-			  int task)
+			  enum etcd_projection proj)
 {
-	struct etcd_fold f = { .run = run, .folder = folder, .task = task,
+	struct etcd_fold f = { .run = run, .folder = folder, .proj = proj,
 			       .steps = etcd_steps_read(run->step_map) };
 	struct cap_err err;
 	long long skipped = with_tla_read(&f.r, run->path, run->input,
@@ -999,6 +1179,10 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 		terms_free(&f.appends[i].terms);
 	}
 	free(f.appends);
+	for (size_t i = 0; i < RECEIVED_KEPT; i++) {
+		free(f.received[i].msg);
+		terms_free(&f.received[i].terms);
+	}
 	free(f.nodes);
 	free(f.leaders);
 	free(f.commits);
@@ -1007,7 +1191,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 
 static void etcd_fold(struct fold_run *run)
 {
-	etcd_fold_projection(run, &folder_etcd, 0);
+	etcd_fold_projection(run, &folder_etcd, ETCD_NODES);
 }
 
 const char *const etcd_actions[] = {
@@ -1016,12 +1200,12 @@ const char *const etcd_actions[] = {
 };
 
 /* nodes: node id -> that node's state */
-static const struct itf_var etcd_itf[] = {
+const struct itf_var etcd_itf[] = {
 	{ "nodes", "map" },
 	{ 0 }
 };
 
-static const char *const etcd_actor[] = { "node", NULL };
+const char *const etcd_actor[] = { "node", NULL };
 
 const struct folder folder_etcd = {
 	.name = "etcd",

@@ -13,12 +13,21 @@
 
 struct fold_run;
 
-extern const struct folder folder_etcd, folder_etcd_task;
-/* Both projections' target actions. */
+extern const struct folder folder_etcd, folder_etcd_task, folder_etcd_entries;
+/* Every projection's target actions. */
 extern const char *const etcd_actions[];
+/* etcd's state and window data, which etcd-entries refines. */
+extern const struct itf_var etcd_itf[];
+extern const char *const etcd_actor[];
 
-/* Fold @run as system @folder; @task: etcd-task's projection. */
+enum etcd_projection {
+	ETCD_NODES,    /* etcd: {nodes: {id: {role, term, vote, commit, log}}} */
+	ETCD_TASK,     /* etcd-task: the same by variable */
+	ETCD_ENTRIES,  /* etcd-entries: etcd's with each log's terms */
+};
+
+/* Fold @run as system @folder in projection @proj. */
 void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
-			  int task);
+			  enum etcd_projection proj);
 
 #endif

@@ -2,8 +2,8 @@
 // Reference grader for the etcd projection {nodes: {id: {role, term, vote,
 // commit, log}}}, written from Raft's rules (Ongaro & Ousterhout, "In
 // Search of an Understandable Consensus Algorithm", figure 2 and section
-// 5; pre-vote from Ongaro's thesis, 9.6), not from any implementation: it
-// grades etcd's windows and raftkvs's alike.  A window is a step of one
+// 5; pre-vote and the leader lease from Ongaro's thesis, 9.6 and 4.2.3),
+// not from any implementation: it grades etcd's windows and raftkvs's alike.  A window is a step of one
 // node (data.node): the others must not change.  Where Raft allows several
 // outcomes and the projection cannot tell which one applies (a log-term
 // mismatch, the log-up-to-date test of a vote), every allowed outcome
@@ -57,6 +57,12 @@ function handleVoteRequest(p, q, d) {
 	const why = termRule(p, q, d.term) || unchanged(p, q, ['commit', 'log']);
 	const base = baseVote(p, d.term);
 
+	// "If a server receives a RequestVote request within the minimum
+	// election timeout of hearing from a current leader, it does not
+	// update its term or grant its vote" (thesis, 4.2.3; etcd under
+	// CheckQuorum): the projection does not show when it last heard one.
+	if (d.term > p.term && eq(p, q))
+		return null;
 	if (why)
 		return why;
 	if (d.term > p.term || q.role === p.role) {
