@@ -420,9 +420,10 @@ static void follow_append(struct etcd_fold *f, struct node *n)
 			append_untraced(f, n);
 	}
 	if (t->n != (size_t)n->s.log)
-		violation(f, "etcd-task: node %s's log is %lld entries after the "
+		violation(f, "%s: node %s's log is %lld entries after the "
 			  "append from index %lld, but raft's rule on the terms "
-			  "traced gives %zu", n->id, n->s.log, idx, t->n);
+			  "traced gives %zu", f->folder->name, n->id, n->s.log,
+			  idx, t->n);
 }
 
 /*
@@ -465,9 +466,9 @@ static void remember_append(struct etcd_fold *f, struct node *n,
 		return;
 	term_learn(t, idx, log_term);
 	if (term_at(t, idx) != log_term)
-		violation(f, "etcd-task: node %s sends an append whose logTerm at "
+		violation(f, "%s: node %s sends an append whose logTerm at "
 			  "index %lld is not the term its log shows there (%lld)",
-			  n->id, idx, term_at(t, idx));
+			  f->folder->name, n->id, idx, term_at(t, idx));
 	f->appends = xrealloc(f->appends, (f->nappends + 1) * sizeof(*f->appends));
 	st = &f->appends[f->nappends++];
 	memset(st, 0, sizeof(*st));

@@ -1,0 +1,36 @@
+#!/bin/bash
+# etcd-entries on every etcd corpus made from the tree (docs/etcd.md, "The
+# log as entries"): the published scenarios, the explored corpus
+# docs/disagreements.md uses, and a live cluster's.  Each folds
+# byte-identically twice, drops to the etcd corpus's own windows byte for
+# byte, and passes raft-entries.js on every scored window.  The live
+# corpus repeats each log whole in every window (hundreds of MB), hence
+# expensive.
+# needs: root btf go goproxy node python3 expensive
+# locks: etcd
+source "$(dirname "$0")/../lib.sh"
+export PATH=$PATH:/usr/local/go/bin
+here=$(cd "$(dirname "$0")" && pwd)
+
+# check_corpus NAME CAPTURE-ARGS...: capture $TMP/NAME, then its raw
+# traces as etcd-entries.
+check_corpus() {
+	local name=$1 c=$TMP/$1; shift
+	noted "$CAPTURE" "$@" -o "$c" >/dev/null || { not_ok "corpus $name" "$(why)"; return; }
+	for k in 1 2; do
+		"$CAPTURE" fold etcd-entries "$c"/raw/*.ndjson -o "$c.e$k" >/dev/null 2>"$TMP/err" ||
+			not_ok "$name: etcd-entries folds" "$(tail -n 2 "$TMP/err")"
+	done
+	diff -r "$c.e1" "$c.e2" >"$TMP/diff" && ok "$name: folding twice is byte-identical" ||
+		not_ok "$name: folding twice is byte-identical" "$(head -n 3 "$TMP/diff")"
+	python3 "$here/entries-drop.py" "$c.e1/etcd-entries" "$c/etcd" >"$TMP/drop" 2>&1 &&
+		ok "$name: without the terms, the corpus's etcd windows ($(cat "$TMP/drop"))" ||
+		not_ok "$name: without the terms, the corpus's etcd windows" "$(tail -n 2 "$TMP/drop")"
+	expect_exit 0 "$name: raft-entries.js passes every scored window" '' \
+		"$CAPTURE" grade --json --exec "node $here/raft-entries.js" "$c.e1"
+	rm -rf "$c.e2"
+}
+cd "$ROOT"
+check_corpus published etcd --scenario all --via trace
+check_corpus explored etcd --explore --seed 1 --budget 200 --via trace
+check_corpus live etcd --live --seconds 8
