@@ -128,13 +128,7 @@ function judge(w) {
 	return rule(p, q, data) || matching(post.nodes, data.node);
 }
 
-function verdict(w) {
-	const why = judge(w);
-
-	if (why === undefined)
-		return { unscoreable: `${w.action} is no Raft step (membership, bootstrap)` };
-	return why ? { ok: false, why } : { ok: true };
-}
+const verdict = next.verdictOf(judge);
 
 module.exports = { judge, verdict };
 if (require.main === module)

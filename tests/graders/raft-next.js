@@ -206,14 +206,19 @@ function judge(w) {
 		leadersOk(post.nodes);
 }
 
-function verdict(w) {
-	const why = judge(w);
+// The protocol's verdict of a window by @judgeOf (undefined: no Raft step).
+function verdictOf(judgeOf) {
+	return (w) => {
+		const why = judgeOf(w);
 
-	if (why === undefined)
-		return { unscoreable: `${w.action} is no Raft step (membership, bootstrap)` };
-	return why ? { ok: false, why } : { ok: true };
+		if (why === undefined)
+			return { unscoreable: `${w.action} is no Raft step (membership, bootstrap)` };
+		return why ? { ok: false, why } : { ok: true };
+	};
 }
 
-module.exports = { judge, verdict };
+const verdict = verdictOf(judge);
+
+module.exports = { judge, verdict, verdictOf };
 if (require.main === module)
 	require('./protocol.js').serve(verdict);
