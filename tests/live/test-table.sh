@@ -24,7 +24,7 @@ check "capture list: a system folded only lists no scenario" \
 	test "$(grep -c '^  scenarios:' "$TMP/list")" = 3
 
 # One known-list for systems, whatever the command.
-known='known: spin, spin-spinning, spin-task, locksvc, locksvc-task, dqueue, etcd, etcd-entries, etcd-task, raftkvs, rwlock\)'
+known='known: spin, spin-spinning, spin-task, locksvc, locksvc-task, dqueue, dqueue-task, etcd, etcd-entries, etcd-task, raftkvs, raftkvs-task, rwlock, rwlock-task\)'
 expect_exit 2 "fold: an unknown system lists them all" "unknown system 'nosuch' \($known" \
 	"$CAPTURE" fold nosuch "$TMP/help"
 expect_exit 2 "convert: the same list" "unknown system 'nosuch' \($known" \
