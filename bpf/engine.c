@@ -20,6 +20,13 @@
 #include "goprobe.skel.h"
 
 #define GP_MAX_LINKS 512
+#define GP_MAX_THREADS 4096
+
+/* A thread seen where there are no goroutines: its index in its process. */
+struct gp_thread {
+	unsigned pid, tid;
+	unsigned long long index;
+};
 
 struct gp_engine {
 	const char *path;
@@ -32,6 +39,9 @@ struct gp_engine {
 	struct bpf_link *fork_link, *exec_link;
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
+	unsigned tid_reads[GP_MAX_SITES];   /* bit i: read i is the thread id */
+	struct gp_thread threads[GP_MAX_THREADS];
+	unsigned nthreads;
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
 	unsigned long long cookie[GP_MAX_LINKS];    /* its site id */
 	unsigned nlinks;
@@ -75,10 +85,11 @@ int gp_may_probe(struct cap_err *err)
 struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 {
 	struct go_binary *b = go_open(binary, err);
-	long goid_off = b ? go_member(b, "runtime.g", "goid", err) : -1;
+	long goid_off = !b ? -2 : go_abi(b) == GO_ABI_SYSV ? -1 :
+			go_member(b, "runtime.g", "goid", err);
 	struct gp_engine *e;
 
-	if (goid_off < 0) {
+	if (goid_off < -1 || (b && go_abi(b) == GO_ABI_GO && goid_off < 0)) {
 		if (b)
 			go_close(b);
 		return NULL;
@@ -168,6 +179,9 @@ static int add_site(struct gp_engine *e, const char *name,
 	p->func = func;
 	p->kind = kind;
 	p->goid_off = e->goid_off;
+	for (unsigned i = 0; i < s->nreads; i++)
+		if (s->reads[i].src == GP_SRC_REG && s->reads[i].reg == GP_TID)
+			e->tid_reads[e->nsites] |= 1u << i;
 	return (int)e->nsites++;
 }
 
@@ -207,9 +221,54 @@ int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
 	return id;
 }
 
+/*
+ * A thread id as its index in its process, in the order records came (1,
+ * 2, ...): ids differ from run to run, the order of a program that starts
+ * its threads one after another does not.  0 stays 0 (not read).
+ */
+static int thread_index(struct gp_engine *e, unsigned pid,
+			unsigned long long *tid)
+{
+	unsigned long long n = 0;
+
+	if (!*tid)
+		return 0;
+	for (unsigned i = 0; i < e->nthreads; i++) {
+		if (e->threads[i].pid != pid)
+			continue;
+		if (e->threads[i].tid == *tid) {
+			*tid = e->threads[i].index;
+			return 0;
+		}
+		n++;
+	}
+	if (e->nthreads == GP_MAX_THREADS)
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
+				"more than %d threads", GP_MAX_THREADS);
+	e->threads[e->nthreads++] = (struct gp_thread){ pid, (unsigned)*tid, n + 1 };
+	*tid = n + 1;
+	return 0;
+}
+
+/* The record with its thread ids as indices (no goroutines: goid_off -1). */
+static int number_threads(struct gp_engine *e, struct gp_record *r)
+{
+	unsigned mask = r->site < e->nsites ? e->tid_reads[r->site] : 0;
+
+	if (e->goid_off >= 0 || r->site == GP_SITE_EXEC)
+		return 0;
+	if (thread_index(e, r->pid, &r->goid))
+		return -1;
+	for (int i = 0; i < GP_MAX_READS; i++)
+		if ((mask & (1u << i)) && thread_index(e, r->pid, &r->val[i]))
+			return -1;
+	return 0;
+}
+
 static int on_event(void *ctx, void *data, size_t len)
 {
 	struct gp_engine *e = ctx;
+	struct gp_record r;
 
 	if (len < sizeof(struct gp_record)) {
 		e->short_record = 1;
@@ -217,7 +276,12 @@ static int on_event(void *ctx, void *data, size_t len)
 				"short ring-buffer record (%zu bytes)", len);
 	}
 	e->stats.records++;
-	e->fn(data, e->arg);
+	memcpy(&r, data, sizeof(r));    /* the ring is mapped read-only */
+	if (number_threads(e, &r)) {
+		e->short_record = 1;
+		return -1;
+	}
+	e->fn(&r, e->arg);
 	return 0;
 }
 

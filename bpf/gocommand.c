@@ -63,6 +63,13 @@ static enum kind kind_of(const char *path, char *interp, size_t cap)
 	return k;
 }
 
+int go_is_go_program(const char *path)
+{
+	char interp[8];
+
+	return kind_of(path, interp, sizeof(interp)) == GO_PROGRAM;
+}
+
 int go_command_check(const char *path, char *const argv[], struct cap_err *err)
 {
 	char interp[200] = "";

@@ -15,5 +15,7 @@ struct cap_err;
 
 /* 0 if @path (run as @argv) is a Go program; else -1 and @err. */
 int go_command_check(const char *path, char *const argv[], struct cap_err *err);
+/* Is @path a Go program's ELF (it has a .go.buildinfo section)? */
+int go_is_go_program(const char *path);
 
 #endif

@@ -13,15 +13,19 @@
 #include "../capture/err.h"
 #include "describe.h"
 #include "goexpr.h"
+#include "sysv-resolve.h"
 
 #define MAX_PIECES 8
 #define MAX_NAME 128
 #define MAX_OPS 32
 
-/* Part of a value in a register or on the stack (@stack: SP + @off0). */
+/*
+ * Part of a value in a register or on the stack (@stack: SP + @off0), or
+ * (@mem) in memory at register @reg + @off0 (a System V frame's slot).
+ */
 struct piece {
 	int off, size;
-	int stack, reg, off0;
+	int stack, mem, reg, off0;
 };
 
 /*
@@ -32,7 +36,8 @@ struct piece {
  */
 struct walk {
 	struct go_binary *b;
-	const char *expr;
+	Dwarf_Die *fn;
+	const char *expr, *func;
 	struct piece piece[MAX_PIECES];
 	int npieces, voff, mem, is_arg_reg;
 	struct gp_read rd;
@@ -126,6 +131,50 @@ static int block_ops(Dwarf_Attribute *a, Dwarf_Op *ops, size_t *nops)
 	return 0;
 }
 
+/*
+ * One operation of a System V location at @pc into @cur: a register, a
+ * register plus an offset (DW_OP_breg*) or the frame base plus one
+ * (DW_OP_fbreg), as a stack slot when the register is SP.
+ */
+static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
+		     const char *name, struct piece *cur)
+{
+	unsigned a = op->atom;
+	long off = 0;
+	int reg = -1;
+	char *e;
+
+	if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+		cur->reg = sysv_reg(a - DW_OP_reg0);
+		return cur->reg < 0 ? why(w, "argument %s is in a register the probe "
+					  "cannot read", name) : NULL;
+	}
+	if (a == DW_OP_fbreg) {
+		if ((e = sysv_frame_base(w->b, w->fn, pc, &reg, &off))) {
+			char *r = why(w, "argument %s of %s: %s", name, w->func, e);
+
+			free(e);
+			return r;
+		}
+		off += (long)(Dwarf_Sword)op->number;
+	} else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+		reg = sysv_reg(a - DW_OP_breg0);
+		off = (long)(Dwarf_Sword)op->number;
+	} else {
+		return why(w, "argument %s of %s is computed at the probe site "
+			   "(DW_OP %#x), not stored: the probe cannot read it", name,
+			   w->func, a);
+	}
+	if (reg == -1)
+		return why(w, "argument %s is based on a register the probe cannot read",
+			   name);
+	cur->stack = reg == SYSV_SP;
+	cur->mem = !cur->stack;
+	cur->reg = cur->mem ? reg : 0;
+	cur->off0 = (int)off;
+	return NULL;
+}
+
 /* An argument's location at the function's first instruction, in pieces. */
 static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 			const char *name)
@@ -142,12 +191,21 @@ static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 	if (!dwarf_attr(param, DW_AT_location, &a) ||
 	    (block_ops(&a, block, &nops) ?
 	     dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1 : !(ops = block)))
-		return why(w, "argument %s has no location at the function's entry",
+		return go_abi(w->b) == GO_ABI_SYSV ?
+		       why(w, "argument %s of %s is optimized out at the probe site "
+			   "(DWARF gives it no location there)", name, w->func) :
+		       why(w, "argument %s has no location at the function's entry",
 			   name);
 	for (size_t i = 0; i < nops; i++) {
 		unsigned op = ops[i].atom;
 
-		if (op >= DW_OP_reg0 && op <= DW_OP_reg31) {
+		if (go_abi(w->b) == GO_ABI_SYSV && op != DW_OP_piece) {
+			char *e = sysv_op(w, &ops[i], pc, name, &cur);
+
+			if (e)
+				return e;
+			have = 1;
+		} else if (op >= DW_OP_reg0 && op <= DW_OP_reg31) {
 			cur.reg = go_reg(op - DW_OP_reg0);
 			if (cur.reg < 0)
 				return why(w, "argument %s is in a register the probe cannot read",
@@ -265,13 +323,49 @@ static char *result_pieces(struct walk *w, Dwarf_Die *fn, const char *name)
 	return why(w, "no result %s", name);
 }
 
+/*
+ * The System V result, named ~r0 as Go's first unnamed one: in RAX (and
+ * RDX), or in the memory RAX points to (sysv-resolve.h).
+ */
+static char *sysv_result_pieces(struct walk *w, Dwarf_Die *fn)
+{
+	int nregs, indirect;
+	char *e = sysv_result(fn, &w->type, &nregs, &indirect);
+
+	if (e) {
+		char *r = why(w, "result of %s: %s", w->func, e);
+
+		free(e);
+		return r;
+	}
+	w->piece[0] = (struct piece){ .size = 8, .reg = GP_RAX, .mem = indirect };
+	if (indirect)
+		w->piece[0].size = 1 << 20;
+	w->npieces = 1;
+	if (nregs == 2)
+		w->piece[w->npieces++] = (struct piece){ .off = 8, .size = 8,
+							 .reg = GP_RDX };
+	return NULL;
+}
+
 /* Start at argument or result @name. */
 static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 {
 	Dwarf_Addr pc;
 	Dwarf_Die p;
 
-	if (dwarf_lowpc(fn, &pc) || dwarf_child(fn, &p))
+	if (go_abi(w->b) == GO_ABI_SYSV && !strcmp(name, "~r0"))
+		return at_exit ? sysv_result_pieces(w, fn) :
+		       why(w, "result %s is only known at a return", name);
+	if (go_abi(w->b) == GO_ABI_SYSV) {
+		struct cap_err err;
+
+		if (sysv_probe_pc(w->b, fn, &pc, &err))
+			return xstrdup(err.msg);
+	} else if (dwarf_lowpc(fn, &pc)) {
+		return why(w, "the function has no code address or arguments");
+	}
+	if (dwarf_child(fn, &p))
 		return why(w, "the function has no code address or arguments");
 	do {
 		Dwarf_Attribute a;
@@ -305,12 +399,23 @@ static char *place(struct walk *w)
 			w->is_arg_reg = 0;
 			return NULL;
 		}
-		if (!p->stack && w->voff == p->off) {
+		if (p->mem && w->voff >= p->off && w->voff < p->off + p->size) {
+			w->rd.src = GP_SRC_REG;
+			w->rd.reg = (unsigned char)p->reg;
+			w->rd.nhops = 1;
+			w->rd.off[0] = p->off0 + w->voff - p->off;
+			return NULL;
+		}
+		if (!p->stack && !p->mem && w->voff == p->off) {
 			w->rd.src = GP_SRC_REG;
 			w->rd.reg = (unsigned char)p->reg;
 			return NULL;
 		}
 	}
+	if (go_abi(w->b) == GO_ABI_SYSV)
+		return why(w, "byte %d of the value is in no place DWARF gives at the "
+			   "probe site (optimized out, or inside a register the probe "
+			   "reads whole)", w->voff);
 	return why(w, "this part of the argument was optimized away");
 }
 
@@ -325,8 +430,7 @@ static char *deref(struct walk *w, long off)
 		if (e)
 			return e;
 		w->mem = 1;
-		w->rd.nhops = 1;
-		w->rd.off[0] = (int)off;
+		w->rd.off[w->rd.nhops++] = (int)off;  /* a frame slot's is the 2nd */
 	} else if (w->rd.nhops == GP_MAX_HOPS) {
 		return why(w, "more than %d pointers to follow", GP_MAX_HOPS);
 	} else {
@@ -412,6 +516,15 @@ static int embedded(Dwarf_Die *t, const char *name, int depth,
 static char *promoted(struct walk *w, const char *name);
 static char *assertion(struct walk *w, const char *type);
 
+/* A struct (C's unions and C++'s classes too: no Go type is either). */
+static int is_aggregate(Dwarf_Die *t)
+{
+	int tag = dwarf_tag(t);
+
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
 /* Member @name of the struct the value is (or points to). */
 static char *member(struct walk *w, const char *name)
 {
@@ -423,15 +536,22 @@ static char *member(struct walk *w, const char *name)
 		if (e)
 			return e;
 	}
-	if (dwarf_tag(&w->type) != DW_TAG_structure_type)
+	if (!is_aggregate(&w->type))
 		return why(w, "%s has no fields (looking for %s)", type_name(&w->type), name);
 	if (find_member(&w->type, name, &m) == 0) {
 		Dwarf_Attribute a;
 		Dwarf_Word loc;
 
-		if (dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &loc) ||
-		    sub_type(&m, &w->type))
-			return why(w, "field %s has no offset or type", name);
+		if (dwarf_hasattr(&m, DW_AT_bit_size))
+			return why(w, "%s is a bit-field, which the probe does not "
+				   "read", name);
+		if (dwarf_tag(&w->type) == DW_TAG_union_type &&
+		    !dwarf_hasattr(&m, DW_AT_data_member_location))
+			loc = 0;    /* a union's members all start at 0 */
+		else if (dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &loc))
+			return why(w, "field %s has no offset", name);
+		if (sub_type(&m, &w->type))
+			return why(w, "field %s has no type", name);
 		peel(&w->type);
 		advance(w, (long)loc);
 		return NULL;
@@ -529,18 +649,29 @@ static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
 	return NULL;
 }
 
+/* An array's length: DW_AT_count (Go's), or DW_AT_upper_bound + 1 (C's). */
+static int array_count(Dwarf_Die *sub, Dwarf_Word *count)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_formudata(dwarf_attr(sub, DW_AT_count, &a), count))
+		return 0;
+	if (dwarf_formudata(dwarf_attr(sub, DW_AT_upper_bound, &a), count))
+		return -1;
+	++*count;
+	return 0;
+}
+
 static char *element(struct walk *w, long i)
 {
 	struct walk at;
 	Dwarf_Word esize, count;
-	Dwarf_Attribute a;
 	Dwarf_Die sub;
 	char *e;
 
 	if (dwarf_tag(&w->type) == DW_TAG_array_type) {
 		if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize) ||
-		    dwarf_child(&w->type, &sub) ||
-		    dwarf_formudata(dwarf_attr(&sub, DW_AT_count, &a), &count))
+		    dwarf_child(&w->type, &sub) || array_count(&sub, &count))
 			return why(w, "array %s has no element size or length",
 				   type_name(&w->type));
 		if ((Dwarf_Word)i >= count)
@@ -607,6 +738,15 @@ static int atomic_value(struct walk *w, int *is_bool)
 	return 0;
 }
 
+/* A C enum as its underlying integer type (DWARF 5's DW_AT_type). */
+static int enum_base(Dwarf_Die *t)
+{
+	if (sub_type(t, t))
+		return -1;
+	peel(t);
+	return 0;
+}
+
 /* The final value: a boolean or an integer that fits a read. */
 static char *finish(struct walk *w, struct go_value *out)
 {
@@ -626,6 +766,9 @@ static char *finish(struct walk *w, struct go_value *out)
 	}
 
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
+	if (dwarf_tag(&w->type) == DW_TAG_enumeration_type && enum_base(&w->type))
+		return why(w, "enum %s: DWARF gives it no underlying type (DWARF 5 "
+			   "does: -gdwarf-5)", out->type);
 	if (dwarf_tag(&w->type) == DW_TAG_pointer_type)
 		return why(w, "%s is an address, which differs from run to run: read a field through it",
 			   type_name(&w->type));
@@ -761,6 +904,14 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 	return NULL;
 }
 
+static const char *func_name(Dwarf_Die *fn)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_name, &a));
+
+	return n ? n : "?";
+}
+
 static char *goid(struct go_binary *b, struct go_value *out)
 {
 	struct cap_err err;
@@ -777,16 +928,27 @@ static char *goid(struct go_binary *b, struct go_value *out)
 	return NULL;
 }
 
+/* The thread's id where there are no goroutines (GP_TID, goprobe.h). */
+static char *thread_id(struct go_value *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->rd = (struct gp_read){ .src = GP_SRC_REG, .reg = GP_TID, .size = 8 };
+	out->kind = GO_KIND_UNSIGNED;
+	out->size = 8;
+	snprintf(out->type, sizeof(out->type), "thread id");
+	return NULL;
+}
+
 char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	      int at_exit, struct go_value *out)
 {
-	struct walk w = { .b = b, .expr = expr };
+	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	const char *p = expr, *end = NULL;
 	int is_len = !strncmp(expr, "len(", 4), star = *expr == '*';
 	char *e;
 
 	if (!strcmp(expr, "goid"))
-		return goid(b, out);
+		return go_abi(b) == GO_ABI_SYSV ? thread_id(out) : goid(b, out);
 	memset(out, 0, sizeof(*out));
 	if (is_len || star)
 		p += is_len ? 4 : 1;
@@ -830,7 +992,7 @@ static char *whole_path(struct walk *w, Dwarf_Die *fn, const char *expr, int at_
 char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		     int at_exit, int word, struct go_value *out)
 {
-	struct walk w = { .b = b, .expr = expr };
+	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	char *e;
 
 	memset(out, 0, sizeof(*out));
@@ -848,7 +1010,7 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		  int at_exit, struct go_value *out)
 {
-	struct walk w = { .b = b, .expr = expr };
+	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	const char *word;
 	char *e;
 

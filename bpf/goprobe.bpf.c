@@ -132,6 +132,12 @@ static __always_inline void copy_regs(struct regs *g, struct pt_regs *ctx)
 	g->r[GP_R10] = ctx->r10;
 	g->r[GP_R11] = ctx->r11;
 	g->r[GP_R14] = ctx->r14;
+	g->r[GP_RDX] = ctx->dx;
+	g->r[GP_RBP] = ctx->bp;
+	g->r[GP_R12] = ctx->r12;
+	g->r[GP_R13] = ctx->r13;
+	g->r[GP_R15] = ctx->r15;
+	g->r[GP_TID] = 0;
 	g->sp = ctx->sp;
 }
 
@@ -144,6 +150,8 @@ static __always_inline __u64 goid_of(struct regs *g, struct gp_plan *p)
 {
 	__u64 goid = 0;
 
+	if (p->goid_off < 0)
+		return g->r[GP_TID];
 	bpf_probe_read_user(&goid, sizeof(goid), (void *)(g->r[GP_R14] + p->goid_off));
 	return goid;
 }
@@ -389,6 +397,8 @@ int goprobe(struct pt_regs *ctx)
 	struct regs g;
 
 	copy_regs(&g, ctx);
+	if (s->goid_off < 0)     /* no goroutines: the thread pairs them */
+		g.r[GP_TID] = (__u32)bpf_get_current_pid_tgid();
 	/* The goroutine pairs entries with exits; elsewhere it is not read. */
 	__u64 goid = s->kind == GP_SITE_EXIT || s->nsaved ? goid_of(&g, s) : 0;
 

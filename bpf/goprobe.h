@@ -32,9 +32,14 @@
 
 enum gp_src { GP_SRC_REG, GP_SRC_STACK, GP_SRC_SAVED };
 
-/* Register numbers of the Go amd64 register ABI, in argument order. */
+/*
+ * Register numbers: the Go amd64 register ABI's, in argument order, then
+ * the others the System V ABI's DWARF may name (bpf/sysv-resolve.h), and
+ * GP_TID, the thread's id (set only where there are no goroutines).
+ */
 enum gp_reg { GP_RAX, GP_RBX, GP_RCX, GP_RDI, GP_RSI, GP_R8, GP_R9, GP_R10,
-	      GP_R11, GP_R14, GP_NREGS };
+	      GP_R11, GP_R14, GP_RDX, GP_RBP, GP_R12, GP_R13, GP_R15, GP_TID,
+	      GP_NREGS };
 
 enum gp_kind {
 	GP_SITE_ENTRY,        /* function entry at its symbol (no stack check) */
@@ -102,7 +107,7 @@ struct gp_plan {
 	unsigned int nblocks;
 	unsigned int nreads;
 	unsigned char saved[GP_SAVED_ARGS];
-	long long goid_off;     /* offset of goid in runtime.g */
+	long long goid_off;     /* offset of goid in runtime.g; -1: the thread id */
 	struct gp_block blocks[GP_MAX_BLOCKS];
 	struct gp_value vals[GP_MAX_READS];
 };

@@ -13,14 +13,18 @@
 #include "../capture/die.h"
 #include "../capture/err.h"
 #include "describe.h"
+#include "gocommand.h"
 #include "goresolve.h"
+#include "sysv-resolve.h"
 
 struct go_binary {
 	const char *path;
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
-	char build_id[256];
+	enum go_abi abi;
+	const char *language;
+	char build_id[256], gnu_build_id[256];
 };
 
 /* What go_open() had opened is released before it fails: nothing leaks. */
@@ -36,9 +40,74 @@ static struct go_binary *refuse(struct go_binary *b, const char *why,
 	return NULL;
 }
 
+/* DW_LANG_* of the languages the probes read, and their names. */
+static const struct { int lang; enum go_abi abi; const char *name; } langs[] = {
+	{ DW_LANG_Go, GO_ABI_GO, "Go" },
+	{ DW_LANG_C89, GO_ABI_SYSV, "C89" }, { DW_LANG_C, GO_ABI_SYSV, "C" },
+	{ DW_LANG_C99, GO_ABI_SYSV, "C99" }, { DW_LANG_C11, GO_ABI_SYSV, "C11" },
+	{ 0x2c, GO_ABI_SYSV, "C17" },	/* DW_LANG_C17, DWARF 6's, gcc 12 writes it */
+	{ DW_LANG_C_plus_plus, GO_ABI_SYSV, "C++" },
+	{ DW_LANG_C_plus_plus_03, GO_ABI_SYSV, "C++03" },
+	{ DW_LANG_C_plus_plus_11, GO_ABI_SYSV, "C++11" },
+	{ DW_LANG_C_plus_plus_14, GO_ABI_SYSV, "C++14" },
+};
+
+static int lang_index(int lang)
+{
+	for (size_t i = 0; i < sizeof(langs) / sizeof(langs[0]); i++)
+		if (langs[i].lang == lang)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Go if any compile unit is Go's (a cgo program has C units too), else
+ * the first unit's language the probes read; none: refused, naming the
+ * first unit's language.
+ */
+static char *choose_abi(struct go_binary *b)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int chosen = -1, other = -1;
+
+	while (dwarf_nextcu(b->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		int lang, i;
+
+		if (dwarf_offdie(b->dw, off + hsize, &cu) &&
+		    (lang = dwarf_srclang(&cu)) >= 0) {
+			i = lang_index(lang);
+			if (i >= 0 && (chosen < 0 || langs[i].abi == GO_ABI_GO))
+				chosen = i;
+			else if (i < 0 && other < 0)
+				other = lang;
+		}
+		off = next;
+	}
+	if (chosen < 0)
+		return xasprintf("its DWARF's language is %s%#x (DW_AT_language): the "
+				 "probes read Go, C and C++ binaries",
+				 other == DW_LANG_Rust ? "Rust, " : "", other < 0 ? 0 : other);
+	b->abi = langs[chosen].abi;
+	b->language = langs[chosen].name;
+	return NULL;
+}
+
+enum go_abi go_abi(const struct go_binary *b)
+{
+	return b->abi;
+}
+
+const char *go_language(const struct go_binary *b)
+{
+	return b->language;
+}
+
 struct go_binary *go_open(const char *path, struct cap_err *err)
 {
 	struct go_binary *b = xcalloc(1, sizeof(*b));
+	char *why;
 
 	b->path = path;
 	elf_version(EV_CURRENT);
@@ -50,13 +119,25 @@ struct go_binary *go_open(const char *path, struct cap_err *err)
 		return refuse(b, "not an ELF file", err);
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
 	if (!b->dw) {
-		char why[320];
+		char msg[320];
 
-		snprintf(why, sizeof(why), "no DWARF debug information (built "
-			 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
-			 "plain go build, without -w or -s in -ldflags (%s)",
-			 dwarf_errmsg(-1));
-		return refuse(b, why, err);
+		if (go_is_go_program(path))
+			snprintf(msg, sizeof(msg), "no DWARF debug information (built "
+				 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
+				 "plain go build, without -w or -s in -ldflags (%s)",
+				 dwarf_errmsg(-1));
+		else
+			snprintf(msg, sizeof(msg), "no DWARF debug information (built "
+				 "without -g, or stripped?): rebuild it with -g (%s)",
+				 dwarf_errmsg(-1));
+		return refuse(b, msg, err);
+	}
+	why = choose_abi(b);
+	if (why) {
+		dwarf_end(b->dw);
+		refuse(b, why, err);
+		free(why);
+		return NULL;
 	}
 	return b;
 }
@@ -187,7 +268,8 @@ static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 	for (size_t i = 0; i < n; i++) {
 		unsigned long at = off + (insn[i].address - lo);
 
-		if (i < 6 && !f->check && is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i]))
+		if (b->abi == GO_ABI_GO && i < 6 && !f->check &&
+		    is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i]))
 			f->check = at;
 		if (insn[i].id != X86_INS_RET)
 			continue;
@@ -223,7 +305,7 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 int go_func(struct go_binary *b, const char *name, struct go_func *f,
 	    struct cap_err *err)
 {
-	Dwarf_Addr lo, hi;
+	Dwarf_Addr lo, hi, pc;
 	Dwarf_Die d;
 
 	if (go_subprogram(b, name, &d, err))
@@ -232,6 +314,9 @@ int go_func(struct go_binary *b, const char *name, struct go_func *f,
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no code range", b->path, name);
 	memset(f, 0, sizeof(*f));
 	if (file_offset(b, lo, &f->entry, err) || scan_code(b, name, lo, hi, f, err))
+		return -1;
+	if (b->abi == GO_ABI_SYSV && (sysv_probe_pc(b, &d, &pc, err) ||
+				      file_offset(b, pc, &f->entry, err)))
 		return -1;
 	if (!f->nret)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no RET instruction", b->path, name);
@@ -390,7 +475,16 @@ const char *go_build_id(struct go_binary *b)
 			if (nh.n_type == NT_GNU_BUILD_ID && !b->build_id[0])
 				hex(b->build_id, sizeof(b->build_id),
 				    (unsigned char *)d->d_buf + doff, nh.n_descsz);
+			if (nh.n_type == NT_GNU_BUILD_ID && !strcmp(owner, "GNU"))
+				hex(b->gnu_build_id, sizeof(b->gnu_build_id),
+				    (unsigned char *)d->d_buf + doff, nh.n_descsz);
 		}
 	}
 	return b->build_id;
+}
+
+const char *go_gnu_build_id(struct go_binary *b)
+{
+	go_build_id(b);
+	return b->gnu_build_id;
 }

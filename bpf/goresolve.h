@@ -27,6 +27,14 @@ struct go_func {
 
 #include <elfutils/libdw.h>
 
+/*
+ * Which ABI the binary's code follows, from its compile units'
+ * DW_AT_language: Go if any is Go (a cgo program has C units too), else
+ * System V for C and C++ (bpf/sysv-resolve.h); any other language is
+ * refused by go_open().
+ */
+enum go_abi { GO_ABI_GO, GO_ABI_SYSV };
+
 struct go_binary *go_open(const char *path, struct cap_err *err);
 void go_close(struct go_binary *b);
 
@@ -61,5 +69,10 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 	       struct cap_err *err);
 /* Hex GNU/Go build id note, or "" (static buffer owned by @b). */
 const char *go_build_id(struct go_binary *b);
+/* The GNU build id note in hex, or "" (static buffer owned by @b). */
+const char *go_gnu_build_id(struct go_binary *b);
+enum go_abi go_abi(const struct go_binary *b);
+/* The language the ABI was chosen from, as DWARF names it: "Go", "C11", ... */
+const char *go_language(const struct go_binary *b);
 
 #endif

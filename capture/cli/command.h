@@ -20,6 +20,7 @@ extern const struct system systems[];
 
 int cmd_live(const struct system *sys, int argc, char **argv);
 int cmd_go(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -9,6 +9,10 @@
  * (raw/NAME.events.ndjson), folded as every other capture's raw stream.
  * A run that fails keeps what it captured in DIR.failed/.  --describe
  * says what a binary offers a spec (bpf/describe.h).
+ *
+ * capture probe: the same engine on any ELF with DWARF, Go, C or C++,
+ * the ABI chosen from its DW_AT_language (docs/probes.md); its manifest
+ * records the binary's GNU build id and that language.
  */
 #include <libgen.h>
 #include <stdlib.h>
@@ -49,9 +53,23 @@ static const char go_usage[] =
 	"                       (--form and --json: the windows of --fold)\n"
 	"  -h, --help           this text\n";
 
+static const char probe_usage[] =
+	"usage: capture probe --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
+	"Run COMMAND, an ELF binary with DWARF (Go, C or C++: the ABI is chosen from\n"
+	"its DW_AT_language), under eBPF uprobes placed as the probe spec SPEC says\n"
+	"(docs/probes.md), with every process it starts; write each record and the\n"
+	"event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
+	"options:\n"
+	"  -p, --probes SPEC    the probe spec\n"
+	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
+	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
+	RING_OPTIONS_HELP("COMMAND")
+	OUTPUT_OPTIONS_HELP("corpus/probe")
+	"  -h, --help           this text\n";
+
 struct go_opts {
 	const char *spec, *describe;
-	int addresses;
+	int addresses, probe;   /* probe: capture probe, any ABI */
 	const struct folder *fold;
 	struct output_options out;
 	double timeout;
@@ -92,7 +110,7 @@ static void hash_into(cJSON *obj, const char *key, const char *path)
 }
 
 static void describe(cJSON *m, const char *bin, struct gp_engine *e,
-		     const char *spec)
+		     const char *spec, int probe)
 {
 	cJSON *env = json_add(m, "environment", json_obj());
 	size_t sz;
@@ -104,7 +122,12 @@ static void describe(cJSON *m, const char *bin, struct gp_engine *e,
 	if (gp_attach_path(&how, &err))
 		die_err(&err);
 	hash_into(env, "binary_sha256", bin);
-	json_add(env, "go_build_id", json_str(go_build_id(gp_binary(e))));
+	if (probe) {
+		json_add(env, "build_id", json_str(go_gnu_build_id(gp_binary(e))));
+		json_add(env, "language", json_str(go_language(gp_binary(e))));
+	} else {
+		json_add(env, "go_build_id", json_str(go_build_id(gp_binary(e))));
+	}
 	hash_into(env, "spec_sha256", spec);
 	sha256_hex(obj, sz, hex);
 	json_add(env, "bpf_object_sha256", json_str(hex));
@@ -177,7 +200,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	if (!spec)
 		die_err(&err);
 	bin = find_command(cmd[0]);
-	if (go_command_check(bin, cmd, &err))
+	if (!o->probe && go_command_check(bin, cmd, &err))
 		die_err(&err);
 	e = gp_open(bin, &err);
 	if (!e)
@@ -191,7 +214,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 		die_err(&err);
 	c = begin(o, argc, argv);
 	m = corpus_manifest(c);
-	describe(m, bin, e, o->spec);
+	describe(m, bin, e, o->spec, o->probe);
 	raw = corpus_create(c, raw_rel);
 	events = corpus_create(c, ev_rel);
 	corpus_keep_failed(c);
@@ -244,7 +267,8 @@ static void describe_binary(const struct go_opts *o, int argc, char **argv)
 	go_close(b);
 }
 
-int cmd_go(int argc, char **argv)
+/* capture go and capture probe: @probe says which. */
+static int go_or_probe(int argc, char **argv, int probe)
 {
 	enum { O_TIMEOUT = 256, O_FOLD, O_DESCRIBE, O_ADDRESSES };
 	static const struct option longopts[] = {
@@ -258,18 +282,19 @@ int cmd_go(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600 };
+	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600, .probe = probe };
+	const char *help = probe ? probe_usage : go_usage;
 	int opt;
 
 	/* "+": options end at COMMAND, whose own options are its own. */
 	while ((opt = getopt_long(argc, argv, "+p:o:h", longopts, NULL)) != -1) {
 		if (opt == 'h')
-			usage(go_usage, 1);
+			usage(help, 1);
 		else if (opt == 'p')
 			o.spec = optarg;
-		else if (opt == O_DESCRIBE)
+		else if (opt == O_DESCRIBE && !probe)
 			o.describe = optarg;
-		else if (opt == O_ADDRESSES)
+		else if (opt == O_ADDRESSES && !probe)
 			o.addresses = 1;
 		else if (opt == O_FOLD)
 			o.fold = system_lookup(optarg)->folder;
@@ -277,16 +302,26 @@ int cmd_go(int argc, char **argv)
 			o.timeout = option_seconds(optarg, "--timeout", 1e7);
 		else if (!ring_option(opt, optarg, &o.ring) &&
 			 !output_option(opt, optarg, &o.out))
-			usage(go_usage, 0);
+			usage(help, 0);
 	}
 	if (o.describe) {
 		describe_binary(&o, argc - optind, argv + optind);
 		return 0;
 	}
 	if (!o.out.dir)
-		o.out.dir = "corpus/go";
+		o.out.dir = probe ? "corpus/probe" : "corpus/go";
 	if (!o.spec || optind >= argc)
-		usage(go_usage, 0);
+		usage(help, 0);
 	capture_go(&o, argv + optind, argc, argv);
 	return 0;
+}
+
+int cmd_go(int argc, char **argv)
+{
+	return go_or_probe(argc, argv, 0);
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	return go_or_probe(argc, argv, 1);
 }

@@ -382,7 +382,8 @@ static const char *untrusted(const cJSON *cmd, int n)
 {
 	const char *target;
 
-	if (!strcmp(cJSON_GetArrayItem(cmd, 1)->valuestring, "go")) {
+	if (!strcmp(cJSON_GetArrayItem(cmd, 1)->valuestring, "go") ||
+	    !strcmp(cJSON_GetArrayItem(cmd, 1)->valuestring, "probe")) {
 		target = go_target(cmd, n);
 		return target && (!strchr(target, '/') || !shipped(target)) ?
 		       target : NULL;
