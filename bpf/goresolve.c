@@ -86,9 +86,11 @@ static char *choose_abi(struct go_binary *b)
 		off = next;
 	}
 	if (chosen < 0)
-		return xasprintf("its DWARF's language is %s%#x (DW_AT_language): the "
+		return xasprintf("its DWARF's language is %s (DW_AT_language %#x): the "
 				 "probes read Go, C and C++ binaries",
-				 other == DW_LANG_Rust ? "Rust, " : "", other < 0 ? 0 : other);
+				 other == DW_LANG_Rust ? "Rust" :
+				 other == DW_LANG_Mips_Assembler ? "an assembler's" :
+				 "one they do not read", other < 0 ? 0 : other);
 	b->abi = langs[chosen].abi;
 	b->language = langs[chosen].name;
 	return NULL;

@@ -108,7 +108,7 @@ static char *reg_op(const Dwarf_Op *op, int *reg, long *off)
 	       NULL;
 }
 
-/* The CFA at @pc, from .eh_frame or .debug_frame. */
+/* The CFA at @pc, from .eh_frame (the one a gcc or clang binary has). */
 static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
 {
 	Dwarf_CFI *cfi = dwarf_getcfi_elf(dwarf_getelf(go_dwarf(b)));
@@ -117,15 +117,14 @@ static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
 	size_t nops;
 	char *why;
 
-	if (!cfi)
-		cfi = dwarf_getcfi(go_dwarf(b));
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &frame) ||
-	    dwarf_frame_cfa(frame, &ops, &nops) || nops != 1) {
-		free(frame);
-		return xasprintf("no call-frame information at %#lx", (unsigned long)pc);
-	}
-	why = reg_op(&ops[0], reg, off);
+	    dwarf_frame_cfa(frame, &ops, &nops) || nops != 1)
+		why = xasprintf("no call-frame information at %#lx", (unsigned long)pc);
+	else
+		why = reg_op(&ops[0], reg, off);
 	free(frame);
+	if (cfi)
+		dwarf_cfi_end(cfi);
 	return why;
 }
 

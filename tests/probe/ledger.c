@@ -3,11 +3,14 @@
  * A toy ledger for capture probe's System V engine (tests/probe/test-probe.sh):
  * WORKERS threads each apply OPS operations (deposits, withdrawals and
  * transfers, a sequence that follows from the worker's number alone) to 4
- * accounts under one mutex, and log every one they apply; at the end the
+ * accounts under one mutex, taking turns (worker 0, 1, ..., 0, ...: the
+ * schedule, and so the events, are the same every run and at every
+ * optimization level), and log every one they apply; at the end the
  * main thread peeks at each account (a 16-byte struct returned in RAX:RDX)
  * and takes the totals (a 48-byte struct returned in memory).  The probed
- * functions are noipa: gcc keeps their signatures, so their symbols are
- * the calls' (an inlined or cloned function is refused by the probes).
+ * functions are PROBED: neither inlined nor cloned (gcc's noipa; clang
+ * knows only noinline), so their symbols are the calls' (an inlined
+ * function is refused by the probes).
  *
  * usage: ledger [WORKERS [OPS]]    (default 3 and 30)
  */
@@ -15,6 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef __clang__
+#define PROBED __attribute__((noinline))
+#else
+#define PROBED __attribute__((noipa))
+#endif
 
 enum kind { DEPOSIT, WITHDRAW, TRANSFER };
 
@@ -60,9 +69,11 @@ struct totals {
 
 static struct ledger the_ledger;
 static long per_kind[3];
+static pthread_cond_t next_turn = PTHREAD_COND_INITIALIZER;
+static int turn, nworkers = 3, nops = 30;
 
 /* Apply @op (the caller holds the mutex): 1 if applied, 0 if refused. */
-__attribute__((noipa)) int ledger_apply(struct ledger *l, const struct op *op,
+PROBED int ledger_apply(struct ledger *l, const struct op *op,
 					int worker)
 {
 	struct account *from = &l->accounts[op->from], *to = &l->accounts[op->to];
@@ -95,7 +106,7 @@ __attribute__((noipa)) int ledger_apply(struct ledger *l, const struct op *op,
 }
 
 /* What account @i holds, and how many operations the ledger applied. */
-__attribute__((noipa)) struct peek ledger_peek(struct ledger *l, int i)
+PROBED struct peek ledger_peek(struct ledger *l, int i)
 {
 	struct peek p = { l->accounts[i].balance, l->applied };
 
@@ -104,7 +115,7 @@ __attribute__((noipa)) struct peek ledger_peek(struct ledger *l, int i)
 }
 
 /* The ledger's totals; @verbose is unused (clang -O2 gives it no location). */
-__attribute__((noipa)) struct totals ledger_totals(struct ledger *l, int verbose)
+PROBED struct totals ledger_totals(struct ledger *l, int verbose)
 {
 	struct totals t = { 0, l->applied, l->refused, { per_kind[0], per_kind[1],
 							 per_kind[2] } };
@@ -116,8 +127,6 @@ __attribute__((noipa)) struct totals ledger_totals(struct ledger *l, int verbose
 	       t.sum, t.applied, t.refused, t.per[TRANSFER]);
 	return t;
 }
-
-static int nops = 30;
 
 static void *worker(void *arg)
 {
@@ -138,8 +147,12 @@ static void *worker(void *arg)
 		op.tags[1] = (unsigned short)(seed % 65536);
 		op.payer = op.kind == DEPOSIT ? NULL : &the_ledger.accounts[op.from];
 		pthread_mutex_lock(&the_ledger.mu);
+		while (turn % nworkers != w)
+			pthread_cond_wait(&next_turn, &the_ledger.mu);
 		ledger_apply(&the_ledger, &op, w);
 		fflush(stdout);
+		turn++;
+		pthread_cond_broadcast(&next_turn);
 		pthread_mutex_unlock(&the_ledger.mu);
 	}
 	return NULL;
@@ -147,9 +160,9 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	int nworkers = argc > 1 ? atoi(argv[1]) : 3;
 	pthread_t t[16];
 
+	nworkers = argc > 1 ? atoi(argv[1]) : 3;
 	nops = argc > 2 ? atoi(argv[2]) : 30;
 	if (nworkers < 1 || nworkers > 16 || nops < 0) {
 		fprintf(stderr, "usage: ledger [WORKERS(1-16) [OPS]]\n");
