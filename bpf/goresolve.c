@@ -247,6 +247,18 @@ static int is_check_jbe(cs_insn *prev, cs_insn *in)
 	       strstr(prev->op_str, "r14");
 }
 
+/* A JMP to a constant address outside [@lo, @hi): a tail call. */
+static int jumps_out(cs_insn *in, Dwarf_Addr lo, Dwarf_Addr hi)
+{
+	char *end;
+	unsigned long to;
+
+	if (in->id != X86_INS_JMP || strncmp(in->op_str, "0x", 2))
+		return 0;
+	to = strtoul(in->op_str, &end, 16);
+	return !*end && (to < lo || to >= hi);
+}
+
 /* The stack check and RETs of @f's code [@lo, @hi), at file offset f->entry. */
 static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 		     Dwarf_Addr hi, struct go_func *f, struct cap_err *err)
@@ -273,6 +285,8 @@ static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 		if (b->abi == GO_ABI_GO && i < 6 && !f->check &&
 		    is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i]))
 			f->check = at;
+		if (b->abi == GO_ABI_SYSV && !f->tail_call && jumps_out(&insn[i], lo, hi))
+			f->tail_call = at;
 		if (insn[i].id != X86_INS_RET)
 			continue;
 		if (f->nret == GO_MAX_RETS) {

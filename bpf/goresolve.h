@@ -23,6 +23,9 @@ struct go_func {
 	unsigned long check;          /* file offset of the stack-check JBE, 0: none */
 	unsigned long ret[GO_MAX_RETS]; /* file offsets of RET instructions */
 	int nret;
+	unsigned long tail_call;      /* System V: file offset of a jump out of the
+				       * function (a tail call returns through
+				       * another's RET), 0: none */
 };
 
 #include <elfutils/libdw.h>

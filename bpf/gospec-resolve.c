@@ -262,6 +262,12 @@ static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
 		cap_err_release(&why);
 		return -1;
 	}
+	if (fn->exit && gf.tail_call)
+		return gospec_refuse(s, fn->exit->line, "%s: %s ends in a tail call (a jump "
+				     "at %#lx): it returns through another function's RET, "
+				     "which a return event would miss; build with "
+				     "-fno-optimize-sibling-calls", go_path(b), fn->name,
+				     gf.tail_call);
 	if (fn->entry) {
 		if (resolve_site(s, b, &d, fn->entry))
 			return -1;

@@ -5,8 +5,8 @@
 # alone and checked against its own log (check-ledger.py), the same events
 # at every level; the manifest's build id and language; every refusal
 # (a value optimized out at the probe site, a field DWARF lacks, a
-# bit-field, a result at an entry, an unsupported language, no DWARF, no
-# ELF) with exit 3, its SPEC:LINE or binary, and nothing written.
+# bit-field, a result at an entry, a return by a tail call, an
+# unsupported language, no DWARF, no ELF) with exit 3, its SPEC:LINE or binary, and nothing written.
 # needs: root btf python3 jq
 source "$(dirname "$0")/../lib.sh"
 D=$TESTS_DIR/probe
@@ -89,6 +89,9 @@ spec early 'func ledger_peek' 'entry T' '	x i64 ~r0.balance'
 refused early 'early.probes:3: .*result ~r0 is only known at a return' "$TMP/ledger2"
 spec size 'func ledger_apply' 'entry T' '	x i64 op.id'
 refused size 'size.probes:3: op.id is int \(4 bytes, as i32\), not i64' "$TMP/ledger2"
+gcc -O2 -g "$D/tail.c" -o "$TMP/tail"
+spec tail 'func route' 'return R' '	r i32 ~r0'
+refused tail 'tail.probes:2: .*tail: route ends in a tail call \(a jump at 0x[0-9a-f]+\)' "$TMP/tail"
 gcc -g "$D/plain.s" -o "$TMP/plain"
 for name in lang nodwarf noelf; do cp "$TMP/nofield.probes" "$TMP/$name.probes"; done
 refused lang 'plain: its DWARF.s language is an assembler.s \(DW_AT_language 0x8001\)' "$TMP/plain"
