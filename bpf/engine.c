@@ -40,6 +40,7 @@ struct gp_engine {
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
 	unsigned tid_reads[GP_MAX_SITES];   /* bit i: read i is the thread id */
+	struct gp_read bits[GP_MAX_SITES][GP_MAX_READS];  /* bit-fields' bits */
 	struct gp_thread threads[GP_MAX_THREADS];
 	unsigned nthreads;
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
@@ -182,6 +183,7 @@ static int add_site(struct gp_engine *e, const char *name,
 	for (unsigned i = 0; i < s->nreads; i++)
 		if (s->reads[i].src == GP_SRC_REG && s->reads[i].reg == GP_TID)
 			e->tid_reads[e->nsites] |= 1u << i;
+	memcpy(e->bits[e->nsites], s->reads, sizeof(s->reads));
 	return (int)e->nsites++;
 }
 
@@ -250,12 +252,31 @@ static int thread_index(struct gp_engine *e, unsigned pid,
 	return 0;
 }
 
-/* The record with its thread ids as indices (no goroutines: goid_off -1). */
-static int number_threads(struct gp_engine *e, struct gp_record *r)
+/* A C bit-field's bits of the unit read (goprobe.h), in place. */
+static void take_bits(const struct gp_read *rd, unsigned long long *v)
+{
+	unsigned long long x = *v >> rd->bit_off;
+	int drop = 64 - rd->bit_size;
+
+	if (!rd->bit_size)
+		return;
+	x <<= drop;
+	*v = rd->bit_signed ? (unsigned long long)((long long)x >> drop) : x >> drop;
+}
+
+/*
+ * The record as the spec reads it: bit-fields' bits, and thread ids as
+ * indices (no goroutines: goid_off -1).
+ */
+static int as_read(struct gp_engine *e, struct gp_record *r)
 {
 	unsigned mask = r->site < e->nsites ? e->tid_reads[r->site] : 0;
 
-	if (e->goid_off >= 0 || r->site == GP_SITE_EXEC)
+	if (r->site == GP_SITE_EXEC)
+		return 0;
+	for (int i = 0; r->site < e->nsites && i < GP_MAX_READS; i++)
+		take_bits(&e->bits[r->site][i], &r->val[i]);
+	if (e->goid_off >= 0)
 		return 0;
 	if (thread_index(e, r->pid, &r->goid))
 		return -1;
@@ -277,7 +298,7 @@ static int on_event(void *ctx, void *data, size_t len)
 	}
 	e->stats.records++;
 	memcpy(&r, data, sizeof(r));    /* the ring is mapped read-only */
-	if (number_threads(e, &r)) {
+	if (as_read(e, &r)) {
 		e->short_record = 1;
 		return -1;
 	}

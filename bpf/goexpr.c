@@ -40,6 +40,7 @@ struct walk {
 	const char *expr, *func;
 	struct piece piece[MAX_PIECES];
 	int npieces, voff, mem, is_arg_reg;
+	int bit_off, bit_size;  /* a C bit-field's bits in the unit read */
 	struct gp_read rd;
 	Dwarf_Die type;
 	struct go_guard guard[GO_MAX_GUARDS];
@@ -525,6 +526,53 @@ static int is_aggregate(Dwarf_Die *t)
 	       tag == DW_TAG_class_type;
 }
 
+/*
+ * A bit-field's first bit from its struct's start: DW_AT_data_bit_offset
+ * (gcc's), or DWARF 2's DW_AT_bit_offset, counted from the most
+ * significant bit of a DW_AT_byte_size unit at DW_AT_data_member_location
+ * (clang 14's), on a little-endian machine.
+ */
+static int bit_offset(Dwarf_Die *m, Dwarf_Word bits, Dwarf_Word *at)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word from_msb, unit, loc;
+
+	if (!dwarf_formudata(dwarf_attr(m, DW_AT_data_bit_offset, &a), at))
+		return 0;
+	if (dwarf_formudata(dwarf_attr(m, DW_AT_bit_offset, &a), &from_msb) ||
+	    dwarf_formudata(dwarf_attr(m, DW_AT_byte_size, &a), &unit) ||
+	    dwarf_formudata(dwarf_attr(m, DW_AT_data_member_location, &a), &loc) ||
+	    from_msb + bits > 8 * unit)
+		return -1;
+	*at = 8 * loc + 8 * unit - from_msb - bits;
+	return 0;
+}
+
+/*
+ * Bit-field @m: the unit of its type's size (and alignment) that holds it,
+ * and its bits there.
+ */
+static char *bit_field(struct walk *w, Dwarf_Die *m, const char *name)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word bits, at, size, unit;
+
+	if (dwarf_formudata(dwarf_attr(m, DW_AT_bit_size, &a), &bits) ||
+	    bit_offset(m, bits, &at) || sub_type(m, &w->type))
+		return why(w, "bit-field %s has no bit offset DWARF gives", name);
+	peel(&w->type);
+	if (dwarf_aggregate_size(&w->type, &size) || !size || size > 8)
+		return why(w, "bit-field %s has no integer type", name);
+	unit = at / (8 * size) * size;
+	if (at - 8 * unit + bits > 8 * size)
+		return why(w, "bit-field %s straddles two %d-byte units (a packed "
+			   "struct): the probe reads one", name, (int)size);
+	w->bit_off = (int)(at - 8 * unit);
+	w->bit_size = (int)bits;
+	advance(w, (long)unit);
+	return NULL;
+}
+
 /* Member @name of the struct the value is (or points to). */
 static char *member(struct walk *w, const char *name)
 {
@@ -543,8 +591,7 @@ static char *member(struct walk *w, const char *name)
 		Dwarf_Word loc;
 
 		if (dwarf_hasattr(&m, DW_AT_bit_size))
-			return why(w, "%s is a bit-field, which the probe does not "
-				   "read", name);
+			return bit_field(w, &m, name);
 		if (dwarf_tag(&w->type) == DW_TAG_union_type &&
 		    !dwarf_hasattr(&m, DW_AT_data_member_location))
 			loc = 0;    /* a union's members all start at 0 */
@@ -752,6 +799,7 @@ static char *finish(struct walk *w, struct go_value *out)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word enc, size;
+	enum go_kind kind;
 	char *e;
 	char atomic[MAX_NAME];
 	int is_bool;
@@ -783,9 +831,13 @@ static char *finish(struct walk *w, struct go_value *out)
 		return e;
 	if (w->is_int)
 		snprintf(out->type, sizeof(out->type), "int");
-	take_value(w, enc == DW_ATE_boolean ? GO_KIND_BOOL :
-		   enc == DW_ATE_signed || enc == DW_ATE_signed_char || w->is_int ?
-		   GO_KIND_SIGNED : GO_KIND_UNSIGNED, (int)size, out);
+	kind = enc == DW_ATE_boolean ? GO_KIND_BOOL :
+	       enc == DW_ATE_signed || enc == DW_ATE_signed_char || w->is_int ?
+	       GO_KIND_SIGNED : GO_KIND_UNSIGNED;
+	w->rd.bit_off = (unsigned char)w->bit_off;
+	w->rd.bit_size = (unsigned char)w->bit_size;
+	w->rd.bit_signed = w->bit_size && kind == GO_KIND_SIGNED;
+	take_value(w, kind, (int)size, out);
 	return NULL;
 }
 

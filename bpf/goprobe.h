@@ -54,6 +54,9 @@ struct gp_read {
 	unsigned char size;     /* 1, 2, 4 or 8 */
 	int stack_off;
 	int off[GP_MAX_HOPS];
+	/* A C bit-field: the loader keeps bits [bit_off, bit_off + bit_size)
+	 * of the value read, sign-extended if bit_signed (0: the whole value). */
+	unsigned char bit_off, bit_size, bit_signed;
 };
 
 struct gp_site {

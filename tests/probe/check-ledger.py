@@ -10,7 +10,8 @@ amount, first memo byte, second tag, payer's id or 0, and the balances the
 line before left, 100 each at first) and an Applied event (its outcome,
 applied count, the balances after, the same thread as its Apply); each
 worker's events come from one thread of its own.  Then a Peek event per
-"peek" line and a Totals event for the "totals" line.  Exits 1 with the
+"peek" line and a Totals event for the "totals" line (with two accounts'
+bit-fields, a signed one negative).  Exits 1 with the
 first difference.
 """
 import json
@@ -22,7 +23,8 @@ APPLY = re.compile(r"apply worker=(\d+) id=(\d+) kind=(\d) from=(\d) to=(\d) "
                    r"amount=(\d+) memo=(\d+) tag=(\d+) payer=(\d+) ok=(\d) "
                    r"applied=(\d+) balances=(\d+),(\d+),(\d+),(\d+)$")
 PEEK = re.compile(r"peek account=(\d) balance=(\d+) applied=(\d+)$")
-TOTALS = re.compile(r"totals sum=(\d+) applied=(\d+) refused=(\d+) transfers=(\d+)$")
+TOTALS = re.compile(r"totals sum=(\d+) applied=(\d+) refused=(\d+) transfers=(\d+) "
+                    r"flags=(\d),(\d),(-?\d+) flags3=(\d),(\d),(-?\d+)$")
 
 
 def balances(prefix, values):
@@ -47,9 +49,11 @@ def expected(log):
             a, b, c = (int(x) for x in m.groups())
             want.append(dict(event="Peek", proc=0, account=a, balance=b, applied=c))
         elif m := TOTALS.match(line):
-            a, b, c, d = (int(x) for x in m.groups())
-            want.append(dict(event="Totals", proc=0, sum=a, applied=b, refused=c,
-                             transfers=d))
+            n = [int(x) for x in m.groups()]
+            flags = {f"a{k}": dict(frozen=n[j], level=n[j + 1], delta=n[j + 2])
+                     for k, j in ((1, 4), (3, 7))}
+            want.append(dict(event="Totals", proc=0, sum=n[0], applied=n[1], refused=n[2],
+                             transfers=n[3], **flags))
         else:
             sys.exit(f"log: an unexpected line: {line}")
     return want

@@ -35,9 +35,10 @@ union amount {
 struct account {
 	int id;
 	long balance;
-	struct {
-		unsigned frozen : 1;    /* a bit-field: refused by the probes */
+	struct {                /* bit-fields */
+		unsigned frozen : 1;
 		unsigned level : 3;
+		int delta : 5;
 	} flags;
 };
 
@@ -123,8 +124,12 @@ PROBED struct totals ledger_totals(struct ledger *l, int verbose)
 	(void)verbose;
 	for (int i = 0; i < 4; i++)
 		t.sum += l->accounts[i].balance;
-	printf("totals sum=%ld applied=%ld refused=%ld transfers=%ld\n",
-	       t.sum, t.applied, t.refused, t.per[TRANSFER]);
+	printf("totals sum=%ld applied=%ld refused=%ld transfers=%ld "
+	       "flags=%u,%u,%d flags3=%u,%u,%d\n",
+	       t.sum, t.applied, t.refused, t.per[TRANSFER],
+	       l->accounts[1].flags.frozen, l->accounts[1].flags.level,
+	       l->accounts[1].flags.delta, l->accounts[3].flags.frozen,
+	       l->accounts[3].flags.level, l->accounts[3].flags.delta);
 	return t;
 }
 
@@ -172,6 +177,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 4; i++) {
 		the_ledger.accounts[i].id = 10 + i;
 		the_ledger.accounts[i].balance = 100;
+		the_ledger.accounts[i].flags.frozen = i & 1;
+		the_ledger.accounts[i].flags.level = (unsigned)(2 * i + 1);
+		the_ledger.accounts[i].flags.delta = 5 - 4 * i;
 	}
 	for (int w = 0; w < nworkers; w++)
 		pthread_create(&t[w], NULL, worker, (void *)(long)w);
