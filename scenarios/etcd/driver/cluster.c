@@ -79,7 +79,7 @@ static cJSON *run_cluster(const struct cluster *o, const char *bin,
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
-	etcd_probed_open(&pr, bin, raw, o->ring);
+	etcd_probed_open(&pr, bin, etcd_raft_harness.spec, raw, o->ring);
 	gp_follow(pr.e);
 	start = monotonic_seconds();
 	rc = gp_run(pr.e, argv, summary, (double)o->seconds + LIVE_SLACK,
@@ -168,8 +168,8 @@ static void cluster_describe(struct live_capture *lc, cJSON *m)
 	char *summary = corpus_path(lc->corpus, ".summary");
 
 	lc->environment = NULL;
-	etcd_describe_harness(env, LIVE_SRC, o->bin);
-	etcd_describe_probes(o->bin, env);
+	etcd_describe_harness(env, LIVE_SRC, etcd_raft_harness.module, o->bin);
+	etcd_describe_probes(o->bin, etcd_raft_harness.spec, env);
 	json_add(env, "etcd_server_version",
 		 etcd_go_mod_version(LIVE_SRC, "go.etcd.io/etcd/server/v3"));
 	l = json_add(m, "live", json_obj());

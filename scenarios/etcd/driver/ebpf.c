@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The etcd system's eBPF driver (scenarios/etcd/driver/harness.h): the harness
- * run under the Go uprobe engine (bpf/) with raft's probe spec
- * (scenarios/etcd/raft.probes, read by bpf/gospec.c), which writes upstream's
- * with_tla event stream.  What capture etcd --live (cluster.c) shares with
- * it is declared in ebpf.h.
+ * The eBPF driver of a raft harness (ebpf.h): the harness run under the Go
+ * uprobe engine (bpf/) with its raft's probe spec (etcd's
+ * scenarios/etcd/raft.probes, read by bpf/gospec.c, writes upstream's
+ * with_tla event stream; another raft's spec writes the same schema).
+ * What capture etcd --live (cluster.c) shares with it is declared in
+ * ebpf.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +20,29 @@
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
+#include "../../../capture/system.h"
 #include "goprobe.skel.h"
+#include "args.h"
 #include "ebpf.h"
 #include "harness.h"
 
 enum { O_RESOLVE = 0x1300 };
 
-static const struct option ebpf_options[] = {
+const struct raft_harness etcd_raft_harness = {
+	.name = "etcd",
+	.src = "scenarios/etcd",
+	.bin = "build/etcd/harness",
+	.spec = "scenarios/etcd/raft.probes",
+	.module = "go.etcd.io/raft/v3",
+};
+
+const struct option raft_ebpf_options[] = {
 	RING_LONG_OPTIONS,
 	{ "resolve", required_argument, NULL, O_RESOLVE },
 	{ 0 }
 };
 
-static void ebpf_option(void *opts, int opt, const char *arg)
+void raft_ebpf_option(void *opts, int opt, const char *arg)
 {
 	struct etcd_ebpf_opts *o = opts;
 
@@ -39,8 +50,28 @@ static void ebpf_option(void *opts, int opt, const char *arg)
 		o->resolve = arg;
 }
 
+/*
+ * The harness a capture probes: --binary FILE, else built (reproducibly)
+ * from the driver's harness; made once, kept as lc->data.
+ */
+static const char *probed_harness(struct live_capture *lc)
+{
+	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct etcd_args *e = lc->opts;
+	char *what;
+
+	if (lc->data)
+		return lc->data;
+	if (e->binary)
+		return lc->data = xstrdup(e->binary);
+	what = xasprintf("the %s harness", o->h->name);
+	lc->data = etcd_go_build(o->h->src, o->h->bin, "", what);
+	free(what);
+	return lc->data;
+}
+
 /* --resolve FUNC: where the engine would probe FUNC. */
-static int ebpf_instead(struct live_capture *lc, struct cap_err *err)
+int raft_ebpf_instead(struct live_capture *lc, struct cap_err *err)
 {
 	const struct etcd_ebpf_opts *o = lc->driver_opts;
 	struct go_binary *b;
@@ -48,7 +79,7 @@ static int ebpf_instead(struct live_capture *lc, struct cap_err *err)
 
 	if (!o->resolve)
 		return LIVE_CAPTURE;
-	b = go_open(etcd_harness(lc, 0), err);
+	b = go_open(probed_harness(lc), err);
 	if (!b || go_func(b, o->resolve, &f, err))
 		die_err(err);
 	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", o->resolve,
@@ -57,29 +88,29 @@ static int ebpf_instead(struct live_capture *lc, struct cap_err *err)
 	return EXIT_OK;
 }
 
-static void ebpf_prepare(struct live_capture *lc)
+void raft_ebpf_prepare(struct live_capture *lc)
 {
 	struct cap_err err;
 
 	if (gp_may_probe(&err))
 		die_err(&err);
-	etcd_harness(lc, 0);
+	probed_harness(lc);
 }
 
 /*
- * The probe spec of raft (docs/go.md), next to the harness's source: the
- * toolkit's, as its BPF program, even where CAPTURE_HOME points the
+ * A probe spec of raft (docs/go.md), @spec next to the harness's source:
+ * the toolkit's, as its BPF program, even where CAPTURE_HOME points the
  * scenarios elsewhere.
  */
-static char *probe_spec(void)
+static char *probe_spec(const char *spec)
 {
-	return xasprintf("%s/scenarios/etcd/raft.probes", toolkit_tree());
+	return xasprintf("%s/%s", toolkit_tree(), spec);
 }
 
-void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *raw,
-		      const struct ring_options *ring)
+void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *spec,
+		      const char *raw, const struct ring_options *ring)
 {
-	char *path = probe_spec();
+	char *path = probe_spec(spec);
 	struct cap_err err;
 
 	p->raw = raw;
@@ -133,15 +164,16 @@ static void probed_done(struct etcd_probed *p, const char *bin, const char *scen
 }
 
 /* Run the harness under the probes; its events go to @raw. */
-static void run_probed(const char *bin, const char *scenario, const char *raw,
-		       const char *tmp_out, const struct ring_options *ring)
+static void run_probed(const char *bin, const char *spec, const char *scenario,
+		       const char *raw, const char *tmp_out,
+		       const struct ring_options *ring)
 {
 	struct cap_err err;
 	struct etcd_probed p;
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
 	int rc;
 
-	etcd_probed_open(&p, bin, raw, ring);
+	etcd_probed_open(&p, bin, spec, raw, ring);
 	rc = gp_run(p.e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record,
 		    p.spec, &err);
 	if (rc < 0)
@@ -182,20 +214,20 @@ static void batch_record(const struct gp_record *r, void *arg)
 			die(EXIT_CAPTURE_FAILED, "%s: cannot create", b->p.raw);
 		go_spec_output(b->p.spec, NULL, b->p.out);
 	}
-	progress("etcd %s (ebpf)", lc->sc[b->started++].run);
+	progress("%s %s (ebpf)", lc->sys->folder->name, lc->sc[b->started++].run);
 }
 
 /* 0, or -1 if @bin has no main.scenarioStart (a harness without -batch). */
 static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_out)
 {
+	const struct etcd_ebpf_opts *o = lc->driver_opts;
 	struct gp_site none = { 0 };
 	struct cap_err err;
 	struct batch b = { .lc = lc };
 	char **argv = xcalloc(lc->n + 3, sizeof(*argv));
 	int rc;
 
-	etcd_probed_open(&b.p, bin, lc->raw[0],
-			 &((const struct etcd_ebpf_opts *)lc->driver_opts)->ring);
+	etcd_probed_open(&b.p, bin, o->h->spec, lc->raw[0], &o->ring);
 	b.start_site = gp_probe(b.p.e, "main.scenarioStart", &none, NULL, &err);
 	if (b.start_site < 0) {
 		etcd_probed_end(&b.p);
@@ -203,7 +235,8 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
 		free(argv);
 		return -1;
 	}
-	progress("etcd: %zu scenarios through one probed harness", lc->n);
+	progress("%s: %zu scenarios through one probed harness",
+		 lc->sys->folder->name, lc->n);
 	argv[0] = (char *)bin;
 	argv[1] = "-batch";
 	for (size_t i = 0; i < lc->n; i++)
@@ -224,13 +257,13 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
  * What was probed: the harness's build id, the BPF object's digest, the
  * probe spec's and how the probes attached.
  */
-void etcd_describe_probes(const char *bin, cJSON *env)
+void etcd_describe_probes(const char *bin, const char *spec_path, cJSON *env)
 {
 	struct cap_err err;
 	struct go_binary *b = go_open(bin, &err);
 	size_t sz;
 	const void *obj = goprobe__elf_bytes(&sz);
-	char *spec = probe_spec();
+	char *spec = probe_spec(spec_path);
 	char hex[65];
 	enum gp_attach how;
 
@@ -247,33 +280,27 @@ void etcd_describe_probes(const char *bin, cJSON *env)
 	free(spec);
 }
 
-static void ebpf_run(struct live_capture *lc)
+void raft_ebpf_run(struct live_capture *lc)
 {
 	const struct etcd_ebpf_opts *o = lc->driver_opts;
-	const char *bin = etcd_harness(lc, 0);
+	const char *bin = probed_harness(lc);
 	char *tmp_out = corpus_path(lc->corpus, ".harness-stdout");
 
 	if (lc->n < 2 || run_batch(lc, bin, tmp_out))
 		for (size_t i = 0; i < lc->n; i++) {
-			progress("etcd %s (ebpf)", lc->sc[i].run);
-			run_probed(bin, lc->sc[i].path, lc->raw[i], tmp_out, &o->ring);
+			progress("%s %s (ebpf)", lc->sys->folder->name, lc->sc[i].run);
+			run_probed(bin, o->h->spec, lc->sc[i].path, lc->raw[i],
+				   tmp_out, &o->ring);
 		}
 	unlink(tmp_out);
 	free(tmp_out);
 }
 
-static void ebpf_describe(struct live_capture *lc)
+void raft_ebpf_describe(struct live_capture *lc)
 {
-	etcd_describe_probes(etcd_harness(lc, 0), lc->environment);
+	const struct etcd_ebpf_opts *o = lc->driver_opts;
+
+	etcd_describe_probes(probed_harness(lc), o->h->spec, lc->environment);
 }
 
-const struct live_driver etcd_ebpf_driver = {
-	.name = "ebpf",
-	.options = ebpf_options,
-	.opts = { sizeof(struct etcd_ebpf_opts), NULL },
-	.option = ebpf_option,
-	.instead = ebpf_instead,
-	.prepare = ebpf_prepare,
-	.run = ebpf_run,
-	.describe = ebpf_describe,
-};
+const struct live_driver etcd_ebpf_driver = RAFT_EBPF_DRIVER(&etcd_raft_harness);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The etcd system's eBPF driver (ebpf.c) and what capture etcd --live
+ * The eBPF driver of a raft harness (ebpf.c): etcd's, and any other raft
+ * folded under etcd's projection (hashicorp.c), each naming its harness
+ * and probe spec (struct raft_harness); and what capture etcd --live
  * (cluster.c) shares with it: raft's probes on a Go binary, their
  * provenance, the driver's options.
  */
@@ -13,14 +15,50 @@
 
 struct gp_engine;
 struct go_spec;
+struct live_capture;
+struct cap_err;
 
-extern const struct live_driver etcd_ebpf_driver;
+/*
+ * A raft's harness under the probes, paths relative to capture's home
+ * (the spec: to the toolkit's tree, as its BPF program): the Go main of
+ * @src (with main.scenarioStart and -batch, as scenarios/etcd/main.go),
+ * built into @bin, probed by @spec, its raft the module @module of
+ * @src's go.mod.  Nothing else of the raft is known to C.
+ */
+struct raft_harness {
+	const char *name;    /* "etcd": progress and messages */
+	const char *src, *bin, *spec, *module;
+};
+
+extern const struct raft_harness etcd_raft_harness;
 
 /* The driver's options (lc->driver_opts): --ring-bytes, --hold-ring, --resolve. */
 struct etcd_ebpf_opts {
 	struct ring_options ring;
 	const char *resolve;
+	const struct raft_harness *h;   /* the driver's harness: its init */
 };
+
+/*
+ * The eBPF driver over the harness @H (a struct raft_harness *): the
+ * system's lc->opts is a struct etcd_args (its --binary), lc->data the
+ * harness's path, which the system's release() frees.
+ */
+#define RAFT_EBPF_DRIVER(H) { \
+	.name = "ebpf", .options = raft_ebpf_options, \
+	.opts = { sizeof(struct etcd_ebpf_opts), &(const struct etcd_ebpf_opts){ .h = (H) } }, \
+	.option = raft_ebpf_option, .instead = raft_ebpf_instead, \
+	.prepare = raft_ebpf_prepare, .run = raft_ebpf_run, \
+	.describe = raft_ebpf_describe, }
+
+extern const struct option raft_ebpf_options[];
+void raft_ebpf_option(void *opts, int opt, const char *arg);
+int raft_ebpf_instead(struct live_capture *lc, struct cap_err *err);
+void raft_ebpf_prepare(struct live_capture *lc);
+void raft_ebpf_run(struct live_capture *lc);
+void raft_ebpf_describe(struct live_capture *lc);
+
+extern const struct live_driver etcd_ebpf_driver;
 
 /* An engine on a binary with raft's probes (scenarios/etcd/raft.probes). */
 struct etcd_probed {
@@ -30,15 +68,15 @@ struct etcd_probed {
 	const char *raw;
 };
 
-/* Open the engine on @bin with @ring and the probes, events to @raw (created). */
-void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *raw,
-		      const struct ring_options *ring);
+/* Open the engine on @bin with @ring and @spec's probes, events to @raw (created). */
+void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *spec,
+		      const char *raw, const struct ring_options *ring);
 /*
  * After gp_run(): every record translated, @raw closed; returns the events
  * written.  The engine stays open for its stats (gp_close() it).
  */
 long etcd_probed_end(struct etcd_probed *p);
-/* What was probed, into @env: @bin's build id, the BPF object's and the spec's digests. */
-void etcd_describe_probes(const char *bin, cJSON *env);
+/* What was probed, into @env: @bin's build id, the BPF object's and @spec's digests. */
+void etcd_describe_probes(const char *bin, const char *spec, cJSON *env);
 
 #endif

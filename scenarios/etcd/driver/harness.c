@@ -81,19 +81,14 @@ char *etcd_cover_harness(int tla)
 			"the etcd harness (with_tla, Go coverage of raft)");
 }
 
-static char *build_harness(int tla)
-{
-	return etcd_go_build("scenarios/etcd", tla ? "build/etcd/harness-with_tla" :
-			     "build/etcd/harness", tla ? "with_tla" : "",
-			     tla ? "the etcd harness (with_tla)" : "the etcd harness");
-}
-
-const char *etcd_harness(struct live_capture *lc, int tla)
+const char *etcd_harness(struct live_capture *lc)
 {
 	const struct etcd_args *e = lc->opts;
 
 	if (!lc->data)
-		lc->data = e->binary ? xstrdup(e->binary) : build_harness(tla);
+		lc->data = e->binary ? xstrdup(e->binary) :
+			   etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
+					 "with_tla", "the etcd harness (with_tla)");
 	return lc->data;
 }
 
@@ -153,12 +148,13 @@ static cJSON *go_version(void)
 	return v;
 }
 
-void etcd_describe_harness(cJSON *env, const char *src, const char *bin)
+void etcd_describe_harness(cJSON *env, const char *src, const char *module,
+			   const char *bin)
 {
 	char hex[65];
 
-	json_add(env, "raft_module", json_str("go.etcd.io/raft/v3"));
-	json_add(env, "raft_version", etcd_go_mod_version(src, "go.etcd.io/raft/v3"));
+	json_add(env, "raft_module", json_str(module));
+	json_add(env, "raft_version", etcd_go_mod_version(src, module));
 	json_add(env, "go_version", go_version());
 	if (sha256_file(bin, hex))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
@@ -182,13 +178,13 @@ void etcd_require_actions(const struct folder *f, const cJSON *counts)
 
 static void trace_prepare(struct live_capture *lc)
 {
-	etcd_harness(lc, 1);
+	etcd_harness(lc);
 }
 
 /* The with_tla harness, writing its step map beside (etcd-steps.h). */
 static void trace_run(struct live_capture *lc)
 {
-	const char *harness = etcd_harness(lc, 1);
+	const char *harness = etcd_harness(lc);
 
 	lc->maps = xcalloc(lc->n, sizeof(*lc->maps));
 	for (size_t i = 0; i < lc->n; i++) {

@@ -19,11 +19,12 @@ struct folder;
 #define ETCD_HARNESS_TIMEOUT 120.0
 
 /*
- * The harness a scenario capture runs: --binary FILE, else built
- * (reproducibly) into build/etcd/, with upstream's with_tla hook if @tla;
- * made once, kept as lc->data (the etcd system's release() frees it).
+ * The harness --via trace runs: --binary FILE, else built (reproducibly)
+ * into build/etcd/ with upstream's with_tla hook; made once, kept as
+ * lc->data (the etcd system's release() frees it).  The eBPF driver's
+ * harness is its own (ebpf.c).
  */
-const char *etcd_harness(struct live_capture *lc, int tla);
+const char *etcd_harness(struct live_capture *lc);
 
 /* Build the Go main in @src into @bin (both relative to capture's home). */
 char *etcd_go_build(const char *src, const char *bin, const char *tags,
@@ -38,8 +39,9 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
 char *etcd_cover_harness(int tla);
 /* The version @src's go.mod requires of @module (a JSON string). */
 cJSON *etcd_go_mod_version(const char *src, const char *module);
-/* Into @env: raft's version as @src's go.mod requires it, Go's, @bin's sha256. */
-void etcd_describe_harness(cJSON *env, const char *src, const char *bin);
+/* Into @env: raft @module's version as @src's go.mod requires it, Go's, @bin's sha256. */
+void etcd_describe_harness(cJSON *env, const char *src, const char *module,
+			   const char *bin);
 
 /*
  * Die with EXIT_CHECK_FAILED unless @counts (windows per action) hold

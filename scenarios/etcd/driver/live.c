@@ -266,7 +266,8 @@ static void etcd_describe(struct live_capture *lc, cJSON *m)
 {
 	json_add(m, "scenario", json_str(lc->scenario));
 	json_add(m, "via", json_str(lc->driver->name));
-	etcd_describe_harness(lc->environment, "scenarios/etcd", lc->data);
+	etcd_describe_harness(lc->environment, etcd_raft_harness.src,
+			      etcd_raft_harness.module, lc->data);
 }
 
 static void etcd_finish(struct live_capture *lc, const cJSON *counts)

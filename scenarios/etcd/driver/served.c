@@ -142,7 +142,7 @@ struct served *served_start(const char *bin, const char *work)
 	s->exit_cover = xasprintf("%s/served-exit", work);
 	mkdir_p(s->exit_cover);
 	setenv("GOCOVERDIR", s->exit_cover, 1);
-	etcd_probed_open(&s->p, bin, s->idle, &ring);
+	etcd_probed_open(&s->p, bin, etcd_raft_harness.spec, s->idle, &ring);
 	s->start_site = probe_args(s, "main.tryStart", 1);
 	s->end_site = probe_args(s, "main.tryEnd", 2);
 	if (pipe2(s->in, O_CLOEXEC))
