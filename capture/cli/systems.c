@@ -7,12 +7,14 @@
  *   LIVE(name)    also captured live by `capture NAME`: folder_NAME, its
  *                 live entry live_NAME (capture/live.h) and its scenario
  *                 files scenarios/NAME/NN-SCENARIO.
+ *   LIVE_ON(name, other)  LIVE, on the scenario files of system other
+ *                 (scenarios/OTHER/NN-SCENARIO: two rafts, one language).
  */
 #include <stddef.h>
 #include "../live.h"
 #include "../fold.h"
 
-#define SYSTEMS(FOLDED, LIVE) \
+#define SYSTEMS(FOLDED, LIVE, LIVE_ON) \
 	LIVE(spin) \
 	FOLDED(spin_spinning) \
 	FOLDED(spin_task) \
@@ -23,6 +25,7 @@
 	LIVE(etcd) \
 	FOLDED(etcd_entries) \
 	FOLDED(etcd_task) \
+	LIVE_ON(hashicorp, etcd) \
 	FOLDED(raftkvs) \
 	FOLDED(raftkvs_task) \
 	LIVE(rwlock) \
@@ -30,12 +33,14 @@
 
 #define DECLARE_FOLDED(n) extern const struct folder folder_##n;
 #define DECLARE_LIVE(n) DECLARE_FOLDED(n) extern const struct live_system live_##n;
-SYSTEMS(DECLARE_FOLDED, DECLARE_LIVE)
+#define DECLARE_LIVE_ON(n, o) DECLARE_LIVE(n)
+SYSTEMS(DECLARE_FOLDED, DECLARE_LIVE, DECLARE_LIVE_ON)
 
 #define ENTRY_FOLDED(n) { &folder_##n, NULL, NULL },
 #define ENTRY_LIVE(n) { &folder_##n, &live_##n, "scenarios/" #n },
+#define ENTRY_LIVE_ON(n, o) { &folder_##n, &live_##n, "scenarios/" #o },
 
 const struct system systems[] = {
-	SYSTEMS(ENTRY_FOLDED, ENTRY_LIVE)
+	SYSTEMS(ENTRY_FOLDED, ENTRY_LIVE, ENTRY_LIVE_ON)
 	{ NULL, NULL, NULL },
 };

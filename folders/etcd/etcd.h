@@ -9,14 +9,16 @@
 #ifndef FOLDERS_ETCD_H
 #define FOLDERS_ETCD_H
 
+#include "../../capture/itf.h"
 #include "../../capture/system.h"
 
 struct fold_run;
 
-extern const struct folder folder_etcd, folder_etcd_task, folder_etcd_entries;
+extern const struct folder folder_etcd, folder_etcd_task, folder_etcd_entries,
+	folder_hashicorp;
 /* Every projection's target actions. */
 extern const char *const etcd_actions[];
-/* etcd's state and window data, which etcd-entries refines. */
+/* etcd's state and window data, which etcd-entries refines (hashicorp.c shares them). */
 extern const struct itf_var etcd_itf[];
 extern const char *const etcd_actor[];
 

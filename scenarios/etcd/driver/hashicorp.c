@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hashicorp system's live entry (capture/live.h): `capture hashicorp`
+ * runs etcd's scenario files on a 3-node cluster of HashiCorp's raft
+ * (github.com/hashicorp/raft, unmodified) driven by the Go harness of
+ * scenarios/hashicorp/, under the probes of scenarios/hashicorp/raft.probes
+ * (etcd's eBPF driver, ebpf.c, over another struct raft_harness), and
+ * folds the events with etcd's folder into etcd's projection
+ * (folders/etcd/hashicorp.c; docs/hashicorp.md).  Here, in etcd's room,
+ * because it is etcd's driver and checks; nothing in C knows hashicorp's
+ * types: they are the spec's.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../../../capture/json.h"
+#include "../../../capture/live.h"
+#include "../../../capture/options.h"
+#include "../../../capture/system.h"
+#include "args.h"
+#include "ebpf.h"
+#include "harness.h"
+
+static const struct raft_harness hashicorp_raft_harness = {
+	.name = "hashicorp",
+	.src = "scenarios/hashicorp",
+	.bin = "build/hashicorp/harness",
+	.spec = "scenarios/hashicorp/raft.probes",
+	.module = "github.com/hashicorp/raft",
+};
+
+static const char hashicorp_usage[] =
+	"usage: capture hashicorp --scenario NAME|all [options]\n\n"
+	"Capture HashiCorp's raft (github.com/hashicorp/raft, unmodified) running\n"
+	"a scenario of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF\n"
+	"uprobes (needs root, or CAP_BPF and CAP_PERFMON), and fold it into\n"
+	"windows of etcd's projection (docs/hashicorp.md).\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
+	"                       file (a path with a /), or all\n"
+	"      --scenarios DIR  take the scenario files from DIR (default:\n"
+	"                       scenarios/etcd, etcd's reference scenarios)\n"
+	"      --binary FILE    run this build of scenarios/hashicorp instead of\n"
+	"                       building one\n"
+	RING_OPTIONS_HELP("the harness")
+	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	OUTPUT_OPTIONS_HELP("corpus/hashicorp")
+	"  -h, --help           this text\n";
+
+enum { O_BINARY = 0x1400 };
+
+static const struct option hashicorp_options[] = {
+	{ "binary", required_argument, NULL, O_BINARY },
+	{ 0 }
+};
+
+static void hashicorp_option(void *opts, int opt, const char *arg)
+{
+	(void)opt;
+	((struct etcd_args *)opts)->binary = arg;
+}
+
+static void hashicorp_describe(struct live_capture *lc, cJSON *m)
+{
+	json_add(m, "scenario", json_str(lc->scenario));
+	json_add(m, "via", json_str(lc->driver->name));
+	etcd_describe_harness(lc->environment, hashicorp_raft_harness.src,
+			      hashicorp_raft_harness.module, lc->data);
+}
+
+static void hashicorp_finish(struct live_capture *lc, const cJSON *counts)
+{
+	if (!strcmp(lc->scenario, "all"))
+		etcd_require_actions(lc->sys->folder, counts);
+}
+
+/* lc->data: the harness's path (the driver's). */
+static void hashicorp_release(struct live_capture *lc)
+{
+	free(lc->data);
+}
+
+static const struct live_driver hashicorp_ebpf_driver =
+	RAFT_EBPF_DRIVER(&hashicorp_raft_harness);
+
+static const struct live_driver *const hashicorp_drivers[] = {
+	&hashicorp_ebpf_driver,
+	NULL,
+};
+
+const struct live_system live_hashicorp = {
+	.summary = "run etcd's scenarios on HashiCorp's raft under eBPF probes, fold it",
+	.usage = hashicorp_usage,
+	.options = hashicorp_options,
+	.opts = { sizeof(struct etcd_args), NULL },
+	.option = hashicorp_option,
+	.driver_option = { "via", required_argument, NULL, 0x1401 },
+	.drivers = hashicorp_drivers,
+	.raw_ext = "ndjson",
+	.default_dir = "corpus/hashicorp",
+	.describe = hashicorp_describe,
+	.finish = hashicorp_finish,
+	.release = hashicorp_release,
+};

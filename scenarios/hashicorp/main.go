@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: MIT
+
+// Command hashicorp-harness drives a 3-node cluster of HashiCorp's raft
+// (github.com/hashicorp/raft, unmodified) through a scenario file of
+// etcd's harness (scenarios/etcd/, the same language: scenario.go is
+// etcd's), deterministically: the library's in-memory stores, a
+// transport of the harness's (transport.go) that queues every RPC until
+// a step delivers it, every raft timer an hour long so none fires, and
+// each step waited out until no goroutine of raft can move (settle.go).
+// docs/hashicorp.md maps each step onto the library's API, and says what
+// it refuses.
+//
+// It prints no raft state of its own: the state in a corpus comes from
+// eBPF probes on this process (scenarios/hashicorp/raft.probes).
+//
+// Usage: hashicorp-harness SCENARIO_FILE; hashicorp-harness -batch
+// SCENARIO_FILE... replays each in turn, each on a cluster of its own.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+)
+
+const nodes = 3
+
+// never is longer than any run: raft's timers armed with it do not fire.
+const never = time.Hour
+
+// node is one raft server; r is nil while it is crashed.  Its stores are
+// its disk: they survive a crash.
+type node struct {
+	r     *raft.Raft
+	t     *transport
+	logs  *raft.InmemStore // log and stable store
+	snaps *raft.InmemSnapshotStore
+}
+
+// cluster holds the nodes and the messages in flight, queued per
+// recipient in the order they were sent, and the partition.  mu guards
+// the queues and transports: raft's goroutines send while the harness
+// delivers.
+type cluster struct {
+	mu    sync.Mutex
+	nodes [nodes + 1]*node
+	queue [nodes + 1][]*message
+	group [nodes + 1]int
+}
+
+func refuse(format string, args ...any) error {
+	return fmt.Errorf(format, args...)
+}
+
+func fatal(code int, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "hashicorp-harness: "+format+"\n", args...)
+	os.Exit(code)
+}
+
+// fsm is the replicated state machine: raft's entries need one; nothing
+// of it is observed.
+type fsm struct{}
+
+func (fsm) Apply(*raft.Log) any                 { return nil }
+func (fsm) Snapshot() (raft.FSMSnapshot, error) { return snapshot{}, nil }
+func (fsm) Restore(rc io.ReadCloser) error      { return rc.Close() }
+
+type snapshot struct{}
+
+func (snapshot) Persist(s raft.SnapshotSink) error { return s.Close() }
+func (snapshot) Release()                          {}
+
+// raftConfig: no timer of raft fires within a run (elections are
+// started by campaign, heartbeats by tick); no snapshot is taken.
+func raftConfig(id uint64) *raft.Config {
+	c := raft.DefaultConfig()
+	c.LocalID = serverID(id)
+	c.HeartbeatTimeout = never
+	c.ElectionTimeout = never
+	c.LeaderLeaseTimeout = never
+	c.CommitTimeout = never
+	c.SnapshotInterval = never
+	c.SnapshotThreshold = 1 << 62
+	c.Logger = hclog.NewNullLogger()
+	return c
+}
+
+func configuration() raft.Configuration {
+	var cf raft.Configuration
+	for id := uint64(1); id <= nodes; id++ {
+		cf.Servers = append(cf.Servers, raft.Server{Suffrage: raft.Voter,
+			ID: serverID(id), Address: raft.ServerAddress(serverID(id))})
+	}
+	return cf
+}
+
+// newCluster bootstraps each node's stores with the configuration of
+// the three voters (raft's BootstrapCluster: term 1, the configuration
+// as entry 1) and starts it.
+func newCluster() *cluster {
+	c := &cluster{}
+	for id := uint64(1); id <= nodes; id++ {
+		n := &node{logs: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()}
+		t := &transport{c: c, id: id}
+		if err := raft.BootstrapCluster(raftConfig(id), n.logs, n.logs,
+			n.snaps, t, configuration()); err != nil {
+			fatal(1, "node %d: bootstrap: %v", id, err)
+		}
+		c.nodes[id] = n
+		c.start(id)
+	}
+	return c
+}
+
+// start runs node id over its stores (NewRaft reads term, log and
+// configuration back), on a transport of its own.
+func (c *cluster) start(id uint64) {
+	n := c.nodes[id]
+	t := &transport{c: c, id: id, consumer: make(chan raft.RPC)}
+	r, err := raft.NewRaft(raftConfig(id), fsm{}, n.logs, n.logs, n.snaps, t)
+	if err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
+	r.RegisterObserver(peerObserver())
+	c.mu.Lock()
+	n.r, n.t = r, t
+	c.mu.Unlock()
+	settle()
+}
+
+// route queues m for its recipient, unless the network loses it: the
+// recipient is crashed or on the other side of a partition.  Holds mu.
+func (c *cluster) route(m *message) {
+	if c.nodes[m.to].r == nil || c.group[m.to] != c.group[m.from] {
+		c.lose(m)
+		return
+	}
+	c.queue[m.to] = append(c.queue[m.to], m)
+}
+
+// lose answers the call a lost message belongs to with errLost.
+func (c *cluster) lose(m *message) {
+	m.call.answer(nil, errLost)
+}
+
+// find is the position in to's queue of the first message from, or -1.
+func (c *cluster) find(to, from uint64) int {
+	return slices.IndexFunc(c.queue[to], func(m *message) bool {
+		return m.from == from
+	})
+}
+
+// take removes and returns the first message from queued for to.
+func (c *cluster) take(to, from uint64) (*message, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := c.find(to, from)
+	if i < 0 {
+		return nil, refuse("no message from %d queued for %d", from, to)
+	}
+	m := c.queue[to][i]
+	c.queue[to] = slices.Delete(c.queue[to], i, i+1)
+	return m, nil
+}
+
+// handle hands request m to node to's raft and queues its answer back.
+func (c *cluster) handle(to uint64, m *message) {
+	resp := make(chan raft.RPCResponse, 1)
+	c.nodes[to].t.consumer <- raft.RPC{Command: m.req, RespChan: resp}
+	r := <-resp
+	c.mu.Lock()
+	c.route(&message{from: to, to: m.from, call: m.call, response: true,
+		resp: r.Response, err: r.Error})
+	c.mu.Unlock()
+}
+
+// deliverOne delivers the first message from queued for to: a request
+// to to's raft, an answer to the call it answers; then waits the cluster
+// out.
+func (c *cluster) deliverOne(to, from uint64) error {
+	m, err := c.take(to, from)
+	if err != nil {
+		return err
+	}
+	if m.response {
+		c.mu.Lock()
+		m.call.answer(m.resp, m.err)
+		c.mu.Unlock()
+	} else {
+		c.handle(to, m)
+	}
+	settle()
+	return nil
+}
+
+func (c *cluster) deliver(to, from uint64) {
+	for {
+		c.mu.Lock()
+		more := c.find(to, from) >= 0
+		c.mu.Unlock()
+		if !more {
+			return
+		}
+		_ = c.deliverOne(to, from)
+	}
+}
+
+// duplicate queues a copy of the first request from to to right after
+// it; the call is answered once (the second answer is lost).  An answer
+// cannot be duplicated: a call has one.
+func (c *cluster) duplicate(to, from uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := c.find(to, from)
+	if i < 0 {
+		return refuse("no message from %d queued for %d", from, to)
+	}
+	m := c.queue[to][i]
+	if m.response {
+		return refuse("the first message from %d queued for %d is an RPC's "+
+			"answer: hashicorp's calls are answered once", from, to)
+	}
+	dup := *m
+	c.queue[to] = slices.Insert(c.queue[to], i+1, &dup)
+	return nil
+}
+
+func (c *cluster) reverse(to, from uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	q := c.queue[to]
+	var at []int
+	for i, m := range q {
+		if m.from == from {
+			at = append(at, i)
+		}
+	}
+	for i, j := 0, len(at)-1; i < j; i, j = i+1, j-1 {
+		q[at[i]], q[at[j]] = q[at[j]], q[at[i]]
+	}
+}
+
+// discard loses every message queued for id.
+func (c *cluster) discard(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.queue[id] {
+		c.lose(m)
+	}
+	c.queue[id] = nil
+}
+
+func (c *cluster) pending() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for to := 1; to <= nodes; to++ {
+		if len(c.queue[to]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *cluster) pump() {
+	for c.pending() {
+		for to := uint64(1); to <= nodes; to++ {
+			for from := uint64(1); from <= nodes; from++ {
+				c.deliver(to, from)
+			}
+		}
+	}
+}
+
+func (c *cluster) elect(n, a, b uint64) error {
+	if err := c.campaign(n); err != nil {
+		return err
+	}
+	c.deliver(a, n)
+	c.deliver(b, n)
+	c.deliver(n, a)
+	c.deliver(n, b)
+	c.pump()
+	return nil
+}
+
+// campaign starts an election at once the one way hashicorp's raft
+// offers: a TimeoutNow RPC (what a leader sends the target of a
+// leadership transfer), handed to the node as if from the network.  Its
+// vote requests carry LeadershipTransfer, so voters grant them even while
+// they know a leader (as etcd's voters do without CheckQuorum).
+func (c *cluster) campaign(id uint64) error {
+	switch c.nodes[id].r.State() {
+	case raft.Leader:
+		return refuse("campaign %d: node %d is the leader (hashicorp's "+
+			"TimeoutNow would make it a candidate; etcd's leader ignores a campaign)", id, id)
+	case raft.Candidate:
+		return refuse("campaign %d: node %d is already a candidate "+
+			"(hashicorp starts a new election only at its election timeout)", id, id)
+	}
+	resp := make(chan raft.RPCResponse, 1)
+	req := &raft.TimeoutNowRequest{RPCHeader: raft.RPCHeader{
+		ProtocolVersion: raft.ProtocolVersionMax}}
+	c.nodes[id].t.consumer <- raft.RPC{Command: req, RespChan: resp}
+	<-resp
+	settle()
+	return nil
+}
+
+// propose hands data to the leader's Apply; a follower's Apply answers
+// ErrNotLeader (hashicorp forwards nothing).
+func (c *cluster) propose(id uint64, data string) error {
+	if c.nodes[id].r.State() != raft.Leader {
+		return refuse("propose %d: node %d is not the leader (hashicorp's "+
+			"Apply answers ErrNotLeader: it does not forward a proposal)", id, id)
+	}
+	c.nodes[id].r.Apply([]byte(data), 0)
+	settle()
+	return nil
+}
+
+// tick: a leader's heartbeat round, which VerifyLeader sends at once to
+// every follower (etcd's leader sends one at HeartbeatTick); a
+// follower's or candidate's tick moves no timer of hashicorp's (they are
+// the harness's hour), so nothing happens.
+func (c *cluster) tick(id uint64) {
+	if c.nodes[id].r.State() == raft.Leader {
+		c.nodes[id].r.VerifyLeader()
+		settle()
+	}
+}
+
+// crash shuts node id down: its volatile state and the messages queued
+// for it are lost, its calls in flight answered with errLost; its stores
+// stay.
+func (c *cluster) crash(id uint64) {
+	n := c.nodes[id]
+	c.mu.Lock()
+	n.t.dead = true
+	for to := range c.queue {
+		for _, m := range c.queue[to] {
+			if m.call.caller == n.t {
+				c.lose(m)
+			}
+		}
+	}
+	for _, m := range c.queue[id] {
+		c.lose(m)
+	}
+	c.queue[id] = nil
+	c.mu.Unlock()
+	if err := n.r.Shutdown().Error(); err != nil {
+		fatal(1, "node %d: shutdown: %v", id, err)
+	}
+	c.mu.Lock()
+	n.r = nil
+	c.mu.Unlock()
+	settle()
+}
+
+// partition puts each group on its own side; messages in flight between
+// sides are lost.
+func (c *cluster) partition(groups [][]uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for g, ids := range groups {
+		for _, id := range ids {
+			c.group[id] = g
+		}
+	}
+	for to := range c.queue {
+		c.queue[to] = slices.DeleteFunc(c.queue[to], func(m *message) bool {
+			lost := c.group[m.from] != c.group[to]
+			if lost {
+				c.lose(m)
+			}
+			return lost
+		})
+	}
+}
+
+// liveness refuses a step whose acting node is crashed, and a restart of
+// a live one; steps on the network alone run whatever state the nodes
+// are in.
+func (c *cluster) liveness(s step) error {
+	switch s.word {
+	case "pump", "heal", "partition", "discard", "drop", "duplicate",
+		"reverse", "deliver":
+		return nil
+	case "restart":
+		if c.nodes[s.ids[0]].r != nil {
+			return refuse("node %d is not crashed", s.ids[0])
+		}
+		return nil
+	}
+	if c.nodes[s.ids[0]].r == nil {
+		return refuse("node %d is crashed", s.ids[0])
+	}
+	return nil
+}
+
+func (c *cluster) run(s step) error {
+	if err := c.liveness(s); err != nil {
+		return err
+	}
+	switch s.word {
+	case "campaign":
+		return c.campaign(s.ids[0])
+	case "propose":
+		return c.propose(s.ids[0], s.data)
+	case "elect":
+		return c.elect(s.ids[0], s.ids[1], s.ids[2])
+	case "deliver-one":
+		return c.deliverOne(s.ids[0], s.ids[1])
+	case "drop":
+		m, err := c.take(s.ids[0], s.ids[1])
+		if err == nil {
+			c.mu.Lock()
+			c.lose(m)
+			c.mu.Unlock()
+			settle()
+		}
+		return err
+	case "duplicate":
+		return c.duplicate(s.ids[0], s.ids[1])
+	case "compact":
+		return refuse("compact: hashicorp's raft snapshots its FSM at " +
+			"what it applied (Raft.Snapshot), not at an index a step names")
+	}
+	c.runTotal(s)
+	return nil
+}
+
+// runTotal runs the steps that cannot be refused once parsed.
+func (c *cluster) runTotal(s step) {
+	switch s.word {
+	case "deliver":
+		c.deliver(s.ids[0], s.ids[1])
+	case "tick":
+		c.tick(s.ids[0])
+	case "reverse":
+		c.reverse(s.ids[0], s.ids[1])
+	case "discard":
+		c.discard(s.ids[0])
+		settle()
+	case "pump":
+		c.pump()
+	case "crash":
+		c.crash(s.ids[0])
+	case "restart":
+		c.start(s.ids[0])
+	case "partition":
+		c.partition(s.groups)
+		settle()
+	case "heal":
+		c.mu.Lock()
+		c.group = [nodes + 1]int{}
+		c.mu.Unlock()
+	}
+}
+
+// headerRefusal refuses a scenario header that asks for what hashicorp's
+// raft cannot be set to here: PreVote (a campaign is a TimeoutNow, which
+// skips pre-vote), CheckQuorum (hashicorp's leader lease is a timer),
+// and ticks (no timer of raft moves by a tick).
+func headerRefusal(path string, cfg config) {
+	if cfg == defaultConfig {
+		return
+	}
+	data, _ := os.ReadFile(path)
+	for i, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && f[0] == "config" {
+			fatal(3, "%s:%d: %s: hashicorp's raft runs without a header "+
+				"here (campaign is a TimeoutNow, which skips pre-vote; its "+
+				"leader lease and timeouts are timers, not ticks)",
+				path, i+1, strings.Join(f, " "))
+		}
+	}
+}
+
+// replay runs a scenario file on a fresh cluster, then shuts it down.
+func replay(path string) {
+	cfg, steps := readScenario(path)
+	headerRefusal(path, cfg)
+	c := newCluster()
+	for _, s := range steps {
+		if err := c.run(s); err != nil {
+			fatal(3, "%s: %v", s.pos, err)
+		}
+	}
+	for id := uint64(1); id <= nodes; id++ {
+		if c.nodes[id].r != nil {
+			c.crash(id)
+		}
+	}
+}
+
+// scenarioStart is where scenario i of a -batch run begins: the eBPF
+// driver probes it and sends the events that follow to that scenario's
+// file.
+//
+//go:noinline
+func scenarioStart(i int) {}
+
+func main() {
+	switch {
+	case len(os.Args) >= 3 && os.Args[1] == "-batch":
+		for i, p := range os.Args[2:] {
+			scenarioStart(i)
+			replay(p)
+		}
+	case len(os.Args) == 2:
+		replay(os.Args[1])
+	default:
+		fatal(2, "usage: hashicorp-harness SCENARIO_FILE\n"+
+			"       hashicorp-harness -batch SCENARIO_FILE...")
+	}
+}

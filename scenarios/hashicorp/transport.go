@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+
+// The network: a raft.Transport per node incarnation whose calls queue a
+// message for the harness to deliver, drop or reorder.  hashicorp's RPCs
+// are calls that block until answered; here the request is one message
+// (sender -> target) and the answer another (target -> sender), so that
+// "deliver T<-F" means the same on both rafts: F's messages queued for T.
+package main
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strconv"
+
+	"github.com/hashicorp/raft"
+)
+
+// errLost answers a call whose request or response the network lost (a
+// drop, a discard, a partition, a crashed end): what a real transport's
+// timeout would say.
+var errLost = errors.New("message lost")
+
+// call is one RPC in flight: its caller waits on done.
+type call struct {
+	caller   *transport
+	resp     any // the caller's response struct, filled on answer
+	done     chan error
+	answered bool
+}
+
+// answer ends the call once: the response is copied into the caller's.
+func (c *call) answer(resp any, err error) {
+	if c.answered {
+		return
+	}
+	c.answered = true
+	if err == nil && resp != nil {
+		reflect.ValueOf(c.resp).Elem().Set(reflect.ValueOf(resp).Elem())
+	}
+	c.done <- err
+}
+
+// message is a request (resp == nil) or the answer to one.
+type message struct {
+	from, to uint64
+	req      any // *raft.AppendEntriesRequest, *raft.RequestVoteRequest, ...
+	call     *call
+	response bool
+	resp     any // the answer's value
+	err      error
+}
+
+// transport is one incarnation of a node on the network; dead once the
+// node crashed (its calls then fail at once).
+type transport struct {
+	c        *cluster
+	id       uint64
+	consumer chan raft.RPC
+	dead     bool
+}
+
+func serverID(id uint64) raft.ServerID {
+	return raft.ServerID(strconv.FormatUint(id, 10))
+}
+
+func nodeOf(addr raft.ServerAddress) uint64 {
+	id, err := strconv.ParseUint(string(addr), 10, 64)
+	if err != nil || id < 1 || id > nodes {
+		fatal(1, "no node at address %q", addr)
+	}
+	return id
+}
+
+func (t *transport) Consumer() <-chan raft.RPC { return t.consumer }
+
+func (t *transport) LocalAddr() raft.ServerAddress {
+	return raft.ServerAddress(serverID(t.id))
+}
+
+// AppendEntriesPipeline: no pipeline, so that every append is one call
+// the harness sees (raft falls back to AppendEntries).
+func (t *transport) AppendEntriesPipeline(raft.ServerID, raft.ServerAddress) (raft.AppendPipeline, error) {
+	return nil, raft.ErrPipelineReplicationNotSupported
+}
+
+func (t *transport) AppendEntries(_ raft.ServerID, target raft.ServerAddress,
+	args *raft.AppendEntriesRequest, resp *raft.AppendEntriesResponse) error {
+	return t.send(target, args, resp)
+}
+
+func (t *transport) RequestVote(_ raft.ServerID, target raft.ServerAddress,
+	args *raft.RequestVoteRequest, resp *raft.RequestVoteResponse) error {
+	return t.send(target, args, resp)
+}
+
+func (t *transport) RequestPreVote(_ raft.ServerID, target raft.ServerAddress,
+	args *raft.RequestPreVoteRequest, resp *raft.RequestPreVoteResponse) error {
+	return t.send(target, args, resp)
+}
+
+// InstallSnapshot is never needed: no step compacts a log (compact is
+// refused), so a follower's missing entries are always in the leader's.
+func (t *transport) InstallSnapshot(raft.ServerID, raft.ServerAddress,
+	*raft.InstallSnapshotRequest, *raft.InstallSnapshotResponse, io.Reader) error {
+	return errors.New("no snapshots are sent by this harness")
+}
+
+func (t *transport) TimeoutNow(_ raft.ServerID, target raft.ServerAddress,
+	args *raft.TimeoutNowRequest, resp *raft.TimeoutNowResponse) error {
+	return t.send(target, args, resp)
+}
+
+func (t *transport) EncodePeer(_ raft.ServerID, addr raft.ServerAddress) []byte {
+	return []byte(addr)
+}
+
+func (t *transport) DecodePeer(b []byte) raft.ServerAddress {
+	return raft.ServerAddress(b)
+}
+
+// SetHeartbeatHandler: heartbeats go through Consumer like every RPC, to
+// raft's main loop, so that one node's handling is one goroutine's.
+func (t *transport) SetHeartbeatHandler(func(raft.RPC)) {}
+
+// send queues a request for target and waits for its answer.
+func (t *transport) send(target raft.ServerAddress, req, resp any) error {
+	cl := &call{caller: t, resp: resp, done: make(chan error, 1)}
+	c := t.c
+	c.mu.Lock()
+	if t.dead {
+		cl.answer(nil, errLost)
+	} else {
+		c.route(&message{from: t.id, to: nodeOf(target), req: req, call: cl})
+	}
+	c.mu.Unlock()
+	return <-cl.done
+}

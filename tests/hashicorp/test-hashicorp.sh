@@ -1,0 +1,65 @@
+#!/bin/bash
+# capture hashicorp: etcd's five scenario files on HashiCorp's raft
+# (scenarios/hashicorp/, the library unmodified) under real eBPF uprobes,
+# folded into etcd's projection: twice byte-identical, verified, every
+# scored window passing raft-next.js; the language scenarios it can run;
+# what it cannot mean on hashicorp's raft refused at the scenario's line.
+# needs: root btf go goproxy node python3
+# locks: etcd
+source "$(dirname "$0")/../lib.sh"
+export PATH=$PATH:/usr/local/go/bin
+grader="node $TESTS_DIR/graders/raft-next.js"
+LANG_DIR=$TESTS_DIR/etcd-lang/scenarios
+
+check "capture hashicorp --scenario all" "$CAPTURE" hashicorp --scenario all -o "$TMP/a"
+check "a second capture" "$CAPTURE" hashicorp --scenario all -o "$TMP/b"
+if diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" 2>&1; then
+	ok "two captures byte-identical (windows, events, raw, manifest)"
+else
+	not_ok "two captures byte-identical" "$(head -n 5 "$TMP/diff")"
+fi
+for i in 1 2 3 4 5; do
+	[ -s "$(ls "$TMP"/a/hashicorp/0$i-*.ndjson 2>/dev/null)" ] &&
+		ok "scenario 0$i has windows" || not_ok "scenario 0$i has windows" "none"
+done
+
+py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
+# graded DIR NAME: every window scored and passed.
+graded() {
+	if "$CAPTURE" grade --json --exec "$grader" "$1" >"$TMP/grade.json" 2>"$TMP/grade.err" &&
+		py 'r["all"]["passed"] == r["all"]["windows"] - r["all"]["unscoreable"] > 0 and r["all"]["failed"] == 0' "$TMP/grade.json"; then
+		ok "$2: raft-next.js passes every scored window"
+	else
+		not_ok "$2: raft-next.js passes every scored window" "$(head -c 400 "$TMP/grade.json") $(tail -n 3 "$TMP/grade.err")"
+	fi
+}
+graded "$TMP/a" "the five scenarios"
+py 'r["all"]["unscoreable"] == 0' "$TMP/grade.json" &&
+	ok "no window of the five unscoreable" || not_ok "no window of the five unscoreable" "$(head -c 300 "$TMP/grade.json")"
+check "capture verify of the corpus" "$CAPTURE" verify "$TMP/a"
+grep -q '"raft_module": "github.com/hashicorp/raft"' "$TMP/a/MANIFEST.json" &&
+	grep -q '"raft_version": "v1.8.0"' "$TMP/a/MANIFEST.json" &&
+	ok "the manifest names the raft and its version" ||
+	not_ok "the manifest names the raft and its version" "$(grep raft_ "$TMP/a/MANIFEST.json")"
+
+# The language scenarios hashicorp's raft can run: a partition, crashes
+# and restarts (Restart windows keep term and vote: its stable store).
+for s in 11-partition 12-crash-restart; do
+	check "$s on hashicorp" "$CAPTURE" hashicorp --scenario "$LANG_DIR/$s" -o "$TMP/$s"
+	graded "$TMP/$s" "$s"
+done
+[ "$(grep -c '"action": "Restart"' "$TMP/12-crash-restart/hashicorp/12-crash-restart.ndjson")" = 2 ] &&
+	ok "12-crash-restart: two Restart windows" ||
+	not_ok "12-crash-restart: two Restart windows" "$(grep -c Restart "$TMP/12-crash-restart/hashicorp/"*.ndjson)"
+
+# What a step cannot mean on hashicorp's raft: exit 3 at its line, no corpus.
+refused() { # NAME SCENARIO LINE
+	expect_exit 3 "$1 refused at its line" "$2:$3:" \
+		"$CAPTURE" hashicorp --scenario "$2" -o "$TMP/refused"
+	nothing_left "$1 leaves no corpus" "$TMP/refused"
+}
+refused "a pre-vote header" "$LANG_DIR/14-prevote" 4
+refused "compact" "$LANG_DIR/13-snapshot" 8
+refused "a proposal to a follower" "$LANG_DIR/10-messages" 18
+printf 'elect 1 2 3\ncampaign 1\n' >"$TMP/01-leader"
+refused "a campaign of the leader" "$TMP/01-leader" 2
