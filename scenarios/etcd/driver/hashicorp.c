@@ -10,12 +10,8 @@
  * because it is etcd's driver and checks; nothing in C knows hashicorp's
  * types: they are the spec's.
  */
-#include <stdlib.h>
-#include <string.h>
-#include "../../../capture/json.h"
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
-#include "../../../capture/system.h"
 #include "args.h"
 #include "ebpf.h"
 #include "harness.h"
@@ -61,22 +57,7 @@ static void hashicorp_option(void *opts, int opt, const char *arg)
 
 static void hashicorp_describe(struct live_capture *lc, cJSON *m)
 {
-	json_add(m, "scenario", json_str(lc->scenario));
-	json_add(m, "via", json_str(lc->driver->name));
-	etcd_describe_harness(lc->environment, hashicorp_raft_harness.src,
-			      hashicorp_raft_harness.module, lc->data);
-}
-
-static void hashicorp_finish(struct live_capture *lc, const cJSON *counts)
-{
-	if (!strcmp(lc->scenario, "all"))
-		etcd_require_actions(lc->sys->folder, counts);
-}
-
-/* lc->data: the harness's path (the driver's). */
-static void hashicorp_release(struct live_capture *lc)
-{
-	free(lc->data);
+	raft_live_describe(lc, m, &hashicorp_raft_harness);
 }
 
 static const struct live_driver hashicorp_ebpf_driver =
@@ -98,6 +79,6 @@ const struct live_system live_hashicorp = {
 	.raw_ext = "ndjson",
 	.default_dir = "corpus/hashicorp",
 	.describe = hashicorp_describe,
-	.finish = hashicorp_finish,
-	.release = hashicorp_release,
+	.finish = raft_live_finish,
+	.release = raft_live_release,
 };

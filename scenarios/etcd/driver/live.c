@@ -264,22 +264,7 @@ static int etcd_instead(struct live_capture *lc, struct cap_err *err)
 /* The manifest's scenario and via; the harness's provenance. */
 static void etcd_describe(struct live_capture *lc, cJSON *m)
 {
-	json_add(m, "scenario", json_str(lc->scenario));
-	json_add(m, "via", json_str(lc->driver->name));
-	etcd_describe_harness(lc->environment, etcd_raft_harness.src,
-			      etcd_raft_harness.module, lc->data);
-}
-
-static void etcd_finish(struct live_capture *lc, const cJSON *counts)
-{
-	if (!strcmp(lc->scenario, "all"))
-		etcd_require_actions(lc->sys->folder, counts);
-}
-
-/* lc->data: the harness's path (etcd_harness()). */
-static void etcd_release(struct live_capture *lc)
-{
-	free(lc->data);
+	raft_live_describe(lc, m, &etcd_raft_harness);
 }
 
 static const struct live_driver *const etcd_drivers[] = {
@@ -300,6 +285,6 @@ const struct live_system live_etcd = {
 	.default_dir = "corpus/etcd",
 	.instead = etcd_instead,
 	.describe = etcd_describe,
-	.finish = etcd_finish,
-	.release = etcd_release,
+	.finish = raft_live_finish,
+	.release = raft_live_release,
 };
