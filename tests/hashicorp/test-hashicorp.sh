@@ -63,3 +63,19 @@ refused "compact" "$LANG_DIR/13-snapshot" 8
 refused "a proposal to a follower" "$LANG_DIR/10-messages" 18
 printf 'elect 1 2 3\ncampaign 1\n' >"$TMP/01-leader"
 refused "a campaign of the leader" "$TMP/01-leader" 2
+
+# The differential (scripts/raft-differential) against etcd on the same
+# files: the classes only one reached, and equal pre-states compared.
+check "capture etcd of the same scenario files" "$CAPTURE" etcd --scenario all -o "$TMP/etcd"
+"$ROOT/scripts/raft-differential" --offset B=1 "$TMP/etcd" "$TMP/a" >"$TMP/differ" 2>&1
+grep -qx '  only etcd: candidate BecomeFollower' "$TMP/differ" &&
+	grep -qx '  only hashicorp: candidate HandleVoteRequest granted, new term' "$TMP/differ" &&
+	ok "differential: the lost candidate's classes, one each side" ||
+	not_ok "differential: the lost candidate's classes" "$(head -n 5 "$TMP/differ")"
+grep -Eq '^equal pre-state, action and data: [1-9][0-9]* \([0-9]+ same transition, 0 different\)$' "$TMP/differ" &&
+	ok "differential: every comparable window of the five takes the same transition" ||
+	not_ok "differential: comparable windows" "$(grep equal "$TMP/differ")"
+"$ROOT/scripts/raft-differential" "$TMP/etcd" "$TMP/a" >"$TMP/differ0" 2>&1
+grep -q '^equal pre-state, action and data: 0 ' "$TMP/differ0" &&
+	ok "differential: without the offset no pre-state is equal" ||
+	not_ok "differential: without the offset" "$(grep equal "$TMP/differ0")"
