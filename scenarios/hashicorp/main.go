@@ -465,22 +465,33 @@ func (c *cluster) runTotal(s step) {
 	}
 }
 
-// headerRefusal refuses a scenario header that asks for what hashicorp's
-// raft cannot be set to here: PreVote (a campaign is a TimeoutNow, which
-// skips pre-vote), CheckQuorum (hashicorp's leader lease is a timer),
-// and ticks (no timer of raft moves by a tick).
+// headerRefusal refuses a header line asking for what hashicorp's raft
+// cannot be set to here: PreVote (a campaign is a TimeoutNow, which skips
+// pre-vote), CheckQuorum (hashicorp's leader lease is a timer), a
+// heartbeat other than every tick (a leader's tick is one heartbeat
+// round).  election-tick is taken: it only bounds a follower's ticks,
+// which move no timer of hashicorp's.
 func headerRefusal(path string, cfg config) {
-	if cfg == defaultConfig {
+	if !cfg.preVote && !cfg.checkQuorum && cfg.heartbeatTick == 1 {
 		return
 	}
 	data, _ := os.ReadFile(path)
 	for i, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) > 0 && f[0] == "config" {
-			fatal(3, "%s:%d: %s: hashicorp's raft runs without a header "+
-				"here (campaign is a TimeoutNow, which skips pre-vote; its "+
-				"leader lease and timeouts are timers, not ticks)",
-				path, i+1, strings.Join(f, " "))
+		text, _, _ := strings.Cut(line, "#")
+		f := strings.Fields(text)
+		if len(f) != 3 || f[0] != "config" {
+			continue
+		}
+		why := map[string]string{
+			"prevote on":     "a campaign is a TimeoutNow, which skips pre-vote",
+			"checkquorum on": "hashicorp's leader lease is a timer, not ticks",
+		}[f[1]+" "+f[2]]
+		if f[1] == "heartbeat-tick" && f[2] != "1" {
+			why = "a leader's tick is one heartbeat round (VerifyLeader)"
+		}
+		if why != "" {
+			fatal(3, "%s:%d: %s: not on hashicorp's raft here: %s",
+				path, i+1, strings.Join(f, " "), why)
 		}
 	}
 }

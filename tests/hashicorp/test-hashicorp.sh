@@ -61,6 +61,14 @@ refused() { # NAME SCENARIO LINE
 refused "a pre-vote header" "$LANG_DIR/14-prevote" 4
 refused "compact" "$LANG_DIR/13-snapshot" 8
 refused "a proposal to a follower" "$LANG_DIR/10-messages" 18
+printf 'config election-tick 3\nconfig heartbeat-tick 2\nelect 1 2 3\n' >"$TMP/02-beat"
+refused "a heartbeat every other tick" "$TMP/02-beat" 2
+printf 'config election-tick 3\nconfig prevote off\nelect 1 2 3\ntick 2\ntick 1\npump\n' >"$TMP/03-ticks"
+check "election-tick and prevote off are taken" \
+	"$CAPTURE" hashicorp --scenario "$TMP/03-ticks" -o "$TMP/ticks"
+[ "$(grep -c '"action": "HandleHeartbeat"' "$TMP/ticks/hashicorp/03-ticks.ndjson")" = 2 ] &&
+	ok "a leader's tick is one heartbeat round, a follower's nothing" ||
+	not_ok "a leader's tick is one heartbeat round" "$(grep -c HandleHeartbeat "$TMP/ticks/hashicorp/"*)"
 printf 'elect 1 2 3\ncampaign 1\n' >"$TMP/01-leader"
 refused "a campaign of the leader" "$TMP/01-leader" 2
 
