@@ -303,4 +303,22 @@ void raft_ebpf_describe(struct live_capture *lc)
 	etcd_describe_probes(probed_harness(lc), o->h->spec, lc->environment);
 }
 
+void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h)
+{
+	json_add(m, "scenario", json_str(lc->scenario));
+	json_add(m, "via", json_str(lc->driver->name));
+	etcd_describe_harness(lc->environment, h->src, h->module, lc->data);
+}
+
+void raft_live_finish(struct live_capture *lc, const cJSON *counts)
+{
+	if (!strcmp(lc->scenario, "all"))
+		etcd_require_actions(lc->sys->folder, counts);
+}
+
+void raft_live_release(struct live_capture *lc)
+{
+	free(lc->data);
+}
+
 const struct live_driver etcd_ebpf_driver = RAFT_EBPF_DRIVER(&etcd_raft_harness);

@@ -58,6 +58,15 @@ void raft_ebpf_prepare(struct live_capture *lc);
 void raft_ebpf_run(struct live_capture *lc);
 void raft_ebpf_describe(struct live_capture *lc);
 
+/*
+ * A raft system's live hooks (etcd's, hashicorp's): the manifest's
+ * scenario and via, and @h's harness provenance (lc->data: its path);
+ * every target action required of --scenario all; lc->data freed.
+ */
+void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h);
+void raft_live_finish(struct live_capture *lc, const cJSON *counts);
+void raft_live_release(struct live_capture *lc);
+
 extern const struct live_driver etcd_ebpf_driver;
 
 /* An engine on a binary with raft's probes (scenarios/etcd/raft.probes). */

@@ -16,7 +16,6 @@
 #include "../../../capture/system.h"
 #include "args.h"
 #include "coverage.h"
-#include "ebpf.h"
 #include "harness.h"
 
 static const char *go_tool(void)
@@ -175,24 +174,6 @@ void etcd_require_actions(const struct folder *f, const cJSON *counts)
 			die(EXIT_CHECK_FAILED, "the capture gave no %s window: "
 			    "every target action must have at least one",
 			    f->actions[i]);
-}
-
-void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h)
-{
-	json_add(m, "scenario", json_str(lc->scenario));
-	json_add(m, "via", json_str(lc->driver->name));
-	etcd_describe_harness(lc->environment, h->src, h->module, lc->data);
-}
-
-void raft_live_finish(struct live_capture *lc, const cJSON *counts)
-{
-	if (!strcmp(lc->scenario, "all"))
-		etcd_require_actions(lc->sys->folder, counts);
-}
-
-void raft_live_release(struct live_capture *lc)
-{
-	free(lc->data);
 }
 
 static void trace_prepare(struct live_capture *lc)

@@ -49,16 +49,6 @@ void etcd_describe_harness(cJSON *env, const char *src, const char *module,
  */
 void etcd_require_actions(const struct folder *f, const cJSON *counts);
 
-/*
- * A raft system's live hooks (etcd's, hashicorp's): the manifest's
- * scenario and via, and @h's harness provenance (lc->data: its path);
- * every target action required of --scenario all; lc->data freed.
- */
-struct raft_harness;
-void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h);
-void raft_live_finish(struct live_capture *lc, const cJSON *counts);
-void raft_live_release(struct live_capture *lc);
-
 /* Die for the harness's exit @status (3: a bad scenario line). */
 void etcd_harness_status(const char *bin, const char *scenario, int status);
 
