@@ -24,4 +24,6 @@ const struct folder folder_hashicorp = {
 	.audit = &etcd_audit,
 	.itf = etcd_itf,
 	.actor = etcd_actor,
+	/* etcd's actions: windows without a manifest are etcd's, unless --system */
+	.refines = &folder_etcd,
 };
