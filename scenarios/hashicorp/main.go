@@ -432,6 +432,10 @@ func (c *cluster) run(s step) error {
 	case "compact":
 		return refuse("compact: hashicorp's raft snapshots its FSM at " +
 			"what it applied (Raft.Snapshot), not at an index a step names")
+	case "hold", "release":
+		return refuse("%s: hashicorp's raft persists and sends in its own "+
+			"goroutines as it steps; it has no Ready a harness could leave "+
+			"untaken", s.word)
 	}
 	c.runTotal(s)
 	return nil

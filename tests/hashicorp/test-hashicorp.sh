@@ -71,6 +71,8 @@ check "election-tick and prevote off are taken" \
 	not_ok "a leader's tick is one heartbeat round" "$(grep -c HandleHeartbeat "$TMP/ticks/hashicorp/"*)"
 printf 'elect 1 2 3\ncampaign 1\n' >"$TMP/01-leader"
 refused "a campaign of the leader" "$TMP/01-leader" 2
+printf 'elect 1 2 3\nhold 3\npropose 1 a\nrelease 3\n' >"$TMP/04-hold"
+refused "hold" "$TMP/04-hold" 2
 
 # The differential (scripts/raft-differential) against etcd on the same
 # files: the classes only one reached, and equal pre-states compared.
