@@ -21,16 +21,32 @@ static const struct command commands[] = {
 	{ "grade", cmd_grade, "stream windows to an external grader, print the scorecard" },
 };
 
+/* The name column fits the longest command or live system's name. */
+static int name_width(void)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strlen(commands[i].name) > w)
+			w = strlen(commands[i].name);
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live && strlen(s->folder->name) > w)
+			w = strlen(s->folder->name);
+	return (int)w;
+}
+
 static void print_usage(FILE *f)
 {
+	int w = name_width();
+
 	fputs("usage: capture [--version] [--help] COMMAND [ARGS]\n\n"
 	      "Record what real systems do; fold it into (pre, action, post) windows.\n\n"
 	      "commands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
 	for (const struct system *s = systems; s->folder; s++)
 		if (s->live)
-			fprintf(f, "  %-8s %s\n", s->folder->name, s->live->summary);
+			fprintf(f, "  %-*s %s\n", w, s->folder->name, s->live->summary);
 	fputs("\n'capture COMMAND --help' describes a command.\n", f);
 }
 
