@@ -4,7 +4,8 @@
 # SysMoBench's reference specs (sysmobench-tv.js), and the windows they
 # reject, each under its cause (sysmobench-judge.py list), must be exactly
 # the page's rows (cause, window, action): a window more or less, moved or
-# under another cause, fails.
+# under another cause, fails.  The etcd corpora are checked as
+# etcd-entries too (entries-check.sh).
 # needs: root go goproxy reference node python3
 # locks: etcd
 source "$(dirname "$0")/../lib.sh"
@@ -14,6 +15,7 @@ G=$REF/sysmobench-graders
 spin=$ROOT/tests/spin-fold
 targets=ElectionTimeout,HandleVoteRequest,ClientProposal,HandleAppendEntries,HandleHeartbeat
 page=$ROOT/docs/disagreements.md
+source "$here/entries-check.sh"
 
 # make NAME CAPTURE-ARGS...: the corpus $TMP/NAME, as the page's table says.
 make_corpus() {
@@ -36,6 +38,8 @@ make_corpus explored etcd --explore --seed 1 --budget 200 --via trace
 make_corpus spin fold spin "$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace"
 make_corpus task fold spin-task "$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace"
 for c in published fixtures explored; do grade $c reference_etcd.js --actions "$targets"; done
+check_entries published
+check_entries explored
 grade spin reference_spin.js
 grade task reference_spin.js --view spin-task
 
