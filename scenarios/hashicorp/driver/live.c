@@ -6,15 +6,17 @@
  * scenarios/hashicorp/, under the probes of scenarios/hashicorp/raft.probes
  * (etcd's eBPF driver, ebpf.c, over another struct raft_harness), and
  * folds the events with etcd's folder into etcd's projection
- * (folders/etcd/hashicorp.c; docs/hashicorp.md).  Here, in etcd's room,
- * because it is etcd's driver and checks; nothing in C knows hashicorp's
- * types: they are the spec's.
+ * (folders/etcd/hashicorp.c; docs/hashicorp.md).  In driver/ because
+ * scenarios/hashicorp/ is a Go package (Go refuses C files beside its
+ * own); its room sits above etcd's (tests/layers/layers.py), whose
+ * driver and checks it runs.  Nothing in C knows hashicorp's types:
+ * they are the spec's.
  */
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
-#include "args.h"
-#include "ebpf.h"
-#include "harness.h"
+#include "../../etcd/driver/args.h"
+#include "../../etcd/driver/ebpf.h"
+#include "../../etcd/driver/harness.h"
 
 static const struct raft_harness hashicorp_raft_harness = {
 	.name = "hashicorp",
