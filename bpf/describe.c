@@ -153,11 +153,15 @@ static size_t distance(const char *a, const char *b, size_t cap)
 	return d;
 }
 
-/* The part after the last '.' (a method's or function's own name). */
+/* The part after the last '.' or Rust's "::" (a method's or function's own name). */
 static const char *last_part(const char *name)
 {
-	const char *dot = strrchr(name, '.');
+	const char *dot = strrchr(name, '.'), *p, *colons = NULL;
 
+	for (p = name; (p = strstr(p, "::")); p += 2)
+		colons = p + 1;
+	if (colons && (!dot || colons > dot))
+		dot = colons;
 	return dot ? dot + 1 : name;
 }
 
@@ -207,14 +211,13 @@ struct functions {
 	struct names all, inlined;
 };
 
-static int collect_function(Dwarf_Die *d, void *arg)
+static int collect_function(Dwarf_Die *d, const char *n, const char *base, void *arg)
 {
 	struct functions *f = arg;
-	const char *n;
 
-	if (dwarf_tag(d) != DW_TAG_subprogram || !(n = name_of(d)))
-		return 0;
 	names_add(&f->all, n);
+	if (strcmp(base, n))	/* a generic function's, naming every instantiation */
+		names_add(&f->all, base);
 	if (dwarf_hasattr(d, DW_AT_inline))
 		names_add(&f->inlined, n);
 	return 0;
@@ -223,7 +226,7 @@ static int collect_function(Dwarf_Die *d, void *arg)
 static void functions_read(struct go_binary *b, struct functions *f)
 {
 	memset(f, 0, sizeof(*f));
-	go_each_die(b, collect_function, f);
+	go_each_function(b, collect_function, f);
 	names_sort(&f->all);
 	names_sort(&f->inlined);
 }

@@ -15,6 +15,7 @@
 #include "describe.h"
 #include "gocommand.h"
 #include "goresolve.h"
+#include "rust-names.h"
 #include "sysv-resolve.h"
 
 struct go_binary {
@@ -25,6 +26,8 @@ struct go_binary {
 	enum go_abi abi;
 	const char *language;
 	char build_id[256], gnu_build_id[256];
+	struct rust_index rust;	/* a Rust binary's functions, once read */
+	int rust_read;
 };
 
 /* What go_open() had opened is released before it fails: nothing leaks. */
@@ -50,6 +53,7 @@ static const struct { int lang; enum go_abi abi; const char *name; } langs[] = {
 	{ DW_LANG_C_plus_plus_03, GO_ABI_SYSV, "C++03" },
 	{ DW_LANG_C_plus_plus_11, GO_ABI_SYSV, "C++11" },
 	{ DW_LANG_C_plus_plus_14, GO_ABI_SYSV, "C++14" },
+	{ DW_LANG_Rust, GO_ABI_SYSV, "Rust" },
 };
 
 static int lang_index(int lang)
@@ -62,8 +66,9 @@ static int lang_index(int lang)
 
 /*
  * Go if any compile unit is Go's (a cgo program has C units too), else
- * the first unit's language the probes read; none: refused, naming the
- * first unit's language.
+ * Rust if any is Rust's (a Rust program may link C units), else the first
+ * unit's language the probes read; none: refused, naming the first
+ * unit's language.
  */
 static char *choose_abi(struct go_binary *b)
 {
@@ -78,7 +83,8 @@ static char *choose_abi(struct go_binary *b)
 		if (dwarf_offdie(b->dw, off + hsize, &cu) &&
 		    (lang = dwarf_srclang(&cu)) >= 0) {
 			i = lang_index(lang);
-			if (i >= 0 && (chosen < 0 || langs[i].abi == GO_ABI_GO))
+			if (i >= 0 && (chosen < 0 || langs[i].abi == GO_ABI_GO ||
+				       (lang == DW_LANG_Rust && langs[chosen].abi != GO_ABI_GO)))
 				chosen = i;
 			else if (i < 0 && other < 0)
 				other = lang;
@@ -87,8 +93,7 @@ static char *choose_abi(struct go_binary *b)
 	}
 	if (chosen < 0)
 		return xasprintf("its DWARF's language is %s (DW_AT_language %#x): the "
-				 "probes read Go, C and C++ binaries",
-				 other == DW_LANG_Rust ? "Rust" :
+				 "probes read Go, C, C++ and Rust binaries",
 				 other == DW_LANG_Mips_Assembler ? "an assembler's" :
 				 "one they do not read", other < 0 ? 0 : other);
 	b->abi = langs[chosen].abi;
@@ -146,6 +151,7 @@ struct go_binary *go_open(const char *path, struct cap_err *err)
 
 void go_close(struct go_binary *b)
 {
+	rust_index_free(&b->rust);
 	dwarf_end(b->dw);
 	elf_end(b->elf);
 	close(b->fd);
@@ -168,6 +174,48 @@ int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
 			} while (dwarf_siblingof(&d, &d) == 0);
 		}
 		off = next;
+	}
+	return 0;
+}
+
+int go_is_rust(const struct go_binary *b)
+{
+	return !strcmp(b->language, "Rust");
+}
+
+struct each_function {
+	int (*fn)(Dwarf_Die *, const char *, const char *, void *);
+	void *arg;
+};
+
+static const char *die_name(Dwarf_Die *d);
+
+static int top_function(Dwarf_Die *d, void *arg)
+{
+	struct each_function *e = arg;
+	const char *name = die_name(d);
+
+	return dwarf_tag(d) == DW_TAG_subprogram && name && e->fn(d, name, name, e->arg);
+}
+
+int go_each_function(struct go_binary *b,
+		     int (*fn)(Dwarf_Die *, const char *, const char *, void *),
+		     void *arg)
+{
+	struct each_function e = { fn, arg };
+
+	if (!go_is_rust(b))
+		return go_each_die(b, top_function, &e);
+	if (!b->rust_read) {
+		rust_index_read(b->dw, &b->rust);
+		b->rust_read = 1;
+	}
+	for (size_t i = 0; i < b->rust.n; i++) {
+		const struct rust_fn *f = &b->rust.fn[i];
+		Dwarf_Die d;
+
+		if (dwarf_offdie(b->dw, f->die, &d) && fn(&d, f->name, f->base, arg))
+			return 1;
 	}
 	return 0;
 }
@@ -196,6 +244,20 @@ static int match_die(Dwarf_Die *d, void *arg)
 		return 0;
 	name = die_name(d);
 	if (!name || strcmp(name, q->name))
+		return 0;
+	if (dwarf_hasattr(d, DW_AT_inline))
+		q->inlined = 1;
+	else if (!q->nfound++)
+		q->found = *d;
+	return 0;
+}
+
+/* A function named @name, or (Rust) whose generic base name is @name. */
+static int match_function(Dwarf_Die *d, const char *name, const char *base, void *arg)
+{
+	struct die_query *q = arg;
+
+	if (strcmp(name, q->name) && strcmp(base, q->name))
 		return 0;
 	if (dwarf_hasattr(d, DW_AT_inline))
 		q->inlined = 1;
@@ -307,7 +369,7 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
 
-	go_each_die(b, match_die, &q);
+	go_each_function(b, match_function, &q);
 	if (q.inlined)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
 				b->path, name);
@@ -345,21 +407,25 @@ Dwarf *go_dwarf(struct go_binary *b)
 }
 
 struct instances {
-	const char *prefix;     /* NAME[ */
+	const char *name;
+	char *prefix;           /* Go's NAME[ */
 	size_t len;
+	int rust;
 	char **names;
 	int n, max;
 };
 
-static int match_instance(Dwarf_Die *d, void *arg)
+/*
+ * An instantiation of @q's generic function: Go's NAME[SHAPES], Rust's
+ * by its base name (an instantiation's own name has its type arguments).
+ */
+static int match_instance(Dwarf_Die *d, const char *name, const char *base, void *arg)
 {
 	struct instances *q = arg;
-	const char *name;
 
-	if (dwarf_tag(d) != DW_TAG_subprogram || dwarf_hasattr(d, DW_AT_inline))
-		return 0;
-	name = die_name(d);
-	if (!name || strncmp(name, q->prefix, q->len))
+	if (dwarf_hasattr(d, DW_AT_inline) ||
+	    (q->rust ? strcmp(base, q->name) || !strcmp(name, base) :
+		       strncmp(name, q->prefix, q->len)))
 		return 0;
 	for (int i = 0; i < q->n; i++)
 		if (!strcmp(q->names[i], name))
@@ -373,10 +439,10 @@ static int match_instance(Dwarf_Die *d, void *arg)
 int go_instances(struct go_binary *b, const char *name, char **names, int max)
 {
 	char *prefix = xasprintf("%s[", name);
-	struct instances q = { .prefix = prefix, .len = strlen(prefix),
-			       .names = names, .max = max };
+	struct instances q = { .name = name, .prefix = prefix, .len = strlen(prefix),
+			       .rust = go_is_rust(b), .names = names, .max = max };
 
-	go_each_die(b, match_instance, &q);
+	go_each_function(b, match_instance, &q);
 	free(prefix);
 	return q.n;
 }

@@ -50,7 +50,8 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 /*
  * The instantiations of generic function @name (main.Put): the symbols
  * NAME[SHAPES] Go compiles it to, one per shape of its type arguments
- * (main.Put[go.shape.string,go.shape.int]), not inlined ones.  Up to @max
+ * (main.Put[go.shape.string,go.shape.int]); Rust's by their base name
+ * (crate::f: crate::f::<crate::T>, ...); not inlined ones.  Up to @max
  * names (caller frees) into @names; returns how many there are.
  */
 int go_instances(struct go_binary *b, const char *name, char **names, int max);
@@ -67,6 +68,17 @@ const char *go_path(const struct go_binary *b);
 Dwarf *go_dwarf(struct go_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */
 int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
+/*
+ * Call @fn on every function's DW_TAG_subprogram with the name a spec
+ * gives it and (Rust) its generic base name (bpf/rust-names.h; else the
+ * name again) until it returns nonzero: Go's and C's top-level ones,
+ * Rust's demangled, in their namespaces.
+ */
+int go_each_function(struct go_binary *b,
+		     int (*fn)(Dwarf_Die *, const char *name, const char *base, void *),
+		     void *arg);
+/* Is the binary Rust's (its names demangled, its types Rust's)? */
+int go_is_rust(const struct go_binary *b);
 /* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"), or -1. */
 long go_member(struct go_binary *b, const char *type, const char *member,
 	       struct cap_err *err);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/* Rust functions by their demangled names: see rust-names.h. */
+#include <ctype.h>
+#include <dwarf.h>
+#include <libiberty/demangle.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../capture/die.h"
+#include "rust-names.h"
+
+/* The '>' closing the '<' at @p, or NULL. */
+static const char *closing(const char *p)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '<')
+			depth++;
+		else if (*p == '>' && !--depth)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * <crate::Type>::method (v0's inherent method) as crate::Type::method; a
+ * trait's <Type as Trait>::method stays as it is.
+ */
+static void unwrap_inherent(char *s)
+{
+	const char *end = *s == '<' ? closing(s) : NULL;
+	const char *as = strstr(s, " as ");
+
+	if (!end || strncmp(end + 1, "::", 2) || (as && as < end))
+		return;
+	memmove((char *)end, end + 1, strlen(end + 1) + 1);
+	memmove(s, s + 1, strlen(s));
+}
+
+/* A legacy name's last segment f as DW_AT_name's f<T>, written f::<T>. */
+static char *with_arguments(char *name, const char *dw_name)
+{
+	const char *lt = dw_name ? strchr(dw_name, '<') : NULL;
+	size_t own = lt ? (size_t)(lt - dw_name) : 0;
+	size_t n = strlen(name);
+	char *r;
+
+	if (!lt || n < own || strncmp(name + n - own, dw_name, own) ||
+	    (n > own && name[n - own - 1] != ':'))
+		return name;
+	r = xasprintf("%s::%s", name, lt);
+	free(name);
+	return r;
+}
+
+char *rust_name(const char *linkage, const char *dw_name)
+{
+	char *d;
+
+	if (!linkage || (strncmp(linkage, "_ZN", 3) && strncmp(linkage, "_R", 2)))
+		return NULL;
+	d = cplus_demangle(linkage, DMGL_RUST);
+	if (!d)
+		return NULL;
+	unwrap_inherent(d);
+	if (!strncmp(linkage, "_ZN", 3))
+		d = with_arguments(d, dw_name);
+	return d;
+}
+
+char *rust_base(const char *name)
+{
+	char *r = xstrdup(name), *o = r;
+	const char *p = name;
+
+	while (*p) {
+		/* f::<T> and legacy f<T>; a qualified path <T as U> starts a segment */
+		int turbofish = !strncmp(p, "::<", 3);
+		int after_ident = *p == '<' && p > name &&
+				  (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		const char *end = turbofish ? closing(p + 2) : after_ident ? closing(p) : NULL;
+
+		if (end) {
+			p = end + 1;
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = 0;
+	return r;
+}
+
+static const char *attr_string(Dwarf_Die *d, int name)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(d, name, &a));
+}
+
+static void add(struct rust_index *ix, Dwarf_Die *d)
+{
+	const char *linkage = attr_string(d, DW_AT_linkage_name);
+	char *name;
+	struct rust_fn *f;
+
+	if (!linkage)
+		linkage = attr_string(d, DW_AT_MIPS_linkage_name);
+	if (!(name = rust_name(linkage, attr_string(d, DW_AT_name))))
+		return;
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap * 2 + 256;
+		ix->fn = xrealloc(ix->fn, ix->cap * sizeof(*ix->fn));
+	}
+	f = &ix->fn[ix->n++];
+	f->name = name;
+	f->base = rust_base(name);
+	f->die = dwarf_dieoffset(d);
+	f->inlined = dwarf_hasattr(d, DW_AT_inline);
+}
+
+/* Subprograms below @d: Rust puts functions in namespaces (crate, module). */
+static void walk(struct rust_index *ix, Dwarf_Die *d)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(d, &c))
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_namespace)
+			walk(ix, &c);
+		else if (tag == DW_TAG_subprogram && !dwarf_hasattr(&c, DW_AT_declaration))
+			add(ix, &c);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+void rust_index_read(Dwarf *dw, struct rust_index *ix)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	memset(ix, 0, sizeof(*ix));
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dw, off + hsize, &cu))
+			walk(ix, &cu);
+		off = next;
+	}
+}
+
+void rust_index_free(struct rust_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++) {
+		free(ix->fn[i].name);
+		free(ix->fn[i].base);
+	}
+	free(ix->fn);
+	memset(ix, 0, sizeof(*ix));
+}

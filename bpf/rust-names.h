@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rust functions by the names a probe spec gives them: the linkage name
+ * demangled by libiberty (cplus_demangle, Rust's legacy and v0 manglings,
+ * without the legacy hash or v0's crate disambiguators), an inherent
+ * method's <Type>::method written Type::method (crate::module::Type::method).
+ * A generic function's instantiation is named with its type arguments as
+ * Rust writes them, crate::f::<crate::T> (legacy names lack them: they are
+ * DWARF's DW_AT_name, f<crate::T>); its base name, every generic
+ * argument list dropped, names every instantiation.
+ */
+#ifndef RUST_NAMES_H
+#define RUST_NAMES_H
+
+#include <elfutils/libdw.h>
+
+struct rust_fn {
+	char *name;             /* the instantiation: crate::f::<T> */
+	char *base;             /* without generic arguments: crate::f */
+	Dwarf_Off die;          /* its DW_TAG_subprogram */
+	int inlined;            /* an abstract (inlined) instance */
+};
+
+struct rust_index {
+	struct rust_fn *fn;
+	size_t n, cap;
+};
+
+/* Every subprogram with a linkage name of @dw (not declarations), in DIE order. */
+void rust_index_read(Dwarf *dw, struct rust_index *ix);
+void rust_index_free(struct rust_index *ix);
+
+/*
+ * @linkage demangled and written as a spec names it, @dw_name (DW_AT_name)
+ * supplying a legacy name's generic arguments; NULL if it is not Rust's
+ * (caller frees).
+ */
+char *rust_name(const char *linkage, const char *dw_name);
+/* @name without its generic argument lists (caller frees). */
+char *rust_base(const char *name);
+
+#endif

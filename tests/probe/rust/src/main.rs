@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+//! A toy till for capture probe's Rust support (tests/probe/test-probe-rust.sh):
+//! WORKERS threads take turns under one Mutex (worker 0, 1, ..., 0, ...: the
+//! schedule, and so the events, are the same every run and in both builds)
+//! and each applies OPS operations, an enum with data, to 4 accounts with
+//! String names, an Option<Box<Owner>> and a Vec history; it logs every
+//! operation it applies.  Then the main thread looks accounts up by name
+//! (an Option<&Account> result) and audits two types through one generic
+//! function.  The probed functions are #[inline(never)]: an inlined one has
+//! no symbol and is refused by the probes.
+//!
+//! usage: till [WORKERS [OPS]]    (default 3 and 30)
+use std::sync::{Condvar, Mutex};
+use std::thread;
+
+pub mod shop {
+    /// What a worker does to the accounts: an enum with data.
+    #[derive(Debug, Clone)]
+    pub enum Op {
+        Deposit { account: usize, cents: i64 },
+        Withdraw { account: usize, cents: i64 },
+        Transfer { from: usize, to: usize, cents: i64 },
+        Freeze(usize),
+    }
+
+    pub struct Owner {
+        pub id: u32,
+        pub name: String,
+    }
+
+    pub struct Account {
+        pub name: String,
+        pub balance: i64,
+        pub owner: Option<Box<Owner>>,
+        pub history: Vec<i64>,
+        pub frozen: bool,
+    }
+
+    pub struct Till {
+        pub accounts: Vec<Account>,
+        pub applied: u64,
+        pub last: Option<u64>,
+    }
+
+    impl Till {
+        pub fn new() -> Till {
+            let names = ["alice", "bob", "carol", "dave"];
+            let accounts = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| Account {
+                    name: n.to_string(),
+                    balance: 100 * (i as i64 + 1),
+                    owner: if i % 2 == 0 {
+                        Some(Box::new(Owner { id: 10 + i as u32, name: n.to_uppercase() }))
+                    } else {
+                        None
+                    },
+                    history: Vec::new(),
+                    frozen: false,
+                })
+                .collect();
+            Till { accounts, applied: 0, last: None }
+        }
+
+        /// Apply @op for @worker with @memo; the new balance of the account
+        /// it touched first, or None when refused (frozen, or too little).
+        #[inline(never)]
+        pub fn apply(&mut self, worker: u32, op: &Op, memo: &str) -> Option<i64> {
+            let r = match *op {
+                Op::Deposit { account, cents } => self.add(account, cents),
+                Op::Withdraw { account, cents } => self.add(account, -cents),
+                Op::Transfer { from, to, cents } => {
+                    let r = self.add(from, -cents);
+                    if r.is_some() {
+                        self.add(to, cents);
+                    }
+                    r
+                }
+                Op::Freeze(account) => {
+                    self.accounts[account].frozen = true;
+                    Some(self.accounts[account].balance)
+                }
+            };
+            if r.is_some() {
+                self.applied += 1;
+                self.last = Some(worker as u64);
+            }
+            std::hint::black_box(memo);
+            r
+        }
+
+        fn add(&mut self, account: usize, cents: i64) -> Option<i64> {
+            let a = &mut self.accounts[account];
+            if a.frozen || a.balance + cents < 0 {
+                return None;
+            }
+            a.balance += cents;
+            a.history.push(cents);
+            Some(a.balance)
+        }
+
+        /// The account named @name, if any.
+        #[inline(never)]
+        pub fn find(&self, name: &str) -> Option<&Account> {
+            self.accounts.iter().find(|a| a.name == name)
+        }
+    }
+
+    /// Audit anything with a balance: a generic function, two instantiations.
+    pub trait Balance {
+        fn cents(&self) -> i64;
+    }
+
+    impl Balance for Account {
+        fn cents(&self) -> i64 {
+            self.balance
+        }
+    }
+
+    impl Balance for Till {
+        fn cents(&self) -> i64 {
+            self.accounts.iter().map(|a| a.balance).sum()
+        }
+    }
+
+    #[inline(never)]
+    pub fn audit<T: Balance>(what: &T, round: u32) -> i64 {
+        std::hint::black_box(what.cents() + round as i64 - round as i64)
+    }
+}
+
+use shop::{Op, Till};
+
+/// Worker @w's operation @i: follows from the numbers alone.
+fn op_of(w: usize, i: usize) -> Op {
+    let a = (w + i) % 4;
+    let cents = 5 + ((w * 7 + i * 13) % 40) as i64;
+    match (w + i) % 9 {
+        0 | 3 | 6 => Op::Deposit { account: a, cents },
+        1 | 4 => Op::Withdraw { account: a, cents },
+        8 if i > 20 => Op::Freeze(a),
+        _ => Op::Transfer { from: a, to: (a + 1) % 4, cents },
+    }
+}
+
+fn log_op(w: usize, i: usize, op: &Op, memo: &str, r: Option<i64>, t: &Till) {
+    let b: Vec<String> = t.accounts.iter().map(|a| a.balance.to_string()).collect();
+    println!(
+        "worker={} op={} {:?} memo={} result={} balances={}",
+        w,
+        i,
+        op,
+        memo,
+        r.map_or("refused".to_string(), |v| v.to_string()),
+        b.join(",")
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let workers: usize = args.get(1).map_or(3, |s| s.parse().expect("WORKERS"));
+    let ops: usize = args.get(2).map_or(30, |s| s.parse().expect("OPS"));
+    let state = Mutex::new((Till::new(), 0usize));
+    let turn = Condvar::new();
+
+    thread::scope(|sc| {
+        for w in 0..workers {
+            let (state, turn) = (&state, &turn);
+            sc.spawn(move || {
+                for i in 0..ops {
+                    let mut g = turn
+                        .wait_while(state.lock().unwrap(), |s| s.1 % workers != w)
+                        .unwrap();
+                    let op = op_of(w, i);
+                    let memo = format!("w{}-{}", w, i);
+                    let r = g.0.apply(w as u32, &op, &memo);
+                    log_op(w, i, &op, &memo, r, &g.0);
+                    g.1 += 1;
+                    turn.notify_all();
+                }
+            });
+        }
+    });
+    let (till, _) = state.into_inner().unwrap();
+    for name in ["carol", "erin"] {
+        let found = till.find(name);
+        println!("find={} balance={}", name, found.map_or("none".to_string(), |a| a.balance.to_string()));
+    }
+    println!("audit till={}", shop::audit(&till, 1));
+    println!("audit account={}", shop::audit(&till.accounts[0], 2));
+}
