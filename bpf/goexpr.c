@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "../capture/json.h"
 #include "describe.h"
 #include "goexpr.h"
 #include "sysv-resolve.h"
@@ -46,6 +47,7 @@ struct walk {
 	struct go_guard guard[GO_MAX_GUARDS];
 	int nguards;
 	int is_int;             /* a len: an int, whatever the field counting it */
+	int at_exit;            /* read at a return */
 };
 
 /* "EXPR: why", for the caller to report with the spec's file:line. */
@@ -169,6 +171,19 @@ static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 	if (reg == -1)
 		return why(w, "argument %s is based on a register the probe cannot read",
 			   name);
+	if (reg == SYSV_SP && w->at_exit) {
+		/* SP at the probe site (after a prologue) is not SP at a RET */
+		long k;
+
+		if ((e = sysv_cfa_above_sp(w->b, pc, &k))) {
+			char *r = why(w, "argument %s of %s, in a stack slot, at a return: %s",
+				      name, w->func, e);
+
+			free(e);
+			return r;
+		}
+		off += 8 - k;
+	}
 	cur->stack = reg == SYSV_SP;
 	cur->mem = !cur->stack;
 	cur->reg = cur->mem ? reg : 0;
@@ -355,6 +370,7 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 	Dwarf_Addr pc;
 	Dwarf_Die p;
 
+	w->at_exit = at_exit;
 	if (go_abi(w->b) == GO_ABI_SYSV && !strcmp(name, "~r0"))
 		return at_exit ? sysv_result_pieces(w, fn) :
 		       why(w, "result %s is only known at a return", name);
@@ -516,6 +532,10 @@ static int embedded(Dwarf_Die *t, const char *name, int depth,
 
 static char *promoted(struct walk *w, const char *name);
 static char *assertion(struct walk *w, const char *type);
+static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
+		       unsigned long long k, int size);
+static void take_value(struct walk *w, enum go_kind kind, int size,
+		       struct go_value *out);
 
 /* A struct (C's unions and C++'s classes too: no Go type is either). */
 static int is_aggregate(Dwarf_Die *t)
@@ -573,9 +593,153 @@ static char *bit_field(struct walk *w, Dwarf_Die *m, const char *name)
 	return NULL;
 }
 
+/*
+ * A Rust enum with data: a struct whose DW_TAG_variant_part (into @vp)
+ * holds a DW_TAG_variant per variant, each with one member named after
+ * the variant (its fields' struct), and names the discriminant's member
+ * (DW_AT_discr): a tag, or a niche in another variant's field
+ * (Option<Box<T>>'s pointer, 0 for None).  0, or -1 if @t is none.
+ */
+static int variant_part(Dwarf_Die *t, Dwarf_Die *vp)
+{
+	if (dwarf_tag(t) != DW_TAG_structure_type || dwarf_child(t, vp))
+		return -1;
+	do {
+		if (dwarf_tag(vp) == DW_TAG_variant_part)
+			return 0;
+	} while (dwarf_siblingof(vp, vp) == 0);
+	return -1;
+}
+
+/* The discriminant's offset in the enum and its size in bytes. */
+static char *discriminant(struct walk *w, Dwarf_Die *vp, long *off, int *size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word loc, bytes;
+	Dwarf_Die d, t;
+
+	if (!dwarf_formref_die(dwarf_attr(vp, DW_AT_discr, &a), &d) ||
+	    dwarf_formudata(dwarf_attr(&d, DW_AT_data_member_location, &a), &loc) ||
+	    sub_type(&d, &t) || peel(&t) || dwarf_aggregate_size(&t, &bytes) ||
+	    (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8))
+		return why(w, "enum %s: DWARF gives its discriminant no place or size",
+			   type_name(&w->type));
+	*off = (long)loc;
+	*size = (int)bytes;
+	return NULL;
+}
+
+/*
+ * The variants of @vp into @v (names, discriminants: DW_AT_discr_value,
+ * none for the one that takes every other value), the member of each into
+ * @m; how many, or -1 (DW_AT_discr_list's ranges, too many).
+ */
+static int variants(Dwarf_Die *vp, int size, struct go_variant *v, Dwarf_Die *m)
+{
+	Dwarf_Die var;
+	int n = 0;
+
+	if (dwarf_child(vp, &var))
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word k;
+		const char *name;
+
+		if (dwarf_tag(&var) != DW_TAG_variant)
+			continue;
+		if (n == GO_MAX_VARIANTS || dwarf_hasattr(&var, DW_AT_discr_list) ||
+		    dwarf_child(&var, &m[n]) || dwarf_tag(&m[n]) != DW_TAG_member ||
+		    !(name = dwarf_diename(&m[n])))
+			return -1;
+		snprintf(v[n].name, sizeof(v[n].name), "%s", name);
+		v[n].has_value = !dwarf_formudata(dwarf_attr(&var, DW_AT_discr_value, &a), &k);
+		v[n].value = size == 8 ? k : k & ((1ull << (8 * size)) - 1);
+		n++;
+	} while (dwarf_siblingof(&var, &var) == 0);
+	return n;
+}
+
+/* The enum's variants, discriminant and members: NULL, or why not. */
+static char *enum_parts(struct walk *w, Dwarf_Die *vp, long *off, int *size,
+			struct go_variant *v, Dwarf_Die *m, int *n)
+{
+	char *e = discriminant(w, vp, off, size);
+
+	if (e)
+		return e;
+	*n = variants(vp, *size, v, m);
+	return *n < 0 ? why(w, "enum %s: variants the probe cannot tell apart "
+			    "(discriminant ranges, or more than %d)", type_name(&w->type),
+			    GO_MAX_VARIANTS) : NULL;
+}
+
+/*
+ * Variant @name of the enum @vp is the variant part of: its fields'
+ * struct, read only when the discriminant selects it (equal to its value;
+ * a variant without one: unequal to every other's).
+ */
+static char *variant(struct walk *w, Dwarf_Die *vp, const char *name)
+{
+	struct go_variant v[GO_MAX_VARIANTS];
+	Dwarf_Die m[GO_MAX_VARIANTS];
+	struct strbuf names = STRBUF_INIT;
+	struct walk at;
+	Dwarf_Attribute a;
+	Dwarf_Word loc;
+	long off;
+	int size, n, k;
+	char *e = enum_parts(w, vp, &off, &size, v, m, &n);
+
+	for (k = 0; !e && k < n && strcmp(v[k].name, name); k++)
+		;
+	if (!e && k == n) {
+		for (int i = 0; i < n; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", v[i].name);
+		e = why(w, "enum %s has no variant %s (its variants: %s)",
+			type_name(&w->type), name, names.buf ? names.buf : "none");
+		strbuf_release(&names);
+	}
+	if (e)
+		return e;
+	at = *w;
+	advance(&at, off);
+	for (int i = 0; i < n && !e; i++)
+		if (v[k].has_value ? i == k : i != k && v[i].has_value)
+			e = add_guard(w, &at, v[k].has_value ? GO_GUARD_EQUAL : GO_GUARD_UNEQUAL,
+				      v[i].value, size);
+	if (e)
+		return e;
+	if (dwarf_formudata(dwarf_attr(&m[k], DW_AT_data_member_location, &a), &loc) ||
+	    sub_type(&m[k], &w->type))
+		return why(w, "variant %s has no offset or type", name);
+	peel(&w->type);
+	advance(w, (long)loc);
+	return NULL;
+}
+
+/* An enum read whole: its discriminant, and the variants it selects. */
+static char *enum_value(struct walk *w, Dwarf_Die *vp, struct go_value *out)
+{
+	Dwarf_Die m[GO_MAX_VARIANTS];
+	long off;
+	int size;
+	char *e = enum_parts(w, vp, &off, &size, out->variant, m, &out->nvariants);
+
+	if (e)
+		return e;
+	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
+	advance(w, off);
+	if (!w->mem && (e = place(w)))
+		return e;
+	take_value(w, GO_KIND_UNSIGNED, size, out);
+	return NULL;
+}
+
 /* Member @name of the struct the value is (or points to). */
 static char *member(struct walk *w, const char *name)
 {
+	char tuple[MAX_NAME];
 	Dwarf_Die m;
 
 	if (dwarf_tag(&w->type) == DW_TAG_pointer_type) {
@@ -583,6 +747,12 @@ static char *member(struct walk *w, const char *name)
 
 		if (e)
 			return e;
+	}
+	if (go_is_rust(w->b) && !variant_part(&w->type, &m))
+		return variant(w, &m, name);
+	if (go_is_rust(w->b) && isdigit((unsigned char)*name)) {
+		snprintf(tuple, sizeof(tuple), "__%s", name);   /* a tuple's field */
+		name = tuple;
 	}
 	if (!is_aggregate(&w->type))
 		return why(w, "%s has no fields (looking for %s)", type_name(&w->type), name);
@@ -649,18 +819,153 @@ static int reflect_kind(Dwarf_Die *t)
 /*
  * Is the value a Go slice (a struct of array, len, cap) or a string (str,
  * len)?  By kind, not by name: a named one (type IDs []uint64, type
- * ServerID string) is a struct named after its type.
+ * ServerID string) is a struct named after its type.  Rust's are by their
+ * DWARF (rust-types below).
  */
-static int is_slice(Dwarf_Die *t)
+static int is_go_slice(Dwarf_Die *t)
 {
 	return dwarf_tag(t) == DW_TAG_structure_type &&
 	       (reflect_kind(t) == GO_REFLECT_SLICE || !strncmp(type_name(t), "[]", 2));
 }
 
-static int is_string(Dwarf_Die *t)
+static int is_go_string(Dwarf_Die *t)
 {
 	return dwarf_tag(t) == DW_TAG_structure_type &&
 	       (reflect_kind(t) == GO_REFLECT_STRING || !strcmp(type_name(t), "string"));
+}
+
+/* Rust's sequences, as rustc's DWARF describes them. */
+enum rust_seq { RUST_NONE, RUST_SLICE, RUST_STR, RUST_VEC, RUST_STRING };
+
+static enum rust_seq rust_seq(Dwarf_Die *t)
+{
+	Dwarf_Die m;
+	const char *n = type_name(t);
+
+	if (dwarf_tag(t) != DW_TAG_structure_type)
+		return RUST_NONE;
+	/* &[T], &str: a fat pointer, its data_ptr and length */
+	if (!find_member(t, "data_ptr", &m) && !find_member(t, "length", &m))
+		return !strcmp(n, "&str") || !strcmp(n, "&mut str") ? RUST_STR : RUST_SLICE;
+	if (!strncmp(n, "Vec<", 4) && !find_member(t, "buf", &m) && !find_member(t, "len", &m))
+		return RUST_VEC;
+	if (!strcmp(n, "String") && !find_member(t, "vec", &m))
+		return RUST_STRING;
+	return RUST_NONE;
+}
+
+static int is_slice(struct walk *w)
+{
+	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+
+	return k == RUST_SLICE || k == RUST_VEC || is_go_slice(&w->type);
+}
+
+static int is_string(struct walk *w)
+{
+	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+
+	return k == RUST_STR || k == RUST_STRING || is_go_string(&w->type);
+}
+
+/*
+ * A Rust value through its references and Boxes (pointers in DWARF), as
+ * Rust's auto-deref reads v[0] and v.len() of a &Vec<T>.
+ */
+static char *rust_autoderef(struct walk *w)
+{
+	char *e = NULL;
+
+	while (!e && go_is_rust(w->b) && dwarf_tag(&w->type) == DW_TAG_pointer_type)
+		e = deref(w, 0);
+	return e;
+}
+
+/*
+ * The path of members from struct @t to its first pointer, depth first:
+ * a Vec's buf.inner.ptr.pointer.pointer (RawVec's, as rustc's library
+ * has it today: found, not assumed).  Its depth, or 0.
+ */
+static int first_pointer(Dwarf_Die *t, char path[][MAX_NAME], int depth)
+{
+	Dwarf_Die m, mt;
+
+	if (depth == MAX_EMBED || dwarf_child(t, &m))
+		return 0;
+	do {
+		const char *n = dwarf_diename(&m);
+		int k;
+
+		if (dwarf_tag(&m) != DW_TAG_member || !n || sub_type(&m, &mt))
+			continue;
+		peel(&mt);
+		snprintf(path[0], MAX_NAME, "%s", n);
+		if (dwarf_tag(&mt) == DW_TAG_pointer_type)
+			return 1;
+		if (dwarf_tag(&mt) == DW_TAG_structure_type &&
+		    (k = first_pointer(&mt, path + 1, depth + 1)))
+			return k + 1;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return 0;
+}
+
+/* A Vec's element type: its template parameter T. */
+static int vec_element(Dwarf_Die *vec, Dwarf_Die *elem)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(vec, &c))
+		return -1;
+	do {
+		const char *n = dwarf_diename(&c);
+
+		if (dwarf_tag(&c) == DW_TAG_template_type_parameter && n && !strcmp(n, "T"))
+			return sub_type(&c, elem);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return -1;
+}
+
+/* To a sequence's length: Go's len, Rust's length (a slice) or len (a Vec). */
+static char *seq_len(struct walk *w)
+{
+	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	char *e = k == RUST_STRING ? member(w, "vec") : NULL;
+
+	if (e)
+		return e;
+	w->is_int |= k != RUST_NONE;   /* usize, an int as Go's len is */
+	return member(w, k == RUST_SLICE || k == RUST_STR ? "length" : "len");
+}
+
+/*
+ * To a sequence's data pointer, its element type into @elem: Go's array
+ * (a string's str), Rust's data_ptr or a Vec's first pointer (of u8: the
+ * element type is the Vec's T).
+ */
+static char *seq_data(struct walk *w, Dwarf_Die *elem)
+{
+	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	char path[MAX_EMBED][MAX_NAME];
+	Dwarf_Die vec;
+	char *e;
+	int n;
+
+	if (k == RUST_STRING && (e = member(w, "vec")))
+		return e;
+	if (k == RUST_VEC || k == RUST_STRING) {
+		vec = w->type;
+		if (vec_element(&vec, elem) || !(n = first_pointer(&vec, path, 0)))
+			return why(w, "%s: DWARF gives no element type or data pointer",
+				   type_name(&vec));
+		for (int i = 0; i < n; i++)
+			if ((e = member(w, path[i])))
+				return e;
+		return NULL;
+	}
+	e = member(w, k != RUST_NONE ? "data_ptr" : is_go_string(&w->type) ? "str" : "array");
+	if (!e && sub_type(&w->type, elem))
+		e = why(w, "%s: no element type", type_name(&w->type));
+	return e;
 }
 
 /* Element @i of a slice or array. */
@@ -676,9 +981,9 @@ static char *reachable(struct walk *w, long i, Dwarf_Word esize)
 	return NULL;
 }
 
-/* A guard of @w's value: @at's value (8 bytes) is above (or equal to) @k. */
+/* A guard of @w's value: @at's value (@size bytes) is above (equal, unequal to) @k. */
 static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
-		       unsigned long long k)
+		       unsigned long long k, int size)
 {
 	struct go_guard *g = &w->guard[w->nguards];
 	char *e;
@@ -688,7 +993,7 @@ static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
 	if (!at->mem && (e = place(at)))
 		return e;
 	g->rd = at->rd;
-	g->rd.size = 8;
+	g->rd.size = (unsigned char)size;
 	g->is_arg_reg = at->rd.src == GP_SRC_REG && at->is_arg_reg;
 	g->op = op;
 	g->k = k;
@@ -716,6 +1021,8 @@ static char *element(struct walk *w, long i)
 	Dwarf_Die sub;
 	char *e;
 
+	if ((e = rust_autoderef(w)))
+		return e;
 	if (dwarf_tag(&w->type) == DW_TAG_array_type) {
 		if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize) ||
 		    dwarf_child(&w->type, &sub) || array_count(&sub, &count))
@@ -730,19 +1037,21 @@ static char *element(struct walk *w, long i)
 		advance(w, i * (long)esize);
 		return NULL;
 	}
-	if (!is_slice(&w->type))
+	if (!is_slice(w))
 		return why(w, "%s is neither a slice nor an array", type_name(&w->type));
 	at = *w;
-	if ((e = member(&at, "len")) || (e = add_guard(w, &at, GO_GUARD_ABOVE, (unsigned long)i)))
+	if ((e = seq_len(&at)) ||
+	    (e = add_guard(w, &at, GO_GUARD_ABOVE, (unsigned long)i, 8)))
 		return e;
-	e = member(w, "array");
-	if (e)
+	if ((e = seq_data(w, &sub)))
 		return e;
-	if (sub_type(&w->type, &sub) || dwarf_aggregate_size(&sub, &esize))
+	if (dwarf_aggregate_size(&sub, &esize))
 		return why(w, "%s: no element size", type_name(&w->type));
-	if ((e = reachable(w, i, esize)))
+	if ((e = reachable(w, i, esize)) || (e = deref(w, i * (long)esize)))
 		return e;
-	return deref(w, i * (long)esize);
+	w->type = sub;
+	peel(&w->type);
+	return NULL;
 }
 
 static void take_guards(const struct walk *w, struct go_value *out)
@@ -800,6 +1109,7 @@ static char *finish(struct walk *w, struct go_value *out)
 	Dwarf_Attribute a;
 	Dwarf_Word enc, size;
 	enum go_kind kind;
+	Dwarf_Die vp;
 	char *e;
 	char atomic[MAX_NAME];
 	int is_bool;
@@ -813,6 +1123,10 @@ static char *finish(struct walk *w, struct go_value *out)
 		return NULL;
 	}
 
+	if ((e = rust_autoderef(w)))	/* a &T or Box<T> reads the T */
+		return e;
+	if (go_is_rust(w->b) && !variant_part(&w->type, &vp))
+		return enum_value(w, &vp, out);
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
 	if (dwarf_tag(&w->type) == DW_TAG_enumeration_type && enum_base(&w->type))
 		return why(w, "enum %s: DWARF gives it no underlying type (DWARF 5 "
@@ -876,7 +1190,7 @@ static char *assertion(struct walk *w, const char *type)
 	at = *w;
 	if ((e = member(&at, word)) ||
 	    (!strcmp(word, "tab") && (e = member(&at, "Type"))) ||
-	    (e = add_guard(w, &at, GO_GUARD_EQUAL, desc)) || (e = member(w, "data")))
+	    (e = add_guard(w, &at, GO_GUARD_EQUAL, desc, 8)) || (e = member(w, "data")))
 		return e;
 	w->type = t;
 	return NULL;
@@ -1014,14 +1328,16 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		end++;
 		const char *count = map_count(&w.type);
 
+		if ((e = rust_autoderef(&w)))
+			return e;
 		if (count) {
 			if ((e = member(&w, count)))
 				return e;
 			w.is_int = 1;
-		} else if (!is_slice(&w.type) && !is_string(&w.type)) {
+		} else if (!is_slice(&w) && !is_string(&w)) {
 			return why(&w, "len of %s: only slices, strings and maps have one here",
 				   type_name(&w.type));
-		} else if ((e = member(&w, "len"))) {
+		} else if ((e = seq_len(&w))) {
 			return e;
 		}
 	}
@@ -1048,12 +1364,14 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	char *e;
 
 	memset(out, 0, sizeof(*out));
-	if ((e = whole_path(&w, fn, expr, at_exit)))
+	Dwarf_Die elem;
+
+	if ((e = whole_path(&w, fn, expr, at_exit)) || (e = rust_autoderef(&w)))
 		return e;
-	if (!is_string(&w.type))
+	if (!is_string(&w))
 		return why(&w, "%s is not a string", type_name(&w.type));
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
-	if ((e = member(&w, "str")) || (e = deref(&w, 8L * word)))
+	if ((e = seq_data(&w, &elem)) || (e = deref(&w, 8L * word)))
 		return e;
 	take_value(&w, GO_KIND_UNSIGNED, 8, out);
 	return NULL;
@@ -1072,7 +1390,7 @@ char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
 	if (iface_word(&w.type, &word))
 		e = member(&w, word);
-	else if (is_slice(&w.type))
+	else if (is_go_slice(&w.type))
 		e = member(&w, "array");
 	else if (dwarf_tag(&w.type) != DW_TAG_pointer_type)
 		return why(&w, "%s is never nil: a nil test takes a pointer, an interface, a map or a slice",

@@ -8,7 +8,10 @@
  *   X.FIELD               a struct field; through pointers as Go does
  *   X[N]                  element N of a slice or array (N a constant;
  *                         of a slice, guarded by its length)
- *   len(X)                a slice's, string's or map's length (named ones too)
+ *   len(X)                a slice's, string's or map's length (named ones too;
+ *                         Rust's Vec, &[T], String and &str)
+ *   X.VARIANT             a Rust enum's variant (op.Transfer.cents,
+ *                         owner.Some.0), guarded by its discriminant
  *   X.(*T)                interface X's value as a *T, guarded by its
  *                         dynamic type
  *   *X                    what pointer X points to (a proto2 *uint64 field)
@@ -32,16 +35,26 @@ enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
 /*
  * What a value's read is good only under, checked by the consumer: the
  * 8-byte value of @rd above @k (an index below a slice's length), or
- * equal to it (an interface's dynamic type).  Otherwise (or when @rd is
+ * equal to it (an interface's dynamic type, a Rust enum's variant), or
+ * unequal (a variant that takes every value the others do not).  Otherwise (or when @rd is
  * nil) the value is missing, never what the read found there.
  */
-enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL };
+enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL, GO_GUARD_UNEQUAL };
 
 struct go_guard {
 	struct gp_read rd;
 	int is_arg_reg;         /* as go_value's */
 	enum go_guard_op op;
 	unsigned long long k;
+};
+
+#define GO_MAX_VARIANTS 32
+
+/* A Rust enum's variant: its name, and the discriminant that selects it. */
+struct go_variant {
+	char name[64];
+	unsigned long long value;
+	int has_value;          /* 0: every value no other variant has */
 };
 
 struct go_value {
@@ -53,6 +66,10 @@ struct go_value {
 	char type[128];         /* the Go type's name, for messages */
 	struct go_guard guard[GO_MAX_GUARDS];
 	int nguards;
+	/* A Rust enum read whole: rd reads its discriminant, which selects
+	 * one of these (a table's field names them). */
+	struct go_variant variant[GO_MAX_VARIANTS];
+	int nvariants;
 };
 
 /*

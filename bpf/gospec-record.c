@@ -418,7 +418,8 @@ static const struct gp_record *guarded(const struct site *site,
 		const struct guard *g = &site->guard[i];
 		unsigned long long v = r->val[g->slot];
 		int pass = !(r->nil_mask & (1u << g->slot)) &&
-			   (g->op == GO_GUARD_ABOVE ? v > g->k : v == g->k);
+			   (g->op == GO_GUARD_ABOVE ? v > g->k :
+			    g->op == GO_GUARD_EQUAL ? v == g->k : v != g->k);
 
 		if (!pass) {
 			copy->nil_mask |= 1u << g->target;
@@ -426,6 +427,48 @@ static const struct gp_record *guarded(const struct site *site,
 		}
 	}
 	return copy;
+}
+
+/* @v, a Rust enum's discriminant, as its variant's index in @m's table, or -1. */
+static int variant_index(const struct variant_map *m, unsigned long long v)
+{
+	int other = -1;
+
+	for (int i = 0; i < m->n; i++) {
+		if (m->has_value[i] && m->value[i] == v)
+			return m->index[i];
+		if (!m->has_value[i])
+			other = m->index[i];
+	}
+	return other;
+}
+
+/*
+ * @r with each Rust enum's discriminant as its variant's table index
+ * (nil if it selects none), after the guards judged the discriminants.
+ */
+static const struct gp_record *as_variants(const struct site *site,
+					   const struct gp_record *r,
+					   struct gp_record *copy)
+{
+	int copied = 0;
+
+	for (int i = 0; i < site->nfields; i++) {
+		const struct field *f = &site->field[i];
+
+		for (int k = 0; f->variants && k < (f->count ? f->count : 1); k++) {
+			int slot = f->slot + k, at;
+
+			if (r->nil_mask & (1u << slot))
+				continue;
+			if (!copied++)
+				*copy = *r;
+			if ((at = variant_index(f->variants, r->val[slot])) < 0)
+				copy->nil_mask |= 1u << slot;
+			copy->val[slot] = at < 0 ? 0 : (unsigned long long)at;
+		}
+	}
+	return copied ? copy : r;
 }
 
 /*
@@ -579,7 +622,7 @@ static void leave(struct go_spec *s, struct func *fn, int proc,
 void go_spec_record(const struct gp_record *r, void *arg)
 {
 	struct go_spec *s = arg;
-	struct gp_record copy, checked;
+	struct gp_record copy, checked, variant;
 	struct site *site;
 	unsigned long long goid;
 	int proc;
@@ -595,6 +638,7 @@ void go_spec_record(const struct gp_record *r, void *arg)
 	}
 	if (site->nguards)
 		r = guarded(site, r, &checked);
+	r = as_variants(site, r, &variant);
 	if (s->raw)
 		write_raw(s, past_length(site, r, &copy), proc, (unsigned)site->nwritten);
 	goid = site->goid_slot >= 0 ? r->val[site->goid_slot] : r->goid;

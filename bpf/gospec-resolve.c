@@ -39,6 +39,42 @@ static int table_default(struct go_spec *s, const struct field *f,
 }
 
 /*
+ * A Rust enum read whole (@v's variants) is its variant's name in @f's
+ * table: each variant must be one of its names.
+ */
+static int variant_table(struct go_spec *s, struct field *f, const struct go_value *v,
+			 const char *expr)
+{
+	struct variant_map *m;
+
+	if (!f->table)
+		return gospec_refuse(s, f->line, "%s is the enum %s: read which variant it is "
+				     "by a table of the variants' names (names TABLE %s ...), "
+				     "or a field of one (%s.%s...)", expr, v->type,
+				     v->variant[0].name, expr, v->variant[0].name);
+	m = xcalloc(1, sizeof(*m));
+	m->n = v->nvariants;
+	for (int i = 0; i < m->n; i++) {
+		int k;
+
+		for (k = 0; k < f->table->n && (!f->table->shown[k] ||
+						strcmp(f->table->names[k], v->variant[i].name)); k++)
+			;
+		if (k == f->table->n) {
+			free(m);
+			return gospec_refuse(s, f->line, "%s: variant %s of %s is not in table %s",
+					     expr, v->variant[i].name, v->type, f->table->name);
+		}
+		m->value[i] = v->variant[i].value;
+		m->has_value[i] = v->variant[i].has_value;
+		m->index[i] = k;
+	}
+	free(f->variants);
+	f->variants = m;
+	return 0;
+}
+
+/*
  * Read @slot of @site: @expr as @f's type, or with @is_len its length
  * (any integer), or with @word >= 0 that word of a string's bytes.
  */
@@ -97,6 +133,8 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 
 	if (why)
 		return unresolved(s, f->line, b, why);
+	if (v.nvariants && variant_table(s, f, &v, expr))
+		return -1;
 	is_len |= word >= 0;
 	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
 		return gospec_refuse(s, f->line,

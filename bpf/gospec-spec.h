@@ -46,6 +46,18 @@ struct table {
 	int n;
 };
 
+/*
+ * A Rust enum's field: its discriminant read, written as its variant's
+ * name in the field's table (index[i] for a discriminant of value[i]; a
+ * variant without one, !has_value, takes every value no other has).
+ */
+struct variant_map {
+	int n;
+	unsigned long long value[GO_MAX_VARIANTS];
+	int has_value[GO_MAX_VARIANTS];
+	int index[GO_MAX_VARIANTS];
+};
+
 struct field {
 	char *name;             /* dotted: nested objects */
 	long line;
@@ -61,6 +73,7 @@ struct field {
 	char *expr;             /* before [:N] when count */
 	char *rest;             /* after [:N] */
 	const struct table *table;  /* values written as its names */
+	struct variant_map *variants;   /* a Rust enum's, by table */
 	int has_default;        /* or N: a nil read is N */
 	unsigned long long def;
 	int quoted;             /* as string: the number as a JSON string */

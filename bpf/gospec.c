@@ -34,6 +34,7 @@ void gospec_field_free(struct field *f)
 	free(f->calc);
 	free(f->kept_name);
 	free(f->pre);
+	free(f->variants);
 	memset(f, 0, sizeof(*f));
 }
 

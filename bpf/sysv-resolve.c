@@ -128,6 +128,17 @@ static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
 	return why;
 }
 
+char *sysv_cfa_above_sp(struct go_binary *b, Dwarf_Addr pc, long *k)
+{
+	int reg;
+	char *e = cfa_at(b, pc, &reg, k);
+
+	if (!e && reg != SYSV_SP)
+		e = xasprintf("the frame at %#lx is addressed by a frame pointer, not the "
+			      "stack pointer", (unsigned long)pc);
+	return e;
+}
+
 char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 		      int *reg, long *off)
 {

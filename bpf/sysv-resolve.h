@@ -37,6 +37,13 @@ char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 		      int *reg, long *off);
 
 /*
+ * How far the CFA is above the stack pointer at @pc (@k: CFA = SP + @k),
+ * from the call-frame information: a slot addressed from SP there is at
+ * SP + 8 - @k + its offset at a RET, where SP is CFA - 8.  NULL, or why not.
+ */
+char *sysv_cfa_above_sp(struct go_binary *b, Dwarf_Addr pc, long *k);
+
+/*
  * @fn's result at a return (its DW_AT_type into @type): in @nregs of RAX
  * and RDX (an integer, pointer or enum; a struct or union of at most 16
  * bytes without floats), or with @indirect in memory RAX points to (the

@@ -100,9 +100,11 @@ pub mod shop {
             Some(a.balance)
         }
 
-        /// The account named @name, if any.
+        /// The account named @name, if any; @verbose is read by a debug
+        /// build only (a release build's DWARF has no location for it).
         #[inline(never)]
-        pub fn find(&self, name: &str) -> Option<&Account> {
+        pub fn find(&self, name: &str, verbose: bool) -> Option<&Account> {
+            debug_assert!(!verbose || !name.is_empty());
             self.accounts.iter().find(|a| a.name == name)
         }
     }
@@ -161,7 +163,13 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let workers: usize = args.get(1).map_or(3, |s| s.parse().expect("WORKERS"));
     let ops: usize = args.get(2).map_or(30, |s| s.parse().expect("OPS"));
-    let state = Mutex::new((Till::new(), 0usize));
+    let till = Till::new();
+    for (i, a) in till.accounts.iter().enumerate() {
+        if let Some(o) = &a.owner {
+            println!("owner account={} id={} name={}", i, o.id, o.name);
+        }
+    }
+    let state = Mutex::new((till, 0usize));
     let turn = Condvar::new();
 
     thread::scope(|sc| {
@@ -184,7 +192,7 @@ fn main() {
     });
     let (till, _) = state.into_inner().unwrap();
     for name in ["carol", "erin"] {
-        let found = till.find(name);
+        let found = till.find(name, true);
         println!("find={} balance={}", name, found.map_or("none".to_string(), |a| a.balance.to_string()));
     }
     println!("audit till={}", shop::audit(&till, 1));
