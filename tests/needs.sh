@@ -30,6 +30,11 @@ go_tool() {
 	PATH=$PATH:/usr/local/go/bin command -v go || true
 }
 
+# cargo_tool: the cargo the scripts run (PATH, then rustup's ~/.cargo/bin), or nothing.
+cargo_tool() {
+	PATH=$PATH:$HOME/.cargo/bin command -v cargo || true
+}
+
 # tool_missing CMD PACKAGE: CMD not on PATH.
 tool_missing() {
 	command -v "$1" >/dev/null && return 1
@@ -76,6 +81,8 @@ need_missing() {
 	qemu) tool_missing "${CAPTURE_QEMU:-qemu-system-x86_64}" qemu-system-x86 ;;
 	go) go_missing ;;
 	goproxy) goproxy_missing ;;
+	cargo) [ -n "$(cargo_tool)" ] && return 1
+	       echo "no cargo (on PATH or in ~/.cargo/bin): the Rust toolchain (rustup)" ;;
 	btf) [ -r /sys/kernel/btf/vmlinux ] && return 1
 	     echo "no /sys/kernel/btf/vmlinux: the BPF object needs the kernel's BTF" ;;
 	reference) [ -d "$NEEDS_REF/sysmobench-corpora" ] && return 1

@@ -1,0 +1,97 @@
+#!/bin/bash
+# capture probe on a Rust program (docs/probes.md, "Rust"): the toy till
+# (tests/probe/rust: threads taking turns under a Mutex, an enum with
+# data, Strings, a Vec, Options) built by cargo as a debug build, a
+# release build (opt-level 2 with debug information: location lists) and
+# a release build with v0 symbol mangling, traced by
+# tests/probe/till.probes alone and checked against its own log
+# (check-till.py); the same events from every build; the manifest's
+# language; every refusal (a value optimized out, a field DWARF lacks, a
+# variant the enum lacks, an enum read as an integer, a variant not in
+# the field's table, a misspelt function, a binary without DWARF) with
+# exit 3, its SPEC:LINE or binary, and nothing written.
+# needs: root btf python3 jq cargo
+source "$(dirname "$0")/../lib.sh"
+D=$TESTS_DIR/probe
+W=3 OPS=30
+CARGO=$(cargo_tool)
+# The target directories stay between runs under build/, as build/'s C
+# objects do; cargo's own cache is CARGO_HOME's (no crate is downloaded).
+T=$ROOT/build/probe-rust
+
+build() {   # build NAME TARGET_DIR PROFILE: the till, as $TMP/NAME
+	local name=$1 dir=$2 profile=$3 out=$3
+	[ "$profile" = dev ] && out=debug   # cargo's directory of the dev profile
+	CARGO_TARGET_DIR=$T/$dir nice "$CARGO" build -q --locked --profile "$profile" \
+		--manifest-path "$D/rust/Cargo.toml" 2>"$TMP/cargo.err" ||
+		not_ok "cargo build $name" "$(tail -n 2 "$TMP/cargo.err")"
+	cp "$T/$dir/$out/till" "$TMP/$name"
+}
+build debug legacy dev
+build release legacy release
+RUSTFLAGS=-Csymbol-mangling-version=v0 build v0 v0 release
+
+for bin in debug release v0; do
+	if $CAPTURE probe --probes "$D/till.probes" -o "$TMP/c-$bin" -- "$TMP/$bin" $W $OPS \
+		>"$TMP/$bin.out" 2>"$TMP/$bin.err"; then
+		ok "capture probe of the till built $bin"
+	else
+		not_ok "capture probe of the till built $bin" "$(tail -n 2 "$TMP/$bin.err")"
+	fi
+	# stdout: the till's log, then the corpus directory capture prints.
+	head -n -1 "$TMP/$bin.out" >"$TMP/$bin.log"
+	if out=$(python3 "$D/check-till.py" "$TMP/c-$bin/events/$bin.ndjson" "$TMP/$bin.log" \
+		$W $OPS 2>&1); then
+		ok "$bin: variants, their fields, Vec elements, Strings, Options, results as logged ($out)"
+	else
+		not_ok "$bin: the events against the log" "$out"
+	fi
+done
+for bin in release v0; do
+	if cmp -s "$TMP/c-debug/events/debug.ndjson" "$TMP/c-$bin/events/$bin.ndjson"; then
+		ok "$bin: the same events as the debug build"
+	else
+		not_ok "$bin: the same events as the debug build" \
+			"$(diff "$TMP/c-debug/events/debug.ndjson" "$TMP/c-$bin/events/$bin.ndjson" | head -n 4)"
+	fi
+done
+# The check can fail: one balance changed in the log.
+sed '3s/result=\([0-9]*\)/result=9\1/' "$TMP/release.log" >"$TMP/bad.log"
+python3 "$D/check-till.py" "$TMP/c-release/events/release.ndjson" "$TMP/bad.log" $W $OPS \
+	>/dev/null 2>&1 && not_ok "a log that differs fails the check" "check-till.py passed it" ||
+	ok "a log that differs fails the check"
+
+M=$TMP/c-release/MANIFEST.json
+want_id=$(readelf -n "$TMP/release" | sed -n 's/.*Build ID: //p')
+if [ "$(jq -r .environment.language "$M")" = Rust ] &&
+   [ "$(jq -r .environment.build_id "$M")" = "$want_id" ] &&
+   [ "$(jq -r '.events.Apply' "$M")" = $((W * OPS)) ]; then
+	ok "manifest: the language Rust, the GNU build id, $((W * OPS)) operations"
+else
+	not_ok "manifest: the language and build id" "$(jq -c .environment "$M")"
+fi
+
+spec() {   # spec NAME LINE...: a spec file of these lines
+	local name=$1; shift
+	printf '%s\n' "$@" >"$TMP/$name.probes"
+}
+refused() {   # refused NAME PATTERN BINARY: exit 3, the message, nothing written
+	expect_exit 3 "refused: $1" "$2" \
+		$CAPTURE probe --probes "$TMP/$1.probes" -o "$TMP/out-$1" -- "$3"
+	nothing_left "nothing written: $1" "$TMP/out-$1"
+}
+spec verbose 'func till::shop::Till::find' 'entry F' '	v bool verbose'
+refused verbose 'verbose.probes:3: .*release: verbose: argument verbose of find is optimized out at the probe site' "$TMP/release"
+spec nofield 'func till::shop::Till::apply' 'entry A' '	c i64 op.Transfer.amount'
+refused nofield 'nofield.probes:3: .*debug: op.Transfer.amount: Transfer has no field amount' "$TMP/debug"
+spec novariant 'func till::shop::Till::apply' 'entry A' '	c i64 op.Refund.cents'
+refused novariant 'novariant.probes:3: .*release: op.Refund.cents: enum Op has no variant Refund \(its variants: Deposit, Withdraw, Transfer, Freeze\)' "$TMP/release"
+spec notable 'func till::shop::Till::apply' 'entry A' '	k u64 op'
+refused notable 'notable.probes:3: op is the enum Op: read which variant it is by a table' "$TMP/release"
+spec short 'names k Deposit Withdraw' 'func till::shop::Till::apply' 'entry A' '	c k op'
+refused short 'short.probes:4: op: variant Transfer of Op is not in table k' "$TMP/v0"
+spec misspelt 'func till::shop::Till::aply' 'entry A' '	w u32 worker'
+refused misspelt 'misspelt.probes:1: .*v0: no function till::shop::Till::aply \(did you mean till::shop::Till::apply' "$TMP/v0"
+strip -o "$TMP/stripped" "$TMP/release"
+cp "$TMP/nofield.probes" "$TMP/nodwarf.probes"
+refused nodwarf 'capture: [^ ]*stripped: no DWARF debug information' "$TMP/stripped"
