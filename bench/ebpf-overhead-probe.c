@@ -27,7 +27,10 @@
  *
  * Usage: ebpf-overhead-probe BINARY N [--bpf-stats | --count-only |
  *                                      --bpf-stats-count | --bare | --reads K]
- * (run from the top of the tree: the spec is read from there)
+ * (run from the top of the tree: the spec is read from there).  Another
+ * target than etcd's: BENCH_PROBES names its spec, BENCH_FUNC the
+ * function --bare and --reads trap, and BENCH_MODE a word the target
+ * takes before N (bench/ebpf-overhead-rust: the till's "bench").
  */
 #include <bpf/bpf.h>
 #include <linux/perf_event.h>
@@ -59,7 +62,29 @@ static unsigned long long cpu_ns(void)
 	       (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000ull;
 }
 
-#define STEP "go.etcd.io/raft/v3.(*raft).Step"
+/* The target's function and spec: etcd's (*raft).Step unless the environment says. */
+static const char *env_or(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : def;
+}
+
+#define STEP env_or("BENCH_FUNC", "go.etcd.io/raft/v3.(*raft).Step")
+#define PROBES env_or("BENCH_PROBES", "scenarios/etcd/raft.probes")
+
+/* The target's command line: BINARY [BENCH_MODE] N. */
+static void target_args(char *const argv[], char *args[4])
+{
+	char *mode = getenv("BENCH_MODE");
+	int n = 0;
+
+	args[n++] = argv[1];
+	if (mode && *mode)
+		args[n++] = mode;
+	args[n++] = argv[2];
+	args[n] = NULL;
+}
 
 /* A perf-event uprobe at @off of @path in every process, running @prog. */
 static int perf_uprobe(int prog, const char *path, unsigned long off)
@@ -125,7 +150,7 @@ static int reads_program(enum gp_attach how, int k)
 static int bare(char *const argv[], int k)
 {
 	char out[] = "/tmp/ebpf-overhead-XXXXXX";
-	const char *args[] = { argv[1], argv[2], NULL };
+	char *args[4];
 	struct cap_err err;
 	struct go_binary *b = go_open(argv[1], &err);
 	struct go_func f;
@@ -137,6 +162,7 @@ static int bare(char *const argv[], int k)
 	__u32 len = sizeof(info);
 	char *text;
 
+	target_args(argv, args);
 	if (!b || go_func(b, STEP, &f, &err) || gp_attach_path(&how, &err))
 		die_err(&err);
 	if (stats && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
@@ -150,7 +176,7 @@ static int bare(char *const argv[], int k)
 	       perf_uprobe(prog, argv[1], off);
 	if (link < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot attach the empty program");
-	proc_must(EXIT_CAPTURE_FAILED, args, out);
+	proc_must(EXIT_CAPTURE_FAILED, (const char *const *)args, out);
 	if (bpf_obj_get_info_by_fd(prog, &info, &len))
 		die(EXIT_CAPTURE_FAILED, "cannot read the program's statistics");
 	close(link);
@@ -170,7 +196,7 @@ static int bare(char *const argv[], int k)
 int main(int argc, char **argv)
 {
 	char out[] = "/tmp/ebpf-overhead-XXXXXX";
-	char *args[] = { argv[1], argv[2], NULL }, *text;
+	char *args[4], *text;
 	const struct gp_stats *st;
 	struct gp_engine *e;
 	struct go_spec *spec;
@@ -193,11 +219,12 @@ int main(int argc, char **argv)
 		die(EXIT_ENV_MISSING, "cannot enable BPF statistics");
 	else if (*opt && !stats && translate)
 		die(EXIT_USAGE, "ebpf-overhead-probe: unknown option %s", opt);
+	target_args(argv, args);
 	fd = mkstemp(out);
 	devnull = fopen("/dev/null", "w");
 	if (fd < 0 || !devnull)
 		die(EXIT_CAPTURE_FAILED, "cannot create temporary files");
-	spec = go_spec_parse("scenarios/etcd/raft.probes", &err);
+	spec = go_spec_parse(PROBES, &err);
 	if (!spec)
 		die_err(&err);
 	e = gp_open(argv[1], &err);

@@ -10,6 +10,7 @@
 //! no symbol and is refused by the probes.
 //!
 //! usage: till [WORKERS [OPS]]    (default 3 and 30)
+//!        till bench N             (N calls of Till::apply, ns per call)
 use std::sync::{Condvar, Mutex};
 use std::thread;
 
@@ -159,8 +160,24 @@ fn log_op(w: usize, i: usize, op: &Op, memo: &str, r: Option<i64>, t: &Till) {
     );
 }
 
+/// `till bench N`: N calls of Till::apply on one thread, alternately a
+/// deposit and a withdrawal; prints the ns per call (bench/ebpf-overhead-rust).
+fn bench(n: usize) {
+    let mut till = Till::new();
+    let ops = [Op::Deposit { account: 0, cents: 5 }, Op::Withdraw { account: 0, cents: 5 }];
+    let memo = String::from("bench");
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        std::hint::black_box(till.apply(0, &ops[i % 2], &memo));
+    }
+    println!("{:.1}", t.elapsed().as_nanos() as f64 / n.max(1) as f64);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("bench") {
+        return bench(args.get(2).map_or(1000000, |s| s.parse().expect("N")));
+    }
     let workers: usize = args.get(1).map_or(3, |s| s.parse().expect("WORKERS"));
     let ops: usize = args.get(2).map_or(30, |s| s.parse().expect("OPS"));
     let till = Till::new();
