@@ -10,7 +10,7 @@
  * A run that fails keeps what it captured in DIR.failed/.  --describe
  * says what a binary offers a spec (bpf/describe.h).
  *
- * capture probe: the same engine on any ELF with DWARF, Go, C or C++,
+ * capture probe: the same engine on any ELF with DWARF, Go, C, C++ or Rust,
  * the ABI chosen from its DW_AT_language (docs/probes.md); its manifest
  * records the binary's GNU build id and that language.
  */
@@ -55,10 +55,10 @@ static const char go_usage[] =
 
 static const char probe_usage[] =
 	"usage: capture probe --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
-	"Run COMMAND, an ELF binary with DWARF (Go, C or C++: the ABI is chosen from\n"
-	"its DW_AT_language), under eBPF uprobes placed as the probe spec SPEC says\n"
-	"(docs/probes.md), with every process it starts; write each record and the\n"
-	"event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
+	"Run COMMAND, an ELF binary with DWARF (Go, C, C++ or Rust: the ABI is chosen\n"
+	"from its DW_AT_language), under eBPF uprobes placed as the probe spec SPEC\n"
+	"says (docs/probes.md), with every process it starts; write each record and\n"
+	"the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
 	"options:\n"
 	"  -p, --probes SPEC    the probe spec\n"
 	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
