@@ -235,6 +235,16 @@ static const char *die_name(Dwarf_Die *d)
 	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
 }
 
+/* @d matches @q: the first out-of-line one is kept; an abstract (inlined) one noted. */
+static int found(struct die_query *q, Dwarf_Die *d)
+{
+	if (dwarf_hasattr(d, DW_AT_inline))
+		q->inlined = 1;
+	else if (!q->nfound++)
+		q->found = *d;
+	return 0;
+}
+
 static int match_die(Dwarf_Die *d, void *arg)
 {
 	struct die_query *q = arg;
@@ -243,13 +253,7 @@ static int match_die(Dwarf_Die *d, void *arg)
 	if (dwarf_tag(d) != q->tag)
 		return 0;
 	name = die_name(d);
-	if (!name || strcmp(name, q->name))
-		return 0;
-	if (dwarf_hasattr(d, DW_AT_inline))
-		q->inlined = 1;
-	else if (!q->nfound++)
-		q->found = *d;
-	return 0;
+	return name && !strcmp(name, q->name) ? found(q, d) : 0;
 }
 
 /* A function named @name, or (Rust) whose generic base name is @name. */
@@ -257,13 +261,7 @@ static int match_function(Dwarf_Die *d, const char *name, const char *base, void
 {
 	struct die_query *q = arg;
 
-	if (strcmp(name, q->name) && strcmp(base, q->name))
-		return 0;
-	if (dwarf_hasattr(d, DW_AT_inline))
-		q->inlined = 1;
-	else if (!q->nfound++)
-		q->found = *d;
-	return 0;
+	return strcmp(name, q->name) && strcmp(base, q->name) ? 0 : found(q, d);
 }
 
 /* File offset of virtual address @va, from the PT_LOAD that maps it. */

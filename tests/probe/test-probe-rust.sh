@@ -12,6 +12,7 @@
 # exit 3, its SPEC:LINE or binary, and nothing written.
 # needs: root btf python3 jq cargo
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/probe-lib.sh"
 D=$TESTS_DIR/probe
 W=3 OPS=30
 CARGO=$(cargo_tool)
@@ -31,30 +32,8 @@ build debug legacy dev
 build release legacy release
 RUSTFLAGS=-Csymbol-mangling-version=v0 build v0 v0 release
 
-for bin in debug release v0; do
-	if $CAPTURE probe --probes "$D/till.probes" -o "$TMP/c-$bin" -- "$TMP/$bin" $W $OPS \
-		>"$TMP/$bin.out" 2>"$TMP/$bin.err"; then
-		ok "capture probe of the till built $bin"
-	else
-		not_ok "capture probe of the till built $bin" "$(tail -n 2 "$TMP/$bin.err")"
-	fi
-	# stdout: the till's log, then the corpus directory capture prints.
-	head -n -1 "$TMP/$bin.out" >"$TMP/$bin.log"
-	if out=$(python3 "$D/check-till.py" "$TMP/c-$bin/events/$bin.ndjson" "$TMP/$bin.log" \
-		$W $OPS 2>&1); then
-		ok "$bin: variants, their fields, Vec elements, Strings, Options, results as logged ($out)"
-	else
-		not_ok "$bin: the events against the log" "$out"
-	fi
-done
-for bin in release v0; do
-	if cmp -s "$TMP/c-debug/events/debug.ndjson" "$TMP/c-$bin/events/$bin.ndjson"; then
-		ok "$bin: the same events as the debug build"
-	else
-		not_ok "$bin: the same events as the debug build" \
-			"$(diff "$TMP/c-debug/events/debug.ndjson" "$TMP/c-$bin/events/$bin.ndjson" | head -n 4)"
-	fi
-done
+captured "$D/till.probes" "$D/check-till.py" \
+	"variants, their fields, Vec elements, Strings, Options, results" debug release v0
 # The check can fail: one balance changed in the log.
 sed '3s/result=\([0-9]*\)/result=9\1/' "$TMP/release.log" >"$TMP/bad.log"
 python3 "$D/check-till.py" "$TMP/c-release/events/release.ndjson" "$TMP/bad.log" $W $OPS \
@@ -71,15 +50,6 @@ else
 	not_ok "manifest: the language and build id" "$(jq -c .environment "$M")"
 fi
 
-spec() {   # spec NAME LINE...: a spec file of these lines
-	local name=$1; shift
-	printf '%s\n' "$@" >"$TMP/$name.probes"
-}
-refused() {   # refused NAME PATTERN BINARY: exit 3, the message, nothing written
-	expect_exit 3 "refused: $1" "$2" \
-		$CAPTURE probe --probes "$TMP/$1.probes" -o "$TMP/out-$1" -- "$3"
-	nothing_left "nothing written: $1" "$TMP/out-$1"
-}
 spec verbose 'func till::shop::Till::find' 'entry F' '	v bool verbose'
 refused verbose 'verbose.probes:3: .*release: verbose: argument verbose of find is optimized out at the probe site' "$TMP/release"
 spec nofield 'func till::shop::Till::apply' 'entry A' '	c i64 op.Transfer.amount'

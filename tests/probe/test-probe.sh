@@ -9,6 +9,7 @@
 # no ELF) with exit 3, its SPEC:LINE or binary, and nothing written.
 # needs: root btf python3 jq
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/probe-lib.sh"
 D=$TESTS_DIR/probe
 W=3 OPS=30
 
@@ -22,30 +23,9 @@ build ledger2 gcc -O2 -g
 build ledgerc clang -O2 -g
 build nodwarf gcc -O2
 
-for bin in ledger0 ledger2 ledgerc; do
-	if $CAPTURE probe --probes "$D/ledger.probes" -o "$TMP/c-$bin" -- "$TMP/$bin" $W $OPS \
-		>"$TMP/$bin.out" 2>"$TMP/$bin.err"; then
-		ok "capture probe of the ledger built $bin"
-	else
-		not_ok "capture probe of the ledger built $bin" "$(tail -n 2 "$TMP/$bin.err")"
-	fi
-	# stdout: the ledger's log, then the corpus directory capture prints.
-	head -n -1 "$TMP/$bin.out" >"$TMP/$bin.log"
-	if out=$(python3 "$D/check-ledger.py" "$TMP/c-$bin/events/$bin.ndjson" "$TMP/$bin.log" \
-		$W $OPS 2>&1); then
-		ok "$bin: arguments, fields through pointers, unions, arrays, enums, bit-fields, results as logged ($out)"
-	else
-		not_ok "$bin: the events against the log" "$out"
-	fi
-done
-for bin in ledger2 ledgerc; do
-	if cmp -s "$TMP/c-ledger0/events/ledger0.ndjson" "$TMP/c-$bin/events/$bin.ndjson"; then
-		ok "$bin: the same events as -O0"
-	else
-		not_ok "$bin: the same events as -O0" \
-			"$(diff "$TMP/c-ledger0/events/ledger0.ndjson" "$TMP/c-$bin/events/$bin.ndjson" | head -n 4)"
-	fi
-done
+captured "$D/ledger.probes" "$D/check-ledger.py" \
+	"arguments, fields through pointers, unions, arrays, enums, bit-fields, results" \
+	ledger0 ledger2 ledgerc
 # The check can fail: one amount changed in the log.
 sed '2s/amount=\([0-9]*\)/amount=9\1/' "$TMP/ledger2.log" >"$TMP/bad.log"
 python3 "$D/check-ledger.py" "$TMP/c-ledger2/events/ledger2.ndjson" "$TMP/bad.log" $W $OPS \
@@ -70,15 +50,6 @@ else
 	not_ok "raw/: threads numbered 1 to $((W + 1)), no thread id" "$threads"
 fi
 
-spec() {   # spec NAME LINE...: a spec file of these lines
-	local name=$1; shift
-	printf '%s\n' "$@" >"$TMP/$name.probes"
-}
-refused() {   # refused NAME PATTERN BINARY: exit 3, the message, nothing written
-	expect_exit 3 "refused: $1" "$2" \
-		$CAPTURE probe --probes "$TMP/$1.probes" -o "$TMP/out-$1" -- "$3"
-	nothing_left "nothing written: $1" "$TMP/out-$1"
-}
 spec verbose 'func ledger_totals' 'entry T' '	v i32 verbose'
 refused verbose 'verbose.probes:3: .*ledgerc: verbose: argument verbose of ledger_totals is optimized out at the probe site' "$TMP/ledgerc"
 spec nofield 'func ledger_apply' 'entry T' '	x i32 op.nosuch'

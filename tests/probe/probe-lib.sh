@@ -1,0 +1,40 @@
+# What tests/probe's scripts share (sourced after tests/lib.sh): a
+# program's builds captured under one spec, checked against the log
+# each prints, compared with each other; refusals.
+
+# captured SPEC CHECKER WHAT BIN...: each $TMP/BIN run as BIN $W $OPS
+# under SPEC into $TMP/c-BIN, its events checked against its log by
+# CHECKER (EVENTS LOG W OPS); then every BIN's events against the first's.
+captured() {
+	local spec=$1 checker=$2 what=$3 bin out; shift 3
+	for bin in "$@"; do
+		if $CAPTURE probe --probes "$spec" -o "$TMP/c-$bin" -- "$TMP/$bin" $W $OPS \
+			>"$TMP/$bin.out" 2>"$TMP/$bin.err"; then
+			ok "capture probe of the program built $bin"
+		else
+			not_ok "capture probe of the program built $bin" "$(tail -n 2 "$TMP/$bin.err")"
+		fi
+		# stdout: the program's log, then the corpus directory capture prints.
+		head -n -1 "$TMP/$bin.out" >"$TMP/$bin.log"
+		if out=$(python3 "$checker" "$TMP/c-$bin/events/$bin.ndjson" "$TMP/$bin.log" \
+			$W $OPS 2>&1); then
+			ok "$bin: $what as logged ($out)"
+		else
+			not_ok "$bin: the events against the log" "$out"
+		fi
+	done
+	for bin in "${@:2}"; do
+		same_bytes "$bin: the same events as $1" \
+			"$TMP/c-$1/events/$1.ndjson" "$TMP/c-$bin/events/$bin.ndjson"
+	done
+}
+
+spec() {   # spec NAME LINE...: a spec file of these lines
+	local name=$1; shift
+	printf '%s\n' "$@" >"$TMP/$name.probes"
+}
+refused() {   # refused NAME PATTERN BINARY: exit 3, the message, nothing written
+	expect_exit 3 "refused: $1" "$2" \
+		$CAPTURE probe --probes "$TMP/$1.probes" -o "$TMP/out-$1" -- "$3"
+	nothing_left "nothing written: $1" "$TMP/out-$1"
+}
