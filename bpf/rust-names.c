@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture/die.h"
+#include "../capture/json.h"
 #include "rust-names.h"
 
 /* The '>' closing the '<' at @p, or NULL. */
@@ -37,20 +38,80 @@ static void unwrap_inherent(char *s)
 	memmove(s, s + 1, strlen(s));
 }
 
-/* A legacy name's last segment f as DW_AT_name's f<T>, written f::<T>. */
+#define MAX_ARGS 16
+
+/* The type arguments of the list <A, B<C>, 'a> at @lt (lifetimes left out), into @arg. */
+static int arguments(const char *lt, const char *arg[], size_t len[])
+{
+	const char *end = closing(lt), *p = lt + 1;
+	int n = 0, depth = 0;
+
+	for (const char *start = p; end && p <= end && n < MAX_ARGS; p++) {
+		depth += *p == '<' ? 1 : *p == '>' && p < end ? -1 : 0;
+		if ((*p != ',' || depth) && p != end)
+			continue;
+		while (*start == ' ')
+			start++;
+		if (*start != '\'' && p > start) {
+			arg[n] = start;
+			len[n++] = (size_t)(p - start);
+		}
+		start = p + 1;
+	}
+	return n;
+}
+
+static void put_arguments(struct strbuf *sb, const char *arg[], const size_t len[], int n)
+{
+	for (int i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%.*s", i ? ", " : "", (int)len[i], arg[i]);
+}
+
+/*
+ * A legacy name's type arguments, which its symbol lacks, from DW_AT_name
+ * (f<A, B>: a generic impl's parameters first, then the function's own):
+ * crate::Type<T>::f as crate::Type<A>::f::<B>.
+ */
 static char *with_arguments(char *name, const char *dw_name)
 {
-	const char *lt = dw_name ? strchr(dw_name, '<') : NULL;
-	size_t own = lt ? (size_t)(lt - dw_name) : 0;
-	size_t n = strlen(name);
-	char *r;
+	const char *lt = dw_name ? strchr(dw_name, '<') : NULL, *arg[MAX_ARGS], *param[MAX_ARGS];
+	size_t own = lt ? (size_t)(lt - dw_name) : 0, n = strlen(name), len[MAX_ARGS], plen[MAX_ARGS];
+	struct strbuf sb = STRBUF_INIT;
+	int nargs, k = 0;
+	size_t prefix;
 
-	if (!lt || n < own || strncmp(name + n - own, dw_name, own) ||
-	    (n > own && name[n - own - 1] != ':'))
+	if (!lt || n < own + 2 || strncmp(name + n - own, dw_name, own) ||
+	    strncmp(name + n - own - 2, "::", 2) || !(nargs = arguments(lt, arg, len)))
 		return name;
-	r = xasprintf("%s::%s", name, lt);
+	prefix = n - own - 2;
+	/* the impl's parameters: the segment before f ends in <T, U> */
+	if (prefix && name[prefix - 1] == '>') {
+		const char *open = name + prefix - 1;
+
+		for (int depth = 0; open > name; open--) {
+			depth += *open == '>' ? 1 : *open == '<' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		k = arguments(open, param, plen);
+		if (k > nargs)
+			return name;
+		prefix = (size_t)(open - name);
+	}
+	strbuf_add(&sb, name, prefix);
+	if (k) {
+		strbuf_addstr(&sb, "<");
+		put_arguments(&sb, arg, len, k);
+		strbuf_addstr(&sb, ">");
+	}
+	strbuf_addf(&sb, "::%.*s", (int)own, dw_name);
+	if (nargs > k) {
+		strbuf_addstr(&sb, "::<");
+		put_arguments(&sb, arg + k, len + k, nargs - k);
+		strbuf_addstr(&sb, ">");
+	}
 	free(name);
-	return r;
+	return sb.buf;
 }
 
 char *rust_name(const char *linkage, const char *dw_name)

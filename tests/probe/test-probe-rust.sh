@@ -50,6 +50,15 @@ else
 	not_ok "manifest: the language and build id" "$(jq -c .environment "$M")"
 fi
 
+# One instantiation by its type arguments: a legacy symbol lacks them
+# (DWARF's DW_AT_name has them), a v0 symbol has them.
+spec one 'func till::shop::audit::<till::shop::Account>' 'return A' '	round u32 round'
+for bin in release v0; do
+	$CAPTURE probe --probes "$TMP/one.probes" -o "$TMP/one-$bin" -- "$TMP/$bin" $W $OPS \
+		>/dev/null 2>"$TMP/one.err" || true
+	check "$bin: one instantiation of a generic function by its type arguments" \
+		[ "$(cat "$TMP/one-$bin/events/$bin.ndjson" 2>/dev/null)" = '{"event":"A","proc":0,"round":'$OPS'}' ]
+done
 spec verbose 'func till::shop::Till::find' 'entry F' '	v bool verbose'
 refused verbose 'verbose.probes:3: .*release: verbose: argument verbose of find is optimized out at the probe site' "$TMP/release"
 spec nofield 'func till::shop::Till::apply' 'entry A' '	c i64 op.Transfer.amount'
