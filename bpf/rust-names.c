@@ -161,12 +161,16 @@ static const char *attr_string(Dwarf_Die *d, int name)
 static void add(struct rust_index *ix, Dwarf_Die *d)
 {
 	const char *linkage = attr_string(d, DW_AT_linkage_name);
+	const char *dw_name = attr_string(d, DW_AT_name);
 	char *name;
 	struct rust_fn *f;
 
 	if (!linkage)
 		linkage = attr_string(d, DW_AT_MIPS_linkage_name);
-	if (!(name = rust_name(linkage, attr_string(d, DW_AT_name))))
+	name = rust_name(linkage, dw_name);
+	if (!name && dw_name)	/* a C function linked into a Rust program */
+		name = xstrdup(dw_name);
+	if (!name)
 		return;
 	if (ix->n == ix->cap) {
 		ix->cap = ix->cap * 2 + 256;

@@ -26,7 +26,10 @@ struct rust_index {
 	size_t n, cap;
 };
 
-/* Every subprogram with a linkage name of @dw (not declarations), in DIE order. */
+/*
+ * Every subprogram of @dw (not declarations), in DIE order; one that is
+ * not Rust's (a C function linked in) by its DW_AT_name.
+ */
 void rust_index_read(Dwarf *dw, struct rust_index *ix);
 void rust_index_free(struct rust_index *ix);
 
