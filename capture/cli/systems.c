@@ -26,6 +26,7 @@
 	FOLDED(etcd_entries) \
 	FOLDED(etcd_task) \
 	LIVE_ON(hashicorp, etcd) \
+	LIVE_ON(raftrs, etcd) \
 	FOLDED(raftkvs) \
 	FOLDED(raftkvs_task) \
 	LIVE(rwlock) \

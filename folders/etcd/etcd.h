@@ -15,7 +15,7 @@
 struct fold_run;
 
 extern const struct folder folder_etcd, folder_etcd_task, folder_etcd_entries,
-	folder_hashicorp;
+	folder_hashicorp, folder_raftrs;
 /* Every projection's target actions. */
 extern const char *const etcd_actions[];
 /* etcd's state and window data, which etcd-entries refines (hashicorp.c shares them). */
@@ -31,5 +31,24 @@ enum etcd_projection {
 /* Fold @run as system @folder in projection @proj. */
 void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 			  enum etcd_projection proj);
+
+/*
+ * Another raft in etcd's projection (hashicorp.c, raftrs.c), folded by
+ * etcd's folder from the with_tla-shaped events its probe spec writes
+ * (docs/hashicorp.md, "mapping another raft"): its own name, so that its
+ * corpora and audits stand beside etcd's; etcd's actions, checks, audit
+ * domain (../etcd-audit.h) and grader.  Windows without a manifest are
+ * etcd's, unless --system.
+ */
+#define ETCD_RAFT_FOLDER(NAME, SUMMARY) \
+	static void fold_##NAME(struct fold_run *run) \
+	{ \
+		etcd_fold_projection(run, &folder_##NAME, ETCD_NODES); \
+	} \
+	const struct folder folder_##NAME = { \
+		.name = #NAME, .summary = SUMMARY, .actions = etcd_actions, \
+		.form = FORM_STREAM, .fold = fold_##NAME, .audit = &etcd_audit, \
+		.itf = etcd_itf, .actor = etcd_actor, .refines = &folder_etcd, \
+	}
 
 #endif

@@ -64,6 +64,8 @@ static const char *probed_harness(struct live_capture *lc)
 		return lc->data;
 	if (e->binary)
 		return lc->data = xstrdup(e->binary);
+	if (o->h->build)
+		return lc->data = o->h->build(o->h);
 	what = xasprintf("the %s harness", o->h->name);
 	lc->data = etcd_go_build(o->h->src, o->h->bin, "", what);
 	free(what);
@@ -228,7 +230,8 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
 	int rc;
 
 	etcd_probed_open(&b.p, bin, o->h->spec, lc->raw[0], &o->ring);
-	b.start_site = gp_probe(b.p.e, "main.scenarioStart", &none, NULL, &err);
+	b.start_site = gp_probe(b.p.e, o->h->start ? o->h->start : "main.scenarioStart",
+			       &none, NULL, &err);
 	if (b.start_site < 0) {
 		etcd_probed_end(&b.p);
 		gp_close(b.p.e);
@@ -307,7 +310,10 @@ void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_har
 {
 	json_add(m, "scenario", json_str(lc->scenario));
 	json_add(m, "via", json_str(lc->driver->name));
-	etcd_describe_harness(lc->environment, h->src, h->module, lc->data);
+	if (h->describe)
+		h->describe(lc->environment, h, lc->data);
+	else
+		etcd_describe_harness(lc->environment, h->src, h->module, lc->data);
 }
 
 void raft_live_finish(struct live_capture *lc, const cJSON *counts)

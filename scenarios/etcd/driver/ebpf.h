@@ -24,11 +24,18 @@ struct cap_err;
  * (the spec: to the toolkit's tree, as its BPF program): the Go main of
  * @src (with main.scenarioStart and -batch, as scenarios/etcd/main.go),
  * built into @bin, probed by @spec, its raft the module @module of
- * @src's go.mod.  Nothing else of the raft is known to C.
+ * @src's go.mod.  Nothing else of the raft is known to C.  A harness in
+ * another language names the function its -batch calls before each
+ * scenario (@start), builds itself into @bin (@build: returns the path)
+ * and describes its raft's version and its toolchain (@describe, with
+ * the harness's sha256, as etcd_describe_harness() does for Go's).
  */
 struct raft_harness {
 	const char *name;    /* "etcd": progress and messages */
 	const char *src, *bin, *spec, *module;
+	const char *start;   /* NULL: main.scenarioStart */
+	char *(*build)(const struct raft_harness *h);          /* NULL: go build */
+	void (*describe)(cJSON *env, const struct raft_harness *h, const char *bin);
 };
 
 extern const struct raft_harness etcd_raft_harness;

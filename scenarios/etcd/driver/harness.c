@@ -123,10 +123,9 @@ cJSON *etcd_go_mod_version(const char *src, const char *module)
 	return v;
 }
 
-static cJSON *go_version(void)
+cJSON *etcd_tool_version(const char *const argv[])
 {
-	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
-	char *tmp = owned_tmp_in(temp_dir(), "capture-goversion");
+	char *tmp = owned_tmp_in(temp_dir(), "capture-version");
 	int fd = mkstemp(tmp), cleanup;
 	char *text;
 	cJSON *v;
@@ -141,7 +140,7 @@ static cJSON *go_version(void)
 	cancel_on_failure(cleanup);
 	free(tmp);
 	if (!text)
-		die(EXIT_CAPTURE_FAILED, "cannot read the output of go env");
+		die(EXIT_CAPTURE_FAILED, "cannot read the output of %s", argv[0]);
 	text[strcspn(text, "\n")] = 0;
 	v = json_str(text);
 	free(text);
@@ -151,11 +150,12 @@ static cJSON *go_version(void)
 void etcd_describe_harness(cJSON *env, const char *src, const char *module,
 			   const char *bin)
 {
+	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
 	char hex[65];
 
 	json_add(env, "raft_module", json_str(module));
 	json_add(env, "raft_version", etcd_go_mod_version(src, module));
-	json_add(env, "go_version", go_version());
+	json_add(env, "go_version", etcd_tool_version(argv));
 	if (sha256_file(bin, hex))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
 	json_add(env, "harness_sha256", json_str(hex));

@@ -39,6 +39,8 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
 char *etcd_cover_harness(int tla);
 /* The version @src's go.mod requires of @module (a JSON string). */
 cJSON *etcd_go_mod_version(const char *src, const char *module);
+/* The first line @argv prints (a toolchain's version), a JSON string. */
+cJSON *etcd_tool_version(const char *const argv[]);
 /* Into @env: raft @module's version as @src's go.mod requires it, Go's, @bin's sha256. */
 void etcd_describe_harness(cJSON *env, const char *src, const char *module,
 			   const char *bin);

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+/*
+ * raftrs: TiKV's raft-rs in etcd's projection (etcd.h's
+ * ETCD_RAFT_FOLDER), from the events of scenarios/raftrs/raft.probes
+ * (docs/raftrs.md).
+ */
+#include "etcd.h"
+#include "../etcd-audit.h"
+
+ETCD_RAFT_FOLDER(raftrs, "TiKV's raft-rs (crate raft) in etcd's projection, "
+		 "from its probe spec's events");

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The raftrs system's live entry (capture/live.h): `capture raftrs` runs
+ * etcd's scenario files on a 3-node cluster of TiKV's raft-rs (crate raft
+ * 0.7.0, unmodified) driven by the Rust harness of scenarios/raftrs/
+ * (built by cargo), under the probes of scenarios/raftrs/raft.probes
+ * (etcd's eBPF driver over a struct raft_harness), and folds the events
+ * with etcd's folder into etcd's projection (folders/etcd/raftrs.c;
+ * docs/raftrs.md).  Above etcd's room: it uses etcd's driver and checks.
+ * Nothing in C knows raft-rs's types: they are the spec's.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../../capture/die.h"
+#include "../../capture/home.h"
+#include "../../capture/json.h"
+#include "../../capture/live.h"
+#include "../../capture/options.h"
+#include "../../capture/proc.h"
+#include "../etcd/driver/args.h"
+#include "../etcd/driver/ebpf.h"
+#include "../etcd/driver/harness.h"
+
+/* A Rust tool: on PATH, else where rustup puts it (~/.cargo/bin). */
+static char *rust_tool(const char *name)
+{
+	const char *home = getenv("HOME");
+	char *path;
+
+	if (have_program(name))
+		return xstrdup(name);
+	path = xasprintf("%s/.cargo/bin/%s", home ? home : "", name);
+	if (home && file_exists(path))
+		return path;
+	die(EXIT_ENV_MISSING, "no Rust toolchain (%s on PATH or in ~/.cargo/bin)", name);
+}
+
+/*
+ * cargo build --locked of the harness package @h->src into build/raftrs/
+ * (its dev profile: no optimization, full DWARF); the crates are fetched
+ * into cargo's own cache (CARGO_HOME, ~/.cargo), as Go's modules are into
+ * Go's, and cargo rebuilds only what changed.
+ */
+static char *raftrs_build(const struct raft_harness *h)
+{
+	char *cargo = rust_tool("cargo");
+	char *manifest = xasprintf("%s/%s/Cargo.toml", capture_home(), h->src);
+	char *target = xasprintf("%s/build/raftrs", capture_home());
+	const char *argv[] = { cargo, "build", "--locked", "--quiet", "--manifest-path",
+			       manifest, "--target-dir", target, NULL };
+
+	progress("building the %s harness", h->name);
+	proc_must(EXIT_ENV_MISSING, argv, NULL);
+	free(target);
+	free(manifest);
+	free(cargo);
+	return xasprintf("%s/%s", capture_home(), h->bin);
+}
+
+/* The version of crate @h->module that @h->src's Cargo.lock pins. */
+static cJSON *cargo_lock_version(const struct raft_harness *h)
+{
+	char *path = xasprintf("%s/%s/Cargo.lock", capture_home(), h->src);
+	char *want = xasprintf("\nname = \"%s\"\nversion = \"", h->module);
+	char *text = read_file(path, NULL), *p = text ? strstr(text, want) : NULL;
+	cJSON *v;
+
+	if (!p)
+		die(EXIT_ENV_MISSING, "%s: no package %s", path, h->module);
+	p += strlen(want);
+	p[strcspn(p, "\"")] = 0;
+	v = json_str(p);
+	free(text);
+	free(want);
+	free(path);
+	return v;
+}
+
+/* The manifest's raft_module, raft_version, rustc_version, harness_sha256. */
+static void raftrs_describe_harness(cJSON *env, const struct raft_harness *h,
+				    const char *bin)
+{
+	char *rustc = rust_tool("rustc");
+	const char *argv[] = { rustc, "--version", NULL };
+	char hex[65];
+
+	json_add(env, "raft_module", json_str(h->module));
+	json_add(env, "raft_version", cargo_lock_version(h));
+	json_add(env, "rustc_version", etcd_tool_version(argv));
+	if (sha256_file(bin, hex))
+		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
+	json_add(env, "harness_sha256", json_str(hex));
+	free(rustc);
+}
+
+static const struct raft_harness raftrs_raft_harness = {
+	.name = "raftrs",
+	.src = "scenarios/raftrs",
+	.bin = "build/raftrs/debug/harness",
+	.spec = "scenarios/raftrs/raft.probes",
+	.module = "raft",
+	.start = "raftrs_scenario_start",
+	.build = raftrs_build,
+	.describe = raftrs_describe_harness,
+};
+
+static const char raftrs_usage[] =
+	"usage: capture raftrs --scenario NAME|all [options]\n\n"
+	"Capture TiKV's raft-rs (crate raft 0.7.0, unmodified) running a scenario\n"
+	"of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF uprobes (needs\n"
+	"root, or CAP_BPF and CAP_PERFMON), and fold it into windows of etcd's\n"
+	"projection (docs/raftrs.md).\n\n"
+	"options:\n"
+	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
+	"                       file (a path with a /), or all\n"
+	"      --scenarios DIR  take the scenario files from DIR (default:\n"
+	"                       scenarios/etcd, etcd's reference scenarios)\n"
+	"      --binary FILE    run this build of scenarios/raftrs instead of\n"
+	"                       building one\n"
+	RING_OPTIONS_HELP("the harness")
+	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
+	OUTPUT_OPTIONS_HELP("corpus/raftrs")
+	"  -h, --help           this text\n";
+
+enum { O_BINARY = 0x1500 };
+
+static const struct option raftrs_options[] = {
+	{ "binary", required_argument, NULL, O_BINARY },
+	{ 0 }
+};
+
+static void raftrs_option(void *opts, int opt, const char *arg)
+{
+	(void)opt;
+	((struct etcd_args *)opts)->binary = arg;
+}
+
+static void raftrs_describe(struct live_capture *lc, cJSON *m)
+{
+	raft_live_describe(lc, m, &raftrs_raft_harness);
+}
+
+static const struct live_driver raftrs_ebpf_driver = RAFT_EBPF_DRIVER(&raftrs_raft_harness);
+
+static const struct live_driver *const raftrs_drivers[] = {
+	&raftrs_ebpf_driver,
+	NULL,
+};
+
+const struct live_system live_raftrs = {
+	.summary = "run etcd's scenarios on TiKV's raft-rs under eBPF probes, fold it",
+	.usage = raftrs_usage,
+	.options = raftrs_options,
+	.opts = { sizeof(struct etcd_args), NULL },
+	.option = raftrs_option,
+	.driver_option = { "via", required_argument, NULL, 0x1501 },
+	.drivers = raftrs_drivers,
+	.raw_ext = "ndjson",
+	.default_dir = "corpus/raftrs",
+	.describe = raftrs_describe,
+	.finish = raft_live_finish,
+	.release = raft_live_release,
+};
