@@ -21,7 +21,7 @@ ROOMS = [
     # A system whose live side is built on another's (it runs that
     # system's driver over a harness of its own, as its folder refines
     # that system's folder): above every other system's room.
-    (7, r"scenarios/(hashicorp)/"),
+    (7, r"scenarios/(hashicorp|raftrs)/"),
     (6, r"scenarios/[^/]+/"),
     (5, r"scenarios/"),
     (4, r"folders/[^/]+/"),
