@@ -128,6 +128,29 @@ static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
 	return why;
 }
 
+/*
+ * A frame base of the CFA, alone (gcc's) or plus a constant: rustc's of a
+ * large frame, DW_OP_call_frame_cfa, DW_OP_consts -N, DW_OP_plus (or
+ * DW_OP_plus_uconst N).
+ */
+static char *cfa_plus(struct go_binary *b, Dwarf_Addr pc, const Dwarf_Op *ops,
+		      size_t nops, int *reg, long *off)
+{
+	char *e = cfa_at(b, pc, reg, off);
+
+	if (e || nops == 1)
+		return e;
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+		*off += (long)ops[1].number;
+	else if (nops == 3 && (ops[1].atom == DW_OP_consts || ops[1].atom == DW_OP_constu) &&
+		 ops[2].atom == DW_OP_plus)
+		*off += (long)(Dwarf_Sword)ops[1].number;
+	else
+		return xstrdup("a frame base of the CFA the probe cannot read (an expression "
+			       "other than CFA + a constant)");
+	return NULL;
+}
+
 char *sysv_cfa_above_sp(struct go_binary *b, Dwarf_Addr pc, long *k)
 {
 	int reg;
@@ -147,10 +170,12 @@ char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 	size_t nops;
 
 	if (!dwarf_attr(fn, DW_AT_frame_base, &a) ||
-	    dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1 || nops != 1)
+	    dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1)
 		return xstrdup("the function has no frame base at the probe site");
 	if (ops[0].atom == DW_OP_call_frame_cfa)
-		return cfa_at(b, pc, reg, off);
+		return cfa_plus(b, pc, ops, nops, reg, off);
+	if (nops != 1)
+		return xstrdup("the function has no frame base at the probe site");
 	return reg_op(&ops[0], reg, off);
 }
 

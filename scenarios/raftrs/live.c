@@ -99,7 +99,7 @@ static const struct raft_harness raftrs_raft_harness = {
 	.bin = "build/raftrs/debug/harness",
 	.spec = "scenarios/raftrs/raft.probes",
 	.module = "raft",
-	.start = "raftrs_scenario_start",
+	.start = "harness::scenario_start",
 	.build = raftrs_build,
 	.describe = raftrs_describe_harness,
 };

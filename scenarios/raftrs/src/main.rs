@@ -437,8 +437,7 @@ fn replay(path: &str, mut log: Option<&mut dyn Write>) {
 /// sends the events that follow to that scenario's file.  Never inlined,
 /// so that it stays a function to probe.
 #[inline(never)]
-#[no_mangle]
-pub extern "C" fn raftrs_scenario_start(i: usize) {
+fn scenario_start(i: usize) {
     std::hint::black_box(i);
 }
 
@@ -448,7 +447,7 @@ fn main() {
     match a.as_slice() {
         ["-batch", paths @ ..] if !paths.is_empty() => {
             for (i, p) in paths.iter().enumerate() {
-                raftrs_scenario_start(i);
+                scenario_start(i);
                 replay(p, None);
             }
         }
