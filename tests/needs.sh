@@ -12,7 +12,7 @@
 NEEDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NEEDS_REF=${CAPTURE_REFERENCE:-$NEEDS_ROOT/../shared/reference}
 # The words whose scripts are outside the hermetic tier (make check).
-NEEDS_HEAVY="root qemu go goproxy btf expensive"
+NEEDS_HEAVY="root qemu go goproxy crates btf expensive"
 
 # header_words FILE KEY: the words of FILE's "# KEY: ..." lines (" * KEY:"
 # in C), of its first 30 lines.
@@ -56,6 +56,23 @@ go_missing() {
 # The modules the scripts build (every go.mod under scenarios/: the etcd
 # harness, etcd --live's members) are in the module cache, or the module
 # proxy gives them (and so fills the cache for the scripts).
+# crates: every Cargo.lock's crates under scenarios/ in cargo's cache, or
+# fetched from crates.io (cargo fetch --locked), as goproxy's modules.
+crates_missing() {
+	local cargo m out
+	cargo=$(cargo_tool)
+	[ -n "$cargo" ] || { echo "no cargo to fetch the crates with"; return 0; }
+	for m in $(cd "$NEEDS_ROOT" && find scenarios -name Cargo.lock -printf '%h\n' | sort); do
+		"$cargo" fetch --locked --offline --manifest-path "$NEEDS_ROOT/$m/Cargo.toml" \
+			>/dev/null 2>&1 && continue
+		out=$(timeout 300 "$cargo" fetch --locked --manifest-path "$NEEDS_ROOT/$m/Cargo.toml" 2>&1) &&
+			continue
+		echo "the crates of $m are not in cargo's cache and crates.io did not give them: $(printf '%s' "$out" | tail -n 1)"
+		return 0
+	done
+	return 1
+}
+
 goproxy_missing() {
 	local go m out
 	go=$(go_tool)
@@ -81,6 +98,7 @@ need_missing() {
 	qemu) tool_missing "${CAPTURE_QEMU:-qemu-system-x86_64}" qemu-system-x86 ;;
 	go) go_missing ;;
 	goproxy) goproxy_missing ;;
+	crates) crates_missing ;;
 	cargo) [ -n "$(cargo_tool)" ] && return 1
 	       echo "no cargo (on PATH or in ~/.cargo/bin): the Rust toolchain (rustup)" ;;
 	btf) [ -r /sys/kernel/btf/vmlinux ] && return 1
