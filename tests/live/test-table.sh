@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 
 "$CAPTURE" --help >"$TMP/help" 2>&1
-for sys in spin etcd hashicorp; do
+for sys in spin etcd hashicorp raftrs; do
 	check "capture --help lists the live system $sys" grep -Eq "^  $sys +run " "$TMP/help"
 done
 expect_exit 2 "a system folded only is no command" "'locksvc' is not a command" \
@@ -23,11 +23,14 @@ check "capture list: rwlock's scenarios from its directory" \
 check "capture list: hashicorp runs etcd's scenario files" \
 	grep -qx '  scenarios: election proposal heartbeat vote-rejection second-election' \
 	<(grep -A3 '^hashicorp:' "$TMP/list")
+check "capture list: raftrs runs etcd's scenario files" \
+	grep -qx '  scenarios: election proposal heartbeat vote-rejection second-election' \
+	<(grep -A3 '^raftrs:' "$TMP/list")
 check "capture list: a system folded only lists no scenario" \
-	test "$(grep -c '^  scenarios:' "$TMP/list")" = 4
+	test "$(grep -c '^  scenarios:' "$TMP/list")" = 5
 
 # One known-list for systems, whatever the command.
-known='known: spin, spin-spinning, spin-task, locksvc, locksvc-task, dqueue, dqueue-task, etcd, etcd-entries, etcd-task, hashicorp, raftkvs, raftkvs-task, rwlock, rwlock-task\)'
+known='known: spin, spin-spinning, spin-task, locksvc, locksvc-task, dqueue, dqueue-task, etcd, etcd-entries, etcd-task, hashicorp, raftrs, raftkvs, raftkvs-task, rwlock, rwlock-task\)'
 expect_exit 2 "fold: an unknown system lists them all" "unknown system 'nosuch' \($known" \
 	"$CAPTURE" fold nosuch "$TMP/help"
 expect_exit 2 "convert: the same list" "unknown system 'nosuch' \($known" \
