@@ -11,31 +11,10 @@
 # locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin:$HOME/.cargo/bin
-grader="node $TESTS_DIR/graders/raft-next.js"
+source "$TESTS_DIR/raft-lib.sh"
 LANG_DIR=$TESTS_DIR/etcd-lang/scenarios
 
-check "capture raftrs --scenario all" "$CAPTURE" raftrs --scenario all -o "$TMP/a"
-check "a second capture" "$CAPTURE" raftrs --scenario all -o "$TMP/b"
-if diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" 2>&1; then
-	ok "two captures byte-identical (windows, events, raw, manifest)"
-else
-	not_ok "two captures byte-identical" "$(head -n 5 "$TMP/diff")"
-fi
-for i in 1 2 3 4 5; do
-	[ -s "$(ls "$TMP"/a/raftrs/0$i-*.ndjson 2>/dev/null)" ] &&
-		ok "scenario 0$i has windows" || not_ok "scenario 0$i has windows" "none"
-done
-
-py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
-# graded DIR NAME: every window scored and passed.
-graded() {
-	if "$CAPTURE" grade --json --exec "$grader" "$1" >"$TMP/grade.json" 2>"$TMP/grade.err" &&
-		py 'r["all"]["passed"] == r["all"]["windows"] - r["all"]["unscoreable"] > 0 and r["all"]["failed"] == 0' "$TMP/grade.json"; then
-		ok "$2: raft-next.js passes every scored window"
-	else
-		not_ok "$2: raft-next.js passes every scored window" "$(head -c 400 "$TMP/grade.json") $(tail -n 3 "$TMP/grade.err")"
-	fi
-}
+raft_twice raftrs
 graded "$TMP/a" "the five scenarios"
 py 'r["all"]["unscoreable"] == 0' "$TMP/grade.json" &&
 	ok "no window of the five unscoreable" || not_ok "no window of the five unscoreable" "$(head -c 300 "$TMP/grade.json")"

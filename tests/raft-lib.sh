@@ -1,0 +1,34 @@
+# Shared by the tests of rafts folded into etcd's projection
+# (tests/hashicorp/, tests/raftrs/).  Source it after lib.sh.
+
+RAFT_GRADER="node $TESTS_DIR/graders/raft-next.js"
+
+# raft_twice SYSTEM: capture SYSTEM --scenario all into $TMP/a and $TMP/b,
+# the two byte-identical, each of the five scenarios with windows.
+raft_twice() {
+	check "capture $1 --scenario all" "$CAPTURE" "$1" --scenario all -o "$TMP/a"
+	check "a second capture" "$CAPTURE" "$1" --scenario all -o "$TMP/b"
+	if diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" 2>&1; then
+		ok "two captures byte-identical (windows, events, raw, manifest)"
+	else
+		not_ok "two captures byte-identical" "$(head -n 5 "$TMP/diff")"
+	fi
+	for i in 1 2 3 4 5; do
+		[ -s "$(ls "$TMP"/a/"$1"/0$i-*.ndjson 2>/dev/null)" ] &&
+			ok "scenario 0$i has windows" || not_ok "scenario 0$i has windows" "none"
+	done
+}
+
+# py EXPR FILE: EXPR over FILE's JSON (r) is true.
+py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
+
+# graded DIR NAME: every window of DIR scored and passed by raft-next.js
+# ($TMP/grade.json keeps the scorecard).
+graded() {
+	if "$CAPTURE" grade --json --exec "$RAFT_GRADER" "$1" >"$TMP/grade.json" 2>"$TMP/grade.err" &&
+		py 'r["all"]["passed"] == r["all"]["windows"] - r["all"]["unscoreable"] > 0 and r["all"]["failed"] == 0' "$TMP/grade.json"; then
+		ok "$2: raft-next.js passes every scored window"
+	else
+		not_ok "$2: raft-next.js passes every scored window" "$(head -c 400 "$TMP/grade.json") $(tail -n 3 "$TMP/grade.err")"
+	fi
+}
