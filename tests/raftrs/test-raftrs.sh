@@ -71,6 +71,12 @@ refused "compacting beyond what is applied" '01-bad:2: compact 1 2: node 1 has a
 	'elect 1 2 3\ncompact 1 2\n'
 refused "a proposal with no leader" '01-bad:1: propose 2: raft: proposal dropped' 'propose 2 x\n'
 
+# No Rust toolchain: exit 5 naming it, nothing written.
+mkdir -p "$TMP/nobin"
+expect_exit 5 "no cargo is an environment missing" 'no Rust toolchain \(cargo on PATH' \
+	env PATH="$TMP/nobin" HOME="$TMP/nohome" "$CAPTURE" raftrs --scenario election -o "$TMP/nocargo"
+nothing_left "no cargo leaves no corpus" "$TMP/nocargo"
+
 # The scenario language read in Rust as scenario.go reads it: the same
 # bad lines, the same file:line and words from both harnesses.
 check "capture etcd of the same scenario files" "$CAPTURE" etcd --scenario all -o "$TMP/etcd"
