@@ -26,16 +26,22 @@ grep -q '"raft_module": "raft"' "$TMP/a/MANIFEST.json" &&
 	not_ok "the manifest names the crate and its version" "$(grep -E 'raft_|rustc' "$TMP/a/MANIFEST.json")"
 
 # The probes against raft-rs's own account: the harness's -log reads the
-# library's structs after every step; each node's last event must agree.
+# library's structs after every step; each state must be among the node's
+# events, in order, the last its last event's.
 HARNESS=$ROOT/build/raftrs/debug/harness
-for s in "$ROOT"/scenarios/etcd/0*; do
-	n=$(basename "$s")
-	if noted "$HARNESS" -log "$TMP/$n.log" "$s" &&
-		noted python3 "$TESTS_DIR/raftrs/check-log.py" "$TMP/$n.log" "$TMP/a/events/$n.ndjson"; then
-		ok "$n: every node's last event is what raft-rs reports"
+# against_log SCENARIO CORPUS
+against_log() {
+	local n
+	n=$(basename "$1")
+	if noted "$HARNESS" -log "$TMP/$n.log" "$1" &&
+		noted python3 "$TESTS_DIR/raftrs/check-log.py" "$TMP/$n.log" "$2/events/$n.ndjson"; then
+		ok "$n: every state raft-rs reports is in the probes' events, in order"
 	else
-		not_ok "$n: every node's last event is what raft-rs reports" "$(why)"
+		not_ok "$n: every state raft-rs reports is in the probes' events, in order" "$(why)"
 	fi
+}
+for s in "$ROOT"/scenarios/etcd/0*; do
+	against_log "$s" "$TMP/a"
 done
 
 # The language scenarios, all of which raft-rs runs (compact, hold,
@@ -48,6 +54,9 @@ done
 check "the language scenarios on raft-rs" \
 	"$CAPTURE" raftrs --scenarios "$TMP/lang" --scenario all -o "$TMP/l"
 graded "$TMP/l" "the language scenarios"
+for s in "$TMP"/lang/*; do
+	against_log "$s" "$TMP/l"
+done
 [ "$(grep -c '"action": "Restart"' "$TMP/l/raftrs/12-crash-restart.ndjson")" = 2 ] &&
 	ok "12-crash-restart: two Restart windows" ||
 	not_ok "12-crash-restart: two Restart windows" "$(grep -c Restart "$TMP/l/raftrs/12-crash-restart.ndjson")"
