@@ -4,8 +4,8 @@
 # are at most 150 lines; README's list of systems is what `capture list`
 # prints, in its order; every `capture CMD` of README's command table is a
 # command `capture --help` lists; every `make TARGET` and tree path it
-# names exists; every relative link of README.md and docs/ names a file
-# that exists.  Each check also runs on a copy of the pages with a
+# names exists; every page the table links is in its documentation list;
+# every relative link of README.md and docs/ names a file that exists.  Each check also runs on a copy of the pages with a
 # violation planted, which it must find.
 source "$(dirname "$0")/../lib.sh"
 shopt -s nullglob
@@ -62,6 +62,16 @@ unknown_targets() {
 		done
 }
 
+# unlisted_pages ROOT: the docs/ pages README's command table links that
+# its "## Documentation" list does not (an area's page is in both).
+unlisted_pages() {
+	local listed
+	listed=$(awk '/^## / { on = ($0 == "## Documentation") } on' "$1/README.md" |
+		grep -o '](docs/[^)#]*' | sed 's/^](//' | sort -u)
+	grep '^| `capture' "$1/README.md" | grep -o '](docs/[^)#]*' | sed 's/^](//' |
+		sort -u | grep -vxF -f <(printf '%s\n' "$listed")
+}
+
 # broken_links ROOT: "FILE: TARGET" for every relative Markdown link of
 # README.md and docs/ (any depth) whose file is missing; #anchors dropped.
 broken_links() {
@@ -95,6 +105,7 @@ rule "README.md and docs/architecture.md are at most 150 lines" too_long
 rule "README's systems are capture list's, in its order" systems_differ
 rule "every command of README's table is one capture --help lists" unknown_commands
 rule "every relative link of README.md and docs/ names a file" broken_links
+rule "every page README's command table links is in its documentation list" unlisted_pages
 rule "every path README names exists" missing_paths
 rule "every make target README names is a rule of the Makefile" unknown_targets
 
@@ -121,6 +132,8 @@ planted "a link to a missing file is found" \
 	'echo "[gone](docs/gone.md#x)" >>README.md' broken_links
 planted "a link in docs/ to a missing file is found" \
 	'mkdir -p docs/results && echo "[gone](../gone.md)" >>docs/results/x.md' broken_links
+planted "a table's page missing from the documentation list is found" \
+	'sed -i "/^## Documentation/,\$ s|\[rwlock\](docs/rwlock.md), ||" README.md' unlisted_pages
 planted "a path README names that is gone is found" \
 	'sed -i "s|scripts/debian-packages|scripts/debian-pkgs|" README.md' missing_paths
 planted "a make target README names that the Makefile lacks is found" \
