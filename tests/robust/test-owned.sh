@@ -177,28 +177,6 @@ expect_exit 2 "convert --form itf onto OUT.ndjson" \
 	same_bytes "OUT.itf.json without --form is ITF, which reads back" "$win" "$TMP/named.ndjson" ||
 	not_ok "OUT.itf.json without --form is ITF" "convert failed"
 
-# --- a pipe input's copy that a SIGKILL left goes with the next run -----
-# SIGKILL while fold copies its standard input (a FIFO kept open).
-mkfifo "$TMP/feed"
-"$CAPTURE" fold spin - -o "$TMP/piped" <"$TMP/feed" 2>/dev/null &
-pid=$!
-exec 3>"$TMP/feed"
-cat "$log" >&3
-for ((i = 0; i < 1000; i++)); do
-	compgen -G "$TMPDIR/capture-input.tmp-$pid-*" >/dev/null && break
-	sleep 0.01
-done
-{ kill -9 "$pid"; wait "$pid"; } 2>/dev/null
-exec 3>&-
-left=$(compgen -G "$TMPDIR/capture-input.tmp-$pid-*")
-[ -n "$left" ] && ok "SIGKILL during a pipe's copy leaves its owned copy" ||
-	not_ok "SIGKILL during a pipe's copy leaves its owned copy" "$(ls -A "$TMPDIR")"
-expect_exit 0 "a pipe input: the next run removes the copy a killed run left" \
-	"removing $left, left by process $pid, which is gone" \
-	sh -c '"$@" <"$0"' "$log" "$CAPTURE" fold spin - -o "$TMP/piped"
-[ -z "$(ls -A "$TMPDIR")" ] && ok "a pipe input: nothing left in TMPDIR" ||
-	not_ok "a pipe input: nothing left in TMPDIR" "$(ls -A "$TMPDIR")"
-
 # --- a count that disagrees with the stream is bad input ----------------
 sed 's/^CAPTURE END 13$/CAPTURE END 11/' "$log" >"$TMP/more.log"
 expect_exit 3 "more events than CAPTURE END counts: bad input at the marker" \
