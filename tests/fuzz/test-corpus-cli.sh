@@ -20,12 +20,13 @@ run() {
 	fi
 }
 
-# A PGo input: "SYSTEM\n" then trace files split at lines "--", each named
-# trace-SELF-I.log for the first "self" in it, as fuzz-pgo names them.
+# pgo_dir IN DIR [FROM]: a PGo input's trace files (fuzz-pgo's: "SYSTEM\n"
+# first, FROM 2; a task folder's: none, FROM 1) split at lines "--", each
+# named trace-SELF-I.log for the first "self" in it, as the harnesses do.
 pgo_dir() {
 	local in=$1 dir=$2
 	rm -rf "$dir" && mkdir -p "$dir"
-	tail -n +2 "$in" | awk -v d="$dir" '
+	tail -n +"${3:-2}" "$in" | awk -v d="$dir" '
 		function flush(  self) {
 			self = i + 0
 			if (match(part, /"self":"[A-Za-z0-9]+"/))
@@ -42,8 +43,11 @@ pgo_dir() {
 replay() {
 	local h=$1 in=$2 name="$1/$(basename "$2")" sys
 	case $h in
-	spin | etcd | rwlock)
+	spin | etcd | rwlock | spin-task | etcd-task | etcd-entries | rwlock-task)
 		run "$name" "$CAPTURE" check "$h" "$in" ;;
+	dqueue-task | raftkvs-task)
+		pgo_dir "$in" "$TMP/pgo" 1
+		run "$name" "$CAPTURE" check "$h" "$TMP/pgo" ;;
 	ndjson)
 		run "$name" "$CAPTURE" check etcd "$in" ;;
 	json-tokens)
@@ -75,15 +79,18 @@ replay() {
 		rm -rf "$TMP/corpus" && mkdir -p "$TMP/corpus" && cp "$in" "$TMP/corpus/MANIFEST.json"
 		run "$name (audit)" "$CAPTURE" audit "$TMP/corpus"
 		run "$name (check)" "$CAPTURE" check "$TMP/corpus" ;;
+	*)
+		echo "$name: no command replays harness $h (test-corpus-cli.sh)" ;;
 	esac
 }
 
 for dir in tests/fuzz/corpus/*/; do
 	h=$(basename "$dir")
 	# Go's coverage files are read only by the exploration, the live
-	# stream's causal check only by etcd --live (root, Go, a cluster):
-	# test-corpus.sh replays them in their harnesses.
-	case $h in gocover | messages) continue ;; esac
+	# stream's causal check only by etcd --live (root, Go, a cluster), a
+	# grader's verdicts only by grade (a grader): test-corpus.sh replays
+	# them in their harnesses.
+	case $h in gocover | messages | verdict) continue ;; esac
 	n=0
 	: >"$TMP/bad"
 	for in in "$dir"*; do
