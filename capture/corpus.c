@@ -618,6 +618,13 @@ const char *corpus_kept(const struct corpus *c)
 	return c->kept;
 }
 
+char *corpus_kept_path(struct corpus *c, const char *path)
+{
+	const char *inside = corpus_rel(c, path);
+
+	return inside && c->kept ? xasprintf("%s/%s", c->kept, inside) : NULL;
+}
+
 const cJSON *manifest_runs(const cJSON *m, const char *path)
 {
 	const cJSON *runs = json_get(m, "runs");

@@ -92,6 +92,11 @@ void corpus_vary(struct corpus *c, const char *rel, const char *why);
 void corpus_keep_failed(struct corpus *c);
 /* DEST.failed, where a failure keeps the run's files; NULL: not kept. */
 const char *corpus_kept(const struct corpus *c);
+/*
+ * Where a failure keeps @path, a file inside the corpus (for a message
+ * naming a line of it), allocated; NULL if it would not be kept.
+ */
+char *corpus_kept_path(struct corpus *c, const char *path);
 
 /* Write MANIFEST.json, rename into place, free @c. */
 void corpus_commit(struct corpus *c);

@@ -300,8 +300,7 @@ void fold_input_mapped(const struct folder *f, struct corpus *c,
 {
 	const char *inside = c ? corpus_rel(c, input) : NULL;
 	/* a message names where a failure keeps the file (corpus_keep_failed) */
-	char *kept = inside && corpus_kept(c) ?
-		     xasprintf("%s/%s", corpus_kept(c), inside) : NULL;
+	char *kept = c ? corpus_kept_path(c, input) : NULL;
 
 	fold_one(f, (struct fold_run){
 		.name = name, .input = kept ? kept : input, .path = input,

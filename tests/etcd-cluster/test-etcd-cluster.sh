@@ -1,19 +1,27 @@
 #!/bin/bash
 # capture etcd --live: a real 3-member etcd cluster under load and real eBPF
 # uprobes (root, as make test runs), its leader killed under load and
-# restarted; what must hold in any run, the refold of its raw stream, its refusals.
+# restarted; what must hold in any run, the refold of its raw stream, its
+# refusals; a failed run's raw stream kept where the message says.
 # needs: root btf go goproxy python3
 # locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 SECONDS_RUN=8
-
+# The live corpus is written outside $TMP, which goes at exit: a failed
+# run's raw stream stays where the message says (capture's: LIVE.failed/,
+# check-live.py's: LIVE/raw/live.ndjson), until the next run of the test.
+LIVE=$ROOT/build/test-logs/etcd-cluster/live
+keep_live=
+trap 'rm -rf "$TMP"; [ -n "$keep_live" ] || rm -rf "$LIVE"' EXIT
+mkdir -p "${LIVE%/*}"
+rm -rf "$LIVE" "$LIVE.failed"
 
 check "a ${SECONDS_RUN} s live cluster with a leader restart" \
-	$CAPTURE etcd --live --seconds $SECONDS_RUN -o "$TMP/live"
-M=$TMP/live/MANIFEST.json
+	$CAPTURE etcd --live --seconds $SECONDS_RUN -o "$LIVE"
+M=$LIVE/MANIFEST.json
 if [ ! -f "$M" ]; then
-	not_ok "live corpus" "no manifest: the capture failed"
+	not_ok "live corpus" "no manifest: the capture failed; what it captured is in $LIVE.failed/"
 	exit 0
 fi
 
@@ -40,13 +48,18 @@ stopped=$(jv workload leader_stopped) new=$(jv workload new_leader)
 [ "$(jv messages received)" -gt 0 ] && [ "$(jv messages sent)" -ge "$(jv messages received)" ] &&
 	ok "messages matched ($(jv messages))" || not_ok "messages matched" "$(jv messages)"
 
-check "any-run properties of the raw stream (check-live.py)" \
-	python3 "$TESTS_DIR/etcd-cluster/check-live.py" "$TMP/live/raw/live.ndjson"
+if out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" "$LIVE/raw/live.ndjson" 2>&1); then
+	ok "any-run properties of the raw stream (check-live.py)"
+else
+	keep_live=1
+	not_ok "any-run properties of the raw stream (check-live.py)" \
+		"$(head -n 3 <<<"$out"; echo "lines of $LIVE/raw/live.ndjson, kept")"
+fi
 # The checker can fail: the start of the stream with the first received
 # message's send removed.
-first=$(grep -m1 -n '"name":"Receive' "$TMP/live/raw/live.ndjson" | cut -d: -f1)
-key=$(sed -n "${first}p" "$TMP/live/raw/live.ndjson" | sed 's/.*"msg"://')
-head -n 5000 "$TMP/live/raw/live.ndjson" |
+first=$(grep -m1 -n '"name":"Receive' "$LIVE/raw/live.ndjson" | cut -d: -f1)
+key=$(sed -n "${first}p" "$LIVE/raw/live.ndjson" | sed 's/.*"msg"://')
+head -n 5000 "$LIVE/raw/live.ndjson" |
 	awk -v key="$key" '!done && /"name":"Send/ && index($0, "\"msg\":" key) { done = 1; next } 1' \
 	>"$TMP/nosend.ndjson"
 out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" "$TMP/nosend.ndjson") &&
@@ -56,14 +69,21 @@ out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" "$TMP/nosend.ndjson") &&
 	  not_ok "check-live.py refuses a stream with a send removed" "$out"; }
 
 # Folding the kept raw stream again gives the same events and windows.
-check "refold of raw/live.ndjson" $CAPTURE fold etcd "$TMP/live/raw/live.ndjson" -o "$TMP/refold"
-same_bytes "refold: same events" "$TMP/live/events/live.ndjson" "$TMP/refold/events/live.ndjson"
-same_bytes "refold: same windows" "$TMP/live/etcd/live.ndjson" "$TMP/refold/etcd/live.ndjson"
+check "refold of raw/live.ndjson" $CAPTURE fold etcd "$LIVE/raw/live.ndjson" -o "$TMP/refold"
+same_bytes "refold: same events" "$LIVE/events/live.ndjson" "$TMP/refold/events/live.ndjson"
+same_bytes "refold: same windows" "$LIVE/etcd/live.ndjson" "$TMP/refold/etcd/live.ndjson"
 check "capture verify of the refold" $CAPTURE verify "$TMP/refold"
 
 expect_exit 6 "lost records fail the run with counts" 'lost events: [1-9][0-9]* ring-buffer drops' \
 	$CAPTURE etcd --live --seconds 2 --no-restart --ring-bytes 4096 --hold-ring -o "$TMP/lossy"
-nothing_left "a lossy run leaves nothing" "$TMP/lossy"
+nothing_left "a lossy run leaves no corpus" "$TMP/lossy"
+# What it captured stays, as its message says (the held ring kept few
+# records: the raw stream may be empty); the members' data does not.
+lossy=$TMP/lossy.failed
+grep -q "kept in $lossy/ .*raw/live.ndjson" "$TMP/.stderr" && grep -q 'lost events' "$lossy/FAILURE" &&
+	[ -f "$lossy/raw/live.ndjson" ] && [ -s "$lossy/history/live.ndjson" ] && [ ! -e "$lossy/.members" ] &&
+	ok "a lossy run keeps its raw stream and history in DEST.failed/, not the members' data" ||
+	not_ok "a lossy run keeps its raw stream" "$(ls -A "$lossy" 2>&1; tail -n 1 "$TMP/.stderr")"
 pgrep -f "$ROOT/build/etcd/live" >/dev/null &&
 	not_ok "no member left running" "$(pgrep -af "$ROOT/build/etcd/live")" ||
 	ok "no member left running"
@@ -84,6 +104,7 @@ pgrep -f "$ROOT/build/etcd/live" >/dev/null &&
 	not_ok "SIGINT leaves no member running" "$(pgrep -af "$ROOT/build/etcd/live")" ||
 	ok "SIGINT leaves no member running"
 nothing_left "SIGINT leaves no corpus" "$TMP/int"
+[ ! -e "$TMP/int.failed" ] && ok "SIGINT keeps nothing either" || not_ok "SIGINT keeps nothing either" "$(ls -A "$TMP/int.failed")"
 expect_exit 2 "--seconds 0 is a usage error" '--seconds 0: expected a number from 1 to 3600' \
 	$CAPTURE etcd --live --seconds 0 -o "$TMP/u1"
 expect_exit 2 "--clients x is a usage error" '--clients x: expected a number from 1 to 256' \

@@ -123,6 +123,9 @@ else
 	not_ok "the minimal history is printed" "$(tail -n 5 "$TMP/.stderr")"
 fi
 nothing_left "the seeded-bug run leaves no corpus" "$TMP/bug"
+[ -s "$TMP/bug.failed/history/live.ndjson" ] && grep -q 'not linearizable' "$TMP/bug.failed/FAILURE" &&
+	ok "the seeded-bug run keeps its history and raw stream in DEST.failed/" ||
+	not_ok "the seeded-bug run keeps its history in DEST.failed/" "$(ls -A "$TMP/bug.failed" 2>&1)"
 expect_exit 2 "an unknown fault kind is a usage error" 'unknown fault "flood"' \
 	$CAPTURE etcd --live --seconds 1 --nemesis pause,flood -o "$TMP/u"
 nothing_left "the usage error leaves no corpus" "$TMP/u"

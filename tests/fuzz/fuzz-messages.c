@@ -22,6 +22,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (setjmp(fuzz_jmp))
 		return fuzz_died(FUZZ_CODE(EXIT_BAD_INPUT) |
 				 FUZZ_CODE(EXIT_CHECK_FAILED));
-	etcd_check_messages(in, manifest);
+	etcd_check_messages(in, in, manifest);
 	return 0;
 }

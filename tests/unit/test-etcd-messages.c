@@ -4,8 +4,9 @@
  * a receive matched to an earlier send passes and is counted, a send never
  * received is counted, and each violation (a receive with no send, before
  * its send, twice for one send, at a node the message is not for, a send
- * from another node) exits 4 at the line of the event that shows it; an
- * event without its message exits 3.  Each case runs in a child, since the
+ * from another node) exits 4 at the line of the event that shows it, in
+ * the file named as where a failure keeps it; an event without its
+ * message exits 3.  Each case runs in a child, since the
  * check dies on what it refuses.
  */
 #include <stdio.h>
@@ -20,6 +21,10 @@
 #include "unit.h"
 
 static char dir[] = "/tmp/test-etcd-messages-XXXXXX";
+/* The name the messages give the file (where a failure keeps it); NULL: its path. */
+static const char *kept_as;
+/* The events' file: reachable from here when the child exits (LeakSanitizer). */
+static char *path;
 
 #define MSG(type, from, to, idx) \
 	"\"msg\":{\"type\":\"" type "\",\"term\":2,\"from\":\"" from \
@@ -40,13 +45,13 @@ static char dir[] = "/tmp/test-etcd-messages-XXXXXX";
 static int run(const char *events, char *err, size_t errlen, char *counts,
 	       size_t countslen)
 {
-	char *path = xasprintf("%s/live.ndjson", dir);
 	char *errpath = xasprintf("%s/stderr", dir);
 	char *outpath = xasprintf("%s/counts", dir);
 	char *text;
 	int status;
 	pid_t pid;
 
+	path = xasprintf("%s/live.ndjson", dir);
 	write_file(path, events, strlen(events));
 	fflush(NULL);
 	pid = fork();
@@ -56,7 +61,7 @@ static int run(const char *events, char *err, size_t errlen, char *counts,
 
 		if (!freopen(errpath, "w", stderr))
 			_exit(99);
-		etcd_check_messages(path, m);
+		etcd_check_messages(path, kept_as ? kept_as : path, m);
 		s = cJSON_PrintUnformatted(json_get(m, "messages"));
 		write_file(outpath, s, strlen(s));
 		free(s);
@@ -109,6 +114,11 @@ int main(void)
 	expect("a receive never sent exits 4 at its line",
 	       SEND("1", "2", "5") RECV("2", "1", "2", "6"), 4,
 	       "live.ndjson:2: node 2 receives a MsgApp from node 1 that was not sent to it before");
+	kept_as = "corpus/etcd-live.failed/raw/live.ndjson";
+	expect("the refusal names the file where a failure keeps it",
+	       SEND("1", "2", "5") RECV("2", "1", "2", "6"), 4,
+	       "capture: corpus/etcd-live.failed/raw/live.ndjson:2: node 2 receives");
+	kept_as = NULL;
 	expect("a receive before its send exits 4 at the receive",
 	       RECV("2", "1", "2", "5") SEND("1", "2", "5"), 4,
 	       "live.ndjson:1: node 2 receives a MsgApp");

@@ -53,6 +53,12 @@ struct cluster {
  */
 enum { CLUSTER_BAD_NEMESIS = 2, CLUSTER_NOT_LINEARIZABLE = 4 };
 
+/* A failure's cleanup, before the corpus keeps the raw stream: its events written out. */
+static void flush_raw(void *f)
+{
+	fflush(f);
+}
+
 /*
  * Run the cluster under the probes: the members are processes of the same
  * binary, followed as the cluster starts them; events to @raw, the
@@ -74,12 +80,13 @@ static cJSON *run_cluster(const struct cluster *o, const char *bin,
 	const struct gp_stats *st;
 	cJSON *p;
 	double start;
-	int rc;
+	int rc, cleanup;
 
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
 	etcd_probed_open(&pr, bin, etcd_raft_harness.spec, raw, o->ring);
+	cleanup = on_failure(flush_raw, pr.out);
 	gp_follow(pr.e);
 	start = monotonic_seconds();
 	rc = gp_run(pr.e, argv, summary, (double)o->seconds + LIVE_SLACK,
@@ -94,6 +101,7 @@ static cJSON *run_cluster(const struct cluster *o, const char *bin,
 		die(EXIT_CAPTURE_FAILED, "%s cluster: exit status %d (its message is above)",
 		    bin, rc);
 	p = json_obj();
+	cancel_on_failure(cleanup);
 	json_add(p, "events", json_int(etcd_probed_end(&pr)));
 	st = gp_stats(pr.e);
 	json_add(p, "records", json_int((long long)st->records));
@@ -144,13 +152,23 @@ static void cluster_run(struct live_capture *lc)
 	char *summary = corpus_path(lc->corpus, ".summary");
 	char *hist_dir = corpus_path(lc->corpus, "history");
 	char *history = corpus_path(lc->corpus, "history/live.ndjson");
+	int cleanup;
 
 	mkdir_p(hist_dir);
+	/*
+	 * A live run cannot be repeated: a failure keeps what it captured
+	 * (the raw stream, the history), but not the members' data
+	 * directories (a preallocated 64 MB WAL segment each, 367 MB in all in an 8 s
+	 * run), removed first.
+	 */
+	corpus_keep_failed(lc->corpus);
+	cleanup = remove_on_failure(members);
 	progress("etcd live cluster: %ld s, %ld clients%s%s", o->seconds, o->clients,
 		 o->nemesis ? ", nemesis " : o->restart ? ", the leader restarted half-way" : "",
 		 o->nemesis ? o->nemesis : "");
 	o->probes = run_cluster(o, o->bin, members, lc->raw[0], history, summary);
 	remove_tree(members);
+	cancel_on_failure(cleanup);
 	free(history);
 	free(hist_dir);
 	free(summary);
@@ -165,7 +183,7 @@ static void cluster_describe(struct live_capture *lc, cJSON *m)
 {
 	struct cluster *o = lc->data;
 	cJSON *env = json_add(m, "environment", lc->environment), *l;
-	char *summary = corpus_path(lc->corpus, ".summary");
+	char *summary = corpus_path(lc->corpus, ".summary"), *kept;
 
 	lc->environment = NULL;
 	etcd_describe_harness(env, LIVE_SRC, etcd_raft_harness.module, o->bin);
@@ -185,7 +203,9 @@ static void cluster_describe(struct live_capture *lc, cJSON *m)
 	add_workload(m, summary);
 	unlink(summary);
 	free(summary);
-	etcd_check_messages(lc->raw[0], m);
+	kept = corpus_kept_path(lc->corpus, lc->raw[0]);
+	etcd_check_messages(lc->raw[0], kept, m);
+	free(kept);
 }
 
 /* Every target action, whatever the run: the workload exercises them all. */

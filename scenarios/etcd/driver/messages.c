@@ -122,12 +122,12 @@ static void check_event(struct messages *ms, const cJSON *ev)
 	ms->key = NULL;
 }
 
-void etcd_check_messages(const char *path, cJSON *m)
+void etcd_check_messages(const char *path, const char *name, cJSON *m)
 {
 	struct messages ms = { .tree = NULL };
 	cJSON *o;
 
-	line_reader_open(&ms.r, path);
+	line_reader_open_as(&ms.r, path, name);
 	while ((ms.ev = ndjson_next(&ms.r))) {
 		check_event(&ms, ms.ev);
 		cJSON_Delete(ms.ev);

@@ -9,9 +9,10 @@
  * The causal check of a live run's event stream @path: every Receive*
  * event matches a Send* of the same message before it (a receive consumes
  * one send), sent by msg.from to msg.to.  Dies with EXIT_CHECK_FAILED at
- * the line of a receive that does not.  Adds {"sent", "received",
- * "not_received"} to @m as "messages".
+ * the line of a receive that does not, naming the file @name (where a
+ * failure keeps @path).  Adds {"sent", "received", "not_received"} to @m
+ * as "messages".
  */
-void etcd_check_messages(const char *path, cJSON *m);
+void etcd_check_messages(const char *path, const char *name, cJSON *m);
 
 #endif
