@@ -1,9 +1,10 @@
 #!/bin/bash
 # capture etcd --live: a real 3-member etcd cluster under load and real eBPF
 # uprobes (root, as make test runs), its leader killed under load and
-# restarted; what must hold in any run, the refold of its raw stream, its
-# refusals; a failed run's raw stream kept where the message says.
-# needs: root btf go goproxy python3
+# restarted; what must hold in any run, the refold of its raw stream (as
+# etcd and, its start, as etcd-entries), its refusals; a failed run's raw
+# stream kept where the message says.
+# needs: root btf go goproxy python3 node
 # locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
@@ -73,6 +74,18 @@ check "refold of raw/live.ndjson" $CAPTURE fold etcd "$LIVE/raw/live.ndjson" -o 
 same_bytes "refold: same events" "$LIVE/events/live.ndjson" "$TMP/refold/events/live.ndjson"
 same_bytes "refold: same windows" "$LIVE/etcd/live.ndjson" "$TMP/refold/etcd/live.ndjson"
 check "capture verify of the refold" $CAPTURE verify "$TMP/refold"
+
+# The log as entries (etcd-entries) on the stream's first 5000 events, the
+# election and about a second of load (the whole run's windows repeat
+# each log: 350 MB): tests/graders/entries-check.sh on a corpus of them.
+here=$TESTS_DIR/graders
+source "$here/entries-check.sh"
+start=$TMP/live-start
+mkdir -p "$start/raw"
+head -n 5000 "$LIVE/raw/live.ndjson" >"$start/raw/live.ndjson"
+"$CAPTURE" fold etcd "$start/raw/live.ndjson" -o "$TMP/live-start.etcd" >/dev/null 2>&1 &&
+	mv "$TMP/live-start.etcd/etcd" "$start/etcd"
+check_entries live-start
 
 expect_exit 6 "lost records fail the run with counts" 'lost events: [1-9][0-9]* ring-buffer drops' \
 	$CAPTURE etcd --live --seconds 2 --no-restart --ring-bytes 4096 --hold-ring -o "$TMP/lossy"

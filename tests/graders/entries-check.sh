@@ -4,9 +4,10 @@
 # twice, drops to the corpus's own etcd windows byte for byte, and passes
 # raft-entries.js on every scored window but the ones docs/disagreements.md
 # lists as an untraced receipt (a window that took in a later term whose
-# arrival upstream's trace never shows).  A live cluster's corpus is left
-# out: it repeats each log whole in every window (350 MB for 8 s, about 12
-# minutes to fold), so it is measured by hand (docs/etcd.md).
+# arrival upstream's trace never shows).  Also sourced by
+# tests/etcd-cluster/test-etcd-cluster.sh, on the start of its live
+# stream: a live cluster's whole corpus repeats each log in every window
+# (350 MB for 8 s, about 12 minutes to fold), measured by hand (docs/etcd.md).
 
 # check_entries NAME: $TMP/NAME's raw traces as etcd-entries.
 check_entries() {
