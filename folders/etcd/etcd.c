@@ -113,6 +113,7 @@ struct node {
 	struct terms append;     /* the open append's (snapshot's) entries' terms */
 	int append_known;
 	long long append_index, append_log_term, append_term;
+	cJSON *conf;             /* the voters it last switched to */
 };
 
 struct leader {
@@ -993,29 +994,53 @@ static void replicate(struct etcd_fold *f, struct node *n,
 	open_action(n, "ClientProposal", NULL);
 }
 
-/* ApplyConfChange: nodes in the old configuration but not the new leave. */
-static void apply_conf(struct etcd_fold *f, const cJSON *ev)
+/* The voters an ApplyConfChange switches to; NULL: none given. */
+static const cJSON *new_conf(const cJSON *ev)
 {
-	const cJSON *newconf = json_get(json_get(json_get(ev, "prop"), "cc"),
-					"newconf");
-	const cJSON *old = cJSON_GetArrayItem(json_get(ev, "conf"), 0), *id;
+	return json_get(json_get(json_get(ev, "prop"), "cc"), "newconf");
+}
+
+/* @n switched to the voters of @ev, an ApplyConfChange. */
+static void keep_conf(struct node *n, const cJSON *ev)
+{
+	const cJSON *newconf = new_conf(ev);
+
+	cJSON_Delete(n->conf);
+	n->conf = newconf ? cJSON_Duplicate(newconf, 1) : NULL;
+}
+
+/*
+ * ApplyConfChange: nodes in the old configuration but not the new leave.
+ * The old one is upstream's conf[0], or (the probes read no map, so no
+ * conf) the one @n last switched to.
+ */
+static void apply_conf(struct etcd_fold *f, struct node *n, const cJSON *ev)
+{
+	const cJSON *newconf = new_conf(ev);
+	const cJSON *conf = json_get(ev, "conf"), *id;
+	cJSON *old = conf ? cJSON_Duplicate(cJSON_GetArrayItem(conf, 0), 1)
+			  : n->conf;
+
+	n->conf = NULL;
+	keep_conf(n, ev);
 
 	cJSON_ArrayForEach(id, old) {
 		const cJSON *k;
-		struct node *n;
+		struct node *gone;
 		int kept = 0;
 
 		cJSON_ArrayForEach(k, newconf)
 			kept |= cJSON_IsString(k) && cJSON_IsString(id) &&
 				!strcmp(k->valuestring, id->valuestring);
-		n = cJSON_IsString(id) ? find_node(f, id->valuestring) : NULL;
-		if (kept || !n || !n->present || !newconf)
+		gone = cJSON_IsString(id) ? find_node(f, id->valuestring) : NULL;
+		if (kept || !gone || !gone->present || !newconf)
 			continue;
-		close_open(f, n);
-		n->present = 0;
-		n->removed = 1;
-		emit(f, n, "RemoveNode", NULL);
+		close_open(f, gone);
+		gone->present = 0;
+		gone->removed = 1;
+		emit(f, gone, "RemoveNode", NULL);
 	}
+	cJSON_Delete(old);
 }
 
 /*
@@ -1053,12 +1078,14 @@ static void restart(struct etcd_fold *f, struct node *n)
 }
 
 static void restarted(struct etcd_fold *f, struct node *n, const char *name,
-		      const struct slice *now)
+		      const cJSON *ev, const struct slice *now)
 {
 	const struct slice *pre = &n->pre;
 
 	if (!strcmp(name, "InitState") || !strcmp(name, "ApplyConfChange")) {
 		n->s = *now;    /* newRaft's state before loadState */
+		if (!strcmp(name, "ApplyConfChange"))
+			keep_conf(n, ev);
 		return;
 	}
 	if (strcmp(name, "BecomeFollower"))
@@ -1084,9 +1111,9 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 {
 	if (!strcmp(name, "InitState")) {
 		restart(f, n);
-		restarted(f, n, name, now);
+		restarted(f, n, name, ev, now);
 	} else if (n->open && !strcmp(n->open, "Restart")) {
-		restarted(f, n, name, now);
+		restarted(f, n, name, ev, now);
 	} else if (!strncmp(name, "Receive", 7)) {
 		receive(f, n, ev, now);
 	} else if (!strcmp(name, "BecomeCandidate")) {
@@ -1116,7 +1143,7 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		    !strcmp(name, "SendAppendEntriesRequest"))
 			remember_append(f, n, json_get(ev, "msg"));
 		if (!strcmp(name, "ApplyConfChange"))
-			apply_conf(f, ev);
+			apply_conf(f, n, ev);
 	}
 }
 
@@ -1174,6 +1201,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 		terms_free(&f.nodes[i].log_terms);
 		terms_free(&f.nodes[i].shown_terms);
 		terms_free(&f.nodes[i].append);
+		cJSON_Delete(f.nodes[i].conf);
 	}
 	for (size_t i = 0; i < f.nappends; i++) {
 		free(f.appends[i].msg);

@@ -43,6 +43,8 @@ type node struct {
 	rn      *raft.RawNode
 	storage *raft.MemoryStorage
 	held    bool
+	pending []confEntry // committed conf changes not yet applied
+	confs   []confAt    // conf states applied since the RawNode started
 }
 
 // cluster holds the nodes and the messages in flight, queued per recipient
@@ -97,6 +99,9 @@ func (c *cluster) start(id uint64) {
 		MaxSizePerMsg:   1 << 20,
 		MaxInflightMsgs: 256,
 		Logger:          c.logger,
+
+		DisableProposalForwarding: !c.cfg.forwarding,
+		MaxUncommittedEntriesSize: c.cfg.maxUncommitted,
 	}
 	setTraceLogger(rc)
 	rn, err := raft.NewRawNode(rc)
@@ -104,6 +109,9 @@ func (c *cluster) start(id uint64) {
 		fatal(1, "node %d: %v", id, err)
 	}
 	n.rn = rn
+	// raft hands the committed entries above the storage's snapshot out
+	// again, and their conf changes are applied anew
+	n.pending, n.confs = nil, nil
 }
 
 // route queues m for its recipient, unless the network drops it: the
@@ -139,6 +147,7 @@ func (c *cluster) drain(id uint64) {
 		for _, m := range rd.Messages {
 			c.route(m)
 		}
+		c.committed(id, rd.CommittedEntries)
 		n.rn.Advance(rd)
 	}
 }
@@ -317,8 +326,7 @@ func (c *cluster) release(id uint64) error {
 
 // compact takes a snapshot of node id's applied state at index and drops
 // its storage's log up to it (raft then sends a follower that needs the
-// dropped entries a MsgSnap).  No word changes membership, so the
-// snapshot's configuration is that of the storage's last snapshot.
+// dropped entries a MsgSnap), with the configuration node id had there.
 func (c *cluster) compact(id, index uint64) error {
 	n := c.nodes[id]
 	applied := n.rn.Status().Applied
@@ -326,8 +334,10 @@ func (c *cluster) compact(id, index uint64) error {
 		return refuse("compact %d %d: node %d has applied only up to %d",
 			id, index, id, applied)
 	}
-	last, _ := n.storage.Snapshot()
-	cs := last.GetMetadata().GetConfState()
+	cs, err := c.confState(id, index)
+	if err != nil {
+		return err
+	}
 	if _, err := n.storage.CreateSnapshot(index, cs, nil); err != nil {
 		return refuse("compact %d %d: %v", id, index, err)
 	}
@@ -418,6 +428,12 @@ func (c *cluster) run(s step) error {
 		return c.hold(s.ids[0])
 	case "release":
 		return c.release(s.ids[0])
+	case "add-node":
+		return c.confChange(s.ids[0], pb.ConfChangeAddNode, s.ids[1])
+	case "remove-node":
+		return c.confChange(s.ids[0], pb.ConfChangeRemoveNode, s.ids[1])
+	case "apply":
+		return c.apply(s.ids[0])
 	}
 	c.runTotal(s)
 	return nil

@@ -17,10 +17,17 @@ import (
 type config struct {
 	preVote, checkQuorum        bool
 	electionTick, heartbeatTick int
+	// membership: a follower forwards proposals (raft's default), the
+	// uncommitted entries' bytes a leader takes (0: no limit), and
+	// committed conf changes wait for an apply step instead of being
+	// applied at the Ready that hands them out
+	forwarding     bool
+	maxUncommitted uint64
+	applyByStep    bool
 }
 
 // The configuration of the reference scenarios (no header).
-var defaultConfig = config{electionTick: 10, heartbeatTick: 1}
+var defaultConfig = config{electionTick: 10, heartbeatTick: 1, forwarding: true}
 
 // step is one parsed scenario line.
 type step struct {
@@ -41,6 +48,7 @@ var words = map[string]string{
 	"deliver-one": "l", "drop": "l", "duplicate": "l", "reverse": "l",
 	"crash": "n", "restart": "n", "compact": "ni", "heal": "",
 	"partition": "", "hold": "n", "release": "n",
+	"add-node": "nn", "remove-node": "nn", "apply": "n",
 }
 
 // parseID reads a node id 1..3.
@@ -148,6 +156,12 @@ func parseTick(v string) (int, bool) {
 	return t, err == nil && t >= 1 && t <= 1000
 }
 
+// parseSize reads a byte count 1..2^30.
+func parseSize(v string) (uint64, bool) {
+	n, err := strconv.ParseUint(v, 10, 64)
+	return n, err == nil && n >= 1 && n <= 1<<30
+}
+
 // setConfig applies one header line "config KEY VALUE" to cfg.
 func setConfig(cfg *config, fields []string) string {
 	if len(fields) != 3 {
@@ -164,9 +178,16 @@ func setConfig(cfg *config, fields []string) string {
 		cfg.electionTick, ok = parseTick(v)
 	case "heartbeat-tick":
 		cfg.heartbeatTick, ok = parseTick(v)
+	case "forwarding":
+		cfg.forwarding, ok = parseSwitch(v)
+	case "max-uncommitted-size":
+		cfg.maxUncommitted, ok = parseSize(v)
+	case "apply-conf":
+		cfg.applyByStep, ok = v == "step", v == "step" || v == "ready"
 	default:
 		return "unknown config key " + strconv.Quote(key) +
-			" (prevote, checkquorum, election-tick, heartbeat-tick)"
+			" (prevote, checkquorum, election-tick, heartbeat-tick, " +
+			"forwarding, max-uncommitted-size, apply-conf)"
 	}
 	if !ok {
 		return fmt.Sprintf("config %s: bad value %q", key, v)

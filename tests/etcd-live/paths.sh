@@ -1,8 +1,13 @@
 # Shared by the etcd live tests (source it after lib.sh): the two capture
 # paths of one set of scenarios agree.
 
-# Upstream's with_tla events without the fields the probes do not produce.
-project() { sed -E 's/,"conf":\[\[[^]]*\],\[[^]]*\]\]//; s/,"prop":\{.*\}\}$/}/' "$1"; }
+# Upstream's with_tla events without the fields the probes do not produce:
+# conf, and prop but ApplyConfChange's (its newconf, omitted when empty).
+project() {
+	sed -E 's/,"conf":\[\[[^]]*\],\[[^]]*\]\]//
+		/"name":"ApplyConfChange"/!s/,"prop":\{.*\}\}$/}/
+		s/"prop":\{"cc":\{\}\}/"prop":{"cc":{"newconf":[]}}/' "$1"
+}
 
 # same_paths EBPF TRACE: for every run of the eBPF corpus EBPF, the trace
 # corpus TRACE has byte-identical windows, and the eBPF events are

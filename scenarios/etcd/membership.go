@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+
+// Membership: add-node and remove-node propose a raft ConfChange
+// (RawNode.ProposeConfChange), and each node applies the committed
+// EntryConfChange entries its Ready hands out (RawNode.ApplyConfChange),
+// as etcd's raftexample does -- at that Ready, or, under "config
+// apply-conf step", only at an apply step, so that a scenario can place
+// the configuration switch (and the commit a smaller quorum gives a
+// leader there) inside a window another step opened.
+package main
+
+import (
+	"errors"
+
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+)
+
+// confEntry is a committed conf change at its log index.
+type confEntry struct {
+	index uint64
+	cc    *pb.ConfChange
+}
+
+// confAt is a configuration a node applied, from the entry at index on.
+type confAt struct {
+	index uint64
+	cs    *pb.ConfState
+}
+
+// committed takes the conf changes among the committed entries a Ready
+// handed node id: applied now, or kept for an apply step.
+func (c *cluster) committed(id uint64, ents []*pb.Entry) {
+	n := c.nodes[id]
+	for _, e := range ents {
+		if e.GetType() != pb.EntryConfChange {
+			continue
+		}
+		cc := &pb.ConfChange{}
+		if err := proto.Unmarshal(e.GetData(), cc); err != nil {
+			fatal(1, "node %d: conf change at %d: %v", id, e.GetIndex(), err)
+		}
+		n.pending = append(n.pending, confEntry{e.GetIndex(), cc})
+	}
+	if !c.cfg.applyByStep {
+		c.applyPending(id)
+	}
+}
+
+// applyPending switches node id to each pending conf change in log order.
+func (c *cluster) applyPending(id uint64) {
+	n := c.nodes[id]
+	for _, p := range n.pending {
+		n.confs = append(n.confs, confAt{p.index, n.rn.ApplyConfChange(p.cc)})
+	}
+	n.pending = nil
+}
+
+// apply is the step: node id applies the conf changes committed and
+// handed out to it, then drains.
+func (c *cluster) apply(id uint64) error {
+	if len(c.nodes[id].pending) == 0 {
+		return refuse("apply %d: node %d has no committed conf change "+
+			"to apply", id, id)
+	}
+	c.applyPending(id)
+	c.drain(id)
+	return nil
+}
+
+// confChange proposes adding or removing node target at node id.  A
+// proposal raft drops is its decision (a leader past its
+// max-uncommitted-size traces ChangeConf first, raft.go:1344, then drops
+// it in appendEntry, raft.go:822), not a refusal.
+func (c *cluster) confChange(id uint64, t pb.ConfChangeType, target uint64) error {
+	cc := &pb.ConfChange{Type: t.Enum(), NodeId: new(target)}
+	err := c.nodes[id].rn.ProposeConfChange(cc)
+	if err != nil && !errors.Is(err, raft.ErrProposalDropped) {
+		return refuse("%s: %v", cc.GetType(), err)
+	}
+	c.drain(id)
+	return nil
+}
+
+// confState is node id's configuration at index, for a snapshot there:
+// its storage snapshot's, or a later one it applied up to index.  A conf
+// change committed at or below index and not yet applied is refused.
+func (c *cluster) confState(id, index uint64) (*pb.ConfState, error) {
+	n := c.nodes[id]
+	for _, p := range n.pending {
+		if p.index <= index {
+			return nil, refuse("compact %d %d: node %d has not applied "+
+				"the conf change at %d (apply %d first)", id, index,
+				id, p.index, id)
+		}
+	}
+	last, _ := n.storage.Snapshot()
+	cs, at := last.GetMetadata().GetConfState(), last.GetMetadata().GetIndex()
+	for _, a := range n.confs {
+		if a.index > at && a.index <= index {
+			cs = a.cs
+		}
+	}
+	return cs, nil
+}
+
+// voters is node id's present configuration, as raft reports it.
+func (c *cluster) voters(id uint64) map[uint64]bool {
+	ids := map[uint64]bool{}
+	for v := range c.nodes[id].rn.Status().Config.Voters.IDs() {
+		ids[v] = true
+	}
+	return ids
+}
