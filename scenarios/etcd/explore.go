@@ -117,38 +117,90 @@ func (g *generator) networkOptions(opts []option) []option {
 	if g.c.pending() {
 		opts = append(opts, option{"pump", 1})
 	}
-	for t := uint64(1); t <= nodes; t++ {
+	for t := uint64(1); t <= maxNodes; t++ {
 		if len(g.c.queue[t]) > 0 {
 			opts = append(opts, option{fmt.Sprintf("discard %d", t), 1})
 		}
 	}
-	if g.c.group != [nodes + 1]int{} {
+	if g.c.group != [maxNodes + 1]int{} {
 		return append(opts, option{"heal", 3})
 	}
 	x := g.rng.IntN(nodes) + 1
-	return append(opts, option{fmt.Sprintf("partition %d | %d %d", x,
-		x%nodes+1, (x+1)%nodes+1), 1})
+	joined := "" // nodes added: on the other side
+	for id := uint64(nodes + 1); id <= maxNodes; id++ {
+		if g.c.nodes[id] != nil {
+			joined += fmt.Sprintf(" %d", id)
+		}
+	}
+	return append(opts, option{fmt.Sprintf("partition %d | %d %d%s", x,
+		x%nodes+1, (x+1)%nodes+1, joined), 1})
+}
+
+// membership reports whether the scenario's header asks for membership
+// changes (the random headers never do: a kept scenario's does).
+func (g *generator) membership() bool {
+	cfg := g.c.cfg
+	return cfg.applyByStep || cfg.maxUncommitted > 0 || !cfg.forwarding
+}
+
+// confOptions are the membership steps: a node that can propose adds the
+// first node never started or removes a voter it knows; a node with a
+// committed conf change applies it.
+func (g *generator) confOptions(opts []option) []option {
+	next := uint64(0)
+	for id := uint64(maxNodes); id > nodes; id-- {
+		if g.c.nodes[id] == nil {
+			next = id
+		}
+	}
+	for id := uint64(1); id <= maxNodes; id++ {
+		n := g.c.nodes[id]
+		if n == nil || n.rn == nil {
+			continue
+		}
+		if len(n.pending) > 0 {
+			opts = append(opts, option{fmt.Sprintf("apply %d", id), 3})
+		}
+		if !g.canPropose(id) {
+			continue
+		}
+		if next != 0 {
+			opts = append(opts, option{fmt.Sprintf("add-node %d %d", id, next), 1})
+		}
+		for v := uint64(1); v <= maxNodes; v++ {
+			if g.c.voters(id)[v] {
+				opts = append(opts, option{fmt.Sprintf("remove-node %d %d", id, v), 1})
+			}
+		}
+	}
+	return opts
 }
 
 func (g *generator) options() []option {
 	var opts []option
 	crashed := 0
-	for id := uint64(1); id <= nodes; id++ {
-		if g.c.nodes[id].rn == nil {
+	for id := uint64(1); id <= maxNodes; id++ {
+		if g.c.nodes[id] != nil && g.c.nodes[id].rn == nil {
 			crashed++
 		}
 	}
-	for t := uint64(1); t <= nodes; t++ {
-		for f := uint64(1); f <= nodes; f++ {
+	for t := uint64(1); t <= maxNodes; t++ {
+		for f := uint64(1); f <= maxNodes; f++ {
 			if t != f {
 				opts = g.linkOptions(opts, t, f)
 			}
 		}
 	}
-	for id := uint64(1); id <= nodes; id++ {
-		opts = g.nodeOptions(opts, id, crashed)
+	for id := uint64(1); id <= maxNodes; id++ {
+		if g.c.nodes[id] != nil {
+			opts = g.nodeOptions(opts, id, crashed)
+		}
 	}
-	return g.networkOptions(opts)
+	opts = g.networkOptions(opts)
+	if g.membership() {
+		opts = g.confOptions(opts)
+	}
+	return opts
 }
 
 func (g *generator) draw() string {
@@ -207,6 +259,13 @@ func optionKey(line string) string {
 // under its own header are all allowed, unchanged.
 func (g *generator) allowed(line string) string {
 	key := optionKey(line)
+	if key == "partition" {
+		// a partition must name the nodes started, and only them
+		s, bad := parseStep(strings.Fields(line))
+		if bad != "" || g.c.sides(s.groups) != nil {
+			return ""
+		}
+	}
 	for _, o := range g.options() {
 		if optionKey(o.line) != key {
 			continue

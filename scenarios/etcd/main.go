@@ -33,7 +33,11 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-const nodes = 3
+// nodes start as the cluster; up to maxNodes, the others join by add-node.
+const (
+	nodes    = 3
+	maxNodes = 5
+)
 
 // node is one raft node; rn is nil while it is crashed.  Its storage is
 // its disk: it survives a crash (every Ready is persisted before the next
@@ -53,9 +57,9 @@ type node struct {
 type cluster struct {
 	cfg    config
 	logger raft.Logger
-	nodes  [nodes + 1]*node
-	queue  [nodes + 1][]*pb.Message
-	group  [nodes + 1]int
+	nodes  [maxNodes + 1]*node // nil: not started
+	queue  [maxNodes + 1][]*pb.Message
+	group  [maxNodes + 1]int
 }
 
 // refuse describes a step raft or the harness cannot carry out: the
@@ -68,20 +72,26 @@ func newCluster(cfg config) *cluster {
 	c := &cluster{cfg: cfg}
 	c.logger = &raft.DefaultLogger{Logger: log.New(io.Discard, "", 0)}
 	for id := uint64(1); id <= nodes; id++ {
-		st := raft.NewMemoryStorage()
-		// A bootstrap snapshot at index 0 that only carries the
-		// configuration: every node starts knowing peers 1, 2, 3
-		// with an empty log.
-		snap := &pb.Snapshot{Metadata: &pb.SnapshotMetadata{
-			ConfState: &pb.ConfState{Voters: []uint64{1, 2, 3}},
-		}}
-		if err := st.ApplySnapshot(snap); err != nil {
-			fatal(1, "bootstrap snapshot: %v", err)
-		}
-		c.nodes[id] = &node{storage: st}
-		c.start(id)
+		c.join(id)
 	}
 	return c
+}
+
+// join starts node id over a storage of its own that holds a bootstrap
+// snapshot at index 0 carrying only the configuration: every node starts
+// knowing peers 1, 2, 3 with an empty log (a node added later too, as an
+// etcd member joins with the cluster's membership; it becomes a voter
+// when it applies its own ConfChange from the log).
+func (c *cluster) join(id uint64) {
+	st := raft.NewMemoryStorage()
+	snap := &pb.Snapshot{Metadata: &pb.SnapshotMetadata{
+		ConfState: &pb.ConfState{Voters: []uint64{1, 2, 3}},
+	}}
+	if err := st.ApplySnapshot(snap); err != nil {
+		fatal(1, "bootstrap snapshot: %v", err)
+	}
+	c.nodes[id] = &node{storage: st}
+	c.start(id)
 }
 
 // start creates node id's RawNode over its storage: at the beginning, and
@@ -218,7 +228,7 @@ func (c *cluster) reverse(to, from uint64) {
 }
 
 func (c *cluster) pending() bool {
-	for to := 1; to <= nodes; to++ {
+	for to := 1; to <= maxNodes; to++ {
 		if len(c.queue[to]) > 0 {
 			return true
 		}
@@ -228,8 +238,8 @@ func (c *cluster) pending() bool {
 
 func (c *cluster) pump() {
 	for c.pending() {
-		for to := uint64(1); to <= nodes; to++ {
-			for from := uint64(1); from <= nodes; from++ {
+		for to := uint64(1); to <= maxNodes; to++ {
+			for from := uint64(1); from <= maxNodes; from++ {
 				c.deliver(to, from)
 			}
 		}
@@ -373,14 +383,22 @@ func fatal(code int, format string, args ...any) {
 	os.Exit(code)
 }
 
-// liveness refuses a step whose acting node (the first id) is crashed, and
-// a restart of a live one; steps on the network alone run whatever state
-// the nodes are in.
+// liveness refuses a step whose acting node (the first id) is crashed or
+// not started, and a restart of a live one; steps on the network alone
+// run whatever state the nodes are in.
 func (c *cluster) liveness(s step) error {
 	switch s.word {
-	case "pump", "heal", "partition", "discard", "drop", "duplicate",
-		"reverse", "deliver":
+	case "pump", "heal", "discard", "drop", "duplicate", "reverse",
+		"deliver":
 		return nil
+	case "partition":
+		return c.sides(s.groups)
+	}
+	if c.nodes[s.ids[0]] == nil {
+		return refuse("node %d is not in the cluster (add-node starts it)",
+			s.ids[0])
+	}
+	switch s.word {
 	case "restart":
 		if c.nodes[s.ids[0]].rn != nil {
 			return refuse("node %d is not crashed", s.ids[0])
@@ -429,7 +447,7 @@ func (c *cluster) run(s step) error {
 	case "release":
 		return c.release(s.ids[0])
 	case "add-node":
-		return c.confChange(s.ids[0], pb.ConfChangeAddNode, s.ids[1])
+		return c.addNode(s.ids[0], s.ids[1])
 	case "remove-node":
 		return c.confChange(s.ids[0], pb.ConfChangeRemoveNode, s.ids[1])
 	case "apply":
@@ -458,7 +476,7 @@ func (c *cluster) runTotal(s step) {
 	case "partition":
 		c.partition(s.groups)
 	case "heal":
-		c.group = [nodes + 1]int{}
+		c.group = [maxNodes + 1]int{}
 	}
 }
 
@@ -466,8 +484,8 @@ func (c *cluster) runTotal(s step) {
 // some state after the last event it traces (a granted vote after its
 // response is sent), which only the Ready shows.
 func (c *cluster) releaseAll() {
-	for id := uint64(1); id <= nodes; id++ {
-		if c.nodes[id].held {
+	for id := uint64(1); id <= maxNodes; id++ {
+		if c.nodes[id] != nil && c.nodes[id].held {
 			_ = c.release(id)
 		}
 	}

@@ -113,3 +113,37 @@ func (c *cluster) voters(id uint64) map[uint64]bool {
 	}
 	return ids
 }
+
+// addNode starts node target, which was never started (raft's ids are
+// never reused, as etcd's membership refuses a removed member's id), and
+// proposes it at node id.
+func (c *cluster) addNode(id, target uint64) error {
+	if c.nodes[target] != nil {
+		return refuse("add-node %d %d: node %d was started already "+
+			"(an added node is a new one)", id, target, target)
+	}
+	c.join(target)
+	c.drain(target)
+	return c.confChange(id, pb.ConfChangeAddNode, target)
+}
+
+// sides refuses a partition that leaves out a node started or names one
+// not started (the parse checked the initial nodes).
+func (c *cluster) sides(groups [][]uint64) error {
+	var in [maxNodes + 1]bool
+	for _, g := range groups {
+		for _, id := range g {
+			if c.nodes[id] == nil {
+				return refuse("partition names node %d, which is not "+
+					"in the cluster", id)
+			}
+			in[id] = true
+		}
+	}
+	for id := uint64(1); id <= maxNodes; id++ {
+		if c.nodes[id] != nil && !in[id] {
+			return refuse("partition leaves out node %d", id)
+		}
+	}
+	return nil
+}

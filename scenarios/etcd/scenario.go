@@ -51,10 +51,11 @@ var words = map[string]string{
 	"add-node": "nn", "remove-node": "nn", "apply": "n",
 }
 
-// parseID reads a node id 1..3.
+// parseID reads a node id 1..maxNodes (the harness's: nodes above the
+// initial ones join by add-node).
 func parseID(s string) (uint64, bool) {
 	id, err := strconv.ParseUint(s, 10, 64)
-	return id, err == nil && id >= 1 && id <= nodes
+	return id, err == nil && id >= 1 && id <= maxNodes
 }
 
 // parseLink reads "T<-F".
@@ -74,7 +75,7 @@ func parseArg(s *step, k byte, arg string) string {
 	case 'l':
 		ids, ok := parseLink(arg)
 		if !ok {
-			return "expected T<-F with distinct nodes 1..3"
+			return fmt.Sprintf("expected T<-F with distinct nodes 1..%d", maxNodes)
 		}
 		s.ids = append(s.ids, ids...)
 	case 'd':
@@ -96,9 +97,9 @@ func parseArg(s *step, k byte, arg string) string {
 }
 
 // parseGroups reads "A B | C": every node in exactly one of two or more
-// groups.
+// groups (the initial nodes here; a joined one when it runs).
 func parseGroups(s *step, args []string) string {
-	var seen [nodes + 1]bool
+	var seen [maxNodes + 1]bool
 	group := []uint64{}
 	for i, a := range append(args, "|") {
 		if a != "|" {
