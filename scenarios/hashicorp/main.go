@@ -30,7 +30,12 @@ import (
 	"github.com/hashicorp/raft"
 )
 
-const nodes = 3
+// nodes is the cluster; the language's ids above it (etcd's add-node)
+// are refused here as bad node ids.
+const (
+	nodes    = 3
+	maxNodes = nodes
+)
 
 // never is longer than any run: raft's timers armed with it do not fire.
 const never = time.Hour
@@ -436,6 +441,9 @@ func (c *cluster) run(s step) error {
 		return refuse("%s: hashicorp's raft persists and sends in its own "+
 			"goroutines as it steps; it has no Ready a harness could leave "+
 			"untaken", s.word)
+	case "add-node", "remove-node", "apply":
+		return refuse("%s: not on hashicorp's raft here: its membership "+
+			"changes (AddVoter, RemoveServer) are not driven yet", s.word)
 	}
 	c.runTotal(s)
 	return nil
@@ -473,10 +481,13 @@ func (c *cluster) runTotal(s step) {
 // cannot be set to here: PreVote (a campaign is a TimeoutNow, which skips
 // pre-vote), CheckQuorum (hashicorp's leader lease is a timer), a
 // heartbeat other than every tick (a leader's tick is one heartbeat
-// round).  election-tick is taken: it only bounds a follower's ticks,
-// which move no timer of hashicorp's.
+// round), membership (apply-conf step, max-uncommitted-size).
+// election-tick is taken: it only bounds a follower's ticks, which move
+// no timer of hashicorp's; so is forwarding off: a follower here never
+// forwards (propose is refused there).
 func headerRefusal(path string, cfg config) {
-	if !cfg.preVote && !cfg.checkQuorum && cfg.heartbeatTick == 1 {
+	if !cfg.preVote && !cfg.checkQuorum && cfg.heartbeatTick == 1 &&
+		cfg.maxUncommitted == 0 && !cfg.applyByStep {
 		return
 	}
 	data, _ := os.ReadFile(path)
@@ -487,9 +498,13 @@ func headerRefusal(path string, cfg config) {
 			continue
 		}
 		why := map[string]string{
-			"prevote on":     "a campaign is a TimeoutNow, which skips pre-vote",
-			"checkquorum on": "hashicorp's leader lease is a timer, not ticks",
+			"prevote on":      "a campaign is a TimeoutNow, which skips pre-vote",
+			"checkquorum on":  "hashicorp's leader lease is a timer, not ticks",
+			"apply-conf step": "membership steps are not driven here",
 		}[f[1]+" "+f[2]]
+		if f[1] == "max-uncommitted-size" {
+			why = "hashicorp's raft has no limit on uncommitted entries"
+		}
 		if f[1] == "heartbeat-tick" && f[2] != "1" {
 			why = "a leader's tick is one heartbeat round (VerifyLeader)"
 		}

@@ -52,6 +52,11 @@ printf 'elect 1 2 3\ncampaign 1\n' >"$TMP/01-leader"
 refused "a campaign of the leader" "$TMP/01-leader" 2
 printf 'elect 1 2 3\nhold 3\npropose 1 a\nrelease 3\n' >"$TMP/04-hold"
 refused "hold" "$TMP/04-hold" 2
+printf 'elect 1 2 3\nremove-node 1 3\n' >"$TMP/05-remove"
+refused "remove-node" "$TMP/05-remove" 2
+printf 'elect 1 2 3\nadd-node 1 4\n' >"$TMP/06-add"
+refused "add-node of a fourth node" "$TMP/06-add" 2
+refused "a max-uncommitted-size header" "$LANG_DIR/26-conf-dropped" 5
 
 # The differential (scripts/raft-differential) against etcd on the same
 # files: the classes only one reached, and equal pre-states compared.
