@@ -1018,9 +1018,12 @@ static void apply_conf(struct etcd_fold *f, struct node *n, const cJSON *ev)
 {
 	const cJSON *newconf = new_conf(ev);
 	const cJSON *conf = json_get(ev, "conf"), *id;
-	cJSON *old = conf ? cJSON_Duplicate(cJSON_GetArrayItem(conf, 0), 1)
-			  : n->conf;
+	cJSON *old = n->conf;
 
+	if (conf) {
+		cJSON_Delete(old);
+		old = cJSON_Duplicate(cJSON_GetArrayItem(conf, 0), 1);
+	}
 	n->conf = NULL;
 	keep_conf(n, ev);
 
@@ -1041,6 +1044,26 @@ static void apply_conf(struct etcd_fold *f, struct node *n, const cJSON *ev)
 		emit(f, gone, "RemoveNode", NULL);
 	}
 	cJSON_Delete(old);
+}
+
+/*
+ * A handler's window that takes in a configuration switch the application
+ * made (an apply before the node's next traced event) says so in its
+ * data, "conf": the voters switched to.  What the switch does (a leader's
+ * commit by its new quorum, switchToConfig's maybeCommit) is then no
+ * effect of the message handled.  A snapshot's own switch (restore) is
+ * its handler's.
+ */
+static void note_switch(struct etcd_fold *f, struct node *n, const cJSON *ev)
+{
+	const cJSON *newconf = new_conf(ev);
+
+	if (!n->open || !n->data || f->proj == ETCD_TASK ||
+	    !strcmp(n->open, "HandleSnapshot"))
+		return;
+	cJSON_DeleteItemFromObjectCaseSensitive(n->data, "conf");
+	cJSON_AddItemToObject(n->data, "conf", newconf ? cJSON_Duplicate(newconf, 1)
+						       : json_arr());
 }
 
 /*
@@ -1144,6 +1167,8 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 			remember_append(f, n, json_get(ev, "msg"));
 		if (!strcmp(name, "ApplyConfChange"))
 			apply_conf(f, n, ev);
+		if (!strcmp(name, "ApplyConfChange"))
+			note_switch(f, n, ev);
 	}
 }
 

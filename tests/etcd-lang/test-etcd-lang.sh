@@ -42,7 +42,8 @@ python3 "$HERE/word-effects.py" "$TMP/a/etcd"
 
 # Every word of the language appears in some scenario.
 for w in config deliver-one drop duplicate reverse partition heal crash \
-	 restart compact campaign propose tick deliver pump elect hold release; do
+	 restart compact campaign propose tick deliver pump elect hold release \
+	 add-node remove-node apply; do
 	if grep -Eqh "^$w( |$)" "$SCEN"/[0-9][0-9]-*; then
 		ok "word $w exercised"
 	else
@@ -88,6 +89,19 @@ bad "a release of a node not held" 2 'node 2 is not held' 'elect 1 2 3\nrelease 
 bad "a campaign of a held node" 3 'node 2 is held: release it first' 'elect 1 2 3\nhold 2\ncampaign 2\n'
 bad "a crash of a held node" 3 'node 2 is held: release it first' 'elect 1 2 3\nhold 2\ncrash 2\n'
 bad "a proposal with no leader" 1 'propose 2: raft proposal dropped' 'propose 2 x\n'
+bad "a bad max-uncommitted-size" 1 'config max-uncommitted-size: bad value "0"' \
+	'config max-uncommitted-size 0\n'
+bad "a bad apply-conf" 1 'config apply-conf: bad value "later"' 'config apply-conf later\n'
+bad "an add-node past the last id" 1 'bad node id "6"' 'add-node 1 6\n'
+bad "a step on a node not started" 2 'node 4 is not in the cluster' 'elect 1 2 3\ncampaign 4\n'
+bad "an add-node of a node started" 2 'add-node 1 3: node 3 was started already' \
+	'elect 1 2 3\nadd-node 1 3\n'
+bad "a partition leaving out a joined node" 3 'partition leaves out node 4' \
+	'elect 1 2 3\nadd-node 1 4\npartition 1 | 2 3\n'
+bad "an apply with nothing committed" 2 'apply 1: node 1 has no committed conf change' \
+	'elect 1 2 3\napply 1\n'
+bad "a compaction over a conf change not applied" 7 'compact 1 3: node 1 has not applied the conf change at 2' \
+	'config apply-conf step\nelect 1 2 3\nremove-node 1 3\npump\npropose 1 a\npump\ncompact 1 3\n'
 expect_exit 3 "capture refuses a bad scenario" 'bad scenario' \
 	$CAPTURE etcd --scenarios "$TMP/bad-an unknown word" --scenario all \
 	--via trace -o "$TMP/x1"

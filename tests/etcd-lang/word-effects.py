@@ -137,6 +137,34 @@ def stale_snapshot(ws, role):
                for w in ws)
 
 
+def stale_beat_commit(ws, new_term):
+    """A leader's heartbeat of a lower term whose window took in the commit
+    a configuration switch made, and a later term or not."""
+    return any(w[0] == "HandleHeartbeat" and acting(w)[0]["role"] == "leader"
+               and w[1]["term"] < acting(w)[0]["term"]
+               and acting(w)[1]["commit"] > acting(w)[0]["commit"]
+               and (acting(w)[1]["term"] > acting(w)[0]["term"]) == new_term
+               for w in ws)
+
+
+def dropped_then_empty(ws):
+    """A leader's proposal that left its log, then one appended."""
+    props = [acting(w) for w in ws if w[0] == "ClientProposal"
+             and acting(w)[0]["role"] == "leader"]
+    return [post["log"] > pre["log"] for pre, post in props][-2:] == [False, True]
+
+
+def membership(ws, added, removed):
+    return ([w[1]["node"] for w in ws if w[0] == "AddNode"] == added and
+            [w[1]["node"] for w in ws if w[0] == "RemoveNode"] == removed)
+
+
+def joined_appends(ws, node):
+    """The added node's log grows by the leader's appends."""
+    return any(w[0] == "HandleAppendEntries" and w[1]["node"] == node
+               and acting(w)[1]["log"] > acting(w)[0]["log"] for w in ws)
+
+
 CHECKS = {
     "10-messages": [
         ("a duplicated append is handled twice, the second time a no-op", duplicate_handled),
@@ -199,6 +227,25 @@ CHECKS = {
     "23-held-heartbeat-follower": [
         ("a held follower's heartbeat commits, then a later term before its Ready",
          lambda ws: held_commit(ws, "follower")),
+    ],
+    "25-conf-heartbeat": [
+        ("a leader's stale heartbeat window takes in the commit its applied "
+         "removal makes", lambda ws: stale_beat_commit(ws, False)),
+        ("nodes 2 and 3 removed", lambda ws: membership(ws, [], ["2", "3"])),
+    ],
+    "26-conf-dropped": [
+        ("a leader's conf change dropped, the retry appended", dropped_then_empty),
+        ("no one removed: the retry was an empty entry",
+         lambda ws: membership(ws, [], [])),
+    ],
+    "27-conf-heartbeat-term": [
+        ("a leader's stale heartbeat window takes in a switch's commit and "
+         "a later term", lambda ws: stale_beat_commit(ws, True)),
+        ("node 4 added, then removed", lambda ws: membership(ws, ["4"], ["4"])),
+    ],
+    "28-add-node": [
+        ("node 4 added and node 3 removed", lambda ws: membership(ws, ["4"], ["3"])),
+        ("node 4 appends the leader's entries", lambda ws: joined_appends(ws, "4")),
     ],
 }
 

@@ -112,17 +112,29 @@ function follows(p, q, d) {
 	return q.vote === baseVote(p, d.term) ? null : `vote changed to ${q.vote}`;
 }
 
+// A window that took in a configuration switch the application made
+// (d.conf: the voters switched to) may show a leader's commit by its new
+// quorum (etcd's switchToConfig commits, raft.go:2014), which the window
+// cannot count.
+function switched(p, q, d) {
+	return d.conf !== undefined && p.role === 'leader' &&
+		eq({ ...p, commit: q.commit }, q);
+}
+
 // etcd's heartbeat: AppendEntries without entries, commit only.
 function handleHeartbeat(p, q, d) {
 	if (d.term < p.term)
-		return eq(p, q) ? null : 'a heartbeat of a stale term must change nothing';
+		return eq(p, q) || switched(p, q, d) ? null
+			: 'a heartbeat of a stale term must change nothing';
 	return follows(p, q, d) || unchanged(p, q, ['log']) ||
 		(q.commit === Math.max(p.commit, Math.min(d.commit, p.log)) ? null
 			: `commit must become ${Math.max(p.commit, Math.min(d.commit, p.log))}, got ${q.commit}`);
 }
 
+// A leader appends a proposal, or drops it (flow control: etcd's leader
+// past its MaxUncommittedEntriesSize, raft.go:822) changing nothing.
 function clientProposal(p, q) {
-	if (p.role !== 'leader')
+	if (p.role !== 'leader' || eq(p, q))
 		return eq(p, q) ? null : 'only a leader appends a proposal';
 	return unchanged(p, q, ['role', 'term', 'vote', 'commit']) ||
 		(q.log > p.log ? null : `the leader's log must grow, got ${p.log}->${q.log}`);
