@@ -321,6 +321,44 @@ static const char *const held_beat[] = { /* Z rejects X; X held */
 	"drop X<-Z", "deliver-one X<-Z", "release X", NULL
 };
 static const char *const held_campaign[] = { "campaign X", NULL };
+/*
+ * Membership (tests/etcd-lang/scenarios/25-27 with X, Y, Z = 1, 2, 3):
+ * a leader's conf change past its uncommitted-size limit, traced and
+ * dropped; a held leader's stale heartbeat whose window takes in the
+ * commit its applied removal makes, and with four voters (node 4 joins)
+ * a rejected pre-vote of a later term from a voter it still has.
+ */
+static const char *const conf_dropped[] = {
+	"elect X Y Z", "propose X a", "remove-node X Z", NULL
+};
+static const char *const conf_leads[] = { /* X leads term 2, Y's beat waits */
+	"elect Y Z X", "tick Y", "campaign X", "deliver Z<-X", "deliver X<-Z",
+	"deliver Z<-X", "deliver X<-Z", "remove-node X Y", "deliver Z<-X",
+	"deliver X<-Z", "deliver Z<-X", "deliver X<-Z", "apply X",
+	"remove-node X Z", "deliver Z<-X", "deliver X<-Z", "propose X a",
+	"discard Z", NULL
+};
+static const char *const conf_beat[] = {
+	"hold X", "deliver-one X<-Y", "apply X", "release X", NULL
+};
+static const char *const conf_four[] = { /* 4 joins; Y's beat waits */
+	"elect Y Z X", "add-node Y 4", "pump", "apply Y", "apply X", "apply Z",
+	"pump", "apply 4", "tick Y", "deliver Z<-Y", "deliver 4<-Y",
+	"deliver Y<-Z", "deliver Y<-4", NULL
+};
+static const char *const conf_four_leads[] = { /* X leads term 2 with Z, 4 */
+	"campaign X", "deliver Z<-X", "deliver 4<-X", "deliver X<-Z",
+	"deliver X<-4", "deliver Z<-X", "deliver 4<-X", "deliver X<-Z",
+	"deliver X<-4", "remove-node X 4", "deliver Z<-X", "deliver 4<-X",
+	"deliver X<-Z", "deliver X<-4", "deliver Z<-X", "deliver 4<-X",
+	"deliver X<-Z", "deliver X<-4", "propose X a", "deliver Z<-X",
+	"deliver X<-Z", "discard 4", NULL
+};
+static const char *const conf_rejects[] = { /* Y, at term 3, rejects X */
+	"campaign Z", "deliver Y<-Z", "deliver 4<-Z", "deliver Z<-Y",
+	"deliver Z<-4", "deliver Y<-Z", "deliver-one Y<-X", "hold X",
+	"deliver-one X<-Y", "apply X", "deliver-one X<-Y", "release X", NULL
+};
 static const char *const conflict[] = { /* X's suffix, Z leads term 2 */
 	"elect X Y Z", "partition X | Y Z", "propose X x", "crash Y",
 	"restart Y", "crash Z", "restart Z", "heal", "campaign Y",
@@ -333,26 +371,42 @@ struct script {
 	const char *want;
 	int checkquorum;
 	const char *const *parts[4];
+	const char *header;   /* a header line of its own, or NULL */
 };
 
 static const struct script scripts[] = {
 	{ "precandidate / HandleSnapshot, new term", 0,
-	  { snap_lag, snap_z_leads, snap_y_rejects } },
+	  { snap_lag, snap_z_leads, snap_y_rejects }, NULL },
 	{ "follower / HandleSnapshot, new term", 0,
-	  { snap_lag, snap_z_leads, snap_back, snap_y_rejects } },
+	  { snap_lag, snap_z_leads, snap_back, snap_y_rejects }, NULL },
 	{ "candidate / HandleSnapshot, new term", 0,
-	  { snap_lag, snap_copies, snap_candidate, snap_stale_copy } },
+	  { snap_lag, snap_copies, snap_candidate, snap_stale_copy }, NULL },
 	{ "candidate / BecomeFollower, new term", 0,
-	  { snap_lag, snap_copies, snap_candidate, snap_no_copy } },
+	  { snap_lag, snap_copies, snap_candidate, snap_no_copy }, NULL },
 	{ "leader / HandleSnapshot, new term", 0,
-	  { snap_lag, snap_copies, snap_leader } },
+	  { snap_lag, snap_copies, snap_leader }, NULL },
 	{ "precandidate / HandleHeartbeat commit advanced, new term", 0,
-	  { held_acked, held_campaign, held_beat } },
+	  { held_acked, held_campaign, held_beat }, NULL },
 	{ "follower / HandleHeartbeat commit advanced, new term", 0,
-	  { held_acked_back, held_beat } },
+	  { held_acked_back, held_beat }, NULL },
 	{ "precandidate / HandleAppendEntries no new entries, new term", 1,
-	  { conflict } },
+	  { conflict }, NULL },
+	{ "leader / ClientProposal dropped", 0, { conf_dropped },
+	  "config max-uncommitted-size 1" },
+	{ "leader / HandleHeartbeat commit advanced", 0,
+	  { conf_leads, conf_beat }, "config apply-conf step" },
+	{ "leader / HandleHeartbeat commit advanced, new term", 0,
+	  { conf_four, conf_four_leads, conf_rejects }, "config apply-conf step" },
 };
+
+/* Whether @want has a scripted move. */
+static int scripted(const char *want)
+{
+	for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++)
+		if (!strcmp(scripts[i].want, want))
+			return 1;
+	return 0;
+}
 
 /* @step with the node names X, Y, Z as @x, @y, @z. */
 static char *name_nodes(const char *step, unsigned x, unsigned y, unsigned z)
@@ -387,6 +441,8 @@ static size_t scripted_move(const char *want, unsigned long long r,
 		add_step(&h, xstrdup(sc->checkquorum ? "config checkquorum on"
 						     : "config checkquorum off"));
 		add_step(&h, xstrdup("config election-tick 3"));
+		if (sc->header)
+			add_step(&h, xstrdup(sc->header));
 		h.header = h.n;
 		for (int p = 0; p < 4 && sc->parts[p]; p++)
 			for (const char *const *s = sc->parts[p]; *s; s++)
@@ -398,9 +454,11 @@ static size_t scripted_move(const char *want, unsigned long long r,
 	return n;
 }
 
+/* A class of a later term, or one a script reaches, not covered yet. */
 static int stale_target(const struct explorer *e, const char *class)
 {
-	return !classes_has(&e->covered, class) && strstr(class, ", new term");
+	return !classes_has(&e->covered, class) &&
+	       (strstr(class, ", new term") || scripted(class));
 }
 
 /* A class of a later term not covered yet, drawn from @r; NULL if none. */
@@ -467,13 +525,14 @@ size_t mutate(struct explorer *e, struct slot *t, unsigned long long r,
 	size_t k = (r >> 20) & 1 ? steps : (r >> 24) % (steps + 1);
 	const char *want = uncovered(e, s >> 8);
 
-	if (want && s % 2 == 0 && (s >> 4) % 2) {
+	/* a class of no later term has its script only */
+	if (want && s % 2 == 0 && ((s >> 4) % 2 || !strstr(want, ", new term"))) {
 		size_t n = scripted_move(want, s >> 32, t);
 
 		if (n)
 			return n;
 	}
-	if (want && s % 2 == 0) {
+	if (want && s % 2 == 0 && strstr(want, ", new term")) {
 		const struct scenario *h = stale_header(e, a, want, s >> 40);
 		struct scenario m = stale_move(want,
 					       has_line(h, "config prevote on"),
