@@ -140,7 +140,7 @@ func (g *generator) networkOptions(opts []option) []option {
 // changes (the random headers never do: a kept scenario's does).
 func (g *generator) membership() bool {
 	cfg := g.c.cfg
-	return cfg.applyByStep || cfg.maxUncommitted > 0 || !cfg.forwarding
+	return cfg.applyByStep || cfg.maxUncommitted > 0 || cfg.noForwarding
 }
 
 // confOptions are the membership steps: a node that can propose adds the

@@ -110,7 +110,7 @@ func (c *cluster) start(id uint64) {
 		MaxInflightMsgs: 256,
 		Logger:          c.logger,
 
-		DisableProposalForwarding: !c.cfg.forwarding,
+		DisableProposalForwarding: c.cfg.noForwarding,
 		MaxUncommittedEntriesSize: c.cfg.maxUncommitted,
 	}
 	setTraceLogger(rc)

@@ -17,17 +17,18 @@ import (
 type config struct {
 	preVote, checkQuorum        bool
 	electionTick, heartbeatTick int
-	// membership: a follower forwards proposals (raft's default), the
-	// uncommitted entries' bytes a leader takes (0: no limit), and
-	// committed conf changes wait for an apply step instead of being
-	// applied at the Ready that hands them out
-	forwarding     bool
+	// membership: a follower drops proposals instead of forwarding
+	// them, the uncommitted entries' bytes a leader takes (0: no
+	// limit), and committed conf changes wait for an apply step instead
+	// of being applied at the Ready that hands them out (zero: raft's
+	// and the harness's defaults)
+	noForwarding   bool
 	maxUncommitted uint64
 	applyByStep    bool
 }
 
 // The configuration of the reference scenarios (no header).
-var defaultConfig = config{electionTick: 10, heartbeatTick: 1, forwarding: true}
+var defaultConfig = config{electionTick: 10, heartbeatTick: 1}
 
 // step is one parsed scenario line.
 type step struct {
@@ -180,7 +181,7 @@ func setConfig(cfg *config, fields []string) string {
 	case "heartbeat-tick":
 		cfg.heartbeatTick, ok = parseTick(v)
 	case "forwarding":
-		cfg.forwarding, ok = parseSwitch(v)
+		cfg.noForwarding, ok = v == "off", v == "on" || v == "off"
 	case "max-uncommitted-size":
 		cfg.maxUncommitted, ok = parseSize(v)
 	case "apply-conf":

@@ -243,6 +243,10 @@ CHECKS = {
          "a later term", lambda ws: stale_beat_commit(ws, True)),
         ("node 4 added, then removed", lambda ws: membership(ws, ["4"], ["4"])),
     ],
+    "29-no-forwarding": [
+        ("only the leader's conf change is a proposal", lambda ws: proposals(ws) == 1),
+        ("node 3 removed once", lambda ws: membership(ws, [], ["3"])),
+    ],
     "28-add-node": [
         ("node 4 added and node 3 removed", lambda ws: membership(ws, ["4"], ["3"])),
         ("node 4 appends the leader's entries", lambda ws: joined_appends(ws, "4")),
