@@ -86,6 +86,9 @@ func (g *generator) compactOption(opts []option, id uint64) []option {
 // nodeOptions are the steps node id can take in its state.
 func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option {
 	n := g.c.nodes[id]
+	if n.removed {
+		return opts
+	}
 	if n.rn == nil {
 		return append(opts, option{fmt.Sprintf("restart %d", id), 3})
 	}
@@ -180,7 +183,7 @@ func (g *generator) options() []option {
 	var opts []option
 	crashed := 0
 	for id := uint64(1); id <= maxNodes; id++ {
-		if g.c.nodes[id] != nil && g.c.nodes[id].rn == nil {
+		if n := g.c.nodes[id]; n != nil && n.rn == nil && !n.removed {
 			crashed++
 		}
 	}

@@ -47,6 +47,7 @@ type node struct {
 	rn      *raft.RawNode
 	storage *raft.MemoryStorage
 	held    bool
+	removed bool        // stopped for good: a node applied its removal
 	pending []confEntry // committed conf changes not yet applied
 	confs   []confAt    // conf states applied since the RawNode started
 }
@@ -157,7 +158,9 @@ func (c *cluster) drain(id uint64) {
 		for _, m := range rd.Messages {
 			c.route(m)
 		}
-		c.committed(id, rd.CommittedEntries)
+		if c.committed(id, rd.CommittedEntries); n.rn == nil {
+			return // it applied its own removal
+		}
 		n.rn.Advance(rd)
 	}
 }
@@ -396,6 +399,10 @@ func (c *cluster) liveness(s step) error {
 	}
 	if c.nodes[s.ids[0]] == nil {
 		return refuse("node %d is not in the cluster (add-node starts it)",
+			s.ids[0])
+	}
+	if c.nodes[s.ids[0]].removed {
+		return refuse("node %d was removed (a node applied its removal)",
 			s.ids[0])
 	}
 	switch s.word {

@@ -6,7 +6,13 @@
 // as etcd's raftexample does -- at that Ready, or, under "config
 // apply-conf step", only at an apply step, so that a scenario can place
 // the configuration switch (and the commit a smaller quorum gives a
-// leader there) inside a window another step opened.
+// leader there) inside a window another step opened.  A node is stopped
+// for good once some node applies its removal, as etcd stops a removed
+// member (its peers refuse it, rafthttp's ErrMemberRemoved): left
+// running with the configuration it had, it could lead a majority of
+// that configuration while the others commit without it, and raft
+// panics on a follower's commit beyond its leader's log
+// (maybeSendSnapshot).
 package main
 
 import (
@@ -48,11 +54,19 @@ func (c *cluster) committed(id uint64, ents []*pb.Entry) {
 	}
 }
 
-// applyPending switches node id to each pending conf change in log order.
+// applyPending switches node id to each pending conf change in log order;
+// a node removed is stopped (node id too, if it removed itself).
 func (c *cluster) applyPending(id uint64) {
 	n := c.nodes[id]
-	for _, p := range n.pending {
+	for len(n.pending) > 0 && n.rn != nil {
+		p := n.pending[0]
+		n.pending = n.pending[1:]
 		n.confs = append(n.confs, confAt{p.index, n.rn.ApplyConfChange(p.cc)})
+		if t := p.cc.GetNodeId(); p.cc.GetType() == pb.ConfChangeRemoveNode &&
+			c.nodes[t] != nil && !c.nodes[t].removed {
+			c.crash(t)
+			c.nodes[t].removed, c.nodes[t].held = true, false
+		}
 	}
 	n.pending = nil
 }
@@ -65,7 +79,9 @@ func (c *cluster) apply(id uint64) error {
 			"to apply", id, id)
 	}
 	c.applyPending(id)
-	c.drain(id)
+	if c.nodes[id].rn != nil {
+		c.drain(id)
+	}
 	return nil
 }
 
