@@ -61,14 +61,28 @@ func (c *cluster) applyPending(id uint64) {
 	for len(n.pending) > 0 && n.rn != nil {
 		p := n.pending[0]
 		n.pending = n.pending[1:]
-		n.confs = append(n.confs, confAt{p.index, n.rn.ApplyConfChange(p.cc)})
-		if t := p.cc.GetNodeId(); p.cc.GetType() == pb.ConfChangeRemoveNode &&
+		cc := c.admitted(id, p.cc)
+		n.confs = append(n.confs, confAt{p.index, n.rn.ApplyConfChange(cc)})
+		if t := cc.GetNodeId(); cc.GetType() == pb.ConfChangeRemoveNode &&
 			c.nodes[t] != nil && !c.nodes[t].removed {
 			c.crash(t)
 			c.nodes[t].removed, c.nodes[t].held = true, false
 		}
 	}
 	n.pending = nil
+}
+
+// admitted is cc as node id applies it: a removal of its last voter,
+// which raft cannot apply (confchange: "removed all voters", a panic), as
+// etcd's server applies a change its membership refuses -- with NodeID
+// None, which changes nothing (etcdserver's applyConfChange).
+func (c *cluster) admitted(id uint64, cc *pb.ConfChange) *pb.ConfChange {
+	voters := c.voters(id)
+	if cc.GetType() != pb.ConfChangeRemoveNode || len(voters) != 1 ||
+		!voters[cc.GetNodeId()] {
+		return cc
+	}
+	return &pb.ConfChange{Type: cc.Type, NodeId: new(uint64(raft.None))}
 }
 
 // apply is the step: node id applies the conf changes committed and
