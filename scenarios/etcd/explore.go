@@ -68,7 +68,8 @@ func (g *generator) linkOptions(opts []option, t, f uint64) []option {
 func (g *generator) canPropose(id uint64) bool {
 	st := g.c.nodes[id].rn.Status()
 	return st.RaftState == raft.StateLeader ||
-		(st.RaftState == raft.StateFollower && st.Lead != raft.None)
+		(st.RaftState == raft.StateFollower && st.Lead != raft.None &&
+			!g.c.cfg.noForwarding)
 }
 
 // compactOption compacts node id's storage up to what it applied, when
@@ -76,6 +77,9 @@ func (g *generator) canPropose(id uint64) bool {
 func (g *generator) compactOption(opts []option, id uint64) []option {
 	n := g.c.nodes[id]
 	applied := n.rn.Status().Applied
+	if len(n.pending) > 0 { // a snapshot only below a conf change not applied
+		applied = min(applied, n.pending[0].index-1)
+	}
 	snap, _ := n.storage.Snapshot()
 	if applied <= snap.GetMetadata().GetIndex() {
 		return opts

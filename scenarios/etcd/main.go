@@ -270,9 +270,12 @@ func (c *cluster) campaign(id uint64) error {
 }
 
 // propose hands data to node id; a follower forwards it to the leader it
-// knows (MsgProp), and raft drops it if there is none.
+// knows (MsgProp), and raft drops it if there is none (refused: the step
+// does nothing).  A leader's drop (past max-uncommitted-size) is raft's
+// decision, not refused.
 func (c *cluster) propose(id uint64, data string) error {
-	if err := c.nodes[id].rn.Propose([]byte(data)); err != nil {
+	err := c.nodes[id].rn.Propose([]byte(data))
+	if err != nil && c.nodes[id].rn.Status().RaftState != raft.StateLeader {
 		return refuse("propose %d: %v", id, err)
 	}
 	c.drain(id)
