@@ -22,8 +22,9 @@ etcd-task-impossible           etcd-task's impossibility windows: the
                                (ETCD_TASK_ACCEPTED), and accepts those
 list SYSTEM ROOT CARD...       not a check: each failure of the cards
                                with its cause (spin, spin-task: the
-                               non-holder release; etcd: lease,
-                               match-by-index or untraced-receipt; else
+                               non-holder release; etcd: dropped, lease,
+                               match-by-index, untraced-receipt or
+                               conf-switch; else
                                other), as
                                docs/disagreements.md lists them
 etcd-documented                etcd: only the reference's two stated
@@ -87,7 +88,20 @@ def etcd_untraced_receipt(w):
     inside it, before its next traced event."""
     d = data(w)
     n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
-    return after["term"] > max(n["term"], d["term"])
+    return "term" in d and after["term"] > max(n["term"], d["term"])
+
+def etcd_conf_switch(w):
+    """A window that took in a configuration switch the application made
+    (its data's conf): the commit a leader's smaller quorum gives there
+    (switchToConfig's maybeCommit) is no effect of the message."""
+    return "conf" in data(w)
+
+def etcd_dropped(w):
+    """A leader's proposal that changes nothing: past its
+    MaxUncommittedEntriesSize, traced (ChangeConf) and dropped."""
+    d = data(w)
+    n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
+    return w["action"] == "ClientProposal" and n["role"] == "leader" and after == n
 
 
 def etcd_documented(w):
@@ -96,8 +110,10 @@ def etcd_documented(w):
 # The causes a failure is put under by "list" (docs/disagreements.md).
 CAUSES = {"spin": [("non-holder-release", non_holder_release)],
           "spin-task": [("non-holder-release", task_non_holder_release)],
-          "etcd": [("lease", etcd_lease), ("match-by-index", etcd_match_by_index),
-                   ("untraced-receipt", etcd_untraced_receipt)]}
+          "etcd": [("dropped", etcd_dropped), ("lease", etcd_lease),
+                   ("match-by-index", etcd_match_by_index),
+                   ("untraced-receipt", etcd_untraced_receipt),
+                   ("conf-switch", etcd_conf_switch)]}
 
 def cause(system, w):
     return next((name for name, kind in CAUSES[system] if kind(w)), "other")
