@@ -136,10 +136,10 @@ if go -C "$ROOT/scenarios/etcd" build -trimpath -buildvcs=false -mod=readonly \
 	else
 		not_ok "generate from a composed prefix" "$(tail -n 2 "$TMP/gen.err")"
 	fi
-	# The scripted moves are the language scenarios 17-27 (mutate.c):
+	# The scripted moves are the language scenarios 17-27 and 30 (mutate.c):
 	# each passes the generator's filter whole (hold, release, drop
 	# where queued) and gives the trace the language scenario gives.
-	for f in "$ROOT"/tests/etcd-lang/scenarios/{17,18,19,20,21,22,23,24,25,26,27}-*; do
+	for f in "$ROOT"/tests/etcd-lang/scenarios/{17,18,19,20,21,22,23,24,25,26,27,30}-*; do
 		name=$(basename "$f")
 		sed 's/#.*//; s/[[:space:]]*$//; /^$/d' "$f" >"$TMP/$name.steps"
 		k=$(grep -vc '^config' "$TMP/$name.steps")

@@ -247,6 +247,12 @@ CHECKS = {
         ("only the leader's conf change is a proposal", lambda ws: proposals(ws) == 1),
         ("node 3 removed once", lambda ws: membership(ws, [], ["3"])),
     ],
+    "30-precandidate-grant": [
+        ("a pre-candidate grants a vote of its own term",
+         lambda ws: any(w[0] == "HandleVoteRequest" and acting(w)[0]["role"] == "precandidate"
+                        and acting(w)[1]["vote"] == w[1]["from"]
+                        and acting(w)[1]["term"] == acting(w)[0]["term"] for w in ws)),
+    ],
     "28-add-node": [
         ("node 4 added and node 3 removed", lambda ws: membership(ws, ["4"], ["3"])),
         ("node 4 appends the leader's entries", lambda ws: joined_appends(ws, "4")),

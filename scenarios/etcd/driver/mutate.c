@@ -322,6 +322,19 @@ static const char *const held_beat[] = { /* Z rejects X; X held */
 };
 static const char *const held_campaign[] = { "campaign X", NULL };
 /*
+ * A pre-candidate with no vote grants a vote of its own term
+ * (tests/etcd-lang/scenarios/30-* with X, Y, Z = 3, 1, 2): X follows
+ * Z's term with no vote (a rejected pre-vote taken untraced),
+ * pre-campaigns again and grants Z's MsgVote of that term.
+ */
+static const char *const pre_granted[] = {
+	"elect Y Z X", "partition X | Y Z", "propose Y a", "pump", "heal",
+	"tick Y", "duplicate X<-Y", "duplicate X<-Y", "deliver-one X<-Y",
+	"discard Z", "campaign X", "campaign Z", "deliver Y<-Z",
+	"deliver Z<-Y", "deliver Y<-Z", "deliver Y<-X", "deliver-one X<-Y",
+	"drop X<-Y", "deliver-one X<-Y", "elect X Y Z", NULL
+};
+/*
  * Membership (tests/etcd-lang/scenarios/25-27 with X, Y, Z = 1, 2, 3):
  * a leader's conf change past its uncommitted-size limit, traced and
  * dropped; a held leader's stale heartbeat whose window takes in the
@@ -391,6 +404,7 @@ static const struct script scripts[] = {
 	  { held_acked_back, held_beat }, NULL },
 	{ "precandidate / HandleAppendEntries no new entries, new term", 1,
 	  { conflict }, NULL },
+	{ "precandidate / HandleVoteRequest granted", 0, { pre_granted }, NULL },
 	{ "leader / ClientProposal dropped", 0, { conf_dropped },
 	  "config max-uncommitted-size 1" },
 	{ "leader / HandleHeartbeat commit advanced", 0,
