@@ -817,13 +817,37 @@ static const char *aux_label(const char *event, const struct slice *old,
 	return "UntracedChange";
 }
 
+/*
+ * @n became a pre-candidate since its previous event while a window is
+ * open: no handler does that (becomePreCandidate runs only in a campaign,
+ * from MsgHup; it has no trace point and changes only the role of what
+ * the projection shows), so the window closes without the role and a
+ * BecomePreCandidate window follows.  (A window a stale message left open,
+ * no Ready having closed it, would else take in the next campaign.)
+ */
+static int pre_campaign(struct etcd_fold *f, struct node *n,
+			const struct slice *now)
+{
+	struct slice before = *now;
+
+	if (!n->open || now->role == n->s.role ||
+	    strcmp(now->role, "precandidate"))
+		return 0;
+	before.role = n->s.role;
+	advance(f, n, &before);
+	close_open(f, n);
+	advance(f, n, now);
+	emit(f, n, "BecomePreCandidate", NULL);
+	return 1;
+}
+
 /* Account for what changed in @n since its previous event. */
 static void observe(struct etcd_fold *f, struct node *n, const char *event,
 		    const struct slice *now)
 {
 	struct slice old = n->s;
 
-	if (slice_eq(&old, now))
+	if (slice_eq(&old, now) || pre_campaign(f, n, now))
 		return;
 	advance(f, n, now);
 	if (!n->open)
