@@ -253,6 +253,12 @@ CHECKS = {
                         and acting(w)[1]["vote"] == w[1]["from"]
                         and acting(w)[1]["term"] == acting(w)[0]["term"] for w in ws)),
     ],
+    "31-lease-then-campaign": [
+        ("a vote ignored in the lease, then a pre-candidacy of its own",
+         lambda ws: any(a[0] == "HandleVoteRequest" and acting(a)[0] == acting(a)[1]
+                        and b[0] == "BecomePreCandidate" and b[1]["node"] == a[1]["node"]
+                        for a, b in zip(ws, ws[1:]))),
+    ],
     "28-add-node": [
         ("node 4 added and node 3 removed", lambda ws: membership(ws, ["4"], ["3"])),
         ("node 4 appends the leader's entries", lambda ws: joined_appends(ws, "4")),
