@@ -50,7 +50,7 @@ mutant "append grows the log past its entries" HandleAppendEntries "for prevLogI
 mutant "append leaves a candidate of that term a candidate" HandleAppendEntries "is a follower" 'n["role"] = "candidate"'
 mutant "append from a stale term changes the node" HandleAppendEntries "stale term must change nothing" 'w["data"]["term"] = 0; pre[w["data"]["node"]]["term"] = 5; n["term"] = 5'
 mutant "heartbeat commits past the leader" HandleHeartbeat "commit must become" 'n["commit"] = w["data"]["commit"] + 1; n["log"] = max(n["log"], n["commit"]); pre[w["data"]["node"]]["log"] = n["log"]'
-mutant "leader's proposal appends nothing" ClientProposal "log must grow" 'n["log"] = pre[w["data"]["node"]]["log"]'
+mutant "leader's proposal shrinks its log" ClientProposal "log must grow" 'n["log"] = pre[w["data"]["node"]]["log"] - 1'
 mutant "a new leader changes its term" BecomeLeader "term changed" 'n["term"] += 1'
 mutant "a follower counts replicas" Commit "only a leader advances its commit" 'pre[w["data"]["node"]]["role"] = "follower"; n["role"] = "follower"'
 mutant "commit beyond the log" Commit "beyond log" 'n["commit"] = n["log"] + 1'
