@@ -9,16 +9,26 @@
 #include "../capture/json.h"
 #include "rust-names.h"
 
+/*
+ * How @p changes the nesting of a type: a generic list, a tuple or a
+ * function's parameters, an array or slice; a fn type's "->" is not a '>'.
+ */
+static int nest(const char *p)
+{
+	if (*p == '<' || *p == '(' || *p == '[')
+		return 1;
+	return (*p == '>' && p[-1] != '-') || *p == ')' || *p == ']' ? -1 : 0;
+}
+
 /* The '>' closing the '<' at @p, or NULL. */
 static const char *closing(const char *p)
 {
 	int depth = 0;
 
 	for (; *p; p++) {
-		if (*p == '<')
-			depth++;
-		else if (*p == '>' && !--depth)
-			return p;
+		depth += nest(p);
+		if (!depth)
+			return *p == '>' ? p : NULL;
 	}
 	return NULL;
 }
@@ -40,14 +50,18 @@ static void unwrap_inherent(char *s)
 
 #define MAX_ARGS 16
 
-/* The type arguments of the list <A, B<C>, 'a> at @lt (lifetimes left out), into @arg. */
+/*
+ * The type arguments of the list <A, B<C>, (D, E), 'a> at @lt (lifetimes
+ * left out), into @arg.
+ */
 static int arguments(const char *lt, const char *arg[], size_t len[])
 {
 	const char *end = closing(lt), *p = lt + 1;
 	int n = 0, depth = 0;
 
 	for (const char *start = p; end && p <= end && n < MAX_ARGS; p++) {
-		depth += *p == '<' ? 1 : *p == '>' && p < end ? -1 : 0;
+		if (p < end)
+			depth += nest(p);
 		if ((*p != ',' || depth) && p != end)
 			continue;
 		while (*start == ' ')
