@@ -175,7 +175,8 @@ char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 	if (ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa_plus(b, pc, ops, nops, reg, off);
 	if (nops != 1)
-		return xstrdup("the function has no frame base at the probe site");
+		return xasprintf("a frame base the probe cannot read (an expression of %zu "
+				 "operations, not a register or the CFA)", nops);
 	return reg_op(&ops[0], reg, off);
 }
 
