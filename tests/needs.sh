@@ -53,9 +53,6 @@ go_missing() {
 	echo "$go is $v: the scripts need Go >= 1.26"
 }
 
-# The modules the scripts build (every go.mod under scenarios/: the etcd
-# harness, etcd --live's members) are in the module cache, or the module
-# proxy gives them (and so fills the cache for the scripts).
 # crates: every Cargo.lock's crates under scenarios/ in cargo's cache, or
 # fetched from crates.io (cargo fetch --locked), as goproxy's modules.
 crates_missing() {
@@ -73,6 +70,9 @@ crates_missing() {
 	return 1
 }
 
+# The modules the scripts build (every go.mod under scenarios/: the etcd
+# harness, etcd --live's members) are in the module cache, or the module
+# proxy gives them (and so fills the cache for the scripts).
 goproxy_missing() {
 	local go m out
 	go=$(go_tool)
