@@ -65,6 +65,8 @@ static cJSON *cargo_lock_version(const struct raft_harness *h)
 	char *text = read_file(path, NULL), *p = text ? strstr(text, want) : NULL;
 	cJSON *v;
 
+	if (!text)
+		die(EXIT_ENV_MISSING, "%s: cannot read", path);
 	if (!p)
 		die(EXIT_ENV_MISSING, "%s: no package %s", path, h->module);
 	p += strlen(want);
