@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The eBPF driver of a raft harness (ebpf.c): etcd's, and any other raft
- * folded under etcd's projection (scenarios/hashicorp/driver/live.c),
- * each naming its harness and probe spec (struct raft_harness); and what
- * capture etcd --live
- * (cluster.c) shares with it: raft's probes on a Go binary, their
- * provenance, the driver's options.
+ * folded under etcd's projection (scenarios/hashicorp/driver/live.c,
+ * scenarios/raftrs/live.c), each naming its harness and probe spec
+ * (struct raft_harness); and what capture etcd --live (cluster.c) shares
+ * with it: raft's probes on a binary, their provenance, the driver's
+ * options.
  */
 #ifndef SCENARIOS_ETCD_EBPF_H
 #define SCENARIOS_ETCD_EBPF_H
