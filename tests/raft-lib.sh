@@ -19,6 +19,17 @@ raft_twice() {
 	done
 }
 
+# raft_five SYSTEM: raft_twice, then the five graded with no window
+# unscoreable and the corpus verified.
+raft_five() {
+	raft_twice "$1"
+	graded "$TMP/a" "the five scenarios"
+	py 'r["all"]["unscoreable"] == 0' "$TMP/grade.json" &&
+		ok "no window of the five unscoreable" ||
+		not_ok "no window of the five unscoreable" "$(head -c 300 "$TMP/grade.json")"
+	check "capture verify of the corpus" "$CAPTURE" verify "$TMP/a"
+}
+
 # py EXPR FILE: EXPR over FILE's JSON (r) is true.
 py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$2"; }
 

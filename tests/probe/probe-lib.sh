@@ -29,6 +29,15 @@ captured() {
 	done
 }
 
+# can_fail CHECKER BIN SED WHAT: CHECKER fails BIN's events against its
+# log changed by SED (one value of WHAT).
+can_fail() {
+	sed "$3" "$TMP/$2.log" >"$TMP/bad.log"
+	python3 "$1" "$TMP/c-$2/events/$2.ndjson" "$TMP/bad.log" $W $OPS >/dev/null 2>&1 &&
+		not_ok "a log with one $4 changed fails the check" "$(basename "$1") passed it" ||
+		ok "a log with one $4 changed fails the check"
+}
+
 spec() {   # spec NAME LINE...: a spec file of these lines
 	local name=$1; shift
 	printf '%s\n' "$@" >"$TMP/$name.probes"

@@ -26,11 +26,7 @@ build nodwarf gcc -O2
 captured "$D/ledger.probes" "$D/check-ledger.py" \
 	"arguments, fields through pointers, unions, arrays, enums, bit-fields, results" \
 	ledger0 ledger2 ledgerc
-# The check can fail: one amount changed in the log.
-sed '2s/amount=\([0-9]*\)/amount=9\1/' "$TMP/ledger2.log" >"$TMP/bad.log"
-python3 "$D/check-ledger.py" "$TMP/c-ledger2/events/ledger2.ndjson" "$TMP/bad.log" $W $OPS \
-	>/dev/null 2>&1 && not_ok "a log that differs fails the check" "check-ledger.py passed it" ||
-	ok "a log that differs fails the check"
+can_fail "$D/check-ledger.py" ledger2 '2s/amount=\([0-9]*\)/amount=9\1/' amount
 
 M=$TMP/c-ledger2/MANIFEST.json
 want_id=$(readelf -n "$TMP/ledger2" | sed -n 's/.*Build ID: //p')
