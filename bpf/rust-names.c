@@ -52,14 +52,15 @@ static void unwrap_inherent(char *s)
 
 /*
  * The type arguments of the list <A, B<C>, (D, E), 'a> at @lt (lifetimes
- * left out), into @arg.
+ * left out), into @arg; 0 if there are more than MAX_ARGS (the name is
+ * then left without them rather than cut short).
  */
 static int arguments(const char *lt, const char *arg[], size_t len[])
 {
 	const char *end = closing(lt), *p = lt + 1;
 	int n = 0, depth = 0;
 
-	for (const char *start = p; end && p <= end && n < MAX_ARGS; p++) {
+	for (const char *start = p; end && p <= end; p++) {
 		if (p < end)
 			depth += nest(p);
 		if ((*p != ',' || depth) && p != end)
@@ -67,6 +68,8 @@ static int arguments(const char *lt, const char *arg[], size_t len[])
 		while (*start == ' ')
 			start++;
 		if (*start != '\'' && p > start) {
+			if (n == MAX_ARGS)
+				return 0;
 			arg[n] = start;
 			len[n++] = (size_t)(p - start);
 		}

@@ -50,6 +50,10 @@ int main(void)
 		"tick<fn(u8, u8) -> u8, u8>", "till::shop::Raw<fn(u8, u8) -> u8>::tick::<u8>");
 	name_is("legacy: lifetimes left out", "_ZN4till4shop5audit17h0123456789abcdefE",
 		"audit<'a, u8>", "till::shop::audit::<u8>");
+	name_is("legacy: 17 arguments left out, not cut to 16",
+		"_ZN4till4shop5audit17h0123456789abcdefE",
+		"audit<u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, u8, i8>",
+		"till::shop::audit");
 	name_is("a C function is not Rust's", "ledger_apply", "ledger_apply", NULL);
 	name_is("no linkage name", NULL, "main", NULL);
 	base_is("base: a turbofish left out", "till::shop::audit::<till::shop::Till>",
