@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //! A toy till for capture probe's Rust support (tests/probe/test-probe-rust.sh):
 //! WORKERS threads take turns under one Mutex (worker 0, 1, ..., 0, ...: the
-//! schedule, and so the events, are the same every run and in both builds)
+//! schedule, and so the events, are the same every run and in every build)
 //! and each applies OPS operations, an enum with data, to 4 accounts with
 //! String names, an Option<Box<Owner>> and a Vec history; it logs every
 //! operation it applies.  Then the main thread looks accounts up by name
@@ -9,8 +9,9 @@
 //! function.  The probed functions are #[inline(never)]: an inlined one has
 //! no symbol and is refused by the probes.
 //!
-//! usage: till [WORKERS [OPS]]    (default 3 and 30)
-//!        till bench N             (N calls of Till::apply, ns per call)
+//! usage: till [WORKERS [OPS [VERBOSE]]]  (default 3 and 30; a third
+//!                                         argument sets find's verbose)
+//!        till bench N                    (N calls of Till::apply, ns per call)
 use std::sync::{Condvar, Mutex};
 use std::thread;
 
