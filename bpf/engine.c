@@ -265,8 +265,30 @@ static void take_bits(const struct gp_read *rd, unsigned long long *v)
 }
 
 /*
- * The record as the spec reads it: bit-fields' bits, and thread ids as
- * indices (no goroutines: goid_off -1).
+ * The values of a record as the program wrote it (goprobe.bpf.c): each
+ * the 8 bytes at its read, whatever its size, its block nil or not, past
+ * the site's reads whatever the ring held; the nil mask the blocks'.
+ */
+static void take_values(const struct gp_plan *p, struct gp_record *r)
+{
+	unsigned blocks = r->nil_mask, nil = 0;
+
+	for (unsigned i = 0; i < GP_MAX_READS; i++) {
+		const struct gp_value *v = &p->vals[i];
+
+		if (i < p->nreads && (blocks & (1u << v->block)))
+			nil |= 1u << i;
+		if (i >= p->nreads || (nil & (1u << i)))
+			r->val[i] = 0;
+		else if (v->size < 8)
+			r->val[i] &= (1ull << 8 * v->size) - 1;
+	}
+	r->nil_mask = nil;
+}
+
+/*
+ * The record as the spec reads it: values masked, bit-fields' bits, and
+ * thread ids as indices (no goroutines: goid_off -1).
  */
 static int as_read(struct gp_engine *e, struct gp_record *r)
 {
@@ -274,6 +296,8 @@ static int as_read(struct gp_engine *e, struct gp_record *r)
 
 	if (r->site == GP_SITE_EXEC)
 		return 0;
+	if (r->site < e->nsites)
+		take_values(&e->plans[r->site], r);
 	for (int i = 0; r->site < e->nsites && i < GP_MAX_READS; i++)
 		take_bits(&e->bits[r->site][i], &r->val[i]);
 	if (e->goid_off >= 0)

@@ -47,11 +47,12 @@ struct {
 } stats SEC(".maps");
 
 /*
- * Where a probe reads its blocks before taking the values out of them:
- * per CPU, so that it stays in the cache (reading into the ring buffer
- * directly cost ~100 ns more per record).  What changes from block to
- * block lives here, where the verifier does not track values: on the BPF
- * stack it would follow every combination of nil blocks.  A uprobe
+ * Where a probe keeps its words (goprobe.h: the registers, SP, the saved
+ * arguments) and reads its blocks after them, before taking the values
+ * out: per CPU, so that it stays in the cache (reading into the ring
+ * buffer directly cost ~100 ns more per record).  What changes from block
+ * to block lives here, where the verifier does not track values: on the
+ * BPF stack it would follow every combination of nil blocks.  A uprobe
  * program may be preempted, so @busy detects a second probe on the CPU.
  */
 #define NWIN 4
@@ -62,6 +63,7 @@ struct scratch {
 	__u64 win_addr[NWIN];   /* windows read at lone fields */
 	__u16 win_doff[NWIN];
 	__u32 win_next;
+	__u64 words[GP_ROOT_BYTES / 8];  /* the data follows at once */
 	__u8 data[GP_DATA_BYTES + 8];   /* + a value read at the very end */
 };
 
@@ -114,45 +116,40 @@ static __always_inline void count(__u32 stat)
 		__sync_fetch_and_add(n, 1);
 }
 
-/* The argument registers, copied once: ctx may only be read at constant offsets. */
-struct regs {
-	__u64 r[GP_NREGS];
-	__u64 sp;
-};
-
-static __always_inline void copy_regs(struct regs *g, struct pt_regs *ctx)
+/* The registers and SP into the words: ctx may only be read at constant offsets. */
+static __always_inline void copy_regs(__u64 *w, struct pt_regs *ctx)
 {
-	g->r[GP_RAX] = ctx->ax;
-	g->r[GP_RBX] = ctx->bx;
-	g->r[GP_RCX] = ctx->cx;
-	g->r[GP_RDI] = ctx->di;
-	g->r[GP_RSI] = ctx->si;
-	g->r[GP_R8] = ctx->r8;
-	g->r[GP_R9] = ctx->r9;
-	g->r[GP_R10] = ctx->r10;
-	g->r[GP_R11] = ctx->r11;
-	g->r[GP_R14] = ctx->r14;
-	g->r[GP_RDX] = ctx->dx;
-	g->r[GP_RBP] = ctx->bp;
-	g->r[GP_R12] = ctx->r12;
-	g->r[GP_R13] = ctx->r13;
-	g->r[GP_R15] = ctx->r15;
-	g->r[GP_TID] = 0;
-	g->sp = ctx->sp;
+	w[GP_RAX] = ctx->ax;
+	w[GP_RBX] = ctx->bx;
+	w[GP_RCX] = ctx->cx;
+	w[GP_RDI] = ctx->di;
+	w[GP_RSI] = ctx->si;
+	w[GP_R8] = ctx->r8;
+	w[GP_R9] = ctx->r9;
+	w[GP_R10] = ctx->r10;
+	w[GP_R11] = ctx->r11;
+	w[GP_R14] = ctx->r14;
+	w[GP_RDX] = ctx->dx;
+	w[GP_RBP] = ctx->bp;
+	w[GP_R12] = ctx->r12;
+	w[GP_R13] = ctx->r13;
+	w[GP_R15] = ctx->r15;
+	w[GP_TID] = 0;
+	w[GP_WORD_SP] = ctx->sp;
 }
 
-static __always_inline __u64 reg(struct regs *g, unsigned int r)
+static __always_inline __u64 reg(struct scratch *sc, unsigned int r)
 {
-	return r < GP_NREGS ? g->r[r] : 0;
+	return r < GP_NREGS ? sc->words[r] : 0;
 }
 
-static __always_inline __u64 goid_of(struct regs *g, struct gp_plan *p)
+static __always_inline __u64 goid_of(struct scratch *sc, struct gp_plan *p)
 {
 	__u64 goid = 0;
 
 	if (p->goid_off < 0)
-		return g->r[GP_TID];
-	bpf_probe_read_user(&goid, sizeof(goid), (void *)(g->r[GP_R14] + p->goid_off));
+		return sc->words[GP_TID];
+	bpf_probe_read_user(&goid, sizeof(goid), (void *)(sc->words[GP_R14] + p->goid_off));
 	return goid;
 }
 
@@ -210,33 +207,12 @@ static __always_inline long read_lone(struct scratch *sc, __u32 doff, __u32 len,
 	return read_into(sc, doff, len, addr);
 }
 
-/* Where block @b starts: 0 and *base set, or 1 if it is nil. */
-static __always_inline int block_base(struct scratch *sc, struct gp_block *b,
-				      struct regs *g, struct saved_args *saved,
-				      __u64 *base)
-{
-	__u32 ptr = b->ptr;
-
-	switch (b->base) {
-	case GP_BASE_REG:
-		*base = reg(g, b->reg);
-		return 0;
-	case GP_BASE_SAVED:
-		*base = saved ? saved->arg[b->reg & (GP_SAVED_ARGS - 1)] : 0;
-		return 0;
-	case GP_BASE_SP:
-		*base = g->sp;
-		return 0;
-	}
-	if ((sc->nil_mask & (1u << (b->reg & 31))) || ptr > GP_DATA_BYTES - 8)
-		return 1;
-	*base = *(__u64 *)(sc->data + ptr);
-	return !*base;
-}
-
-/* Run the site's blocks, marking nil ones. */
-static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p,
-					struct regs *g, struct saved_args *saved)
+/*
+ * Run the site's blocks, marking nil ones: a block's base is the word at
+ * its @word, nil if it is a pointer an earlier block read and that block
+ * was nil or the pointer NULL.
+ */
+static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p)
 {
 	sc->nil_mask = 0;
 	sc->win_next = 0;
@@ -246,11 +222,14 @@ static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p,
 		if (i >= p->nblocks)
 			break;
 		struct gp_block *b = &p->blocks[i];
-		__u32 doff = b->doff;
-		__u64 base = 0;
+		__u32 doff = b->doff, word = b->word, parent = b->parent;
+		__u64 base;
 		long err;
 
-		if (block_base(sc, b, g, saved, &base)) {
+		if (word > GP_ROOT_BYTES + GP_DATA_BYTES - 8)
+			break;
+		base = *(__u64 *)((__u8 *)sc->words + word);
+		if (parent && (!base || ((sc->nil_mask >> ((parent - 1) & 31)) & 1))) {
 			sc->nil_mask |= 1u << i;
 			continue;
 		}
@@ -268,66 +247,56 @@ static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p,
 	}
 }
 
-/* Each read's value, out of the blocks. */
+/*
+ * Each read's 8 bytes at its place in the blocks, and which blocks were
+ * nil: the loader masks each value to its read's size and zeroes those of
+ * nil blocks and those past the site's reads (engine.c), work the probe
+ * would do in the target's time.
+ */
 static __always_inline void take_values(struct gp_record *r, struct scratch *sc,
 					struct gp_plan *p)
 {
-	__u32 nil = 0;
-
-	for (int i = 0; i < GP_MAX_READS; i++)
-		r->val[i] = 0;
 	for (int i = 0; i < GP_MAX_READS; i++) {
-		if (i >= p->nreads)
-			break;
-		struct gp_value *v = &p->vals[i];
-		__u32 doff = v->doff, keep = 64 - 8 * (v->size & 15);
+		__u32 doff = p->vals[i].doff;
 
-		if ((sc->nil_mask & (1u << (v->block & 31))) || doff > GP_DATA_BYTES)
-			nil |= 1u << i;
-		else
-			r->val[i] = *(__u64 *)(sc->data + doff) << keep >> keep;
+		if (i >= p->nreads || doff > GP_DATA_BYTES)
+			break;
+		r->val[i] = *(__u64 *)(sc->data + doff);
 	}
-	r->nil_mask = nil;
+	r->nil_mask = sc->nil_mask;
 }
 
-static __always_inline void emit(struct regs *g, __u32 id,
+/* The site's record from the words in @sc (its saved arguments @saved). */
+static __always_inline void emit(struct scratch *sc, __u32 id,
 				 struct gp_plan *p, __u64 goid,
 				 struct saved_args *saved)
 {
-	__u32 zero = 0;
-	struct scratch *sc = bpf_map_lookup_elem(&scratches, &zero);
 	struct gp_record *r;
 
-	if (!sc)
-		return;
-	if (sc->busy) {
-		count(GP_STAT_BUSY);
-		return;
-	}
-	sc->busy = 1;
-	read_blocks(sc, p, g, saved);
+	for (int i = 0; i < GP_SAVED_ARGS; i++)
+		sc->words[GP_WORD_SAVED + i] = saved ? saved->arg[i] : 0;
+	read_blocks(sc, p);
 	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (r) {
-		r->site = id;
-		r->goid = goid;
-		r->pid = bpf_get_current_pid_tgid() >> 32;
-		r->pad = 0;
-		take_values(r, sc, p);
-		__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
-			      wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-
-		bpf_ringbuf_submit(r, flags);
-	} else {
+	if (!r) {
 		count(GP_STAT_DROPS);
+		return;
 	}
-	sc->busy = 0;
+	r->site = id;
+	r->goid = goid;
+	r->pid = bpf_get_current_pid_tgid() >> 32;
+	r->pad = 0;
+	take_values(r, sc, p);
+	__u64 flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >=
+		      wakeup_bytes ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+
+	bpf_ringbuf_submit(r, flags);
 }
 
-static __always_inline void entry(struct regs *ctx, __u32 id,
+static __always_inline void entry(struct scratch *sc, __u32 id,
 				  struct gp_plan *s, __u64 goid)
 {
 	if (!s->nsaved) {
-		emit(ctx, id, s, goid, 0);
+		emit(sc, id, s, goid, 0);
 		return;
 	}
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
@@ -340,17 +309,17 @@ static __always_inline void entry(struct regs *ctx, __u32 id,
 
 	for (int i = 0; i < GP_SAVED_ARGS; i++)
 		if (i < s->nsaved)
-			a.arg[i] = reg(ctx, s->saved[i]);
+			a.arg[i] = reg(sc, s->saved[i]);
 	if (bpf_map_update_elem(&frames, &fk, &a, BPF_ANY)) {
 		count(GP_STAT_DEPTH);
 		return;
 	}
 	depth++;
 	bpf_map_update_elem(&depths, &dk, &depth, BPF_ANY);
-	emit(ctx, id, s, goid, &a);
+	emit(sc, id, s, goid, &a);
 }
 
-static __always_inline void leave(struct regs *ctx, __u32 id,
+static __always_inline void leave(struct scratch *sc, __u32 id,
 				  struct gp_plan *s, __u64 goid)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
@@ -370,16 +339,33 @@ static __always_inline void leave(struct regs *ctx, __u32 id,
 		count(GP_STAT_UNMATCHED_EXITS);
 		return;
 	}
-	emit(ctx, id, s, goid, a);
+	emit(sc, id, s, goid, a);
 	bpf_map_delete_elem(&frames, &fk);
 	bpf_map_update_elem(&depths, &dk, &depth, BPF_ANY);
+}
+
+/* The site's entry or exit, on the CPU's scratch (@sc, held busy). */
+static __always_inline void site(struct scratch *sc, struct pt_regs *ctx,
+				 __u32 id, struct gp_plan *s)
+{
+	copy_regs(sc->words, ctx);
+	if (s->goid_off < 0)     /* no goroutines: the thread pairs them */
+		sc->words[GP_TID] = (__u32)bpf_get_current_pid_tgid();
+	/* The goroutine pairs entries with exits; elsewhere it is not read. */
+	__u64 goid = s->kind == GP_SITE_EXIT || s->nsaved ? goid_of(sc, s) : 0;
+
+	if (s->kind == GP_SITE_EXIT)
+		leave(sc, id, s, goid);
+	else
+		entry(sc, id, s, goid);
 }
 
 SEC("uprobe")
 int goprobe(struct pt_regs *ctx)
 {
-	__u32 id = bpf_get_attach_cookie(ctx);
+	__u32 id = bpf_get_attach_cookie(ctx), zero = 0;
 	struct gp_plan *s = bpf_map_lookup_elem(&sites, &id);
+	struct scratch *sc;
 
 	if (!s)
 		return 0;
@@ -394,18 +380,16 @@ int goprobe(struct pt_regs *ctx)
 		count(GP_STAT_SKIPPED_MORESTACK);
 		return 0;
 	}
-	struct regs g;
-
-	copy_regs(&g, ctx);
-	if (s->goid_off < 0)     /* no goroutines: the thread pairs them */
-		g.r[GP_TID] = (__u32)bpf_get_current_pid_tgid();
-	/* The goroutine pairs entries with exits; elsewhere it is not read. */
-	__u64 goid = s->kind == GP_SITE_EXIT || s->nsaved ? goid_of(&g, s) : 0;
-
-	if (s->kind == GP_SITE_EXIT)
-		leave(&g, id, s, goid);
-	else
-		entry(&g, id, s, goid);
+	sc = bpf_map_lookup_elem(&scratches, &zero);
+	if (!sc)
+		return 0;
+	if (sc->busy) {
+		count(GP_STAT_BUSY);
+		return 0;
+	}
+	sc->busy = 1;
+	site(sc, ctx, id, s);
+	sc->busy = 0;
 	return 0;
 }
 

@@ -78,20 +78,31 @@ enum gp_block_flags {
 };
 
 /*
+ * The probe's words: the registers (enum gp_reg), SP and the saved
+ * arguments, then the blocks' data.  Every base is one of them, so the
+ * program loads it at @word whatever its kind (readplan.c).
+ */
+#define GP_WORD_SP GP_NREGS
+#define GP_WORD_SAVED (GP_NREGS + 1)
+#define GP_ROOT_BYTES (8 * (GP_WORD_SAVED + GP_SAVED_ARGS))
+
+/*
  * One bulk read: @len bytes at base + @off into the scratch data at
  * @doff.  The base is a register, a saved argument, SP, or the pointer at
  * data offset @ptr that an earlier block (@reg) read; a NULL pointer or a
  * failed read marks the block (and every block reading through it) nil.
+ * For the program, @word is where the base is in the probe's words and
+ * @parent the earlier block + 1 (0: a root, never nil).
  */
 struct gp_block {
 	unsigned char base;     /* enum gp_base */
 	unsigned char reg;      /* register, saved argument or parent block */
 	unsigned char flags;    /* enum gp_block_flags */
-	unsigned char pad;
+	unsigned char parent;
 	unsigned short ptr;
 	unsigned short doff;
 	unsigned short len;
-	unsigned short pad2;
+	unsigned short word;
 	int off;
 };
 
@@ -123,7 +134,9 @@ struct gp_plan {
  */
 struct gp_record {
 	unsigned int site;
-	unsigned int nil_mask;  /* bit i: read i met a NULL pointer */
+	/* bit i: read i met a NULL pointer (in the ring: bit b, block b was
+	 * nil, and each value is the 8 bytes at its read: the engine masks) */
+	unsigned int nil_mask;
 	unsigned long long goid; /* 0 at entries that save no arguments */
 	unsigned int pid;       /* the process (thread group) it came from */
 	unsigned int pad;

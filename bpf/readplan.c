@@ -209,6 +209,20 @@ static unsigned doff_of(struct planner *p, int i)
 	       (unsigned)(it->off - p->lo[it->block]);
 }
 
+/* Where block @b's base is in the probe's words (goprobe.h). */
+static unsigned word_of(const struct gp_block *b)
+{
+	switch (b->base) {
+	case GP_BASE_REG:
+		return 8u * b->reg;
+	case GP_BASE_SAVED:
+		return 8u * (GP_WORD_SAVED + b->reg);
+	case GP_BASE_SP:
+		return 8u * GP_WORD_SP;
+	}
+	return GP_ROOT_BYTES + b->ptr;
+}
+
 /* Where each block starts from, once every block has its record offset. */
 static void bases(struct planner *p)
 {
@@ -233,7 +247,9 @@ static void bases(struct planner *p)
 			b->base = GP_BASE_BLOCK;
 			b->reg = (unsigned char)p->item[nd->ptr_item].block;
 			b->ptr = (unsigned short)doff_of(p, nd->ptr_item);
+			b->parent = (unsigned char)(b->reg + 1);
 		}
+		b->word = (unsigned short)word_of(b);
 	}
 }
 

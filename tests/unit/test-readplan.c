@@ -63,6 +63,11 @@ int main(void)
 	      p.blocks[p.vals[6].block].reg == GP_RCX, "no");
 	check("blocks run parents first",
 	      p.blocks[p.vals[4].block].reg < p.vals[4].block, "no");
+	check("each base is a word of the probe's: a register, a pointer read",
+	      p.blocks[0].word == 8 * GP_RAX && !p.blocks[0].parent &&
+	      p.blocks[p.vals[6].block].word == 8 * GP_RCX &&
+	      p.blocks[1].word == GP_ROOT_BYTES + p.blocks[1].ptr &&
+	      p.blocks[1].parent == 1, "no");
 
 	/* Fields 600 bytes apart: two blocks, neither over GP_MAX_BLOCK. */
 	memset(&s, 0, sizeof(s));
