@@ -4,30 +4,40 @@
 # probes saw.  Unguided, it keeps the trace path's scenarios byte for byte
 # on both attach paths; guided, it reads raft's coverage per try, is
 # deterministic and verifies; the harness's -serve mode survives a refused
-# try.
+# try; --merge replays through the probed harness, the with_tla
+# replays' corpus.
 # needs: root btf go goproxy
 # locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
 
-U="etcd --explore --unguided --seed 2 --budget 16"
-check "unguided explore (trace)" "$CAPTURE" $U --via trace -o "$TMP/ut"
+# both_paths NAME OUT ARGS...: capture ARGS by trace into $TMP/OUTt and
+# by eBPF into $TMP/OUTe, its tries in one probed harness and no work
+# file left; both keep the same scenarios and windows.
 mkdir "$TMP/work"
-TMPDIR="$TMP/work" "$CAPTURE" $U --via ebpf -o "$TMP/ue" >/dev/null 2>"$TMP/ue.err" &&
-	ok "unguided explore (ebpf)" || not_ok "unguided explore (ebpf)" "$(tail -n 3 "$TMP/ue.err")"
-grep -q 'explore: tries through one probed harness' "$TMP/ue.err" &&
-	ok "the tries ran in one probed harness" ||
-	not_ok "the tries ran in one probed harness" "$(grep explore: "$TMP/ue.err" | head -n 2)"
-[ -z "$(ls -A "$TMP/work")" ] && ok "the probed exploration leaves no work files" ||
-	not_ok "the probed exploration leaves no work files" "$(ls "$TMP/work")"
-for d in scenarios etcd; do
-	if diff -r "$TMP/ut/$d" "$TMP/ue/$d" >"$TMP/diff" 2>&1; then
-		ok "unguided: the eBPF tries keep the trace path's $d, byte for byte"
-	else
-		not_ok "unguided: eBPF $d = trace $d" "$(head -n 3 "$TMP/diff")"
-	fi
-done
+both_paths() {
+	local name=$1 t=$TMP/${2}t e=$TMP/${2}e
+	shift 2
+	check "$name (trace)" "$CAPTURE" "$@" --via trace -o "$t"
+	TMPDIR="$TMP/work" "$CAPTURE" "$@" --via ebpf -o "$e" >/dev/null 2>"$e.err" &&
+		ok "$name (ebpf)" || not_ok "$name (ebpf)" "$(tail -n 3 "$e.err")"
+	grep -q 'explore: tries through one probed harness' "$e.err" &&
+		ok "$name: the tries ran in one probed harness" ||
+		not_ok "$name: the tries ran in one probed harness" "$(grep explore: "$e.err" | head -n 2)"
+	[ -z "$(ls -A "$TMP/work")" ] && ok "$name: the probed run leaves no work files" ||
+		not_ok "$name: the probed run leaves no work files" "$(ls "$TMP/work")"
+	for d in scenarios etcd; do
+		if diff -r "$t/$d" "$e/$d" >"$TMP/diff" 2>&1; then
+			ok "$name: the eBPF tries keep the trace path's $d, byte for byte"
+		else
+			not_ok "$name: eBPF $d = trace $d" "$(head -n 3 "$TMP/diff")"
+		fi
+	done
+}
+
+U="etcd --explore --unguided --seed 2 --budget 16"
+both_paths "unguided explore" u $U
 bad=
 for f in "$TMP/ue"/raw/*.ndjson; do
 	cmp -s <(project "$TMP/ut/raw/${f##*/}") "$f" || bad="$bad ${f##*/}"
@@ -59,6 +69,18 @@ else
 	not_ok "the same seed gives the same eBPF corpus" "$(head -n 3 "$TMP/diff")"
 fi
 check "verify the eBPF-explored corpus" "$CAPTURE" verify --trust "$TMP/g"
+
+# --merge by eBPF replays through the probed harness too: the same corpus
+# as the with_tla replays; a refused scenario still fails at its file.
+both_paths merge m etcd --merge "$TMP/ut" "$TMP/g"
+mkdir -p "$TMP/refused/scenarios"
+printf 'config election-tick 3\nelect 1 2 3\ntick 2\ntick 2\ntick 2\n' \
+	>"$TMP/refused/scenarios/001-explored"
+expect_exit 3 "merge (ebpf): a refused scenario fails at its file" \
+	'001-explored:5: tick 2: .*|001-explored: bad scenario' \
+	"$CAPTURE" etcd --merge "$TMP/refused" --via ebpf -o "$TMP/mr"
+[ ! -e "$TMP/mr" ] && ok "merge (ebpf): nothing written on a refusal" ||
+	not_ok "merge (ebpf): nothing written on a refusal" "$(ls "$TMP/mr")"
 
 # -serve: a refused try ends that try (status 3), not the harness.
 h=$TMP/harness

@@ -16,9 +16,9 @@
  * signal: guided tries run a harness built with -cover, and a try that
  * runs a raft unit a number of times no try did (AFL's hit-count
  * buckets), but adds no class, is kept as a parent for mutations only
- * (gocover.h).  With --via ebpf the tries run on the plain harness, all
- * in one process under raft's probes, and the classes come from what the
- * probes saw (served.h).
+ * (gocover.h).  With --via ebpf the tries (and --merge's replays) run
+ * on the plain harness, all in one process under raft's probes, and the
+ * classes come from what the probes saw (served.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,17 +252,19 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 	t->job.argv[3] = NULL;
 	t->job.coverdir = NULL;
 	t->job.quiet = 0;
-	run_batch(&t->job, 1);
+	run_tries(e->served, &t->job, 1);
 	if (t->job.status)
 		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness refused it)",
 		    path);
 	e->tried++;
-	seen = trace_classes(&e->domain, t->f.trace, t->f.steps, path);
+	seen = trace_classes(&e->domain, t->f.trace,
+			     try_step_map(e, t->f.steps), path);
 	keep_if_new(e, path, &seen, 0);
 	classes_free(&seen);
 }
 
-void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
+void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
+		const char *dir)
 {
 	int cleanup;
 	char *work = work_dir(&cleanup);
@@ -272,6 +274,8 @@ void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 	struct slot slots[BATCH];
 
 	slots_init(slots, work);
+	if (probed)
+		e.served = served_start(bin, work);
 	for (int i = 0; i < n; i++) {
 		char *sdir = xasprintf("%s/scenarios", corpora[i]);
 		size_t k;
@@ -289,6 +293,8 @@ void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir)
 		free_names(names, k);
 		free(sdir);
 	}
+	if (e.served)
+		served_stop(e.served);
 	report(&e, "merged");
 	write_kept(e.kept, e.nkept, "capture etcd --merge", dir);
 	slots_free(slots);

@@ -26,8 +26,11 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 
 /*
  * The scenarios of corpora @corpora[0..n) (each CORPUS/scenarios), in
- * order, keeping those that add a class, into @dir (exists, empty).
+ * order, keeping those that add a class, into @dir (exists, empty);
+ * replayed on the with_tla harness @bin, or with @probed on the plain
+ * one in one process under raft's probes, as etcd_explore()'s tries.
  */
-void etcd_merge(char *const *corpora, int n, const char *bin, const char *dir);
+void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
+		const char *dir);
 
 #endif

@@ -169,14 +169,13 @@ static int etcd_mode(const struct etcd_args *e, enum etcd_mode *m,
 }
 
 /*
- * Find the scenarios into @stage: --merge and --via trace with the
- * with_tla harness, --via ebpf's --explore with the plain one under the
- * probes.
+ * Find the scenarios into @stage: --via trace with the with_tla harness,
+ * --via ebpf with the plain one under the probes.
  */
 static void find_scenarios(struct live_capture *lc, const struct explore_opts *x,
 			   int merge, const char *stage)
 {
-	int probed = !merge && lc->driver == &etcd_ebpf_driver;
+	int probed = lc->driver == &etcd_ebpf_driver;
 	char *bin = probed ?
 		etcd_go_build("scenarios/etcd", "build/etcd/harness", "",
 			      "the etcd harness") :
@@ -185,7 +184,7 @@ static void find_scenarios(struct live_capture *lc, const struct explore_opts *x
 	char *cover = merge || x->unguided ? NULL : etcd_cover_harness(!probed);
 
 	if (merge)
-		etcd_merge(lc->operands, lc->noperands, bin, stage);
+		etcd_merge(lc->operands, lc->noperands, bin, probed, stage);
 	else
 		etcd_explore(x, bin, cover, probed, stage);
 	free(cover);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * capture etcd --explore --via ebpf: the tries run on the unmodified
- * harness under raft's probes, one "etcd-harness -serve" process for the
+ * capture etcd --explore --via ebpf (and --merge's replays): the tries
+ * run on the unmodified harness under raft's probes, one "etcd-harness -serve" process for the
  * whole exploration (the probes attached once).  The engine runs in a
  * thread of its own; tries are written to the harness's stdin, and the
  * probes at main.tryStart and main.tryEnd send each try's events to its
