@@ -40,11 +40,11 @@ if diff <(rest_of "$TMP/etcd-multi") <(rest_of "$TMP/etcd-perf") >"$TMP/diff"; t
 else
 	not_ok "capture etcd: the manifests differ only in attach" "$(head -n 3 "$TMP/diff")"
 fi
-# One link, one detach; the perf path's 16-17 detaches (~0.1 s each) are said.
+# One link, one detach; the perf path's detaches, one per site (~0.1 s each), are said.
 grep -q 'detaching' "$TMP/etcd-multi.err" &&
 	not_ok "the multi path detaches in one step" "$(grep -m 1 detaching "$TMP/etcd-multi.err")" ||
 	ok "the multi path detaches in one step (no progress line for it)"
-grep -Eq 'detaching 1[56] more perf-event uprobes, [0-9.]+ s each' "$TMP/etcd-perf.err" &&
+grep -Eq 'detaching [0-9]+ more perf-event uprobes, [0-9.]+ s each' "$TMP/etcd-perf.err" &&
 	ok "the perf path's detaching, over a second, has a progress line" ||
 	not_ok "the perf path's detaching has a progress line" "$(tail -n 3 "$TMP/etcd-perf.err")"
 
