@@ -359,8 +359,9 @@ static int func_symbols(struct go_spec *s, struct go_binary *b,
 		for (int i = 0; i < MAX_INSTANCES; i++)
 			free(names[i]);
 		return gospec_refuse(s, fn->line,
-				     "%s: %s has %d instantiations, more than %d: name one (%s[TYPES])",
-				     go_path(b), fn->name, n, MAX_INSTANCES, fn->name);
+				     "%s: %s has %d instantiations, more than %d: name one (%s%s)",
+				     go_path(b), fn->name, n, MAX_INSTANCES, fn->name,
+				     go_is_rust(b) ? "::<TYPES>" : "[TYPES]");
 	}
 	if (n)
 		return n;
