@@ -20,6 +20,7 @@
 //! raftrs-harness -batch SCENARIO_FILE... replays each in turn, each on a
 //! cluster of its own, in one process (probes attached once).
 
+mod membership;
 mod scenario;
 
 use std::collections::VecDeque;
@@ -28,7 +29,7 @@ use std::io::Write;
 use raft::prelude::*;
 use raft::storage::MemStorage;
 use raft::StateRole;
-use scenario::{Config as ScenarioConfig, Step, NODES};
+use scenario::{Config as ScenarioConfig, Step, MAX_NODES, NODES};
 
 /// End the harness with code and a message on stderr.
 pub fn fatal(code: i32, msg: &str) -> ! {
@@ -40,15 +41,20 @@ pub fn fatal(code: i32, msg: &str) -> ! {
 /// disk: it survives a crash (every Ready is persisted before the next
 /// step).  A held node's Ready waits (hold, release).  compacted is the
 /// index of its storage's last snapshot (a compaction's, or one applied):
-/// etcd's MemoryStorage refuses a snapshot at or below it.
+/// etcd's MemoryStorage refuses a snapshot at or below it.  A node above
+/// NODES is started by add-node; a removed one is stopped for good.
 struct Node {
     rn: Option<RawNode<MemStorage>>,
     storage: MemStorage,
     held: bool,
     compacted: u64,
+    started: bool,
+    removed: bool,
+    pending: Vec<(u64, ConfChange)>, // committed, not yet applied
+    confs: Vec<(u64, ConfState)>,    // applied since the RawNode started
 }
 
-/// The nodes (index 1..=3) and the messages in flight, queued per
+/// The nodes (index 1..=MAX_NODES) and the messages in flight, queued per
 /// recipient in the order they were sent, and the partition (nodes in
 /// different groups cannot reach each other; all in group 0 when healed).
 struct Cluster {
@@ -67,15 +73,26 @@ impl Cluster {
             cfg,
             logger: slog::Logger::root(slog::Discard, slog::o!()),
             nodes: Vec::new(),
-            queue: vec![VecDeque::new(); NODES as usize + 1],
-            group: vec![0; NODES as usize + 1],
+            queue: vec![VecDeque::new(); MAX_NODES as usize + 1],
+            group: vec![0; MAX_NODES as usize + 1],
         };
-        for id in 0..=NODES {
+        for id in 0..=MAX_NODES {
             // Every node starts knowing voters 1, 2, 3 with an empty log
-            // at term 0, as etcd's bootstrap snapshot at index 0.
+            // at term 0, as etcd's bootstrap snapshot at index 0 (a node
+            // added later too: it becomes a voter when it applies its own
+            // ConfChange from the log).
             let storage = MemStorage::new_with_conf_state((vec![1, 2, 3], vec![]));
-            c.nodes.push(Node { rn: None, storage, held: false, compacted: 0 });
-            if id > 0 {
+            c.nodes.push(Node {
+                rn: None,
+                storage,
+                held: false,
+                compacted: 0,
+                started: false,
+                removed: false,
+                pending: Vec::new(),
+                confs: Vec::new(),
+            });
+            if (1..=NODES).contains(&id) {
                 c.start(id);
             }
         }
@@ -96,8 +113,12 @@ impl Cluster {
             heartbeat_tick: self.cfg.heartbeat_tick,
             pre_vote: self.cfg.pre_vote,
             check_quorum: self.cfg.check_quorum,
-            max_size_per_msg: 1 << 20,
+            max_size_per_msg: scenario::MAX_SIZE_PER_MSG,
             max_inflight_msgs: 256,
+            max_uncommitted_size: match self.cfg.max_uncommitted {
+                0 => raft::NO_LIMIT,
+                n => n,
+            },
             ..Default::default()
         };
         let n = &mut self.nodes[id as usize];
@@ -105,6 +126,11 @@ impl Cluster {
             Ok(rn) => n.rn = Some(rn),
             Err(e) => fatal(1, &format!("node {}: {}", id, e)),
         }
+        n.started = true;
+        // raft-rs hands the committed entries above the storage's
+        // snapshot out again, and their conf changes are applied anew
+        n.pending.clear();
+        n.confs.clear();
     }
 
     /// Queue m for its recipient, unless the network drops it: the
@@ -143,11 +169,18 @@ impl Cluster {
             let mut out = rd.take_messages();
             out.extend(rd.take_persisted_messages());
             self.route(out);
+            let ents = rd.take_committed_entries();
+            if self.committed(id, &ents) {
+                return;
+            }
             let mut light = self.rn(id).advance(rd);
             if let Some(commit) = light.commit_index() {
                 self.nodes[id as usize].storage.wl().mut_hard_state().set_commit(commit);
             }
             self.route(light.take_messages());
+            if self.committed(id, &light.take_committed_entries()) {
+                return;
+            }
             self.rn(id).advance_apply();
         }
     }
@@ -200,8 +233,8 @@ impl Cluster {
 
     fn pump(&mut self) {
         while self.queue.iter().any(|q| !q.is_empty()) {
-            for to in 1..=NODES {
-                for from in 1..=NODES {
+            for to in 1..=MAX_NODES {
+                for from in 1..=MAX_NODES {
                     self.deliver(to, from);
                 }
             }
@@ -294,6 +327,7 @@ impl Cluster {
                 id, index, id, applied
             ));
         }
+        self.conf_for_compact(id, index)?;
         let n = &mut self.nodes[id as usize];
         if index <= n.compacted {
             return Err(format!(
@@ -313,23 +347,31 @@ impl Cluster {
                 self.group[id as usize] = g;
             }
         }
-        for to in 1..=NODES as usize {
+        for to in 1..=MAX_NODES as usize {
             let side = self.group[to];
             let group = &self.group;
             self.queue[to].retain(|m| group[m.from as usize] == side);
         }
     }
 
-    /// Refuse a step whose acting node (the first id) is crashed, and a
-    /// restart of a live one; steps on the network alone run whatever
-    /// state the nodes are in.
+    /// Refuse a step whose acting node (the first id) is crashed or not
+    /// started, and a restart of a live one; steps on the network alone
+    /// run whatever state the nodes are in.
     fn liveness(&self, s: &Step) -> Refusal {
         let id = match s.word.as_str() {
-            "pump" | "heal" | "partition" | "discard" | "drop" | "duplicate" | "reverse"
-            | "deliver" => return Ok(()),
+            "pump" | "heal" | "discard" | "drop" | "duplicate" | "reverse" | "deliver" => {
+                return Ok(())
+            }
+            "partition" => return self.sides(&s.groups),
             _ => s.ids[0],
         };
         let n = &self.nodes[id as usize];
+        if !n.started {
+            return Err(format!("node {} is not in the cluster (add-node starts it)", id));
+        }
+        if n.removed {
+            return Err(format!("node {} was removed (a node applied its removal)", id));
+        }
         match s.word.as_str() {
             "restart" if n.rn.is_some() => return Err(format!("node {} is not crashed", id)),
             "restart" => return Ok(()),
@@ -361,6 +403,11 @@ impl Cluster {
             "tick" => return self.tick(ids[0]),
             "hold" => return self.hold(ids[0]),
             "release" => return self.release(ids[0]),
+            "add-node" => return self.add_node(ids[0], ids[1]),
+            "remove-node" => {
+                return self.conf_change(ids[0], ConfChangeType::RemoveNode, ids[1])
+            }
+            "apply" => return self.apply(ids[0]),
             _ => self.run_total(s),
         }
         Ok(())
@@ -388,7 +435,7 @@ impl Cluster {
     /// Drain every held node at the end of a scenario: raft sets some state
     /// after the last event it traces, which only the Ready shows.
     fn release_all(&mut self) {
-        for id in 1..=NODES {
+        for id in 1..=MAX_NODES {
             if self.nodes[id as usize].held {
                 let _ = self.release(id);
             }

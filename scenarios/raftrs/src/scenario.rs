@@ -7,7 +7,10 @@
 
 use crate::fatal;
 
+/// The nodes a scenario starts with; up to MAX_NODES, the others join by
+/// add-node.
 pub const NODES: u64 = 3;
+pub const MAX_NODES: u64 = 5;
 
 /// The raft configuration every node of a scenario runs with.
 #[derive(Clone, Copy)]
@@ -16,6 +19,10 @@ pub struct Config {
     pub check_quorum: bool,
     pub election_tick: usize,
     pub heartbeat_tick: usize,
+    // membership: the uncommitted entries' bytes a leader takes (0: no
+    // limit), and committed conf changes wait for an apply step
+    pub max_uncommitted: u64,
+    pub apply_by_step: bool,
 }
 
 /// The configuration of the reference scenarios (no header).
@@ -24,6 +31,8 @@ const DEFAULT_CONFIG: Config = Config {
     check_quorum: false,
     election_tick: 10,
     heartbeat_tick: 1,
+    max_uncommitted: 0,
+    apply_by_step: false,
 };
 
 /// One parsed scenario line.
@@ -47,6 +56,8 @@ fn kinds(word: &str) -> Option<&'static str> {
         "pump" | "heal" | "partition" => "",
         "elect" => "nnn",
         "compact" => "ni",
+        "add-node" | "remove-node" => "nn",
+        "apply" => "n",
         _ => return None,
     })
 }
@@ -64,9 +75,9 @@ fn parse_uint(s: &str) -> Option<u64> {
     s.parse().ok()
 }
 
-/// A node id 1..3.
+/// A node id 1..MAX_NODES (nodes above NODES join by add-node).
 fn parse_id(s: &str) -> Option<u64> {
-    parse_uint(s).filter(|id| (1..=NODES).contains(id))
+    parse_uint(s).filter(|id| (1..=MAX_NODES).contains(id))
 }
 
 /// "T<-F" with distinct nodes.
@@ -80,7 +91,7 @@ fn parse_arg(s: &mut Step, kind: u8, arg: &str) -> Result<(), String> {
     match kind {
         b'l' => {
             let (to, from) =
-                parse_link(arg).ok_or("expected T<-F with distinct nodes 1..3".to_string())?;
+                parse_link(arg).ok_or(format!("expected T<-F with distinct nodes 1..{}", MAX_NODES))?;
             s.ids.extend([to, from]);
         }
         b'd' => s.data = arg.to_string(),
@@ -94,9 +105,10 @@ fn parse_arg(s: &mut Step, kind: u8, arg: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// "A B | C": every node in exactly one of two or more groups.
+/// "A B | C": every node in exactly one of two or more groups (the
+/// initial nodes here; a joined one when it runs).
 fn parse_groups(s: &mut Step, args: &[&str]) -> Result<(), String> {
-    let mut seen = [false; NODES as usize + 1];
+    let mut seen = [false; MAX_NODES as usize + 1];
     let mut group = Vec::new();
     for (i, a) in args.iter().copied().chain(["|"]).enumerate() {
         if a != "|" {
@@ -148,6 +160,40 @@ fn parse_tick(v: &str) -> Option<usize> {
     (1..=1000).contains(&t).then_some(t as usize)
 }
 
+/// A byte count 1..2^30.
+fn parse_size(v: &str) -> Option<u64> {
+    parse_uint(v).filter(|n| (1..=1 << 30).contains(n))
+}
+
+/// The harness's max_size_per_msg, below which raft-rs's Config refuses a
+/// max_uncommitted_size ("max uncommitted size should greater than
+/// max_size_per_msg").
+pub const MAX_SIZE_PER_MSG: u64 = 1 << 20;
+
+fn max_uncommitted(cfg: &mut Config, v: &str) -> Result<(), String> {
+    let n = parse_size(v).ok_or(bad("max-uncommitted-size", v))?;
+    if n < MAX_SIZE_PER_MSG {
+        return Err(format!(
+            "config max-uncommitted-size {}: raft-rs takes no limit below its \
+             max_size_per_msg, {} here",
+            n, MAX_SIZE_PER_MSG
+        ));
+    }
+    cfg.max_uncommitted = n;
+    Ok(())
+}
+
+/// "config forwarding on" is raft-rs's only way: it has no counterpart of
+/// etcd's DisableProposalForwarding (raft-rs's Config, docs/raftrs.md).
+fn forwarding(v: &str) -> Option<Result<(), String>> {
+    match parse_switch(v)? {
+        true => Some(Ok(())),
+        false => Some(Err("config forwarding off: raft-rs has no counterpart \
+                           of etcd's DisableProposalForwarding (a follower always forwards)"
+            .into())),
+    }
+}
+
 fn parse_switch(v: &str) -> Option<bool> {
     match v {
         "on" => Some(true),
@@ -167,14 +213,25 @@ fn set_config(cfg: &mut Config, fields: &[&str]) -> Result<(), String> {
         "checkquorum" => parse_switch(v).map(|b| cfg.check_quorum = b),
         "election-tick" => parse_tick(v).map(|t| cfg.election_tick = t),
         "heartbeat-tick" => parse_tick(v).map(|t| cfg.heartbeat_tick = t),
+        "forwarding" => return forwarding(v).unwrap_or(Err(bad(key, v))),
+        "max-uncommitted-size" => return max_uncommitted(cfg, v),
+        "apply-conf" => match v {
+            "step" | "ready" => Some(cfg.apply_by_step = v == "step"),
+            _ => None,
+        },
         _ => {
             return Err(format!(
-                "unknown config key {} (prevote, checkquorum, election-tick, heartbeat-tick)",
+                "unknown config key {} (prevote, checkquorum, election-tick, heartbeat-tick, \
+                 forwarding, max-uncommitted-size, apply-conf)",
                 quote(key)
             ))
         }
     };
-    ok.ok_or(format!("config {}: bad value {}", key, quote(v)))
+    ok.ok_or(bad(key, v))
+}
+
+fn bad(key: &str, v: &str) -> String {
+    format!("config {}: bad value {}", key, quote(v))
 }
 
 /// A scenario being read: its configuration, the config keys given, its steps.
