@@ -1024,13 +1024,43 @@ static const cJSON *new_conf(const cJSON *ev)
 	return json_get(json_get(json_get(ev, "prop"), "cc"), "newconf");
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	double dx = x->valuestring ? atof(x->valuestring) : x->valuedouble;
+	double dy = y->valuestring ? atof(y->valuestring) : y->valuedouble;
+
+	return (dx > dy) - (dx < dy);
+}
+
+/*
+ * A copy of @conf, its ids in numeric order: etcd's raft sorts the voters
+ * it reports, raft-rs's gives its HashSet's order (docs/raftrs.md), and a
+ * configuration is a set.
+ */
+static cJSON *sorted_conf(const cJSON *conf)
+{
+	int n = cJSON_GetArraySize(conf), i = 0;
+	const cJSON **ids = xcalloc(n ? n : 1, sizeof(*ids));
+	const cJSON *k;
+	cJSON *out = cJSON_CreateArray();
+
+	cJSON_ArrayForEach(k, conf)
+		ids[i++] = k;
+	qsort(ids, n, sizeof(*ids), by_id);
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(out, cJSON_Duplicate(ids[i], 1));
+	free(ids);
+	return out;
+}
+
 /* @n switched to the voters of @ev, an ApplyConfChange. */
 static void keep_conf(struct node *n, const cJSON *ev)
 {
 	const cJSON *newconf = new_conf(ev);
 
 	cJSON_Delete(n->conf);
-	n->conf = newconf ? cJSON_Duplicate(newconf, 1) : NULL;
+	n->conf = newconf ? sorted_conf(newconf) : NULL;
 }
 
 /*
@@ -1086,8 +1116,7 @@ static void note_switch(struct etcd_fold *f, struct node *n, const cJSON *ev)
 	    !strcmp(n->open, "HandleSnapshot"))
 		return;
 	cJSON_DeleteItemFromObjectCaseSensitive(n->data, "conf");
-	cJSON_AddItemToObject(n->data, "conf", newconf ? cJSON_Duplicate(newconf, 1)
-						       : json_arr());
+	cJSON_AddItemToObject(n->data, "conf", newconf ? sorted_conf(newconf) : json_arr());
 }
 
 /*
