@@ -52,6 +52,7 @@ struct Node {
     removed: bool,
     pending: Vec<(u64, ConfChange)>, // committed, not yet applied
     confs: Vec<(u64, ConfState)>,    // applied since the RawNode started
+    last: String,                    // a removed node's state when stopped
 }
 
 /// The nodes (index 1..=MAX_NODES) and the messages in flight, queued per
@@ -91,6 +92,7 @@ impl Cluster {
                 removed: false,
                 pending: Vec::new(),
                 confs: Vec::new(),
+                last: String::new(),
             });
             if (1..=NODES).contains(&id) {
                 c.start(id);
@@ -446,23 +448,30 @@ impl Cluster {
     fn log(&self, pos: &str, out: &mut dyn Write) {
         let mut line = pos.to_string();
         for (id, n) in self.nodes.iter().enumerate().skip(1) {
-            if let Some(rn) = &n.rn {
-                let r = &rn.raft;
-                line += &format!(
-                    " {}:{:?}/{}/{}/{}/{}",
-                    id,
-                    r.state,
-                    r.term,
-                    r.vote,
-                    r.raft_log.committed,
-                    r.raft_log.last_index()
-                );
+            match &n.rn {
+                Some(rn) => line += &status(id, rn),
+                None if n.removed => line += &n.last,
+                None => {}
             }
         }
         if writeln!(out, "{}", line).is_err() {
             fatal(1, "the log: write error");
         }
     }
+}
+
+/// A node's role, term, vote, commit and last index, as the log gives them.
+fn status(id: usize, rn: &RawNode<MemStorage>) -> String {
+    let r = &rn.raft;
+    format!(
+        " {}:{:?}/{}/{}/{}/{}",
+        id,
+        r.state,
+        r.term,
+        r.vote,
+        r.raft_log.committed,
+        r.raft_log.last_index()
+    )
 }
 
 /// Run a scenario file; with a log, raft-rs's state after each step.

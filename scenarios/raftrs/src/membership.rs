@@ -50,6 +50,11 @@ impl Cluster {
                 && self.nodes[t].started
                 && !self.nodes[t].removed
             {
+                // the log keeps a removed node's last state: its events
+                // end there, within the step that stops it
+                if let Some(rn) = &self.nodes[t].rn {
+                    self.nodes[t].last = crate::status(t, rn);
+                }
                 self.crash(t as u64);
                 self.nodes[t].removed = true;
                 self.nodes[t].held = false;
