@@ -9,9 +9,12 @@
 # stream: a live cluster's whole corpus repeats each log in every window
 # (350 MB for 8 s, about 12 minutes to fold), measured by hand (docs/etcd.md).
 
-# check_entries NAME: $TMP/NAME's raw traces as etcd-entries.
+# check_entries NAME KEEP: $TMP/NAME's raw traces as etcd-entries.  A
+# failed grade names each window it disagrees on (file:line, action, the
+# grader's why) and keeps the corpus and its entries windows in KEEP/NAME/.
 check_entries() {
-	local name=$1 c=$TMP/$1
+	local name=$1 keep=$2/$1 c=$TMP/$1
+	rm -rf "$keep"
 	[ -d "$c/raw" ] || { not_ok "$name: etcd-entries" "no corpus $c"; return; }
 	for k in 1 2; do
 		"$CAPTURE" fold etcd-entries "$c"/raw/*.ndjson -o "$c.e$k" >/dev/null 2>"$TMP/err" ||
@@ -28,17 +31,26 @@ check_entries() {
 		>"$TMP/fails" 2>&1 <<-'PY' &&
 	import json, os, re, sys
 	card, root, name, page = sys.argv[1:]
-	got = sorted(f"{os.path.relpath(f['file'], root)}:{f['line']}"
-	             for f in json.load(open(card))["failures"])
+	failures = {f"{os.path.relpath(f['file'], root)}:{f['line']}": f
+	            for f in json.load(open(card))["failures"]}
 	# The page's untraced-receipt rows: windows no raft grader can pass.
 	want = sorted(m.replace(f"{name}/etcd/", "etcd-entries/") for m in re.findall(
 	    r"^\| untraced-receipt \| `([^`]*)`", open(page).read(), re.M)
 	    if m.startswith(f"{name}/"))
-	print(f"{len(got)} failed, the page's {len(want)}")
-	sys.exit(got != want)
+	print(f"{len(failures)} failed, the page's {len(want)}")
+	for w, f in sorted(failures.items()):
+	    if w not in want:
+	        print(f"{w}: {f['action']}: {f['why']}")
+	for w in want:
+	    if w not in failures:
+	        print(f"{w}: on the page, but passed")
+	sys.exit(sorted(failures) != want)
 	PY
 		ok "$name: raft-entries.js passes every scored window but the page's untraced receipts ($(cat "$TMP/fails"))" ||
-		not_ok "$name: raft-entries.js passes every scored window but the page's untraced receipts" \
-			"$(tail -n 3 "$TMP/fails") $(tail -n 2 "$TMP/err")"
+		{ rm -rf "$keep" && mkdir -p "$keep" && cp -r "$c/." "$keep/" &&
+		  cp -r "$c.e1/etcd-entries" "$keep/"
+		  not_ok "$name: raft-entries.js passes every scored window but the page's untraced receipts" \
+			"$(head -n 11 "$TMP/fails"; tail -n 2 "$TMP/err")
+the corpus and its etcd-entries windows (files above) kept in $keep/"; }
 	rm -rf "$c.e2"
 }

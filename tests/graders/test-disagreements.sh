@@ -38,8 +38,8 @@ make_corpus explored etcd --explore --seed 1 --budget 200 --via trace
 make_corpus spin fold spin "$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace"
 make_corpus task fold spin-task "$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace"
 for c in published fixtures explored; do grade $c reference_etcd.js --actions "$targets"; done
-check_entries published
-check_entries explored
+check_entries published "$ROOT/build/test-logs/disagreements"
+check_entries explored "$ROOT/build/test-logs/disagreements"
 grade spin reference_spin.js
 grade task reference_spin.js --view spin-task
 
