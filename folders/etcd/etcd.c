@@ -1005,8 +1005,13 @@ static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
 static void replicate(struct etcd_fold *f, struct node *n,
 		      const struct slice *now)
 {
-	/* entries of one proposal, or becomeLeader's empty entry */
-	if (n->open && (!strcmp(n->open, "BecomeLeader") ||
+	/*
+	 * becomeLeader's empty entry, traced before anything is appended (a
+	 * proposal may follow before the next Ready: etcd's server proposes
+	 * as soon as it leads), or a further entry of one proposal
+	 */
+	if (n->open && ((!strcmp(n->open, "BecomeLeader") &&
+			 now->log == n->pre.log) ||
 			(!strcmp(n->open, "ClientProposal") &&
 			 slice_eq(&n->pre, now))))
 		return;

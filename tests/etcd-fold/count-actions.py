@@ -6,7 +6,7 @@ project states, it only counts the events that start each action:
 ElectionTimeout = BecomeCandidate; HandleVoteRequest, HandleAppendEntries,
 HandleHeartbeat = ReceiveRequestVoteRequest / ReceiveAppendEntriesRequest by
 msg.type; ClientProposal = Replicate or ChangeConf events that are not the
-new leader's empty entry (right after its BecomeLeader) nor a further entry
+new leader's empty entry (right after its BecomeLeader, at its log) nor a further entry
 of the same proposal (same state as the node's previous Replicate).  Events
 of nodes dropped from the configuration are left out, as the folder does.
 Prints {action: count} as JSON.
@@ -43,8 +43,8 @@ for line in open(sys.argv[1]):
         if kind:
             add(kind)
     elif name in ("Replicate", "ChangeConf"):
-        if before and before[0] == "BecomeLeader":
-            prev[nid] = before  # still the leader's empty entry
+        if before and before[0] == "BecomeLeader" and before[1][3] == snap[3]:
+            pass  # the leader's empty entry, at the log BecomeLeader shows
         elif not (before and before[0] in ("Replicate", "ChangeConf")
                   and before[1] == snap):
             add("ClientProposal")
