@@ -9,9 +9,7 @@
 # needs: jq python3 node
 source "$(dirname "$0")/../lib.sh"
 
-ev() { # NAME NID ROLE TERM VOTE COMMIT LOG
-	printf '{"name":"%s","nid":"%s","role":"State%s","state":{"term":%s,"vote":"%s","commit":%s},"log":%s}\n' "$@"
-}
+source "$(dirname "$0")/events.sh"
 {
 	ev InitState 1 Follower 0 0 0 0
 	ev InitState 2 Follower 0 0 0 0

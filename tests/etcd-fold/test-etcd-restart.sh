@@ -8,9 +8,7 @@
 # needs: jq
 source "$(dirname "$0")/../lib.sh"
 
-ev() { # NAME NID ROLE TERM VOTE COMMIT LOG
-	printf '{"name":"%s","nid":"%s","role":"State%s","state":{"term":%s,"vote":"%s","commit":%s},"log":%s}\n' "$@"
-}
+source "$(dirname "$0")/events.sh"
 app() { # NID: node NID receives node 1's append of entries 1..5
 	printf '{"name":"ReceiveAppendEntries","nid":"%s","role":"StateFollower","state":{"term":0,"vote":"0","commit":0},"log":0,"msg":{"type":"MsgApp","from":"1","to":"%s","term":1,"logTerm":0,"index":0,"entries":5,"commit":0}}\n' "$1" "$1"
 }
