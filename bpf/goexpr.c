@@ -968,6 +968,15 @@ static char *seq_data(struct walk *w, Dwarf_Die *elem)
 	return e;
 }
 
+/* @elem, a sequence's element type, is a byte: a []byte's bytes read as a string's. */
+static int is_byte(Dwarf_Die *elem)
+{
+	Dwarf_Word size;
+
+	return !peel(elem) && dwarf_tag(elem) == DW_TAG_base_type &&
+	       !dwarf_aggregate_size(elem, &size) && size == 1;
+}
+
 /* Element @i of a slice or array. */
 /*
  * Element @i of @esize bytes within what a read's offset (an int) reaches:
@@ -1368,10 +1377,16 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 
 	if ((e = whole_path(&w, fn, expr, at_exit)) || (e = rust_autoderef(&w)))
 		return e;
-	if (!is_string(&w))
-		return why(&w, "%s is not a string", type_name(&w.type));
+	int bytes = !is_string(&w) && is_slice(&w);
+
+	if (!bytes && !is_string(&w))
+		return why(&w, "%s is neither a string nor a []byte", type_name(&w.type));
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
-	if ((e = seq_data(&w, &elem)) || (e = deref(&w, 8L * word)))
+	if ((e = seq_data(&w, &elem)))
+		return e;
+	if (bytes && !is_byte(&elem))
+		return why(&w, "%s is neither a string nor a []byte", out->type);
+	if ((e = deref(&w, 8L * word)))
 		return e;
 	take_value(&w, GO_KIND_UNSIGNED, 8, out);
 	return NULL;

@@ -190,8 +190,18 @@ static int add_default(struct go_spec *s, long line, struct field *f,
 	int rc;
 
 	f->has_default = 1;
-	if (f->bytes)
-		return gospec_refuse(s, line, "or %s: a str field has no default", word);
+	if (f->bytes && !f->kept_name)
+		return gospec_refuse(s, line,
+				     "or %s: a str read has no default (a nil string is null); a kept one has",
+				     word);
+	if (f->bytes) {
+		if (strchr(word, '"') || strchr(word, '\\') || strlen(word) > STR_MAX_BYTES)
+			return gospec_refuse(s, line,
+					     "or %s: at most %d bytes, no quotes or backslashes",
+					     word, STR_MAX_BYTES);
+		f->def_str = xstrdup(word);
+		return 0;
+	}
 	if (f->kind == GO_KIND_BOOL && !f->table &&
 	    (!strcmp(word, "true") || !strcmp(word, "false"))) {
 		f->def = !strcmp(word, "true");

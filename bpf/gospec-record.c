@@ -294,6 +294,12 @@ static void kept(struct go_spec *s, const struct site *site,
 		strbuf_release(&text);
 		return;
 	}
+	if ((!k || !k->have) && f->def_str) {
+		size_t n = strlen(f->def_str);
+
+		*v = (struct go_val){ .v = n, .have = 1, .bytes = f->def_str, .nbytes = n };
+		return;
+	}
 	if (!k || !k->have) {
 		*v = (struct go_val){ .v = f->def, .have = f->has_default };
 		return;

@@ -76,6 +76,7 @@ struct field {
 	struct variant_map *variants;   /* a Rust enum's, by table */
 	int has_default;        /* or N: a nil read is N */
 	unsigned long long def;
+	char *def_str;          /* or WORD of a kept str: WORD when none is kept */
 	int quoted;             /* as string: the number as a JSON string */
 	int hidden;             /* read (or computed), not written */
 	struct go_calc *calc;   /* computed from other fields: no read */

@@ -33,6 +33,7 @@ void gospec_field_free(struct field *f)
 	free(f->rest);
 	free(f->calc);
 	free(f->kept_name);
+	free(f->def_str);
 	free(f->pre);
 	free(f->variants);
 	memset(f, 0, sizeof(*f));

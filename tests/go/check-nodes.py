@@ -8,7 +8,8 @@ Each "step" line is a Step event and a Stepped event.  Step: the node's id and t
 strings, the term and data length; the node's address (its id 8 times)
 bounded to 16 bytes as {"first","len"}; its id bounded to 10 bytes (the
 one longer id cut before the character the bound splits); its peers'
-count.  Stepped: its id, its 30th peer (null past the slice's end), its first 4 peers (with
+count; its id as a []byte bounded to 8 bytes, and its id 3 times as a
+[]byte bounded to 16.  Stepped: its id, its 30th peer (null past the slice's end), its first 4 peers (with
 the count when there are more), its term and leader (fields of its embedded State), its applied
 count (an atomic.Uint64), whether its error result is nil, its votes
 (len of a map), its log's length when the log is a *memLog (null for the
@@ -47,7 +48,8 @@ def expected(log):
         peers = 1 + 30 * nodes.index(node)
         want.append({"event": "Step", "proc": 0, "node": node, "from": frm,
                      "term": term, "data": data, "addr": bounded(node * 8, 16),
-                     "short": bounded(node, 10), "peers": peers})
+                     "short": bounded(node, 10), "peers": peers,
+                     "key": bounded(node, 8), "blob": bounded(node * 3, 16)})
         want.append({"event": "Stepped", "proc": 0, "node": node,
                      "peer30": 30 if peers > 30 else None,
                      "first": list(range(min(peers, 4))) if peers <= 4 else

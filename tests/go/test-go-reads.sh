@@ -45,13 +45,15 @@ fi
 S='func main.(*Node).step'
 N=$TMP/nodes
 spec strint "$S" 'entry T' '	x str n.State.Term'
-refused strint 'strint.probes:3: .*n\.State\.Term: uint64 is not a string' "$N"
+refused strint 'strint.probes:3: .*n\.State\.Term: uint64 is neither a string nor a \[\]byte' "$N"
+spec strints "$S" 'entry T' '	x str n.Peers'
+refused strints 'strints.probes:3: .*n\.Peers: main\.IDs is neither a string nor a \[\]byte' "$N"
 spec strzero "$S" 'entry T' '	x str n.ID[:0]'
 refused strzero 'strzero.probes:3: n\.ID\[:0\]: a str field ends in \[:N\], N from 1 to 128 bytes' "$N"
 spec strlong "$S" 'entry T' '	x str n.ID[:129]'
 refused strlong 'strlong.probes:3: n\.ID\[:129\]: a str field ends in \[:N\]' "$N"
 spec strdef "$S" 'entry T' '	x str n.ID or 0'
-refused strdef 'strdef.probes:3: or 0: a str field has no default' "$N"
+refused strdef 'strdef.probes:3: or 0: a str read has no default' "$N"
 spec strquoted "$S" 'entry T' '	x str n.ID as string'
 refused strquoted 'strquoted.probes:3: as string: only integers' "$N"
 spec strcalc "$S" 'entry T' '	x str n.ID' '	y i64 = x + 1'

@@ -83,8 +83,8 @@ spec kepttype "$A" 'entry T' '	id i64 t.ID' '	v u64 kept k proc' '	keep k proc =
 refused kepttype "kepttype.probes:4: v: not the type of id, the value keep k \(line 5\) keeps"
 spec keptstr "$A" 'entry T' '	o str b.accounts[0].Owner' '	keep k proc = o' '	v u64 kept k proc'
 refused keptstr "keptstr.probes:5: v: not the type of o, the value keep k \\(line 4\\) keeps"
-spec keptstrdef "$A" 'entry T' '	o str b.accounts[0].Owner' '	keep k proc = o' '	v str kept k proc or 1'
-refused keptstrdef "keptstrdef.probes:5: or 1: a str field has no default"
+spec keptstrdef "$A" 'entry T' '	o str b.accounts[0].Owner' '	keep k proc = o' '	v str kept k proc or a"b'
+refused keptstrdef 'keptstrdef.probes:5: or a"b: at most 128 bytes, no quotes or backslashes'
 spec keptkey "$A" 'entry T' '	v i64 kept k node' '	id i64 t.ID' '	keep k proc = id'
 refused keptkey "keptkey.probes:3: key 'node': not a one-value field above, nor proc"
 spec nowhile "$A" 'entry T while main.nosuch' '	id i64 t.ID'

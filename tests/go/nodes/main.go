@@ -2,7 +2,7 @@
 // tests/go/test-go-reads.sh): nodes named by strings ("node-a", ...) of a
 // named string type, peers in a named slice type, a state embedded in the
 // node, an atomic counter, a generic store, a log behind an interface, a
-// map of votes, and an error result.  Every step it makes is logged on
+// map of votes, an error result, and its id and a longer blob as []byte.  Every step it makes is logged on
 // stdout, one line each, for the test to compare with the events.
 // Standard library only.
 package main
@@ -62,6 +62,8 @@ type Node struct {
 	State
 	ID      ServerID
 	Addr    string
+	Key     []byte // the id's bytes
+	Blob    []byte // the id's bytes 3 times
 	Peers   IDs
 	Applied atomic.Uint64
 	Votes   map[ServerID]bool
@@ -104,6 +106,7 @@ func main() {
 			peers = append(peers, uint64(k))
 		}
 		nodes[i] = &Node{ID: id, Addr: strings.Repeat(string(id), 8),
+			Key: []byte(id), Blob: []byte(strings.Repeat(string(id), 3)),
 			Peers: peers, Votes: map[ServerID]bool{}, Log: l}
 	}
 	ints := &Store[string, int]{m: map[string]int{}}
