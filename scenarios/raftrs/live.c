@@ -60,21 +60,12 @@ static char *raftrs_build(const struct raft_harness *h)
 /* The version of crate @h->module that @h->src's Cargo.lock pins. */
 static cJSON *cargo_lock_version(const struct raft_harness *h)
 {
-	char *path = xasprintf("%s/%s/Cargo.lock", capture_home(), h->src);
-	char *want = xasprintf("\nname = \"%s\"\nversion = \"", h->module);
-	char *text = read_file(path, NULL), *p = text ? strstr(text, want) : NULL;
-	cJSON *v;
+	char *want = xasprintf("name = \"%s\"\nversion = \"", h->module);
+	char *missing = xasprintf("no package %s", h->module);
+	cJSON *v = etcd_pinned_version(h->src, "Cargo.lock", want, "\"", missing);
 
-	if (!text)
-		die(EXIT_ENV_MISSING, "%s: cannot read", path);
-	if (!p)
-		die(EXIT_ENV_MISSING, "%s: no package %s", path, h->module);
-	p += strlen(want);
-	p[strcspn(p, "\"")] = 0;
-	v = json_str(p);
-	free(text);
+	free(missing);
 	free(want);
-	free(path);
 	return v;
 }
 

@@ -101,25 +101,37 @@ void etcd_harness_status(const char *bin, const char *scenario, int status)
 		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
 }
 
-cJSON *etcd_go_mod_version(const char *src, const char *module)
+cJSON *etcd_pinned_version(const char *src, const char *file,
+			   const char *want, const char *stop, const char *missing)
 {
-	char *path = xasprintf("%s/%s/go.mod", capture_home(), src);
-	char *want = xasprintf("%s ", module);
+	char *path = xasprintf("%s/%s/%s", capture_home(), src, file);
 	char *text = read_file(path, NULL), *p = text;
 	cJSON *v;
 
-	/* "require M V" or, in a block, "\tM V" */
-	while (p && (p = strstr(p, want)) &&
-	       (p == text || (p[-1] != ' ' && p[-1] != '\t')))
+	if (!text)
+		die(EXIT_ENV_MISSING, "%s: cannot read", path);
+	/* @want starts a word: "require M V" or, in a block, "\tM V" */
+	while ((p = strstr(p, want)) && p != text &&
+	       !strchr(" \t\n", p[-1]))
 		p++;
 	if (!p)
-		die(EXIT_ENV_MISSING, "%s: no %s requirement", path, module);
+		die(EXIT_ENV_MISSING, "%s: %s", path, missing);
 	p += strlen(want);
-	p[strcspn(p, " \n")] = 0;
+	p[strcspn(p, stop)] = 0;
 	v = json_str(p);
 	free(text);
-	free(want);
 	free(path);
+	return v;
+}
+
+cJSON *etcd_go_mod_version(const char *src, const char *module)
+{
+	char *want = xasprintf("%s ", module);
+	char *missing = xasprintf("no %s requirement", module);
+	cJSON *v = etcd_pinned_version(src, "go.mod", want, " \n", missing);
+
+	free(missing);
+	free(want);
 	return v;
 }
 

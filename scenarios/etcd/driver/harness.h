@@ -39,6 +39,14 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
 char *etcd_cover_harness(int tla);
 /* The version @src's go.mod requires of @module (a JSON string). */
 cJSON *etcd_go_mod_version(const char *src, const char *module);
+/*
+ * The version pinned in @src/@file (relative to capture's home): what
+ * follows @want, where @want starts a word, up to a byte of @stop; exit 5
+ * naming the file when it cannot be read, or with @missing when it holds
+ * no @want.
+ */
+cJSON *etcd_pinned_version(const char *src, const char *file,
+			   const char *want, const char *stop, const char *missing);
 /* The first line @argv prints (a toolchain's version), a JSON string. */
 cJSON *etcd_tool_version(const char *const argv[]);
 /* Into @env: raft @module's version as @src's go.mod requires it, Go's, @bin's sha256. */
