@@ -19,14 +19,18 @@
 #define MAX_PIECES 8
 #define MAX_NAME 128
 #define MAX_OPS 32
+#define MAX_DEREF 3
 
 /*
  * Part of a value in a register or on the stack (@stack: SP + @off0), or
  * (@mem) in memory at register @reg + @off0 (a System V frame's slot).
+ * With @nderef, that address holds a pointer (DW_OP_deref), and the value
+ * is at it plus @doff[0], which holds the next pointer if there is one.
  */
 struct piece {
 	int off, size;
 	int stack, mem, reg, off0;
+	int nderef, doff[MAX_DEREF];
 };
 
 /*
@@ -135,6 +139,33 @@ static int block_ops(Dwarf_Attribute *a, Dwarf_Op *ops, size_t *nops)
 }
 
 /*
+ * An operation on the address a location computed so far (@cur, in
+ * memory): DW_OP_deref (8 bytes: a pointer) makes the address the pointer
+ * stored there, as a debug build's argument passed by reference is found
+ * through its slot; DW_OP_plus_uconst moves it.  0 for any other; else
+ * 1, and in @e why the probe cannot follow it, or NULL.
+ */
+static int address_op(struct walk *w, const Dwarf_Op *op, const char *name,
+		      struct piece *cur, char **e)
+{
+	int *last = cur->nderef ? &cur->doff[cur->nderef - 1] : &cur->off0;
+
+	*e = NULL;
+	if (op->atom == DW_OP_plus_uconst && op->number <= (Dwarf_Word)(INT_MAX - *last)) {
+		*last += (int)op->number;
+		return 1;
+	}
+	if (op->atom != DW_OP_deref && !(op->atom == DW_OP_deref_size && op->number == 8))
+		return 0;
+	if (cur->nderef == MAX_DEREF)
+		*e = why(w, "argument %s of %s: a location through more than %d "
+			 "pointers", name, w->func, MAX_DEREF);
+	else
+		cur->doff[cur->nderef++] = 0;
+	return 1;
+}
+
+/*
  * One operation of a System V location at @pc into @cur: a register, a
  * register plus an offset (DW_OP_breg*) or the frame base plus one
  * (DW_OP_fbreg), as a stack slot when the register is SP.
@@ -147,6 +178,8 @@ static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 	int reg = -1;
 	char *e;
 
+	if ((cur->stack || cur->mem) && address_op(w, op, name, cur, &e))
+		return e;
 	if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
 		cur->reg = sysv_reg(a - DW_OP_reg0);
 		return cur->reg < 0 ? why(w, "argument %s is in a register the probe "
@@ -404,6 +437,22 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 		   go_nearest_child(fn, DW_TAG_formal_parameter, name));
 }
 
+/*
+ * Piece @p's pointers as hops of the read, which starts at @p's address
+ * (in off[0] if @first, else in stack_off); the walk's byte of the value
+ * is then an offset into the last of them.
+ */
+static void through(struct walk *w, const struct piece *p, int first)
+{
+	int *at = first ? &w->rd.off[0] : &w->rd.stack_off;
+
+	for (int k = 0; k < p->nderef; k++) {
+		w->rd.off[w->rd.nhops] = p->doff[k];
+		at = &w->rd.off[w->rd.nhops++];
+	}
+	*at += w->voff - p->off;
+}
+
 /* The value, not yet through a pointer, as the start of a read. */
 static char *place(struct walk *w)
 {
@@ -412,15 +461,17 @@ static char *place(struct walk *w)
 
 		if (p->stack && w->voff >= p->off && w->voff < p->off + p->size) {
 			w->rd.src = GP_SRC_STACK;
-			w->rd.stack_off = p->off0 + w->voff - p->off;
+			w->rd.stack_off = p->off0;
 			w->is_arg_reg = 0;
+			through(w, p, 0);
 			return NULL;
 		}
 		if (p->mem && w->voff >= p->off && w->voff < p->off + p->size) {
 			w->rd.src = GP_SRC_REG;
 			w->rd.reg = (unsigned char)p->reg;
 			w->rd.nhops = 1;
-			w->rd.off[0] = p->off0 + w->voff - p->off;
+			w->rd.off[0] = p->off0;
+			through(w, p, 1);
 			return NULL;
 		}
 		if (!p->stack && !p->mem && w->voff == p->off) {
@@ -447,12 +498,10 @@ static char *deref(struct walk *w, long off)
 		if (e)
 			return e;
 		w->mem = 1;
-		w->rd.off[w->rd.nhops++] = (int)off;  /* a frame slot's is the 2nd */
-	} else if (w->rd.nhops == GP_MAX_HOPS) {
-		return why(w, "more than %d pointers to follow", GP_MAX_HOPS);
-	} else {
-		w->rd.off[w->rd.nhops++] = (int)off;
 	}
+	if (w->rd.nhops == GP_MAX_HOPS)
+		return why(w, "more than %d pointers to follow", GP_MAX_HOPS);
+	w->rd.off[w->rd.nhops++] = (int)off;  /* a frame slot's is the 2nd */
 	if (sub_type(&w->type, &w->type))
 		return why(w, "an untyped pointer (unsafe.Pointer) cannot be followed");
 	peel(&w->type);

@@ -15,7 +15,10 @@ its history of amounts, 4 accounts, account 2's name and its owner's
 name); each worker's events come from one thread of its own.  Then a
 Find event per "find=" line (Some with the balance and the history's
 length, or None) and an Audit event per "audit" line (two
-instantiations of one generic function).  Exits 1 with the first
+instantiations of one generic function).  Then per "review" line a
+Settle event (the batch's latest and oldest amounts, of the last 8
+rounds, and its memo "rN" of round N + 1) and a Settled event (the
+amount before the latest, the sum logged).  Exits 1 with the first
 difference.
 """
 import json
@@ -27,6 +30,9 @@ OP = re.compile(r"worker=(\d+) op=(\d+) (\w+)(?: \{ (.*) \}|\((\d+)\))? memo=(\S
                 r"result=(\w+) balances=(\d+),(\d+),(\d+),(\d+)$")
 FIND = re.compile(r"find=(\w+) balance=(\w+)$")
 AUDIT = re.compile(r"audit (till|account)=(\d+) round=(\d+)$")
+REVIEW = re.compile(r"review round=(\d+) account=(\d) cents=(\d+) rule=(\w+)\((\d+)\) "
+                    r"policy=(\w+)\((\d+)\) allowed=(true|false) queue=(\d+) tally=(\d+) "
+                    r"marks=(\d+) settled=(\d+)$")
 NOT_THERE = {"dep": {"account": 9, "cents": 0}, "wd": {"account": 9, "cents": 0},
              "tr": {"from": 9, "to": 9, "cents": 0}, "freeze": 9}
 SHORT = {"Deposit": "dep", "Withdraw": "wd", "Transfer": "tr"}
@@ -47,6 +53,7 @@ class Till:
         self.owners = {}
         self.applied, self.last, self.frozen0 = 0, 9, False
         self.history = [[] for _ in range(4)]
+        self.amounts = [0] * 8    # the amounts reviewed, the latest first
         self.want = []
 
     def op(self, m):
@@ -80,6 +87,14 @@ class Till:
                           "name2": "carol", "owner2": self.owners.get(2, (0, ""))[1]})
         self.before = after
 
+    def review(self, m):
+        rnd, cents = int(m[1]), int(m[3])
+        self.amounts = [cents] + self.amounts[:7]
+        self.want += [
+            {"event": "Settle", "proc": 0, "latest": self.amounts[0], "oldest": self.amounts[7],
+             "memo": f"r{rnd - 1}"},
+            {"event": "Settled", "proc": 0, "previous": self.amounts[1], "sum": int(m[12])}]
+
 
 def expected(log):
     """The events the log says, with None for each event's thread."""
@@ -100,6 +115,8 @@ def expected(log):
         elif m := AUDIT.match(line):
             t.want.append({"event": "Audit", "proc": 0,
                            "round": int(m[3]), "cents": int(m[2])})
+        elif m := REVIEW.match(line):
+            t.review(m)
         else:
             sys.exit(f"log: unexpected line {line!r}")
     return t.want
@@ -111,8 +128,9 @@ def main():
         got = [json.loads(line) for line in f]
     with open(log_path) as f:
         want = expected(f)
-    if len(want) != 2 * workers * ops + 4:
-        sys.exit(f"log: {len(want)} events, not {2 * workers * ops + 4}")
+    reviews = sum(w["event"] == "Settle" for w in want)
+    if not reviews or len(want) != 2 * workers * ops + 4 + 2 * reviews:
+        sys.exit(f"log: {len(want)} events, not {2 * workers * ops + 4} and 2 per review")
     if len(got) != len(want):
         sys.exit(f"{len(got)} events, the log says {len(want)}")
     threads = {}

@@ -1,15 +1,17 @@
 #!/bin/bash
 # capture probe on a Rust program (docs/probes.md, "Rust"): the toy till
 # (tests/probe/rust: threads taking turns under a Mutex, an enum with
-# data, Strings, a Vec, Options) built by cargo as a debug build, a
+# data, Strings, a Vec, Options, a struct passed by reference) built by
+# cargo as a debug build, a
 # release build (opt-level 2 with debug information: location lists) and
 # a release build with v0 symbol mangling, traced by
 # tests/probe/till.probes alone and checked against its own log
 # (check-till.py); the same events from every build; the manifest's
 # language; every refusal (a value optimized out, a field DWARF lacks, a
 # variant the enum lacks, an enum read as an integer, a variant not in
-# the field's table, a misspelt function, a binary without DWARF) with
-# exit 3, its SPEC:LINE or binary, and nothing written.
+# the field's table, a misspelt function, a binary without DWARF, a
+# value DWARF computes) with exit 3, its SPEC:LINE or binary, and nothing
+# written.
 # needs: root btf python3 jq cargo
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/probe-lib.sh"
@@ -32,9 +34,19 @@ build debug legacy dev
 build release legacy release
 RUSTFLAGS=-Csymbol-mangling-version=v0 build v0 v0 release
 
+# The debug build reaches settle's batch through the slot of its pointer:
+# what the same events from every build then prove read.
+if readelf --debug-dump=info "$TMP/debug" 2>/dev/null |
+	grep -A1 'DW_OP_fbreg: [0-9]*; DW_OP_deref)' | grep -q ': batch$'; then
+	ok "debug: settle's batch is at DW_OP_fbreg N, DW_OP_deref"
+else
+	not_ok "debug: settle's batch is at DW_OP_fbreg N, DW_OP_deref" "rustc placed it elsewhere"
+fi
 captured "$D/till.probes" "$D/check-till.py" \
-	"variants, their fields, Vec elements, Strings, Options, results" debug release v0
+	"variants, their fields, Vec elements, Strings, Options, results, a Batch" \
+	debug release v0
 can_fail "$D/check-till.py" release '3s/result=\([0-9]*\)/result=9\1/' result
+can_fail "$D/check-till.py" debug '/^review round=3 /s/settled=/settled=9/' "settled sum"
 
 M=$TMP/c-release/MANIFEST.json
 want_id=$(readelf -n "$TMP/release" | sed -n 's/.*Build ID: //p')
@@ -67,6 +79,8 @@ spec short 'names k Deposit Withdraw' 'func till::shop::Till::apply' 'entry A' '
 refused short 'short.probes:4: op: variant Transfer of Op is not in table k' "$TMP/v0"
 spec misspelt 'func till::shop::Till::aply' 'entry A' '	w u32 worker'
 refused misspelt 'misspelt.probes:1: .*v0: no function till::shop::Till::aply \(did you mean till::shop::Till::apply' "$TMP/v0"
+spec computed 'func hashbrown::raw::RawTable::reserve_rehash' 'entry R' '	f u8 fallibility'
+refused computed 'computed.probes:3: .*release: fallibility: argument fallibility of reserve_rehash<.* is computed at the probe site \(DW_OP 0x31\), not stored' "$TMP/release"
 strip -o "$TMP/stripped" "$TMP/release"
 cp "$TMP/nofield.probes" "$TMP/nodwarf.probes"
 refused nodwarf 'capture: [^ ]*stripped: no DWARF debug information' "$TMP/stripped"

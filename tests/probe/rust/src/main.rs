@@ -5,8 +5,11 @@
 //! and each applies OPS operations, an enum with data, to 4 accounts with
 //! String names, an Option<Box<Owner>> and a Vec history; it logs every
 //! operation it applies.  Then the main thread looks accounts up by name
-//! (an Option<&Account> result) and audits two types through one generic
-//! function.  The probed functions are #[inline(never)]: an inlined one has
+//! (an Option<&Account> result), audits two types through one generic
+//! function, and reviews REVIEWS amounts under rules behind `&dyn Rule`
+//! (a Cap or a Quiet, by turns) and the till's `Box<dyn Rule>`, counting
+//! them in a VecDeque, a HashMap and a HashSet, and settles a Batch taken
+//! by value after each.  The probed functions are #[inline(never)]: an inlined one has
 //! no symbol and is refused by the probes.
 //!
 //! usage: till [WORKERS [OPS [VERBOSE]]]  (default 3 and 30; a third
@@ -16,6 +19,8 @@ use std::sync::{Condvar, Mutex};
 use std::thread;
 
 pub mod shop {
+    use std::collections::{HashMap, HashSet, VecDeque};
+
     /// What a worker does to the accounts: an enum with data.
     #[derive(Debug, Clone)]
     pub enum Op {
@@ -42,6 +47,55 @@ pub mod shop {
         pub accounts: Vec<Account>,
         pub applied: u64,
         pub last: Option<u64>,
+        /// review's: the cents of the last 3 it allowed, how many it saw for
+        /// each account, their rounds mod 3, the till's own rule; settle's.
+        pub queue: VecDeque<i64>,
+        pub tally: HashMap<usize, u32>,
+        pub marks: HashSet<u32>,
+        pub settled: Vec<i64>,
+        pub policy: Box<dyn Rule>,
+    }
+
+    /// What settle is given: the amounts of the last 8 reviews (the
+    /// latest first, 0 before the first) and a memo.
+    pub struct Batch {
+        pub amounts: [i64; 8],
+        pub memo: String,
+    }
+
+    /// What review asks of an operation: a trait, two types behind `dyn`.
+    pub trait Rule: Send + Sync {
+        fn allows(&self, account: usize, cents: i64) -> bool;
+        /// As the log writes it: cap(MAX), quiet(ACCOUNT).
+        fn name(&self) -> String;
+    }
+
+    pub struct Cap {
+        pub max: i64,
+    }
+
+    pub struct Quiet {
+        pub account: usize,
+    }
+
+    impl Rule for Cap {
+        fn allows(&self, _account: usize, cents: i64) -> bool {
+            cents <= self.max
+        }
+
+        fn name(&self) -> String {
+            format!("cap({})", self.max)
+        }
+    }
+
+    impl Rule for Quiet {
+        fn allows(&self, account: usize, _cents: i64) -> bool {
+            account != self.account
+        }
+
+        fn name(&self) -> String {
+            format!("quiet({})", self.account)
+        }
     }
 
     impl Till {
@@ -62,7 +116,44 @@ pub mod shop {
                     frozen: false,
                 })
                 .collect();
-            Till { accounts, applied: 0, last: None }
+            Till {
+                accounts,
+                applied: 0,
+                last: None,
+                queue: VecDeque::with_capacity(3),
+                tally: HashMap::new(),
+                marks: HashSet::new(),
+                settled: Vec::new(),
+                policy: Box::new(Cap { max: 35 }),
+            }
+        }
+
+        /// Do @rule and the till's policy allow @cents for @account in
+        /// @round?  Counts reviews by account and round mod 3; keeps the
+        /// cents of the last 3 allowed.
+        #[inline(never)]
+        pub fn review(&mut self, account: usize, cents: i64, round: u32, rule: &dyn Rule) -> bool {
+            *self.tally.entry(account).or_insert(0) += 1;
+            self.marks.insert(round % 3);
+            let ok = rule.allows(account, cents) && self.policy.allows(account, cents);
+            if ok {
+                if self.queue.len() == 3 {
+                    self.queue.pop_front();
+                }
+                self.queue.push_back(cents);
+            }
+            ok
+        }
+
+        /// @batch's amounts' sum plus its memo's length; keeps the latest.
+        /// @batch is taken by value and taken apart: a debug build reaches it
+        /// through the slot of the pointer it is passed by (its DWARF
+        /// location is DW_OP_fbreg N, DW_OP_deref).
+        #[inline(never)]
+        pub fn settle(&mut self, batch: Batch) -> i64 {
+            let Batch { amounts, memo } = batch;
+            self.settled.push(amounts[0]);
+            amounts.iter().sum::<i64>() + memo.len() as i64
         }
 
         /// Apply @op for @worker with @memo; the new balance of the account
@@ -134,7 +225,7 @@ pub mod shop {
     }
 }
 
-use shop::{Op, Till};
+use shop::{Batch, Cap, Op, Quiet, Rule, Till};
 
 /// Worker @w's operation @i: follows from the numbers alone.
 fn op_of(w: usize, i: usize) -> Op {
@@ -216,4 +307,36 @@ fn main() {
     // Rounds from the command line: a constant would be folded into the callee.
     println!("audit till={} round={}", shop::audit(&till, workers as u32), workers);
     println!("audit account={} round={}", shop::audit(&till.accounts[0], ops as u32), ops);
+    review(till);
 }
+
+/// REVIEWS amounts reviewed, the rule by turns a Cap and a Quiet (a trait
+/// object of either type), each settled in a Batch of the last 8; logs
+/// each with the till's counts.
+fn review(mut till: Till) {
+    let (cap, quiet) = (Cap { max: 25 }, Quiet { account: 0 });
+    let mut last = [0i64; 8];
+    for i in 0..REVIEWS {
+        let rule: &dyn Rule = if i % 2 == 0 { &cap } else { &quiet };
+        let (account, cents) = (i % 4, 5 + (i as i64 * 13) % 40);
+        let ok = till.review(account, cents, 1 + i as u32, rule);
+        last.rotate_right(1);
+        last[0] = cents;
+        let settled = till.settle(Batch { amounts: last, memo: format!("r{}", i) });
+        println!(
+            "review round={} account={} cents={} rule={} policy={} allowed={} queue={} tally={} marks={} settled={}",
+            1 + i,
+            account,
+            cents,
+            rule.name(),
+            till.policy.name(),
+            ok,
+            till.queue.len(),
+            till.tally.len(),
+            till.marks.len(),
+            settled
+        );
+    }
+}
+
+const REVIEWS: usize = 10;
