@@ -883,8 +883,9 @@ static int is_go_string(Dwarf_Die *t)
 	       (reflect_kind(t) == GO_REFLECT_STRING || !strcmp(type_name(t), "string"));
 }
 
-/* Rust's sequences, as rustc's DWARF describes them. */
-enum rust_seq { RUST_NONE, RUST_SLICE, RUST_STR, RUST_VEC, RUST_STRING };
+/* Rust's sequences and collections, as rustc's DWARF describes them. */
+enum rust_seq { RUST_NONE, RUST_SLICE, RUST_STR, RUST_VEC, RUST_STRING, RUST_DEQUE,
+		RUST_HASHED };
 
 static enum rust_seq rust_seq(Dwarf_Die *t)
 {
@@ -900,6 +901,12 @@ static enum rust_seq rust_seq(Dwarf_Die *t)
 		return RUST_VEC;
 	if (!strcmp(n, "String") && !find_member(t, "vec", &m))
 		return RUST_STRING;
+	if (!strncmp(n, "VecDeque<", 9) && !find_member(t, "head", &m) &&
+	    !find_member(t, "len", &m))
+		return RUST_DEQUE;
+	/* std's (base: hashbrown's), or hashbrown's own */
+	if (!strncmp(n, "HashMap<", 8) || !strncmp(n, "HashSet<", 8))
+		return RUST_HASHED;
 	return RUST_NONE;
 }
 
@@ -917,6 +924,14 @@ static int is_string(struct walk *w)
 	return k == RUST_STR || k == RUST_STRING || is_go_string(&w->type);
 }
 
+/* A Rust collection with a length but no elements the probe reads. */
+static int is_collection(struct walk *w)
+{
+	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+
+	return k == RUST_DEQUE || k == RUST_HASHED;
+}
+
 /*
  * A Rust value through its references and Boxes (pointers in DWARF), as
  * Rust's auto-deref reads v[0] and v.len() of a &Vec<T>.
@@ -930,12 +945,28 @@ static char *rust_autoderef(struct walk *w)
 	return e;
 }
 
+/* Where a path of members ends: at member @name of type @t, or not. */
+typedef int path_end(const char *name, Dwarf_Die *t);
+
+static int is_pointer(const char *name, Dwarf_Die *t)
+{
+	(void)name;
+	return dwarf_tag(t) == DW_TAG_pointer_type;
+}
+
+/* hashbrown's RawTableInner's count of its items */
+static int is_items(const char *name, Dwarf_Die *t)
+{
+	return !strcmp(name, "items") && dwarf_tag(t) == DW_TAG_base_type;
+}
+
 /*
- * The path of members from struct @t to its first pointer, depth first:
- * a Vec's buf.inner.ptr.pointer.pointer (RawVec's, as rustc's library
- * has it today: found, not assumed).  Its depth, or 0.
+ * The path of members from struct @t to the first member @end takes,
+ * depth first: a Vec's first pointer, buf.inner.ptr.pointer.pointer
+ * (RawVec's, as rustc's library has it today: found, not assumed), a
+ * HashMap's base.table.table.items.  Its depth, or 0.
  */
-static int first_pointer(Dwarf_Die *t, char path[][MAX_NAME], int depth)
+static int member_path(Dwarf_Die *t, char path[][MAX_NAME], int depth, path_end *end)
 {
 	Dwarf_Die m, mt;
 
@@ -949,13 +980,25 @@ static int first_pointer(Dwarf_Die *t, char path[][MAX_NAME], int depth)
 			continue;
 		peel(&mt);
 		snprintf(path[0], MAX_NAME, "%s", n);
-		if (dwarf_tag(&mt) == DW_TAG_pointer_type)
+		if (end(n, &mt))
 			return 1;
 		if (dwarf_tag(&mt) == DW_TAG_structure_type &&
-		    (k = first_pointer(&mt, path + 1, depth + 1)))
+		    (k = member_path(&mt, path + 1, depth + 1, end)))
 			return k + 1;
 	} while (dwarf_siblingof(&m, &m) == 0);
 	return 0;
+}
+
+/* To the end of member_path(@end) from the value, or why not. */
+static char *along(struct walk *w, path_end *end, const char *what)
+{
+	char path[MAX_EMBED][MAX_NAME];
+	int n = member_path(&w->type, path, 0, end);
+	char *e = n ? NULL : why(w, "%s: DWARF gives it no %s", type_name(&w->type), what);
+
+	for (int i = 0; !e && i < n; i++)
+		e = member(w, path[i]);
+	return e;
 }
 
 /* A Vec's element type: its template parameter T. */
@@ -974,7 +1017,10 @@ static int vec_element(Dwarf_Die *vec, Dwarf_Die *elem)
 	return -1;
 }
 
-/* To a sequence's length: Go's len, Rust's length (a slice) or len (a Vec). */
+/*
+ * To a sequence's length: Go's len, Rust's length (a slice), len (a Vec,
+ * a VecDeque) or the items of a HashMap's or HashSet's table.
+ */
 static char *seq_len(struct walk *w)
 {
 	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
@@ -983,6 +1029,8 @@ static char *seq_len(struct walk *w)
 	if (e)
 		return e;
 	w->is_int |= k != RUST_NONE;   /* usize, an int as Go's len is */
+	if (k == RUST_HASHED)
+		return along(w, is_items, "count of its items (hashbrown's RawTable items)");
 	return member(w, k == RUST_SLICE || k == RUST_STR ? "length" : "len");
 }
 
@@ -994,22 +1042,16 @@ static char *seq_len(struct walk *w)
 static char *seq_data(struct walk *w, Dwarf_Die *elem)
 {
 	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
-	char path[MAX_EMBED][MAX_NAME];
 	Dwarf_Die vec;
 	char *e;
-	int n;
 
 	if (k == RUST_STRING && (e = member(w, "vec")))
 		return e;
 	if (k == RUST_VEC || k == RUST_STRING) {
 		vec = w->type;
-		if (vec_element(&vec, elem) || !(n = first_pointer(&vec, path, 0)))
-			return why(w, "%s: DWARF gives no element type or data pointer",
-				   type_name(&vec));
-		for (int i = 0; i < n; i++)
-			if ((e = member(w, path[i])))
-				return e;
-		return NULL;
+		if (vec_element(&vec, elem))
+			return why(w, "%s: DWARF gives no element type", type_name(&vec));
+		return along(w, is_pointer, "data pointer");
 	}
 	e = member(w, k != RUST_NONE ? "data_ptr" : is_go_string(&w->type) ? "str" : "array");
 	if (!e && sub_type(&w->type, elem))
@@ -1095,6 +1137,9 @@ static char *element(struct walk *w, long i)
 		advance(w, i * (long)esize);
 		return NULL;
 	}
+	if (is_collection(w))
+		return why(w, "%s: its elements are not read (a VecDeque's [N] is at its "
+			   "head plus N, modulo its capacity), only its len()", type_name(&w->type));
 	if (!is_slice(w))
 		return why(w, "%s is neither a slice nor an array", type_name(&w->type));
 	at = *w;
@@ -1392,9 +1437,10 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 			if ((e = member(&w, count)))
 				return e;
 			w.is_int = 1;
-		} else if (!is_slice(&w) && !is_string(&w)) {
-			return why(&w, "len of %s: only slices, strings and maps have one here",
-				   type_name(&w.type));
+		} else if (!is_slice(&w) && !is_string(&w) && !is_collection(&w)) {
+			return why(&w, "len of %s: only %s have one here", type_name(&w.type),
+				   go_is_rust(b) ? "slices, strings, Vecs, VecDeques, HashMaps and "
+				   "HashSets" : "slices, strings and maps");
 		} else if ((e = seq_len(&w))) {
 			return e;
 		}

@@ -9,7 +9,8 @@
  *   X[N]                  element N of a slice or array (N a constant;
  *                         of a slice, guarded by its length)
  *   len(X)                a slice's, string's or map's length (named ones too;
- *                         Rust's Vec, &[T], String and &str)
+ *                         Rust's Vec, &[T], String, &str, VecDeque,
+ *                         HashMap and HashSet)
  *   X.VARIANT             a Rust enum's variant (op.Transfer.cents,
  *                         owner.Some.0), guarded by its discriminant
  *   X.(*T)                interface X's value as a *T, guarded by its

@@ -16,10 +16,11 @@ name); each worker's events come from one thread of its own.  Then a
 Find event per "find=" line (Some with the balance and the history's
 length, or None) and an Audit event per "audit" line (two
 instantiations of one generic function).  Then per "review" line a
-Settle event (the batch's latest and oldest amounts, of the last 8
-rounds, and its memo "rN" of round N + 1) and a Settled event (the
-amount before the latest, the sum logged).  Exits 1 with the first
-difference.
+Review event (the round, account and cents), a Reviewed event (allowed
+or not, the queue's, tally's and marks' lengths), a Settle event (the
+batch's latest and oldest amounts, of the last 8 rounds, and its memo
+"rN" of round N + 1) and a Settled event (the amount before the latest,
+the sum logged).  Exits 1 with the first difference.
 """
 import json
 import re
@@ -88,9 +89,12 @@ class Till:
         self.before = after
 
     def review(self, m):
-        rnd, cents = int(m[1]), int(m[3])
+        rnd, account, cents = int(m[1]), int(m[2]), int(m[3])
         self.amounts = [cents] + self.amounts[:7]
         self.want += [
+            {"event": "Review", "proc": 0, "round": rnd, "account": account, "cents": cents},
+            {"event": "Reviewed", "proc": 0, "allowed": m[8] == "true", "queue": int(m[9]),
+             "tally": int(m[10]), "marks": int(m[11])},
             {"event": "Settle", "proc": 0, "latest": self.amounts[0], "oldest": self.amounts[7],
              "memo": f"r{rnd - 1}"},
             {"event": "Settled", "proc": 0, "previous": self.amounts[1], "sum": int(m[12])}]
@@ -128,9 +132,9 @@ def main():
         got = [json.loads(line) for line in f]
     with open(log_path) as f:
         want = expected(f)
-    reviews = sum(w["event"] == "Settle" for w in want)
-    if not reviews or len(want) != 2 * workers * ops + 4 + 2 * reviews:
-        sys.exit(f"log: {len(want)} events, not {2 * workers * ops + 4} and 2 per review")
+    reviews = sum(w["event"] == "Review" for w in want)
+    if not reviews or len(want) != 2 * workers * ops + 4 + 4 * reviews:
+        sys.exit(f"log: {len(want)} events, not {2 * workers * ops + 4} and 4 per review")
     if len(got) != len(want):
         sys.exit(f"{len(got)} events, the log says {len(want)}")
     threads = {}
