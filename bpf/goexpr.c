@@ -14,6 +14,7 @@
 #include "../capture/json.h"
 #include "describe.h"
 #include "goexpr.h"
+#include "rust-names.h"
 #include "sysv-resolve.h"
 
 #define MAX_PIECES 8
@@ -1269,11 +1270,73 @@ static int iface_word(Dwarf_Die *t, const char **type_word)
 }
 
 /*
+ * A Rust trait object (&dyn Trait, Box<dyn Trait>: a struct of a pointer
+ * to a "dyn Trait" and a vtable): its trait's name into @trait, from
+ * "dyn Trait" or "dyn Trait + Send" (the vtable is the first trait's).
+ */
+static int trait_object(Dwarf_Die *t, char *trait)
+{
+	Dwarf_Die p, d;
+	const char *n, *plus;
+
+	if (dwarf_tag(t) != DW_TAG_structure_type || find_member(t, "pointer", &p) ||
+	    find_member(t, "vtable", &d) || sub_type(&p, &p) ||
+	    dwarf_tag(&p) != DW_TAG_pointer_type || sub_type(&p, &d) ||
+	    strncmp(n = type_name(&d), "dyn ", 4))
+		return 0;
+	n += 4;
+	plus = strstr(n, " + ");
+	snprintf(trait, MAX_NAME, "%.*s", plus ? (int)(plus - n) : (int)strlen(n), n);
+	return 1;
+}
+
+/*
+ * x.(*T) of a Rust trait object: what its pointer points to, as a T,
+ * guarded by its vtable: one of <T as Trait>'s (the probe's address
+ * tells a position-independent binary's load bias, goexpr.h).
+ */
+static char *dyn_assertion(struct walk *w, const char *trait, const char *type)
+{
+	Dwarf_Addr addr[GO_MAX_ADDRS], pc;
+	struct go_guard *g = &w->guard[w->nguards];
+	struct cap_err err;
+	struct walk at;
+	Dwarf_Die t;
+	char *e;
+	int n;
+
+	if (*type != '*')
+		return why(w, ".(%s): a trait object is asserted to point to a type, .(*T)", type);
+	n = rust_vtables(go_dwarf(w->b), type + 1, trait, addr, GO_MAX_ADDRS, &t);
+	if (n == 0)
+		return why(w, ".(%s): no vtable of <%s as %s> in the binary's DWARF (no %s is "
+			   "ever a dyn %s there)", type, type + 1, trait, type + 1, trait);
+	if (n < 0)
+		return why(w, ".(%s): more than %d vtables of <%s as %s> (one per codegen unit)",
+			   type, GO_MAX_ADDRS, type + 1, trait);
+	if (sysv_probe_pc(w->b, w->fn, &pc, &err))
+		return xstrdup(err.msg);
+	at = *w;
+	if ((e = member(&at, "vtable")) || (e = add_guard(w, &at, GO_GUARD_ONE_OF, 0, 8)))
+		return e;
+	for (int i = 0; i < n; i++)
+		g->one_of.a[i] = addr[i];
+	g->one_of.n = n;
+	g->one_of.pc = pc;
+	if ((e = member(w, "pointer")) || (e = deref(w, 0)))
+		return e;
+	w->type = t;
+	peel(&w->type);
+	return NULL;
+}
+
+/*
  * x.(*T): the interface's data word as a *T, guarded by its dynamic type:
  * the itab's Type (an empty interface's _type) must be T's descriptor.
  */
 static char *assertion(struct walk *w, const char *type)
 {
+	char trait[MAX_NAME];
 	const char *word;
 	unsigned long desc;
 	struct walk at;
@@ -1281,6 +1344,8 @@ static char *assertion(struct walk *w, const char *type)
 	char *e;
 	int rc;
 
+	if (go_is_rust(w->b) && trait_object(&w->type, trait))
+		return dyn_assertion(w, trait, type);
 	if (!iface_word(&w->type, &word))
 		return why(w, "%s is not an interface: .(%s) asserts an interface's type",
 			   type_name(&w->type), type);

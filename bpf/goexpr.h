@@ -13,8 +13,9 @@
  *                         HashMap and HashSet)
  *   X.VARIANT             a Rust enum's variant (op.Transfer.cents,
  *                         owner.Some.0), guarded by its discriminant
- *   X.(*T)                interface X's value as a *T, guarded by its
- *                         dynamic type
+ *   X.(*T)                interface X's value as a *T (a Rust trait
+ *                         object's as the T it points to), guarded by
+ *                         its dynamic type
  *   *X                    what pointer X points to (a proto2 *uint64 field)
  *
  * Arguments are where DWARF puts them at the function's first
@@ -37,16 +38,34 @@ enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
  * What a value's read is good only under, checked by the consumer: the
  * 8-byte value of @rd above @k (an index below a slice's length), or
  * equal to it (an interface's dynamic type, a Rust enum's variant), or
- * unequal (a variant that takes every value the others do not).  Otherwise (or when @rd is
+ * unequal (a variant that takes every value the others do not), or one
+ * of @one_of's addresses (a Rust trait object's vtable).  Otherwise (or when @rd is
  * nil) the value is missing, never what the read found there.
  */
-enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL, GO_GUARD_UNEQUAL };
+enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL, GO_GUARD_UNEQUAL, GO_GUARD_ONE_OF };
+
+#define GO_MAX_ADDRS 8
+
+/*
+ * Addresses in the binary's file, @a[0..@n) (the copies of one vtable
+ * that rustc's codegen units made), each moved by the load bias of a
+ * position-independent binary: the probe's GP_IP less @pc, the entry
+ * site's address in the file, rounded down to a page (GP_IP is the
+ * probe's address on the kernels measured; a kernel reporting the byte
+ * past its trap gives the same bias).
+ */
+struct go_addrs {
+	unsigned long long a[GO_MAX_ADDRS];
+	int n;
+	unsigned long long pc;
+};
 
 struct go_guard {
 	struct gp_read rd;
 	int is_arg_reg;         /* as go_value's */
 	enum go_guard_op op;
 	unsigned long long k;
+	struct go_addrs one_of;
 };
 
 #define GO_MAX_VARIANTS 32

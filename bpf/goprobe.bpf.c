@@ -135,6 +135,7 @@ static __always_inline void copy_regs(__u64 *w, struct pt_regs *ctx)
 	w[GP_R13] = ctx->r13;
 	w[GP_R15] = ctx->r15;
 	w[GP_TID] = 0;
+	w[GP_IP] = ctx->ip;
 	w[GP_WORD_SP] = ctx->sp;
 }
 

@@ -410,6 +410,17 @@ static const struct gp_record *past_length(const struct site *site,
 	return copy;
 }
 
+/* Is @v, as the process has it, one of @g's addresses in the file (goexpr.h)? */
+static int one_of(const struct guard *g, const struct gp_record *r, unsigned long long v)
+{
+	unsigned long long bias = (r->val[g->ip_slot] - g->one_of.pc) & ~0xfffull;
+
+	for (int i = 0; i < g->one_of.n; i++)
+		if (v - bias == g->one_of.a[i])
+			return 1;
+	return 0;
+}
+
 /*
  * @r with each read whose guard fails (goexpr.h) nil and 0: an index past
  * a slice's length, an interface of another dynamic type.  Guards are
@@ -425,7 +436,8 @@ static const struct gp_record *guarded(const struct site *site,
 		unsigned long long v = r->val[g->slot];
 		int pass = !(r->nil_mask & (1u << g->slot)) &&
 			   (g->op == GO_GUARD_ABOVE ? v > g->k :
-			    g->op == GO_GUARD_EQUAL ? v == g->k : v != g->k);
+			    g->op == GO_GUARD_EQUAL ? v == g->k :
+			    g->op == GO_GUARD_ONE_OF ? one_of(g, r, v) : v != g->k);
 
 		if (!pass) {
 			copy->nil_mask |= 1u << g->target;

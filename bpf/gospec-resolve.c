@@ -89,9 +89,14 @@ static int add_guards(struct go_spec *s, struct site *site, const struct field *
 			return gospec_refuse(s, f->line, "event %s checks more than %d indexes and assertions",
 					     site->ev[0].name, MAX_GUARDS);
 		*g = (struct guard){ .rd = v->guard[i].rd, .target = slot,
-				     .op = v->guard[i].op, .k = v->guard[i].k };
+				     .op = v->guard[i].op, .k = v->guard[i].k,
+				     .one_of = v->guard[i].one_of, .ip_slot = -1 };
 		if (v->guard[i].is_arg_reg && site->at_exit)
 			g->rd.src = GP_SRC_SAVED;
+		/* the probe's address: at a return, the entry's, which it saved */
+		if (g->op == GO_GUARD_ONE_OF)
+			g->ip_rd = (struct gp_read){ .src = site->at_exit ? GP_SRC_SAVED : GP_SRC_REG,
+						     .reg = GP_IP, .size = 8 };
 		site->nguards++;
 	}
 	return 0;
@@ -101,23 +106,30 @@ static int add_guards(struct go_spec *s, struct site *site, const struct field *
  * Each guard's read: a read of the site's already (a [:N] field's length
  * guards its elements), or one more after the fields'.
  */
-static int place_guards(struct go_spec *s, struct site *site)
+static int place_read(struct go_spec *s, struct site *site, const struct gp_read *rd)
 {
 	struct gp_site *gp = &site->gp;
+	unsigned k;
 
+	for (k = 0; k < gp->nreads && memcmp(&gp->reads[k], rd, sizeof(*rd)); k++)
+		;
+	if (k == GP_MAX_READS)
+		return gospec_refuse(s, site->line,
+				     "event %s reads more than %d values with the checks of its indexes and assertions",
+				     site->ev[0].name, GP_MAX_READS);
+	if (k == gp->nreads)
+		gp->reads[gp->nreads++] = *rd;
+	return (int)k;
+}
+
+static int place_guards(struct go_spec *s, struct site *site)
+{
 	for (int i = 0; i < site->nguards; i++) {
 		struct guard *g = &site->guard[i];
-		unsigned k;
 
-		for (k = 0; k < gp->nreads && memcmp(&gp->reads[k], &g->rd, sizeof(g->rd)); k++)
-			;
-		if (k == GP_MAX_READS)
-			return gospec_refuse(s, site->line,
-					     "event %s reads more than %d values with the checks of its indexes and assertions",
-					     site->ev[0].name, GP_MAX_READS);
-		if (k == gp->nreads)
-			gp->reads[gp->nreads++] = g->rd;
-		g->slot = (int)k;
+		if ((g->slot = place_read(s, site, &g->rd)) < 0 ||
+		    (g->op == GO_GUARD_ONE_OF && (g->ip_slot = place_read(s, site, &g->ip_rd)) < 0))
+			return -1;
 	}
 	return 0;
 }
@@ -384,7 +396,9 @@ static int same_layout(struct go_spec *s, const struct site *site,
 	int same = site->nguards == nfirst;
 
 	for (int i = 0; same && i < nfirst; i++)
-		same = site->guard[i].slot == first[i].slot;
+		same = site->guard[i].slot == first[i].slot &&
+		       site->guard[i].ip_slot == first[i].ip_slot &&
+		       !memcmp(&site->guard[i].one_of, &first[i].one_of, sizeof(first[i].one_of));
 	if (!same)
 		return gospec_refuse(s, site->line,
 				     "%s: its reads' checks fall elsewhere than in the first instantiation's: probe it apart",

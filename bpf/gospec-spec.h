@@ -126,12 +126,15 @@ struct state {
  * A read of @target holds only if the read of @slot passes @op against @k
  * (goexpr.h: a slice index below its length, an interface's dynamic
  * type); else @target is nil.  @rd is @slot's read until it has one.
+ * GO_GUARD_ONE_OF's addresses are moved by the bias the probe's address,
+ * @ip_rd read into @ip_slot, tells.
  */
 struct guard {
-	struct gp_read rd;
-	int slot, target;
+	struct gp_read rd, ip_rd;
+	int slot, target, ip_slot;
 	enum go_guard_op op;
 	unsigned long long k;
+	struct go_addrs one_of;
 };
 
 struct site {

@@ -175,13 +175,16 @@ static const char *attr_string(Dwarf_Die *d, int name)
 	return dwarf_formstring(dwarf_attr_integrate(d, name, &a));
 }
 
-static void add(struct rust_index *ix, Dwarf_Die *d)
+static void add(void *ctx, Dwarf_Die *d)
 {
+	struct rust_index *ix = ctx;
 	const char *linkage = attr_string(d, DW_AT_linkage_name);
 	const char *dw_name = attr_string(d, DW_AT_name);
 	char *name;
 	struct rust_fn *f;
 
+	if (dwarf_hasattr(d, DW_AT_declaration))
+		return;
 	if (!linkage)
 		linkage = attr_string(d, DW_AT_MIPS_linkage_name);
 	name = rust_name(linkage, dw_name);
@@ -200,36 +203,81 @@ static void add(struct rust_index *ix, Dwarf_Die *d)
 	f->inlined = dwarf_hasattr(d, DW_AT_inline);
 }
 
-/* Subprograms below @d: Rust puts functions in namespaces (crate, module). */
-static void walk(struct rust_index *ix, Dwarf_Die *d)
+typedef void visit_fn(void *ctx, Dwarf_Die *d);
+
+/* @visit each DIE of @tag below @d: Rust puts them in namespaces (crate, module). */
+static void walk(Dwarf_Die *d, int tag, visit_fn *visit, void *ctx)
 {
 	Dwarf_Die c;
 
 	if (dwarf_child(d, &c))
 		return;
 	do {
-		int tag = dwarf_tag(&c);
-
-		if (tag == DW_TAG_namespace)
-			walk(ix, &c);
-		else if (tag == DW_TAG_subprogram && !dwarf_hasattr(&c, DW_AT_declaration))
-			add(ix, &c);
+		if (dwarf_tag(&c) == DW_TAG_namespace)
+			walk(&c, tag, visit, ctx);
+		else if (dwarf_tag(&c) == tag)
+			visit(ctx, &c);
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-void rust_index_read(Dwarf *dw, struct rust_index *ix)
+/* walk() every compile unit of @dw. */
+static void walk_units(Dwarf *dw, int tag, visit_fn *visit, void *ctx)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	memset(ix, 0, sizeof(*ix));
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
 		if (dwarf_offdie(dw, off + hsize, &cu))
-			walk(ix, &cu);
+			walk(&cu, tag, visit, ctx);
 		off = next;
 	}
+}
+
+void rust_index_read(Dwarf *dw, struct rust_index *ix)
+{
+	memset(ix, 0, sizeof(*ix));
+	walk_units(dw, DW_TAG_subprogram, add, ix);
+}
+
+struct vtables {
+	const char *name;
+	Dwarf_Addr *addr;
+	int n, max;
+	Dwarf_Die *t;
+};
+
+/* Variable @d, if it is the vtable sought: its address, and T. */
+static void vtable(void *ctx, Dwarf_Die *d)
+{
+	struct vtables *v = ctx;
+	Dwarf_Attribute a;
+	Dwarf_Die vt;
+	Dwarf_Op *ops;
+	size_t nops;
+	const char *n = dwarf_diename(d);
+
+	if (!n || strcmp(n, v->name) || !dwarf_attr(d, DW_AT_location, &a) ||
+	    dwarf_getlocation(&a, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_addr ||
+	    !dwarf_formref_die(dwarf_attr(d, DW_AT_type, &a), &vt) ||
+	    !dwarf_formref_die(dwarf_attr(&vt, DW_AT_containing_type, &a), v->t))
+		return;
+	if (v->n >= 0 && v->n < v->max)
+		v->addr[v->n++] = ops[0].number;
+	else
+		v->n = -1;
+}
+
+int rust_vtables(Dwarf *dw, const char *type, const char *trait,
+		 Dwarf_Addr *addr, int max, Dwarf_Die *t)
+{
+	char *name = xasprintf("<%s as %s>::{vtable}", type, trait);
+	struct vtables v = { .name = name, .addr = addr, .max = max, .t = t };
+
+	walk_units(dw, DW_TAG_variable, vtable, &v);
+	free(name);
+	return v.n;
 }
 
 void rust_index_free(struct rust_index *ix)

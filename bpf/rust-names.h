@@ -42,4 +42,14 @@ char *rust_name(const char *linkage, const char *dw_name);
 /* @name without its generic argument lists (caller frees). */
 char *rust_base(const char *name);
 
+/*
+ * The vtable of <@type as @trait>: rustc's DWARF has a variable
+ * "<T as Trait>::{vtable}" per codegen unit that made one, at its address
+ * in the file.  Their addresses into @addr (at most @max) and T's type
+ * (the vtable type's DW_AT_containing_type) into @t; how many, 0 if none
+ * (no T is ever a dyn Trait in the binary), -1 if more than @max.
+ */
+int rust_vtables(Dwarf *dw, const char *type, const char *trait,
+		 Dwarf_Addr *addr, int max, Dwarf_Die *t);
+
 #endif

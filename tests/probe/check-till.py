@@ -16,11 +16,13 @@ name); each worker's events come from one thread of its own.  Then a
 Find event per "find=" line (Some with the balance and the history's
 length, or None) and an Audit event per "audit" line (two
 instantiations of one generic function).  Then per "review" line a
-Review event (the round, account and cents), a Reviewed event (allowed
-or not, the queue's, tally's and marks' lengths), a Settle event (the
-batch's latest and oldest amounts, of the last 8 rounds, and its memo
-"rN" of round N + 1) and a Settled event (the amount before the latest,
-the sum logged).  Exits 1 with the first difference.
+Review event (the round, account and cents; the rule's field as a Cap's
+max or a Quiet's account, the other "or" value; the policy's alike), a
+Reviewed event (allowed or not, the queue's, tally's and marks' lengths,
+the Cap's max again), a Settle event (the batch's latest and oldest
+amounts, of the last 8 rounds, and its memo "rN" of round N + 1) and a
+Settled event (the amount before the latest, the sum logged).  Exits 1
+with the first difference.
 """
 import json
 import re
@@ -90,11 +92,16 @@ class Till:
 
     def review(self, m):
         rnd, account, cents = int(m[1]), int(m[2]), int(m[3])
+        rule, policy = (m[4], int(m[5])), (m[6], int(m[7]))
+        cap = rule[1] if rule[0] == "cap" else 0
         self.amounts = [cents] + self.amounts[:7]
         self.want += [
-            {"event": "Review", "proc": 0, "round": rnd, "account": account, "cents": cents},
+            {"event": "Review", "proc": 0, "round": rnd, "account": account, "cents": cents,
+             "cap": cap, "quiet": rule[1] if rule[0] == "quiet" else 9,
+             "policy": policy[1] if policy[0] == "cap" else 0,
+             "pquiet": policy[1] if policy[0] == "quiet" else 9},
             {"event": "Reviewed", "proc": 0, "allowed": m[8] == "true", "queue": int(m[9]),
-             "tally": int(m[10]), "marks": int(m[11])},
+             "tally": int(m[10]), "marks": int(m[11]), "cap": cap},
             {"event": "Settle", "proc": 0, "latest": self.amounts[0], "oldest": self.amounts[7],
              "memo": f"r{rnd - 1}"},
             {"event": "Settled", "proc": 0, "previous": self.amounts[1], "sum": int(m[12])}]

@@ -1,8 +1,8 @@
 #!/bin/bash
 # capture probe on a Rust program (docs/probes.md, "Rust"): the toy till
 # (tests/probe/rust: threads taking turns under a Mutex, an enum with
-# data, Strings, a Vec, Options, a VecDeque, a HashMap, a HashSet, a
-# struct passed by reference) built by cargo as a debug build, a
+# data, Strings, a Vec, Options, trait objects, a VecDeque, a HashMap, a
+# HashSet, a struct passed by reference) built by cargo as a debug build, a
 # release build (opt-level 2 with debug information: location lists) and
 # a release build with v0 symbol mangling, traced by
 # tests/probe/till.probes alone and checked against its own log
@@ -10,8 +10,9 @@
 # language; every refusal (a value optimized out, a field DWARF lacks, a
 # variant the enum lacks, an enum read as an integer, a variant not in
 # the field's table, a misspelt function, a binary without DWARF, a
-# value DWARF computes, a VecDeque indexed) with exit 3, its SPEC:LINE or
-# binary, and nothing written.
+# value DWARF computes, a trait object asserted to a type with no vtable
+# or to no pointer type, a VecDeque indexed) with exit 3, its SPEC:LINE or binary, and nothing
+# written.
 # needs: root btf python3 jq cargo
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/probe-lib.sh"
@@ -43,11 +44,12 @@ else
 	not_ok "debug: settle's batch is at DW_OP_fbreg N, DW_OP_deref" "rustc placed it elsewhere"
 fi
 captured "$D/till.probes" "$D/check-till.py" \
-	"variants, their fields, Vec elements, Strings, Options, results, collections" \
+	"variants, their fields, Vec elements, Strings, Options, results, dyn Rule, collections" \
 	debug release v0
 can_fail "$D/check-till.py" release '3s/result=\([0-9]*\)/result=9\1/' result
 can_fail "$D/check-till.py" debug '/^review round=3 /s/settled=/settled=9/' "settled sum"
 can_fail "$D/check-till.py" v0 '/^review round=3 /s/queue=2/queue=3/' "queue's length"
+can_fail "$D/check-till.py" debug '/^review round=3 /s/rule=cap(25)/rule=quiet(2)/' "review's rule"
 
 M=$TMP/c-release/MANIFEST.json
 want_id=$(readelf -n "$TMP/release" | sed -n 's/.*Build ID: //p')
@@ -82,6 +84,10 @@ spec misspelt 'func till::shop::Till::aply' 'entry A' '	w u32 worker'
 refused misspelt 'misspelt.probes:1: .*v0: no function till::shop::Till::aply \(did you mean till::shop::Till::apply' "$TMP/v0"
 spec computed 'func hashbrown::raw::RawTable::reserve_rehash' 'entry R' '	f u8 fallibility'
 refused computed 'computed.probes:3: .*release: fallibility: argument fallibility of reserve_rehash<.* is computed at the probe site \(DW_OP 0x31\), not stored' "$TMP/release"
+spec novtable 'func till::shop::Till::review' 'entry R' '	n u64 rule.(*till::shop::Till).applied'
+refused novtable 'novtable.probes:3: .*debug: rule.\(\*till::shop::Till\).applied: .\(\*till::shop::Till\): no vtable of <till::shop::Till as till::shop::Rule> in the binary' "$TMP/debug"
+spec notpointer 'func till::shop::Till::review' 'entry R' '	m i64 rule.(till::shop::Cap).max'
+refused notpointer 'notpointer.probes:3: .*release: rule.\(till::shop::Cap\).max: .\(till::shop::Cap\): a trait object is asserted to point to a type, .\(\*T\)' "$TMP/release"
 spec deque 'func till::shop::Till::review' 'return R' '	q i64 self.queue[0]'
 refused deque 'deque.probes:3: .*v0: self.queue\[0\]: VecDeque<i64, alloc::alloc::Global>: its elements are not read' "$TMP/v0"
 strip -o "$TMP/stripped" "$TMP/release"
