@@ -210,9 +210,34 @@ static const struct impossible_cell impossible[] = {
 /*
  * Cells raftkvs reaches (its applyLoop does not re-check the role; a
  * non-leader answers a proposal with a leader hint) but go.etcd.io/raft/v3
- * v3.7.0 cannot: only a leader traces what opens these windows.
+ * v3.7.0 cannot: only a leader traces what opens these windows.  And the
+ * new-term cells of a heartbeat that advances a commit and of a snapshot,
+ * which etcd's fold no longer fills by a term rise no message of the
+ * window brings (a rejected pre-vote's receipt: folders/etcd/etcd.c,
+ * untraced_rise); raftkvs's fold was not examined for them.
  */
+#define HIGHER_BEAT "a heartbeat of a higher term carries commit min(Match, " \
+	"committed) = 0 for a node not yet in that term (sendHeartbeat, " \
+	"raft.go:694): Match moves only on an MsgAppResp of the leader's own " \
+	"term; a later term no message of the window brings (a rejected " \
+	"MsgPreVoteResp, Step, raft.go:1113-1131) is a BecomeFollower window " \
+	"of its own"
+#define HIGHER_SNAP "a leader sends MsgSnap only to a node whose Next fell " \
+	"below its first index (maybeSendSnapshot, raft.go:666), and Next moves down only " \
+	"on an MsgAppResp rejection of the leader's own term, so the node is " \
+	"in that term already; a later term no message of the window brings " \
+	"(a rejected MsgPreVoteResp, Step, raft.go:1113-1131) is a " \
+	"BecomeFollower window of its own"
 static const struct impossible_cell etcd_only[] = {
+	{ "follower", "HandleHeartbeat commit advanced, new term", HIGHER_BEAT },
+	{ "precandidate", "HandleHeartbeat commit advanced, new term", HIGHER_BEAT },
+	{ "leader", "HandleHeartbeat commit advanced, new term",
+	  HIGHER_BEAT "; a leader's commit by a configuration switch comes in "
+	  "a stale heartbeat's window, of no higher term" },
+	{ "follower", "HandleSnapshot, new term", HIGHER_SNAP },
+	{ "precandidate", "HandleSnapshot, new term", HIGHER_SNAP },
+	{ "candidate", "HandleSnapshot, new term", HIGHER_SNAP },
+	{ "leader", "HandleSnapshot, new term", HIGHER_SNAP },
 	{ "follower", "ClientProposal dropped",
 	  "a ClientProposal window opens at Replicate or ChangeConf, traced "
 	  "only in appendEntry (raft.go:831) and stepLeader's MsgProp "

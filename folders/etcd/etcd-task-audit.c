@@ -8,7 +8,7 @@
  * node 1 acting in the row's role, every log 2 entries of term 2,
  * commit 1; node 2 the leader unless node 1 is.  A handler's message
  * comes from node 2 (the leader; node 3 for a vote request); a new term
- * is 3.  The post is what the action does where it can: an append, a
+ * is 3; a snapshot is of index 2, the log's last.  The post is what the action does where it can: an append, a
  * grant, a step down to follower on a current leader's message, a
  * commit (docs/canonical.md).
  */
@@ -148,10 +148,11 @@ static cJSON *received(const char *action, long long term, int entries)
 {
 	int vote = !strcmp(action, "HandleVoteRequest");
 	int append = !strcmp(action, "HandleAppendEntries");
+	int snap = !strcmp(action, "HandleSnapshot");
 	cJSON *m = json_obj();
 
 	json_add(m, "type", json_str(vote ? "MsgVote" : append ? "MsgApp" :
-				     "MsgHeartbeat"));
+				     snap ? "MsgSnap" : "MsgHeartbeat"));
 	json_add(m, "from", json_str(vote ? "3" : "2"));
 	json_add(m, "to", json_str(ACTOR));
 	json_add(m, "term", json_int(term));
@@ -163,6 +164,8 @@ static cJSON *received(const char *action, long long term, int entries)
 		json_add(m, "prevLogTerm", json_int(TERM));
 		json_add(m, "entries", json_int(entries));
 		json_add(m, "commitIndex", json_int(1));
+	} else if (snap) {
+		json_add(m, "snapshotIndex", json_int(LOG));
 	} else {
 		json_add(m, "commitIndex", json_int(2));
 	}

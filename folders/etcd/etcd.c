@@ -20,7 +20,8 @@
  *  - BecomeCandidate is traced after the change: ElectionTimeout.
  *  - Replicate / ChangeConf are traced before the leader appends:
  *    ClientProposal (entries of one proposal trace one Replicate each, with
- *    the same state: one window).
+ *    the same state: one window); ProposalDropped (the probes' or the
+ *    harness's, no upstream event) ends it, "dropped" in its data.
  *  - BecomeLeader opens an auxiliary window that takes in the empty entry
  *    the new leader appends; BecomeFollower and Commit outside a handler are
  *    auxiliary windows; a role change to pre-candidate (no trace point of
@@ -105,6 +106,7 @@ struct node {
 	struct slice shown;   /* state as of the node's last window */
 	const char *open;     /* action whose window is pending, or NULL */
 	struct slice pre;     /* the open action's pre-state slice */
+	long long open_term;  /* the highest term the open action may reach */
 	cJSON *data;          /* the open action's data */
 	char **sent;          /* messages sent during the open action */
 	size_t nsent;
@@ -800,6 +802,7 @@ static void open_action(struct node *n, const char *action, cJSON *data)
 {
 	n->open = action;
 	n->pre = n->s;
+	n->open_term = n->s.term;
 	n->data = data;
 }
 
@@ -841,13 +844,38 @@ static int pre_campaign(struct etcd_fold *f, struct node *n,
 	return 1;
 }
 
+/*
+ * @n's term rose past what its open action can reach (a message raises
+ * the term to its own, no other action raises it): something untraced
+ * made it a follower of a later term -- upstream traces no receipt of a
+ * rejected MsgPreVoteResp, which does that (raft.go, Step, the
+ * m.GetTerm() > r.Term branch; the probes trace one, ReceivePreVoteResponse,
+ * and close the window there).  The window closes before the rise, which
+ * gets a window of its own, labelled by the event that shows it
+ * (BecomeFollower).  A window that mixed the two would show a step no
+ * handler takes.
+ */
+static int untraced_rise(struct etcd_fold *f, struct node *n,
+			 const char *event, const struct slice *now)
+{
+	struct slice old = n->s;
+
+	if (!n->open || now->term <= n->open_term)
+		return 0;
+	close_open(f, n);
+	advance(f, n, now);
+	emit(f, n, aux_label(event, &old, now), NULL);
+	return 1;
+}
+
 /* Account for what changed in @n since its previous event. */
 static void observe(struct etcd_fold *f, struct node *n, const char *event,
 		    const struct slice *now)
 {
 	struct slice old = n->s;
 
-	if (slice_eq(&old, now) || pre_campaign(f, n, now))
+	if (slice_eq(&old, now) || pre_campaign(f, n, now) ||
+	    untraced_rise(f, n, event, now))
 		return;
 	advance(f, n, now);
 	if (!n->open)
@@ -994,8 +1022,13 @@ static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
 		close_open(f, sender);
 	observe(f, n, "Receive", now);
 	close_open(f, n);
-	if (action)
+	if (action) {
+		long long term = ndjson_natural(&f->r, msg, "term");
+
 		open_action(n, action, msg_data(f, n, msg, action));
+		if (term > n->open_term)
+			n->open_term = term;
+	}
 	if (f->proj != ETCD_NODES && action &&
 	    (!strcmp(action, "HandleAppendEntries") ||
 	     !strcmp(action, "HandleSnapshot")))
@@ -1021,6 +1054,28 @@ static void replicate(struct etcd_fold *f, struct node *n,
 	observe(f, n, "Replicate", now);
 	close_open(f, n);
 	open_action(n, "ClientProposal", NULL);
+}
+
+/*
+ * ProposalDropped: @n's appendEntry dropped the proposal just stepped,
+ * past its uncommitted-size limit (raft.go:822; stepLeader returns
+ * ErrProposalDropped).  The proposal's window (opened by its ChangeConf,
+ * or of its own where nothing was traced: Replicate comes after the
+ * check) says so in its data, "dropped", and ends there: a grader takes
+ * a leader's proposal that changes nothing only so.
+ */
+static void dropped(struct etcd_fold *f, struct node *n)
+{
+	if (!n->open || strcmp(n->open, "ClientProposal")) {
+		close_open(f, n);
+		open_action(n, "ClientProposal", NULL);
+	}
+	if (f->proj != ETCD_TASK) {
+		n->data = json_obj();
+		json_add(n->data, "node", json_str(n->id));
+		json_add(n->data, "dropped", json_bool(1));
+	}
+	close_open(f, n);
 }
 
 /* The voters an ApplyConfChange switches to; NULL: none given. */
@@ -1212,6 +1267,9 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		if (!n->open)
 			open_action(n, "BecomeLeader", NULL);
 		advance(f, n, now);
+	} else if (!strcmp(name, "ProposalDropped")) {
+		observe(f, n, name, now);
+		dropped(f, n);
 	} else if (!strcmp(name, "Ready")) {
 		observe(f, n, name, now);
 		close_open(f, n);

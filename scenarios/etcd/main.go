@@ -20,6 +20,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -278,8 +279,26 @@ func (c *cluster) propose(id uint64, data string) error {
 	if err != nil && c.nodes[id].rn.Status().RaftState != raft.StateLeader {
 		return refuse("propose %d: %v", id, err)
 	}
+	c.reportDrop(id, err)
 	c.drain(id)
 	return nil
+}
+
+// reportDrop tells the trace that leader id's appendEntry dropped the
+// proposal just stepped (its false, raft.go:822; the probes read it), as
+// raft's ErrProposalDropped says: stepLeader returns it for that, and
+// before appending for a leader out of its configuration or one
+// transferring its leadership, which this tells apart.
+func (c *cluster) reportDrop(id uint64, err error) {
+	st := c.nodes[id].rn.Status()
+	if _, member := st.Progress[id]; !errors.Is(err, raft.ErrProposalDropped) ||
+		st.RaftState != raft.StateLeader || !member || st.LeadTransferee != 0 {
+		return
+	}
+	r := reflect.ValueOf(c.nodes[id].rn).Elem().FieldByName("raft").Elem()
+	u := r.FieldByName("raftLog").Elem().FieldByName("unstable")
+	last := u.FieldByName("offset").Uint() + uint64(u.FieldByName("entries").Len()) - 1
+	traceDropped(id, st.HardState, st.RaftState.String(), last)
 }
 
 // electionElapsed is raft's count of ticks since node id last heard from

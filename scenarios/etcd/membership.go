@@ -109,6 +109,7 @@ func (c *cluster) confChange(id uint64, t pb.ConfChangeType, target uint64) erro
 	if err != nil && !errors.Is(err, raft.ErrProposalDropped) {
 		return refuse("%s: %v", cc.GetType(), err)
 	}
+	c.reportDrop(id, err)
 	c.drain(id)
 	return nil
 }

@@ -4,7 +4,10 @@
 
 package main
 
-import "go.etcd.io/raft/v3"
+import (
+	"go.etcd.io/raft/v3"
+	pb "go.etcd.io/raft/v3/raftpb"
+)
 
 // Without the with_tla tag raft has no trace hook and the harness writes
 // nothing: the probes read the state.
@@ -13,3 +16,5 @@ func setTraceLogger(*raft.Config) {}
 func flushTrace() {}
 
 func traceEvents() int { return 0 }
+
+func traceDropped(uint64, *pb.HardState, string, uint64) {}

@@ -40,7 +40,7 @@ U="etcd --explore --unguided --seed 2 --budget 16"
 both_paths "unguided explore" u $U
 bad=
 for f in "$TMP/ue"/raw/*.ndjson; do
-	cmp -s <(project "$TMP/ut/raw/${f##*/}") "$f" || bad="$bad ${f##*/}"
+	cmp -s <(project "$TMP/ut/raw/${f##*/}") <(probed "$f") || bad="$bad ${f##*/}"
 done
 [ -z "$bad" ] && ok "unguided: the eBPF events are upstream's with_tla events" ||
 	not_ok "unguided: eBPF events = projected with_tla events" "differ:$bad"

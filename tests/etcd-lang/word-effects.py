@@ -103,20 +103,30 @@ def heartbeat_commit(ws):
                for w in ws)
 
 
-def taken_in(ws, action, role, changed):
-    """A stale message of ACTION at a ROLE whose window took in a later
-    term (an untraced rejection of a pre-vote), with CHANGED(pre, post)."""
-    return any(w[0] == action and acting(w)[0]["role"] == role
-               and acting(w)[1]["term"] > acting(w)[0]["term"] > w[1]["term"]
-               and changed(*acting(w)) for w in ws)
+def rose_after(a, b):
+    """Window B is A's node becoming a follower of a later term: the
+    rejected pre-vote whose receipt upstream does not trace (the probes
+    do), split from A's window by the fold."""
+    return (b[0] == "BecomeFollower" and b[1]["node"] == a[1]["node"]
+            and acting(b)[1]["term"] > acting(b)[0]["term"] == acting(a)[1]["term"])
+
+
+def split_rise(ws, action, role, changed):
+    """A stale message of ACTION at a ROLE, with CHANGED(pre, post) and no
+    term rise in its window, then a later term in a window of its own."""
+    return any(a[0] == action and acting(a)[0]["role"] == role
+               and acting(a)[1]["term"] == acting(a)[0]["term"] > a[1]["term"]
+               and changed(*acting(a)) and rose_after(a, b)
+               for a, b in zip(ws, ws[1:]))
 
 
 def held_commit(ws, role):
-    """A heartbeat of the node's term advancing its commit, and a later
-    term taken in before its Ready."""
-    return any(w[0] == "HandleHeartbeat" and acting(w)[0]["role"] == role
-               and w[1]["term"] == acting(w)[0]["term"] < acting(w)[1]["term"]
-               and acting(w)[1]["commit"] > acting(w)[0]["commit"] for w in ws)
+    """A heartbeat of the node's term advancing its commit, then a later
+    term before its Ready, in a window of its own."""
+    return any(a[0] == "HandleHeartbeat" and acting(a)[0]["role"] == role
+               and a[1]["term"] == acting(a)[0]["term"] == acting(a)[1]["term"]
+               and acting(a)[1]["commit"] > acting(a)[0]["commit"]
+               and rose_after(a, b) for a, b in zip(ws, ws[1:]))
 
 
 def same_log(pre, post):
@@ -139,12 +149,13 @@ def stale_snapshot(ws, role):
 
 def stale_beat_commit(ws, new_term):
     """A leader's heartbeat of a lower term whose window took in the commit
-    a configuration switch made, and a later term or not."""
-    return any(w[0] == "HandleHeartbeat" and acting(w)[0]["role"] == "leader"
-               and w[1]["term"] < acting(w)[0]["term"]
-               and acting(w)[1]["commit"] > acting(w)[0]["commit"]
-               and (acting(w)[1]["term"] > acting(w)[0]["term"]) == new_term
-               for w in ws)
+    a configuration switch made, then a later term in a window of its own
+    or not."""
+    return any(a[0] == "HandleHeartbeat" and acting(a)[0]["role"] == "leader"
+               and a[1]["term"] < acting(a)[0]["term"] == acting(a)[1]["term"]
+               and acting(a)[1]["commit"] > acting(a)[0]["commit"]
+               and rose_after(a, b) == new_term
+               for a, b in zip(ws, ws[1:] + [("", {"node": ""}, {}, {})]))
 
 
 def dropped_then_empty(ws):
@@ -199,21 +210,21 @@ CHECKS = {
         ("a pre-candidate's uncommitted entry replaced by a later term's", conflict_replaced),
     ],
     "18-stale-snapshot": [
-        ("a pre-candidate's stale snapshot window takes in a later term",
-         lambda ws: taken_in(ws, "HandleSnapshot", "precandidate", same_log)),
+        ("a pre-candidate's stale snapshot window, then a later term of its own",
+         lambda ws: split_rise(ws, "HandleSnapshot", "precandidate", same_log)),
     ],
     "19-stale-snapshot-follower": [
-        ("a follower's stale snapshot window takes in a later term",
-         lambda ws: taken_in(ws, "HandleSnapshot", "follower", same_log)),
+        ("a follower's stale snapshot window, then a later term of its own",
+         lambda ws: split_rise(ws, "HandleSnapshot", "follower", same_log)),
     ],
     "20-stale-snapshot-candidate": [
-        ("a candidate's stale snapshot window takes in a later term",
-         lambda ws: taken_in(ws, "HandleSnapshot", "candidate", same_log)),
+        ("a candidate's stale snapshot window, then a later term of its own",
+         lambda ws: split_rise(ws, "HandleSnapshot", "candidate", same_log)),
     ],
     "21-stale-snapshot-leader": [
         ("a leader ignores a stale snapshot", lambda ws: stale_snapshot(ws, "leader")),
-        ("a leader's stale snapshot window takes in a later term",
-         lambda ws: taken_in(ws, "HandleSnapshot", "leader", same_log)),
+        ("a leader's stale snapshot window, then a later term of its own",
+         lambda ws: split_rise(ws, "HandleSnapshot", "leader", same_log)),
     ],
     "24-candidate-step-down": [
         ("a candidate follows a later term no traced message brought",
@@ -221,11 +232,11 @@ CHECKS = {
                         and acting(w)[1]["term"] > acting(w)[0]["term"] for w in ws)),
     ],
     "22-held-heartbeat": [
-        ("a held pre-candidate's heartbeat commits, then a later term before its Ready",
+        ("a held pre-candidate's heartbeat commits, then a later term (its own window) before its Ready",
          lambda ws: held_commit(ws, "precandidate")),
     ],
     "23-held-heartbeat-follower": [
-        ("a held follower's heartbeat commits, then a later term before its Ready",
+        ("a held follower's heartbeat commits, then a later term (its own window) before its Ready",
          lambda ws: held_commit(ws, "follower")),
     ],
     "25-conf-heartbeat": [
@@ -239,8 +250,8 @@ CHECKS = {
          lambda ws: membership(ws, [], [])),
     ],
     "27-conf-heartbeat-term": [
-        ("a leader's stale heartbeat window takes in a switch's commit and "
-         "a later term", lambda ws: stale_beat_commit(ws, True)),
+        ("a leader's stale heartbeat window takes in a switch's commit, "
+         "then a later term of its own", lambda ws: stale_beat_commit(ws, True)),
         ("node 4 added, then removed", lambda ws: membership(ws, ["4"], ["4"])),
     ],
     "29-no-forwarding": [

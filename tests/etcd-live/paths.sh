@@ -9,6 +9,15 @@ project() {
 		s/"prop":\{"cc":\{\}\}/"prop":{"cc":{"newconf":[]}}/' "$1"
 }
 
+# The probes' events without the one upstream has no trace point for:
+# ReceivePreVoteResponse, a rejected pre-vote's response of a higher term
+# (raft.probes); the with_tla path's fold splits the same window from its
+# BecomeFollower (folders/etcd/etcd.c, untraced_rise), so the windows
+# are still compared whole.
+probed() {
+	grep -v '^{"name":"ReceivePreVoteResponse",' "$1"
+}
+
 # same_paths EBPF TRACE: for every run of the eBPF corpus EBPF, the trace
 # corpus TRACE has byte-identical windows, and the eBPF events are
 # upstream's with_tla events projected.
@@ -17,11 +26,11 @@ same_paths() {
 	for f in "$1"/etcd/*.ndjson; do
 		n=$(basename "$f")
 		same_bytes "trace windows $n = ebpf windows" "$2/etcd/$n" "$f"
-		if cmp -s <(project "$2/raw/$n") "$1/raw/$n"; then
+		if cmp -s <(project "$2/raw/$n") <(probed "$1/raw/$n"); then
 			ok "ebpf events $n = upstream with_tla events"
 		else
 			not_ok "ebpf events $n = upstream with_tla events" \
-			       "$(diff <(project "$2/raw/$n") "$1/raw/$n" | head -n 3)"
+			       "$(diff <(project "$2/raw/$n") <(probed "$1/raw/$n") | head -n 3)"
 		fi
 	done
 }

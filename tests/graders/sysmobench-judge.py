@@ -23,8 +23,7 @@ etcd-task-impossible           etcd-task's impossibility windows: the
 list SYSTEM ROOT CARD...       not a check: each failure of the cards
                                with its cause (spin, spin-task: the
                                non-holder release; etcd: dropped, lease,
-                               match-by-index, untraced-receipt or
-                               conf-switch; else
+                               match-by-index or conf-switch; else
                                other), as
                                docs/disagreements.md lists them
 etcd-documented                etcd: only the reference's two stated
@@ -81,15 +80,6 @@ def etcd_match_by_index(w):
     return (w["action"] == "HandleAppendEntries" and d["index"] <= n["log"]
             and after["log"] != max(n["log"], d["index"] + d["entries"]))
 
-def etcd_untraced_receipt(w):
-    """A window that ends in a later term than both the node's and its
-    message's: a rejected pre-vote whose receipt upstream does not trace
-    (traceReceiveMessage skips MsgPreVoteResp) made the node a follower
-    inside it, before its next traced event."""
-    d = data(w)
-    n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
-    return "term" in d and after["term"] > max(n["term"], d["term"])
-
 def etcd_conf_switch(w):
     """A window that took in a configuration switch the application made
     (its data's conf): the commit a leader's smaller quorum gives there
@@ -97,11 +87,9 @@ def etcd_conf_switch(w):
     return "conf" in data(w)
 
 def etcd_dropped(w):
-    """A leader's proposal that changes nothing: past its
-    MaxUncommittedEntriesSize, traced (ChangeConf) and dropped."""
-    d = data(w)
-    n, after = pre(w)["nodes"][d["node"]], w["post_state"]["nodes"][d["node"]]
-    return w["action"] == "ClientProposal" and n["role"] == "leader" and after == n
+    """A leader's proposal raft dropped (its data's dropped: past its
+    MaxUncommittedEntriesSize, ErrProposalDropped): nothing changes."""
+    return w["action"] == "ClientProposal" and data(w).get("dropped") is True
 
 
 def etcd_documented(w):
@@ -112,7 +100,6 @@ CAUSES = {"spin": [("non-holder-release", non_holder_release)],
           "spin-task": [("non-holder-release", task_non_holder_release)],
           "etcd": [("dropped", etcd_dropped), ("lease", etcd_lease),
                    ("match-by-index", etcd_match_by_index),
-                   ("untraced-receipt", etcd_untraced_receipt),
                    ("conf-switch", etcd_conf_switch)]}
 
 def cause(system, w):

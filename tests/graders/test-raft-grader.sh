@@ -56,3 +56,20 @@ mutant "a follower counts replicas" Commit "only a leader advances its commit" '
 mutant "commit beyond the log" Commit "beyond log" 'n["commit"] = n["log"] + 1'
 mutant "another node changes" Commit "changed in a step of node" 'other = [k for k in post if k != w["data"]["node"]][0]; post[other]["commit"] += 1'
 mutant "two leaders in a term" Commit "both lead term" 'other = [k for k in post if k != w["data"]["node"]][0]; post[other].update(role="leader", term=n["term"]); pre[other].update(role="leader", term=n["term"])'
+
+# A spec that drops proposals at will: a leader's proposal that changes
+# nothing passes only where the window says raft dropped it (its data's
+# "dropped", from raft's own ErrProposalDropped: the uncommitted-size limit
+# is not in the projection).
+drop_at_will='n.update(pre[w["data"]["node"]])'
+mutant "a proposal raft dropped appends" ClientProposal "a dropped proposal must change nothing" 'w["data"]["dropped"] = True'
+mutant "a leader drops a proposal at will" ClientProposal "changes nothing only where the window says raft dropped it" "$drop_at_will"
+# the same window, marked as raft's own drop
+python3 - "$TMP/mutant.ndjson" <<'PY' >"$TMP/dropped.ndjson"
+import json, sys
+w = json.loads(open(sys.argv[1]).read())
+w["data"]["dropped"] = True
+print(json.dumps(w))
+PY
+expect_exit 0 "a leader's proposal raft dropped (marked) passes" '' \
+	"$CAPTURE" grade --system etcd --json --exec "$grader" "$TMP/dropped.ndjson"
