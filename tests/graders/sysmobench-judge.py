@@ -135,6 +135,8 @@ ETCD_TASK_ACCEPTED = {
     "leader: ElectionTimeout",
     "candidate: HandleHeartbeat commit advanced",
     "candidate: HandleHeartbeat commit advanced, new term",
+    "follower: HandleHeartbeat commit advanced, new term",
+    "leader: HandleHeartbeat commit advanced, new term",
     "leader: HandleAppendEntries appended",
     "leader: HandleAppendEntries no new entries",
 }
