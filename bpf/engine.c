@@ -310,18 +310,33 @@ static int as_read(struct gp_engine *e, struct gp_record *r)
 	return 0;
 }
 
+/* The ring's record at @data as a whole one in @r: values past its own 0. */
+static int whole_record(struct gp_engine *e, const void *data, size_t len,
+			struct gp_record *r)
+{
+	const struct gp_record *head = data;
+	unsigned n = len < GP_REC_BYTES(0) ? 0 : head->site == GP_SITE_EXEC ? 0 :
+		     head->site < e->nsites ? e->plans[head->site].nreads : GP_MAX_READS;
+
+	if (len < GP_REC_BYTES(n) || len > sizeof(*r))
+		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
+				"%s ring-buffer record (%zu bytes)",
+				len > sizeof(*r) ? "long" : "short", len);
+	memset(r, 0, sizeof(*r));
+	memcpy(r, data, len);    /* the ring is mapped read-only */
+	return 0;
+}
+
 static int on_event(void *ctx, void *data, size_t len)
 {
 	struct gp_engine *e = ctx;
 	struct gp_record r;
 
-	if (len < sizeof(struct gp_record)) {
+	if (whole_record(e, data, len, &r)) {
 		e->short_record = 1;
-		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
-				"short ring-buffer record (%zu bytes)", len);
+		return -1;
 	}
 	e->stats.records++;
-	memcpy(&r, data, sizeof(r));    /* the ring is mapped read-only */
 	if (as_read(e, &r)) {
 		e->short_record = 1;
 		return -1;
@@ -464,6 +479,22 @@ static _Noreturn void child(const int hold[2], const char *path,
 	_exit(127);
 }
 
+/* The records the probes sent: each CPU's, and the exec records. */
+static unsigned long long records_sent(struct gp_engine *e, unsigned long long execs)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 *n = xcalloc(ncpus > 0 ? (size_t)ncpus : 1, sizeof(*n));
+	unsigned long long sum = execs;
+	__u32 zero = 0;
+
+	if (ncpus > 0 && !bpf_map__lookup_elem(e->skel->maps.sent, &zero, sizeof(zero), n,
+					       (size_t)ncpus * sizeof(*n), 0))
+		for (int i = 0; i < ncpus; i++)
+			sum += n[i];
+	free(n);
+	return sum;
+}
+
 static void read_stats(struct gp_engine *e)
 {
 	struct bpf_prog_info info = { 0 };
@@ -473,6 +504,7 @@ static void read_stats(struct gp_engine *e)
 	for (__u32 i = 0; i < GP_NSTATS; i++)
 		bpf_map__lookup_elem(e->skel->maps.stats, &i, sizeof(i), &v[i],
 				     sizeof(v[i]), 0);
+	e->stats.sent = records_sent(e, v[GP_STAT_EXECS]);
 	e->stats.drops = v[GP_STAT_DROPS];
 	e->stats.unmatched_exits = v[GP_STAT_UNMATCHED_EXITS];
 	e->stats.depth_overflow = v[GP_STAT_DEPTH];
@@ -487,7 +519,10 @@ static void read_stats(struct gp_engine *e)
 
 /*
  * Consume records until the child exits (its wait status into *@status),
- * or the timeout passes.
+ * or the timeout passes.  The probes wake the consumer only when the ring
+ * is a quarter full (goprobe.bpf.c), so each poll's timeout drains what
+ * is below that; the last records are drained after the detach
+ * (gp_run()).
  */
 static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 			double timeout_s, int *status)
@@ -498,8 +533,7 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 
 	for (;;) {
 		rc = e->hold_ring ? usleep(50000) : ring_buffer__poll(rb, e->poll_ms);
-		/* a served target's records below the wakeup threshold */
-		if (rc >= 0 && e->stdin_fd >= 0 && !e->hold_ring)
+		if (rc >= 0 && !e->hold_ring)
 			rc = ring_buffer__consume(rb);
 		w = waitpid(pid, status, WNOHANG);
 		if (rc < 0 && rc != -EINTR)
@@ -510,19 +544,19 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 			return cap_fail(e->err, EXIT_CAPTURE_FAILED, "%s: timed out after %.0f s",
 					e->path, timeout_s);
 	}
-	rc = ring_buffer__consume(rb);
-	return rc < 0 ? ring_error(e, rc) : 0;
+	return 0;
 }
 
 static int check_losses(struct gp_engine *e)
 {
 	read_stats(e);
 	if (e->stats.drops || e->stats.unmatched_exits || e->stats.depth_overflow ||
-	    e->stats.busy)
+	    e->stats.busy || e->stats.records != e->stats.sent)
 		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
-				"%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved, %llu probes preempted by another; %llu records received",
+				"%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved, %llu probes preempted by another; %llu records received of %llu sent",
 				e->path, e->stats.drops, e->stats.unmatched_exits,
-				e->stats.depth_overflow, e->stats.busy, e->stats.records);
+				e->stats.depth_overflow, e->stats.busy, e->stats.records,
+				e->stats.sent);
 	return 0;
 }
 
@@ -616,9 +650,12 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 				strerror(errno));
 	rc = run_target(e, rb, argv, out_path, timeout_s, &status);
 	detach(e);
+	/* Detached, no probe runs any more: what the ring holds is all. */
+	if (!rc && (rc = ring_buffer__consume(rb)) < 0)
+		ring_error(e, rc);
 	ring_buffer__free(rb);
-	if (rc)
-		return -1;
+	if (rc < 0)
+		return run_failed(out_path);
 	if (check_losses(e))
 		return run_failed(out_path);
 	if (WIFSIGNALED(status)) {

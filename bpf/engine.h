@@ -100,13 +100,15 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 /*
  * Statistics of the last run.  busy counts probes that found their CPU's
  * scratch buffer taken (a probe preempted by another on the same CPU):
- * their records are lost, like drops.  prog_runs and prog_ns (the BPF
+ * their records are lost, like drops.  sent is what the probes put in
+ * the ring, which records (what the consumer took out) must equal.
+ * prog_runs and prog_ns (the BPF
  * program's runs and total run time, without the uprobe trap around it)
  * are counted only while BPF run-time statistics are enabled
  * (bpf_enable_stats()).
  */
 struct gp_stats {
-	unsigned long long records, drops, unmatched_exits, depth_overflow,
+	unsigned long long records, sent, drops, unmatched_exits, depth_overflow,
 			   skipped_morestack, busy, prog_runs, prog_ns;
 };
 const struct gp_stats *gp_stats(struct gp_engine *e);

@@ -130,7 +130,8 @@ struct gp_plan {
 };
 
 /*
- * A ring-buffer record: one value per read of the site.  With followed
+ * A ring-buffer record: one value per read of the site (in the ring, only
+ * those: GP_REC_BYTES; the consumer zeroes the rest).  With followed
  * targets (gp_follow()) a process that runs a program (the first, and
  * every one the target starts that execs) is announced by a record of
  * site GP_SITE_EXEC, before any record the program makes.
@@ -146,10 +147,13 @@ struct gp_record {
 	unsigned long long val[GP_MAX_READS];
 };
 
+/* A record in the ring holds its site's @n values only; the rest are 0. */
+#define GP_REC_BYTES(n) (__builtin_offsetof(struct gp_record, val) + 8u * (n))
+
 #define GP_SITE_EXEC 0xffffffffu
 
 /* Counters in the "stats" array. */
 enum gp_stat { GP_STAT_DROPS, GP_STAT_UNMATCHED_EXITS, GP_STAT_DEPTH,
-	       GP_STAT_SKIPPED_MORESTACK, GP_STAT_BUSY, GP_NSTATS };
+	       GP_STAT_SKIPPED_MORESTACK, GP_STAT_BUSY, GP_STAT_EXECS, GP_NSTATS };
 
 #endif
