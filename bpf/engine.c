@@ -99,7 +99,7 @@ struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 	e->path = binary;
 	e->bin = b;
 	e->goid_off = goid_off;
-	e->ring_bytes = 1ul << 22;
+	e->ring_bytes = 1ul << 24;
 	e->multi_fd = -1;
 	e->stdin_fd = -1;
 	e->poll_ms = 50;

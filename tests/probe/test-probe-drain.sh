@@ -28,5 +28,5 @@ runs() {
 		not_ok "$what: capture probe" "$(grep -v 'attached as' "$TMP/err" | tail -n 2)"
 	fi
 }
-# 3000 records (336 KB) stay below the wake-up mark of the 4 MiB ring.
+# 3000 records (312 KB) stay below the wake-up mark (4 MiB of the 16 MiB ring).
 runs "below the wake-up mark, drained by the timer and after the detach" 3000
