@@ -38,7 +38,11 @@ const (
 )
 
 // never is longer than any run: raft's timers armed with it do not fire.
+// The heartbeat timeout is twice that, so that a pre-vote campaign can
+// lower it (ReloadConfig) and stay above the leader lease it bounds.
 const never = time.Hour
+
+const heartbeat = 2 * never
 
 // node is one raft server; r is nil while it is crashed.  Its stores are
 // its disk: they survive a crash.
@@ -55,6 +59,7 @@ type node struct {
 // delivers.
 type cluster struct {
 	mu    sync.Mutex
+	cfg   config
 	nodes [nodes + 1]*node
 	queue [nodes + 1][]*message
 	group [nodes + 1]int
@@ -84,11 +89,13 @@ func (snapshot) Release()                          {}
 
 // raftConfig: no timer of raft fires within a run (elections are
 // started by campaign, heartbeats by tick); no snapshot is taken.
-func raftConfig(id uint64) *raft.Config {
+// etcd's PreVote is hashicorp's pre-vote (PreVoteDisabled its negation).
+func raftConfig(id uint64, cfg config) *raft.Config {
 	c := raft.DefaultConfig()
 	c.LocalID = serverID(id)
-	c.HeartbeatTimeout = never
-	c.ElectionTimeout = never
+	c.PreVoteDisabled = !cfg.preVote
+	c.HeartbeatTimeout = heartbeat
+	c.ElectionTimeout = heartbeat
 	c.LeaderLeaseTimeout = never
 	c.CommitTimeout = never
 	c.SnapshotInterval = never
@@ -109,12 +116,12 @@ func configuration() raft.Configuration {
 // newCluster bootstraps each node's stores with the configuration of
 // the three voters (raft's BootstrapCluster: term 1, the configuration
 // as entry 1) and starts it.
-func newCluster() *cluster {
-	c := &cluster{}
+func newCluster(cfg config) *cluster {
+	c := &cluster{cfg: cfg}
 	for id := uint64(1); id <= nodes; id++ {
 		n := &node{logs: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()}
 		t := &transport{c: c, id: id}
-		if err := raft.BootstrapCluster(raftConfig(id), n.logs, n.logs,
+		if err := raft.BootstrapCluster(raftConfig(id, cfg), n.logs, n.logs,
 			n.snaps, t, configuration()); err != nil {
 			fatal(1, "node %d: bootstrap: %v", id, err)
 		}
@@ -129,7 +136,7 @@ func newCluster() *cluster {
 func (c *cluster) start(id uint64) {
 	n := c.nodes[id]
 	t := &transport{c: c, id: id, consumer: make(chan raft.RPC)}
-	r, err := raft.NewRaft(raftConfig(id), fsm{}, n.logs, n.logs, n.snaps, t)
+	r, err := raft.NewRaft(raftConfig(id, c.cfg), fsm{}, n.logs, n.logs, n.snaps, t)
 	if err != nil {
 		fatal(1, "node %d: %v", id, err)
 	}
@@ -295,11 +302,13 @@ func (c *cluster) elect(n, a, b uint64) error {
 	return nil
 }
 
-// campaign starts an election at once the one way hashicorp's raft
-// offers: a TimeoutNow RPC (what a leader sends the target of a
-// leadership transfer), handed to the node as if from the network.  Its
-// vote requests carry LeadershipTransfer, so voters grant them even while
-// they know a leader (as etcd's voters do without CheckQuorum).
+// campaign starts an election at once.  Without pre-vote, the one way
+// hashicorp's raft offers: a TimeoutNow RPC (what a leader sends the
+// target of a leadership transfer), handed to the node as if from the
+// network.  Its vote requests carry LeadershipTransfer, so voters grant
+// them even while they know a leader (as etcd's voters do without
+// CheckQuorum).  With pre-vote, a heartbeat timeout (preCampaign):
+// TimeoutNow skips pre-vote by design.
 func (c *cluster) campaign(id uint64) error {
 	switch c.nodes[id].r.State() {
 	case raft.Leader:
@@ -309,12 +318,51 @@ func (c *cluster) campaign(id uint64) error {
 		return refuse("campaign %d: node %d is already a candidate "+
 			"(hashicorp starts a new election only at its election timeout)", id, id)
 	}
+	if c.cfg.preVote {
+		return c.preCampaign(id)
+	}
 	resp := make(chan raft.RPCResponse, 1)
 	req := &raft.TimeoutNowRequest{RPCHeader: raft.RPCHeader{
 		ProtocolVersion: raft.ProtocolVersionMax}}
 	c.nodes[id].t.consumer <- raft.RPC{Command: req, RespChan: resp}
 	<-resp
 	settle()
+	return nil
+}
+
+// preCampaign makes follower id's heartbeat time out now, the path on
+// which hashicorp's raft pre-votes (runFollower, then runCandidate's
+// preElectSelf): ReloadConfig with a lower heartbeat timeout resets the
+// follower's timer to fire at once, then the timeout is raised back.
+// The follower campaigns only if it has not heard from a leader within
+// the timeout, measured on the clock from its last contact: a node that
+// never heard from one (since it started) always does; one that did
+// would not within any timeout the leader lease allows, so the step is
+// refused.
+func (c *cluster) preCampaign(id uint64) error {
+	r := c.nodes[id].r
+	if !r.LastContact().IsZero() {
+		return refuse("campaign %d with prevote on: node %d has heard from a "+
+			"leader, and hashicorp's raft pre-votes only at a heartbeat "+
+			"timeout measured from that contact (its immediate election, "+
+			"TimeoutNow, skips pre-vote: raft.go:297 of v1.8.0)", id, id)
+	}
+	rc := r.ReloadableConfig()
+	rc.HeartbeatTimeout = heartbeat - time.Second
+	if err := r.ReloadConfig(rc); err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); r.State() != raft.Candidate; {
+		if time.Now().After(deadline) {
+			fatal(1, "node %d: no heartbeat timeout after ReloadConfig", id)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	settle()
+	rc.HeartbeatTimeout = heartbeat
+	if err := r.ReloadConfig(rc); err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
 	return nil
 }
 
@@ -478,15 +526,16 @@ func (c *cluster) runTotal(s step) {
 }
 
 // headerRefusal refuses a header line asking for what hashicorp's raft
-// cannot be set to here: PreVote (a campaign is a TimeoutNow, which skips
-// pre-vote), CheckQuorum (hashicorp's leader lease is a timer), a
-// heartbeat other than every tick (a leader's tick is one heartbeat
-// round), membership (apply-conf step, max-uncommitted-size).
-// election-tick is taken: it only bounds a follower's ticks, which move
-// no timer of hashicorp's; so is forwarding off: a follower here never
-// forwards (propose is refused there).
+// cannot be set to here: CheckQuorum (hashicorp's leader lease,
+// LeaderLeaseTimeout, steps a leader down on a timer of its own, not at
+// the election-tick ticks a scenario gives it), a heartbeat other than
+// every tick (a leader's tick is one heartbeat round), membership
+// (apply-conf step, max-uncommitted-size).  PreVote is hashicorp's
+// (raftConfig); election-tick is taken: it only bounds a follower's
+// ticks, which move no timer of hashicorp's; so is forwarding off: a
+// follower here never forwards (propose is refused there).
 func headerRefusal(path string, cfg config) {
-	if !cfg.preVote && !cfg.checkQuorum && cfg.heartbeatTick == 1 &&
+	if !cfg.checkQuorum && cfg.heartbeatTick == 1 &&
 		cfg.maxUncommitted == 0 && !cfg.applyByStep {
 		return
 	}
@@ -498,8 +547,9 @@ func headerRefusal(path string, cfg config) {
 			continue
 		}
 		why := map[string]string{
-			"prevote on":      "a campaign is a TimeoutNow, which skips pre-vote",
-			"checkquorum on":  "hashicorp's leader lease is a timer, not ticks",
+			"checkquorum on": "hashicorp's leader lease (LeaderLeaseTimeout, " +
+				"raft.go:678 and :935 of v1.8.0) steps a leader down on a timer, " +
+				"not at election-tick ticks",
 			"apply-conf step": "membership steps are not driven here",
 		}[f[1]+" "+f[2]]
 		if f[1] == "max-uncommitted-size" {
@@ -519,7 +569,7 @@ func headerRefusal(path string, cfg config) {
 func replay(path string) {
 	cfg, steps := readScenario(path)
 	headerRefusal(path, cfg)
-	c := newCluster()
+	c := newCluster(cfg)
 	for _, s := range steps {
 		if err := c.run(s); err != nil {
 			fatal(3, "%s: %v", s.pos, err)

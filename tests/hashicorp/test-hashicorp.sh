@@ -33,7 +33,25 @@ refused() { # NAME SCENARIO LINE
 		"$CAPTURE" hashicorp --scenario "$2" -o "$TMP/refused"
 	nothing_left "$1 leaves no corpus" "$TMP/refused"
 }
-refused "a pre-vote header" "$LANG_DIR/14-prevote" 4
+refused "a checkquorum header" "$LANG_DIR/15-checkquorum" 6
+refused "a pre-vote campaign of a node that heard from a leader" "$LANG_DIR/14-prevote" 9
+
+# Pre-vote (hashicorp's, PreVoteDisabled off): a campaign of a node that
+# never heard from a leader is its heartbeat timeout, a pre-vote round
+# in Candidate that the spec shows as etcd's pre-candidate.
+printf 'config prevote on\nelect 1 2 3\npropose 1 a\npump\ncrash 2\ncrash 3\nrestart 3\nrestart 2\ncampaign 3\npump\npropose 3 b\npump\n' >"$TMP/06-prevote"
+check "a pre-vote scenario" "$CAPTURE" hashicorp --scenario "$TMP/06-prevote" -o "$TMP/pv"
+check "a pre-vote scenario again" "$CAPTURE" hashicorp --scenario "$TMP/06-prevote" -o "$TMP/pv2"
+diff -r "$TMP/pv/hashicorp" "$TMP/pv2/hashicorp" >/dev/null &&
+	ok "a pre-vote scenario: two captures' windows byte-identical" ||
+	not_ok "a pre-vote scenario: two captures' windows byte-identical" "they differ"
+graded "$TMP/pv" "a pre-vote scenario"
+W=$TMP/pv/hashicorp/06-prevote.ndjson
+[ "$(grep -c '"action": "BecomePreCandidate"' "$W")" = 2 ] &&
+	[ "$(grep '"action": "BecomePreCandidate"' "$W" | grep -c '"role": "precandidate"')" = 2 ] &&
+	[ "$(grep -c '"action": "ElectionTimeout"' "$W")" = 2 ] &&
+	ok "a pre-vote scenario: two pre-candidate rounds, each then an election" ||
+	not_ok "a pre-vote scenario: two pre-candidate rounds" "$(grep -o '"action": "[A-Za-z]*"' "$W" | sort | uniq -c | tr '\n' ' ')"
 refused "compact" "$LANG_DIR/13-snapshot" 8
 refused "a proposal to a follower" "$LANG_DIR/10-messages" 18
 printf 'config election-tick 3\nconfig heartbeat-tick 2\nelect 1 2 3\n' >"$TMP/02-beat"
