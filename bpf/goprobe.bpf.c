@@ -388,7 +388,15 @@ static __always_inline void leave(struct scratch *sc, __u32 id,
 	}
 	emit(sc, id, s, goid, a);
 	bpf_map_delete_elem(&frames, &fk);
-	bpf_map_update_elem(&depths, &dk, &depth, BPF_ANY);
+	/*
+	 * A depth back at 0 leaves the map: goroutine ids are never reused,
+	 * so a long-lived process starting goroutines (a served harness's
+	 * tries) would otherwise fill it, and then frames, with dead ones.
+	 */
+	if (depth)
+		bpf_map_update_elem(&depths, &dk, &depth, BPF_ANY);
+	else
+		bpf_map_delete_elem(&depths, &dk);
 }
 
 /* The site's entry or exit, on the CPU's scratch (@sc, held busy). */

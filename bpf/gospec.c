@@ -45,6 +45,12 @@ void go_spec_output(struct go_spec *s, FILE *raw, FILE *events)
 	s->events = events;
 }
 
+void go_spec_forget(struct go_spec *s)
+{
+	go_state_free(s->kept);
+	s->kept = go_state_new();
+}
+
 static void free_site(struct site *site)
 {
 	if (!site)

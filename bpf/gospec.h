@@ -36,6 +36,12 @@ void go_spec_record(const struct gp_record *r, void *spec);
  * such); else adds counts to @manifest (unless NULL).
  */
 int go_spec_end(struct go_spec *s, cJSON *manifest, struct cap_err *err);
+/*
+ * Forget every value a keep kept: the process's next run (a scenario of
+ * a -batch harness, a served try) starts with nothing kept, as a fresh
+ * process would.
+ */
+void go_spec_forget(struct go_spec *s);
 /* Events written so far. */
 long go_spec_events(const struct go_spec *s);
 void go_spec_free(struct go_spec *s);

@@ -231,6 +231,25 @@ func (c *cluster) reverse(to, from uint64) {
 	}
 }
 
+// queued says whether a message from from is queued for to; queuedFor,
+// whether any is (the generator's view of the network).
+func (c *cluster) queued(to, from uint64) bool { return c.find(to, from) >= 0 }
+
+func (c *cluster) queuedFor(to uint64) bool { return len(c.queue[to]) > 0 }
+
+// duplicable: any message of etcd's can be duplicated.
+func (c *cluster) duplicable(to, from uint64) bool { return true }
+
+func (c *cluster) partitioned() bool { return c.group != [maxNodes + 1]int{} }
+
+// started: a node above nodes starts at its add-node.
+func (c *cluster) started(id uint64) bool { return c.nodes[id] != nil }
+
+func (c *cluster) crashed(id uint64) bool {
+	n := c.nodes[id]
+	return n != nil && n.rn == nil && !n.removed
+}
+
 func (c *cluster) pending() bool {
 	for to := 1; to <= maxNodes; to++ {
 		if len(c.queue[to]) > 0 {
@@ -509,10 +528,10 @@ func (c *cluster) runTotal(s step) {
 	}
 }
 
-// releaseAll drains every held node at the end of a scenario: raft sets
+// finish drains every held node at the end of a scenario: raft sets
 // some state after the last event it traces (a granted vote after its
 // response is sent), which only the Ready shows.
-func (c *cluster) releaseAll() {
+func (c *cluster) finish() {
 	for id := uint64(1); id <= maxNodes; id++ {
 		if c.nodes[id] != nil && c.nodes[id].held {
 			_ = c.release(id)
@@ -540,7 +559,7 @@ func replay(path, stepMap string) {
 			fatal(3, "%s: %v", s.pos, err)
 		}
 	}
-	c.releaseAll()
+	c.finish()
 	if sm != nil && sm.Close() != nil {
 		fatal(1, "%s: write error", stepMap)
 	}

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 
-// "-serve": the tries of capture etcd --explore --via ebpf, in this one
-// process under the probes (attached once).  Each stdin line is a try:
-// tab-separated, the GOCOVERDIR of its counters ("" for none), "quiet" or
-// "" (a refusal is expected: say nothing), then a command line of this
-// harness (-generate ..., or SCENARIO_FILE [STEP_MAP]).  The driver's
-// probes at tryStart and tryEnd send the events between them to the try's
-// file and tell it the try's status (0, or 3: a step refused).
+// "-serve": the tries of capture etcd --explore --via ebpf (and of
+// capture hashicorp --explore: scenarios/hashicorp links this file), in
+// this one process under the probes (attached once).  Each stdin line is
+// a try: tab-separated, the GOCOVERDIR of its counters ("" for none),
+// "quiet" or "" (a refusal is expected: say nothing), then a command line
+// of this harness (-generate ..., or SCENARIO_FILE [STEP_MAP]).  The
+// driver's probes at tryStart and tryEnd send the events between them to
+// the try's file and tell it the try's status (0, or 3: a step refused).
+// The harness's fatal(3) panics with a refusal while serving.
 package main
 
 import (

@@ -14,7 +14,10 @@
 // eBPF probes on this process (scenarios/hashicorp/raft.probes).
 //
 // Usage: hashicorp-harness SCENARIO_FILE; hashicorp-harness -batch
-// SCENARIO_FILE... replays each in turn, each on a cluster of its own.
+// SCENARIO_FILE... replays each in turn, each on a cluster of its own;
+// -generate and -serve are capture hashicorp --explore's (generate.go,
+// explore.go, serve.go: etcd's generator and server, this cluster's
+// options).
 package main
 
 import (
@@ -69,8 +72,14 @@ func refuse(format string, args ...any) error {
 	return fmt.Errorf(format, args...)
 }
 
+// fatal ends the harness with code; a refusal (3) while serving ends
+// only the try (serve.go).
 func fatal(code int, format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "hashicorp-harness: "+format+"\n", args...)
+	msg := fmt.Sprintf("hashicorp-harness: "+format, args...)
+	if serving && code == 3 {
+		panic(refusal{msg})
+	}
+	fmt.Fprintln(os.Stderr, msg)
 	os.Exit(code)
 }
 
@@ -142,7 +151,7 @@ func (c *cluster) start(id uint64) {
 	}
 	r.RegisterObserver(peerObserver())
 	c.mu.Lock()
-	n.r, n.t = r, t
+	n.r, n.t, t.r = r, t, r
 	c.mu.Unlock()
 	settle()
 }
@@ -269,6 +278,39 @@ func (c *cluster) discard(id uint64) {
 	c.queue[id] = nil
 }
 
+// queued says whether a message from from is queued for to; queuedFor,
+// whether any is (the generator's view of the network).
+func (c *cluster) queued(to, from uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.find(to, from) >= 0
+}
+
+func (c *cluster) queuedFor(to uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue[to]) > 0
+}
+
+// duplicable: the first message from from queued for to is a request
+// (duplicate refuses an answer).
+func (c *cluster) duplicable(to, from uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.queue[to][c.find(to, from)].response
+}
+
+func (c *cluster) partitioned() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.group != [nodes + 1]int{}
+}
+
+// started: every node is, from newCluster on (no add-node here).
+func (c *cluster) started(id uint64) bool { return true }
+
+func (c *cluster) crashed(id uint64) bool { return c.nodes[id].r == nil }
+
 func (c *cluster) pending() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -321,6 +363,15 @@ func (c *cluster) campaign(id uint64) error {
 	if c.cfg.preVote {
 		return c.preCampaign(id)
 	}
+	if m := c.termTaken(id); m != 0 {
+		return refuse("campaign %d: node %d is at term %d, which node %d's "+
+			"TimeoutNow would campaign in: a leadership transfer into a term "+
+			"that has or may have a leader is what hashicorp's raft never "+
+			"makes (its leader sends TimeoutNow, then steps down), and in it "+
+			"a transfer candidate keeps its candidacy against the leader of "+
+			"its term (appendEntries, raft.go:1480 of v1.8.0)",
+			id, m, c.nodes[m].r.CurrentTerm(), id)
+	}
 	resp := make(chan raft.RPCResponse, 1)
 	req := &raft.TimeoutNowRequest{RPCHeader: raft.RPCHeader{
 		ProtocolVersion: raft.ProtocolVersionMax}}
@@ -328,6 +379,23 @@ func (c *cluster) campaign(id uint64) error {
 	<-resp
 	settle()
 	return nil
+}
+
+// termTaken is a running node other than id at the term id's campaign
+// would start, or past it (a node that may lead that term, or has
+// heard of one), or 0.  Without pre-vote every candidate is a
+// TimeoutNow's, whose flag (candidateFromLeadershipTransfer) keeps it a
+// candidate when the leader of its term appends to it: a transfer to a
+// node behind nobody never meets one.
+func (c *cluster) termTaken(id uint64) uint64 {
+	next := c.nodes[id].r.CurrentTerm() + 1
+	for m := uint64(1); m <= nodes; m++ {
+		r := c.nodes[m].r
+		if m != id && r != nil && r.CurrentTerm() >= next {
+			return m
+		}
+	}
+	return 0
 }
 
 // preCampaign makes follower id's heartbeat time out now, the path on
@@ -565,19 +633,27 @@ func headerRefusal(path string, cfg config) {
 	}
 }
 
-// replay runs a scenario file on a fresh cluster, then shuts it down.
-func replay(path string) {
-	cfg, steps := readScenario(path)
-	headerRefusal(path, cfg)
-	c := newCluster(cfg)
-	for _, s := range steps {
-		if err := c.run(s); err != nil {
-			fatal(3, "%s: %v", s.pos, err)
-		}
-	}
+// finish shuts down every node still running at the end of a scenario.
+func (c *cluster) finish() {
 	for id := uint64(1); id <= nodes; id++ {
 		if c.nodes[id].r != nil {
 			c.crash(id)
+		}
+	}
+}
+
+// replay runs a scenario file on a fresh cluster, then shuts it down
+// (also when a refused step ends a served try).  A step map has nothing
+// to count here (the probes read the state, traceEvents), so none is
+// written: the explorer reads none of a probed harness.
+func replay(path, _ string) {
+	cfg, steps := readScenario(path)
+	headerRefusal(path, cfg)
+	c := newCluster(cfg)
+	defer c.finish()
+	for _, s := range steps {
+		if err := c.run(s); err != nil {
+			fatal(3, "%s: %v", s.pos, err)
 		}
 	}
 }
@@ -594,12 +670,18 @@ func main() {
 	case len(os.Args) >= 3 && os.Args[1] == "-batch":
 		for i, p := range os.Args[2:] {
 			scenarioStart(i)
-			replay(p)
+			replay(p, "")
 		}
+	case len(os.Args) >= 2 && os.Args[1] == "-generate":
+		generate(os.Args[2:])
+	case len(os.Args) == 2 && os.Args[1] == "-serve":
+		serve()
 	case len(os.Args) == 2:
-		replay(os.Args[1])
+		replay(os.Args[1], "")
 	default:
 		fatal(2, "usage: hashicorp-harness SCENARIO_FILE\n"+
-			"       hashicorp-harness -batch SCENARIO_FILE...")
+			"       hashicorp-harness -batch SCENARIO_FILE...\n"+
+			"       hashicorp-harness -serve (tries on stdin: serve.go)\n"+
+			"       hashicorp-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
 	}
 }

@@ -57,6 +57,7 @@ type transport struct {
 	c        *cluster
 	id       uint64
 	consumer chan raft.RPC
+	r        *raft.Raft // the incarnation's raft, once started
 	dead     bool
 }
 
@@ -84,8 +85,21 @@ func (t *transport) AppendEntriesPipeline(raft.ServerID, raft.ServerAddress) (ra
 	return nil, raft.ErrPipelineReplicationNotSupported
 }
 
+// AppendEntries of a node that is no longer leader is lost at once.  A
+// leader that steps down while a replicator's call is pending leaves
+// that replicator a random choice (replicate's select, replication.go:146
+// of v1.8.0: its stop and a queued trigger both ready) between one last
+// append and two, and its heartbeater one between a last heartbeat and
+// none; a stepped-down node's appends are what raft sends only by that
+// draw, so the network loses them all.
 func (t *transport) AppendEntries(_ raft.ServerID, target raft.ServerAddress,
 	args *raft.AppendEntriesRequest, resp *raft.AppendEntriesResponse) error {
+	t.c.mu.Lock()
+	stale := t.r != nil && t.r.State() != raft.Leader
+	t.c.mu.Unlock()
+	if stale {
+		return errLost
+	}
 	return t.send(target, args, resp)
 }
 

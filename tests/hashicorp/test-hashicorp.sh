@@ -71,6 +71,8 @@ refused "remove-node" "$TMP/05-remove" 2
 printf 'elect 1 2 3\nadd-node 1 4\n' >"$TMP/06-add"
 refused "add-node of a fourth node" "$TMP/06-add" 2
 refused "a max-uncommitted-size header" "$LANG_DIR/26-conf-dropped" 5
+printf 'campaign 1\nelect 2 3 1\n' >"$TMP/05-transfer"
+refused "a campaign into a term another node is at" "$TMP/05-transfer" 2
 
 # The differential (scripts/raft-differential) against etcd on the same
 # files: the classes only one reached, and equal pre-states compared.

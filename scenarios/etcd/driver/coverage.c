@@ -55,7 +55,7 @@ size_t try_units(struct explorer *e, const char *dir)
 	if (!e->units) {
 		char *meta = cover_file(dir, is_meta);
 
-		if (gocover_meta(meta, ETCD_RAFT_PACKAGE, &e->raft, &err))
+		if (gocover_meta(meta, e->package, &e->raft, &err))
 			die_err(&err);
 		e->units = xcalloc(e->raft.units + 1, 1);
 		free(meta);

@@ -8,11 +8,12 @@
 
 #include "explorer.h"
 
-/* The raft package the harness runs (go.mod's module): the units that count. */
+/* etcd's raft package (go.mod's module), for the with_tla harness's build. */
 #define ETCD_RAFT_PACKAGE "go.etcd.io/raft/v3"
 
 /*
- * The pairs the try run under GOCOVERDIR @dir ran that no try ran before:
+ * The pairs of the explored raft's package (its harness's module: its
+ * units count) the try run under GOCOVERDIR @dir ran that no try ran before:
  * how many, added to those.  Its counter file is removed (the next try
  * writes its own); the meta-data file stays, read once.
  */

@@ -216,6 +216,7 @@ static void batch_record(const struct gp_record *r, void *arg)
 			die(EXIT_CAPTURE_FAILED, "%s: cannot create", b->p.raw);
 		go_spec_output(b->p.spec, NULL, b->p.out);
 	}
+	go_spec_forget(b->p.spec);   /* each scenario on a cluster of its own */
 	progress("%s %s (ebpf)", lc->sys->folder->name, lc->sc[b->started++].run);
 }
 

@@ -72,6 +72,14 @@ void raft_ebpf_describe(struct live_capture *lc);
  * every target action required of --scenario all; lc->data freed.
  */
 void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h);
+/*
+ * --explore (or etcd's --merge CORPUS...) of raft @h: its options checked
+ * (lc->opts a struct etcd_args), the scenarios found into a stage
+ * (explore.h: with an eBPF driver, @h's harness served under @h's
+ * probes), then captured as "--scenarios DIR/scenarios --scenario all".
+ */
+int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
+			 int merge, struct cap_err *err);
 void raft_live_finish(struct live_capture *lc, const cJSON *counts);
 void raft_live_release(struct live_capture *lc);
 

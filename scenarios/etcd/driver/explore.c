@@ -30,6 +30,7 @@
 #include "../../../capture/scenario.h"
 #include "classes.h"
 #include "coverage.h"
+#include "ebpf.h"
 #include "explore.h"
 #include "explorer.h"
 #include "mutate.h"
@@ -205,19 +206,20 @@ static void explorer_free(struct explorer *e, char *work, int cleanup)
 	free(work);
 }
 
-void etcd_explore(const struct explore_opts *x, const char *bin,
-		  const char *cover_bin, int probed, const char *dir)
+void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
+		  const char *bin, const char *cover_bin, int probed, const char *dir)
 {
 	int cleanup;
 	char *work = work_dir(&cleanup), *origin;
-	struct explorer e = { .x = x, .bin = bin, .cover_bin = cover_bin, .work = work,
+	struct explorer e = { .x = x, .h = h, .package = h->module, .bin = bin,
+			      .cover_bin = cover_bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 
 	slots_init(slots, work);
 	if (probed)
-		e.served = served_start(cover_bin ? cover_bin : bin, work);
+		e.served = served_start(e.h, cover_bin ? cover_bin : bin, work);
 	/* shards draw disjoint streams from the same seed */
 	e.rng = x->seed ^ (0x5bd1e995ULL * (unsigned long long)x->shard);
 	while (budget_left(&e))
@@ -232,8 +234,8 @@ void etcd_explore(const struct explore_opts *x, const char *bin,
 	if (e.served)
 		served_stop(e.served);
 	report(&e, "shrunk");
-	origin = xasprintf("capture etcd --explore: seed %llu, shard %d/%d%s",
-			   x->seed, x->shard, x->shards,
+	origin = xasprintf("capture %s --explore: seed %llu, shard %d/%d%s",
+			   h->name, x->seed, x->shard, x->shards,
 			   x->unguided ? ", unguided" : "");
 	write_kept(e.kept, e.nkept, origin, dir);
 	free(origin);
@@ -268,14 +270,14 @@ void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
 {
 	int cleanup;
 	char *work = work_dir(&cleanup);
-	struct explorer e = { .bin = bin, .work = work,
+	struct explorer e = { .h = &etcd_raft_harness, .bin = bin, .work = work,
 			      .domain = reachable_domain(),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 
 	slots_init(slots, work);
 	if (probed)
-		e.served = served_start(bin, work);
+		e.served = served_start(e.h, bin, work);
 	for (int i = 0; i < n; i++) {
 		char *sdir = xasprintf("%s/scenarios", corpora[i]);
 		size_t k;

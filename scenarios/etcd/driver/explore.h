@@ -13,16 +13,18 @@
 /* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
 void explore_parse_shard(struct explore_opts *x, const char *arg);
 
+struct raft_harness;
+
 /*
- * Explore with the with_tla harness @bin (guided tries: @cover_bin, the
- * same built with Go coverage; NULL when unguided); write the kept
- * scenarios, shrunk, into @dir (which exists and is empty).  With
- * @probed, @bin is the plain harness (@cover_bin built with
- * -covermode=atomic) and every try runs in one process of it under
- * raft's probes (served.h).
+ * Explore raft @h with the with_tla harness @bin (etcd's; guided tries:
+ * @cover_bin, the same built with Go coverage of @h's module; NULL when
+ * unguided); write the kept scenarios, shrunk, into @dir (which exists
+ * and is empty).  With @probed, @bin is @h's plain harness (@cover_bin
+ * built with -covermode=atomic) and every try runs in one process of it
+ * under @h's probes (served.h).
  */
-void etcd_explore(const struct explore_opts *x, const char *bin,
-		  const char *cover_bin, int probed, const char *dir);
+void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
+		  const char *bin, const char *cover_bin, int probed, const char *dir);
 
 /*
  * The scenarios of corpora @corpora[0..n) (each CORPUS/scenarios), in

@@ -11,9 +11,12 @@
 #include "scenario-lines.h"
 
 struct explore_opts;
+struct raft_harness;
 
 struct explorer {
 	const struct explore_opts *x;
+	const struct raft_harness *h;  /* the raft explored: its spec (served.h) */
+	const char *package;     /* its Go package (h's module): the units that count */
 	const char *bin, *work;
 	unsigned long long rng;
 	struct classes covered;

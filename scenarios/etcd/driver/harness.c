@@ -67,18 +67,29 @@ char *etcd_go_build(const char *src, const char *bin, const char *tags,
  * counters give the exploration how often each unit ran; "atomic" counts
  * alike and is the mode whose counters a running process may clear.
  */
-char *etcd_cover_harness(int tla)
+char *etcd_cover_harness(void)
 {
 	static const char pkgs[] = "-coverpkg=.," ETCD_RAFT_PACKAGE;
 	static const char *const count[3] = { "-cover", "-covermode=count", pkgs };
-	static const char *const atomic[3] = { "-cover", "-covermode=atomic", pkgs };
 
-	if (!tla)
-		return go_build("scenarios/etcd", "build/etcd/harness-cover", "",
-				atomic, "the etcd harness (Go coverage of raft)");
 	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
 			"with_tla", count,
 			"the etcd harness (with_tla, Go coverage of raft)");
+}
+
+char *raft_cover_harness(const char *src, const char *bin, const char *module,
+			 const char *name)
+{
+	char *pkgs = xasprintf("-coverpkg=.,%s", module);
+	const char *const atomic[3] = { "-cover", "-covermode=atomic", pkgs };
+	char *cover = xasprintf("%s-cover", bin);
+	char *what = xasprintf("the %s harness (Go coverage of raft)", name);
+	char *path = go_build(src, cover, "", atomic, what);
+
+	free(what);
+	free(cover);
+	free(pkgs);
+	return path;
 }
 
 const char *etcd_harness(struct live_capture *lc)

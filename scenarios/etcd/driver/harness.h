@@ -30,13 +30,19 @@ const char *etcd_harness(struct live_capture *lc);
 char *etcd_go_build(const char *src, const char *bin, const char *tags,
 		    const char *what);
 /*
- * The harness built with "go build -cover" of itself and raft: with @tla
- * the with_tla one, into build/etcd/harness-with_tla-cover (run under
- * GOCOVERDIR, it writes Go's coverage files, gocover.h); else the plain
- * one with atomic counters, into build/etcd/harness-cover (its -serve
- * mode clears them between tries).
+ * The with_tla harness built with "go build -cover" of itself and raft,
+ * into build/etcd/harness-with_tla-cover (run under GOCOVERDIR, it
+ * writes Go's coverage files, gocover.h).
  */
-char *etcd_cover_harness(int tla);
+char *etcd_cover_harness(void);
+/*
+ * A raft's plain harness, the Go main in @src, built with "go build
+ * -cover" of itself and raft @module, atomic counters, into @bin +
+ * "-cover" (its -serve mode clears them between tries); @name's in the
+ * progress (a struct raft_harness's fields, ebpf.h).
+ */
+char *raft_cover_harness(const char *src, const char *bin, const char *module,
+			 const char *name);
 /* The version @src's go.mod requires of @module (a JSON string). */
 cJSON *etcd_go_mod_version(const char *src, const char *module);
 /*

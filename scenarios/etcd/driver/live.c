@@ -169,26 +169,29 @@ static int etcd_mode(const struct etcd_args *e, enum etcd_mode *m,
 }
 
 /*
- * Find the scenarios into @stage: --via trace with the with_tla harness,
- * --via ebpf with the plain one under the probes.
+ * Find the scenarios of raft @h into @stage: --via trace (and its
+ * --merge) with etcd's with_tla harness, an eBPF driver's --explore and
+ * --merge with @h's plain one under @h's probes.
  */
-static void find_scenarios(struct live_capture *lc, const struct explore_opts *x,
-			   int merge, const char *stage)
+static void find_scenarios(struct live_capture *lc, const struct raft_harness *h,
+			   const struct explore_opts *x, int merge, const char *stage)
 {
-	int probed = lc->driver == &etcd_ebpf_driver;
-	char *bin = probed ?
-		etcd_go_build("scenarios/etcd", "build/etcd/harness", "",
-			      "the etcd harness") :
+	int probed = lc->driver->run == raft_ebpf_run;
+	char *what = xasprintf("the %s harness", h->name);
+	char *bin = probed ? etcd_go_build(h->src, h->bin, "", what) :
 		etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
 			      "with_tla", "the etcd harness (with_tla)");
-	char *cover = merge || x->unguided ? NULL : etcd_cover_harness(!probed);
+	char *cover = merge || x->unguided ? NULL :
+		probed ? raft_cover_harness(h->src, h->bin, h->module, h->name) :
+		etcd_cover_harness();
 
 	if (merge)
 		etcd_merge(lc->operands, lc->noperands, bin, probed, stage);
 	else
-		etcd_explore(x, bin, cover, probed, stage);
+		etcd_explore(x, h, bin, cover, probed, stage);
 	free(cover);
 	free(bin);
+	free(what);
 }
 
 /*
@@ -197,7 +200,7 @@ static void find_scenarios(struct live_capture *lc, const struct explore_opts *x
  * all" (the command the manifest records: verify replays the kept
  * scenarios, whatever budget found them).
  */
-static int explore_then_capture(struct live_capture *lc,
+static int explore_then_capture(struct live_capture *lc, const struct raft_harness *h,
 				const struct explore_opts *x, int merge)
 {
 	char *stage = owned_tmp_in(temp_dir(), "capture-scenarios");
@@ -214,7 +217,7 @@ static int explore_then_capture(struct live_capture *lc,
 	if (!mkdtemp(stage))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
 	cleanup = remove_on_failure(stage);
-	find_scenarios(lc, x, merge, stage);
+	find_scenarios(lc, h, x, merge, stage);
 	rc = live_capture_run(&found);
 	remove_tree(stage);
 	cancel_on_failure(cleanup);
@@ -223,8 +226,8 @@ static int explore_then_capture(struct live_capture *lc,
 	return rc;
 }
 
-/* --explore, --merge: their options checked, then explore_then_capture(). */
-static int explore_capture(struct live_capture *lc, int merge, struct cap_err *err)
+int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
+			 int merge, struct cap_err *err)
 {
 	const struct etcd_args *e = lc->opts;
 	struct explore_opts x = e->x;
@@ -238,9 +241,9 @@ static int explore_capture(struct live_capture *lc, int merge, struct cap_err *e
 		x.seconds = option_seconds(e->seconds, "--seconds", 1e7);
 	if (!x.budget && !x.seconds)
 		x.budget = 200;
-	if (lc->driver == &etcd_ebpf_driver && gp_may_probe(err))
+	if (lc->driver->run == raft_ebpf_run && gp_may_probe(err))
 		die_err(err);
-	return explore_then_capture(lc, &x, merge);
+	return explore_then_capture(lc, h, &x, merge);
 }
 
 /*
@@ -257,7 +260,8 @@ static int etcd_instead(struct live_capture *lc, struct cap_err *err)
 		return LIVE_CAPTURE;
 	if (lc->scenario || lc->scenarios)
 		return live_misuse(err);
-	return m == LIVE ? etcd_live(lc, err) : explore_capture(lc, m == MERGE, err);
+	return m == LIVE ? etcd_live(lc, err) :
+	       raft_explore_capture(lc, &etcd_raft_harness, m == MERGE, err);
 }
 
 /* The manifest's scenario and via; the harness's provenance. */

@@ -64,6 +64,7 @@ static void try_start(struct served *s, const struct gp_record *r)
 	j = &s->jobs[s->started++];
 	pthread_mutex_unlock(&s->mu);
 	events_to(s, j->files->trace);
+	go_spec_forget(s->p.spec);   /* each try on a cluster of its own */
 }
 
 /* main.tryEnd(i, status): the job's events are complete, its status known. */
@@ -127,7 +128,8 @@ static int probe_args(struct served *s, const char *func, int nargs)
 	return id;
 }
 
-struct served *served_start(const char *bin, const char *work)
+struct served *served_start(const struct raft_harness *h, const char *bin,
+			    const char *work)
 {
 	struct served *s = xcalloc(1, sizeof(*s));
 	struct ring_options ring = { 0 };
@@ -142,7 +144,7 @@ struct served *served_start(const char *bin, const char *work)
 	s->exit_cover = xasprintf("%s/served-exit", work);
 	mkdir_p(s->exit_cover);
 	setenv("GOCOVERDIR", s->exit_cover, 1);
-	etcd_probed_open(&s->p, bin, etcd_raft_harness.spec, s->idle, &ring);
+	etcd_probed_open(&s->p, bin, h->spec, s->idle, &ring);
 	s->start_site = probe_args(s, "main.tryStart", 1);
 	s->end_site = probe_args(s, "main.tryEnd", 2);
 	if (pipe2(s->in, O_CLOEXEC))
