@@ -259,28 +259,6 @@ func (c *cluster) pending() bool {
 	return false
 }
 
-func (c *cluster) pump() {
-	for c.pending() {
-		for to := uint64(1); to <= maxNodes; to++ {
-			for from := uint64(1); from <= maxNodes; from++ {
-				c.deliver(to, from)
-			}
-		}
-	}
-}
-
-func (c *cluster) elect(n, a, b uint64) error {
-	if err := c.campaign(n); err != nil {
-		return err
-	}
-	c.deliver(a, n)
-	c.deliver(b, n)
-	c.deliver(n, a)
-	c.deliver(n, b)
-	c.pump()
-	return nil
-}
-
 func (c *cluster) campaign(id uint64) error {
 	if err := c.nodes[id].rn.Campaign(); err != nil {
 		return refuse("campaign %d: %v", id, err)

@@ -322,28 +322,6 @@ func (c *cluster) pending() bool {
 	return false
 }
 
-func (c *cluster) pump() {
-	for c.pending() {
-		for to := uint64(1); to <= nodes; to++ {
-			for from := uint64(1); from <= nodes; from++ {
-				c.deliver(to, from)
-			}
-		}
-	}
-}
-
-func (c *cluster) elect(n, a, b uint64) error {
-	if err := c.campaign(n); err != nil {
-		return err
-	}
-	c.deliver(a, n)
-	c.deliver(b, n)
-	c.deliver(n, a)
-	c.deliver(n, b)
-	c.pump()
-	return nil
-}
-
 // campaign starts an election at once.  Without pre-vote, the one way
 // hashicorp's raft offers: a TimeoutNow RPC (what a leader sends the
 // target of a leadership transfer), handed to the node as if from the
