@@ -8,14 +8,15 @@
 // cluster is quiet when no goroutine is running or runnable, none waits
 // out a back-off, and no main loop waits for the observer below.  The
 // check reads every goroutine's stack (runtime.Stack stops the world:
-// one consistent picture).
+// one consistent picture, in a buffer of the goroutine that looks).
 //
 // One race is raft's own: a new leader starts a replicator per follower
 // and only then appends its no-op entry, so a replicator that runs at
 // once sends an append without it, one that runs late the no-op.  A
 // blocking observer of PeerObservation (sent by the main loop right after
 // it starts a replicator) holds the main loop there until everything
-// else is quiet: the replicator always runs first.
+// else is quiet: the replicator always runs first.  settle counts a held
+// main loop as one that can move (the observer lets it go).
 package main
 
 import (
@@ -36,17 +37,19 @@ var backoffs = [][]byte{
 
 var observing = []byte("hashicorp/raft.(*Raft).observe(")
 
-// busy says whether the goroutine whose stack is g (its header line
-// first) can still move by itself; a main loop held by the observer is,
-// unless the observer asks.
-func busy(g []byte, observer bool) bool {
+// held says whether the goroutine whose stack is g is a main loop held
+// by the observer (blocked sending it an observation).
+func held(g []byte) bool {
+	header, _, _ := bytes.Cut(g, []byte("\n"))
+	return bytes.Contains(header, []byte("[chan send")) && bytes.Contains(g, observing)
+}
+
+// moving says whether the goroutine whose stack is g can still move by
+// itself (a main loop held by the observer is not: held says so).
+func moving(g []byte) bool {
 	header, _, _ := bytes.Cut(g, []byte("\n"))
 	if bytes.Contains(header, []byte("[running")) ||
 		bytes.Contains(header, []byte("[runnable")) {
-		return true
-	}
-	if !observer && bytes.Contains(header, []byte("[chan send")) &&
-		bytes.Contains(g, observing) {
 		return true
 	}
 	for _, b := range backoffs {
@@ -57,29 +60,49 @@ func busy(g []byte, observer bool) bool {
 	return false
 }
 
-var stackBuf = make([]byte, 1<<20)
+// stacks is a buffer for every goroutine's stack, one per goroutine that
+// looks: settle and the observer look at the same time, and a buffer they
+// shared would be overwritten by one while the other reads it (which let
+// settle see a quiet cluster that was not: a new leader's main loop still
+// held, its BecomeLeader after the next step's events).
+type stacks struct{ buf []byte }
 
-// quiet says whether no goroutine but the caller (the observer, if
-// observer) can move.
-func quiet(observer bool) bool {
-	n := runtime.Stack(stackBuf, true)
-	for len(stackBuf) == n {
-		stackBuf = make([]byte, 2*len(stackBuf))
-		n = runtime.Stack(stackBuf, true)
+// others reads every goroutine's stack at once but the caller's.
+func (s *stacks) others() [][]byte {
+	if s.buf == nil {
+		s.buf = make([]byte, 1<<20)
+	}
+	n := runtime.Stack(s.buf, true)
+	for len(s.buf) == n {
+		s.buf = make([]byte, 2*len(s.buf))
+		n = runtime.Stack(s.buf, true)
 	}
 	// the first goroutine is the caller's own
-	gs := bytes.Split(stackBuf[:n], []byte("\n\n"))
-	for _, g := range gs[1:] {
-		if busy(g, observer) {
-			return false
-		}
-	}
-	return true
+	return bytes.Split(s.buf[:n], []byte("\n\n"))[1:]
 }
 
-// settle waits until the cluster is quiet.
+// quiet says how many goroutines but the caller's are held by the
+// observer, and whether none of the others can move.
+func (s *stacks) quiet() (holds int, still bool) {
+	for _, g := range s.others() {
+		if held(g) {
+			holds++
+		} else if moving(g) {
+			return holds, false
+		}
+	}
+	return holds, true
+}
+
+var settled stacks
+
+// settle waits until the cluster is quiet: nothing can move, no main
+// loop is held.
 func settle() {
-	for !quiet(false) {
+	for {
+		if holds, still := settled.quiet(); still && holds == 0 {
+			return
+		}
 		time.Sleep(50 * time.Microsecond)
 	}
 }
@@ -87,10 +110,15 @@ func settle() {
 // observations: every node's blocking observer sends here.
 var observations = make(chan raft.Observation)
 
-// observe takes each observation once everything else is quiet.
+// observe takes each observation once a main loop is held and
+// everything else is quiet.
 func observe() {
+	var s stacks
 	for {
-		for !quiet(true) {
+		for {
+			if holds, still := s.quiet(); still && holds > 0 {
+				break
+			}
 			time.Sleep(50 * time.Microsecond)
 		}
 		<-observations
