@@ -21,12 +21,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -54,6 +57,7 @@ type node struct {
 	t     *transport
 	logs  *raft.InmemStore // log and stable store
 	snaps *raft.InmemSnapshotStore
+	fsm   fsm
 }
 
 // cluster holds the nodes and the messages in flight, queued per
@@ -83,18 +87,41 @@ func fatal(code int, format string, args ...any) {
 	os.Exit(code)
 }
 
-// fsm is the replicated state machine: raft's entries need one; nothing
-// of it is observed.
-type fsm struct{}
+// fsm is the replicated state machine: raft's entries need one.  Its
+// state is the index of the last entry it applied: raft hands it
+// commands only (not its no-ops, nor, without a ConfigurationStore, its
+// configurations), and a snapshot (Raft.Snapshot, compact) is of that
+// index, which a restore (a follower's InstallSnapshot, a restart)
+// brings back.
+type fsm struct{ applied *atomic.Uint64 }
 
-func (fsm) Apply(*raft.Log) any                 { return nil }
-func (fsm) Snapshot() (raft.FSMSnapshot, error) { return snapshot{}, nil }
-func (fsm) Restore(rc io.ReadCloser) error      { return rc.Close() }
+func (f fsm) Apply(l *raft.Log) any { f.applied.Store(l.Index); return nil }
 
-type snapshot struct{}
+func (f fsm) Snapshot() (raft.FSMSnapshot, error) {
+	return snapshot(f.applied.Load()), nil
+}
 
-func (snapshot) Persist(s raft.SnapshotSink) error { return s.Close() }
-func (snapshot) Release()                          {}
+func (f fsm) Restore(rc io.ReadCloser) error {
+	defer rc.Close()
+	var b [8]byte
+	if _, err := io.ReadFull(rc, b[:]); err != nil {
+		return err
+	}
+	f.applied.Store(binary.BigEndian.Uint64(b[:]))
+	return nil
+}
+
+type snapshot uint64
+
+func (s snapshot) Persist(sink raft.SnapshotSink) error {
+	if _, err := sink.Write(binary.BigEndian.AppendUint64(nil, uint64(s))); err != nil {
+		_ = sink.Cancel()
+		return err
+	}
+	return sink.Close()
+}
+
+func (snapshot) Release() {}
 
 // raftConfig: no timer of raft fires within a run (elections are
 // started by campaign, heartbeats by tick); no snapshot is taken.
@@ -128,7 +155,8 @@ func configuration() raft.Configuration {
 func newCluster(cfg config) *cluster {
 	c := &cluster{cfg: cfg}
 	for id := uint64(1); id <= nodes; id++ {
-		n := &node{logs: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()}
+		n := &node{logs: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore(),
+			fsm: fsm{new(atomic.Uint64)}}
 		t := &transport{c: c, id: id}
 		if err := raft.BootstrapCluster(raftConfig(id, cfg), n.logs, n.logs,
 			n.snaps, t, configuration()); err != nil {
@@ -145,7 +173,8 @@ func newCluster(cfg config) *cluster {
 func (c *cluster) start(id uint64) {
 	n := c.nodes[id]
 	t := &transport{c: c, id: id, consumer: make(chan raft.RPC)}
-	r, err := raft.NewRaft(raftConfig(id, c.cfg), fsm{}, n.logs, n.logs, n.snaps, t)
+	n.fsm.applied.Store(0) // a restart's FSM is new: NewRaft restores it
+	r, err := raft.NewRaft(raftConfig(id, c.cfg), n.fsm, n.logs, n.logs, n.snaps, t)
 	if err != nil {
 		fatal(1, "node %d: %v", id, err)
 	}
@@ -194,7 +223,8 @@ func (c *cluster) take(to, from uint64) (*message, error) {
 // handle hands request m to node to's raft and queues its answer back.
 func (c *cluster) handle(to uint64, m *message) {
 	resp := make(chan raft.RPCResponse, 1)
-	c.nodes[to].t.consumer <- raft.RPC{Command: m.req, RespChan: resp}
+	c.nodes[to].t.consumer <- raft.RPC{Command: m.req,
+		Reader: bytes.NewReader(m.data), RespChan: resp}
 	r := <-resp
 	c.mu.Lock()
 	c.route(&message{from: to, to: m.from, call: m.call, response: true,
@@ -395,9 +425,7 @@ func (c *cluster) preCampaign(id uint64) error {
 	}
 	rc := r.ReloadableConfig()
 	rc.HeartbeatTimeout = heartbeat - time.Second
-	if err := r.ReloadConfig(rc); err != nil {
-		fatal(1, "node %d: %v", id, err)
-	}
+	c.reload(id, rc)
 	for deadline := time.Now().Add(10 * time.Second); r.State() != raft.Candidate; {
 		if time.Now().After(deadline) {
 			fatal(1, "node %d: no heartbeat timeout after ReloadConfig", id)
@@ -406,9 +434,7 @@ func (c *cluster) preCampaign(id uint64) error {
 	}
 	settle()
 	rc.HeartbeatTimeout = heartbeat
-	if err := r.ReloadConfig(rc); err != nil {
-		fatal(1, "node %d: %v", id, err)
-	}
+	c.reload(id, rc)
 	return nil
 }
 
@@ -461,6 +487,73 @@ func (c *cluster) crash(id uint64) {
 	n.r = nil
 	c.mu.Unlock()
 	settle()
+}
+
+// compact is etcd's "compact N I" on hashicorp's raft: a snapshot of
+// node id that drops its log up to index, as etcd's drops it.  The
+// snapshot (Raft.Snapshot) is of what the FSM applied, its last command
+// (settle let it catch up), which may be above index: etcd's is at
+// index.  hashicorp keeps TrailingLogs entries behind its snapshot
+// (compactLogs drops up to min(snapshot, last - TrailingLogs)), so the
+// step sets TrailingLogs to the entries after index for the snapshot,
+// then back.  Refused, as etcd's is, when index is beyond what the node
+// (its FSM) applied or not above what its log dropped already; a leader
+// then sends a follower that needs a dropped entry its snapshot.
+func (c *cluster) compact(id, index uint64) error {
+	r, logs := c.nodes[id].r, c.nodes[id].logs
+	if applied := c.nodes[id].fsm.applied.Load(); index > applied {
+		return refuse("compact %d %d: node %d's FSM has applied only up to "+
+			"%d, and hashicorp snapshots its FSM (which is handed commands, "+
+			"not the no-ops or configurations also in the log)",
+			id, index, id, applied)
+	}
+	if dropped := c.dropped(id); index <= dropped {
+		return refuse("compact %d %d: node %d's log is dropped up to %d already",
+			id, index, id, dropped)
+	}
+	last, err := logs.LastIndex()
+	if err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
+	rc := r.ReloadableConfig()
+	trailing := rc.TrailingLogs
+	rc.TrailingLogs = last - index
+	c.reload(id, rc)
+	if err := r.Snapshot().Error(); err != nil {
+		fatal(1, "node %d: snapshot: %v", id, err)
+	}
+	rc.TrailingLogs = trailing
+	c.reload(id, rc)
+	settle()
+	return nil
+}
+
+// dropped is the index node id's log is dropped up to: before its first
+// entry, or, when a compaction dropped it whole, its snapshot's.
+func (c *cluster) dropped(id uint64) uint64 {
+	n := c.nodes[id]
+	first, err := n.logs.FirstIndex()
+	if err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
+	if first > 0 {
+		return first - 1
+	}
+	snaps, err := n.snaps.List()
+	if err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
+	if len(snaps) == 0 {
+		return 0
+	}
+	return snaps[0].Index
+}
+
+// reload sets node id's reloadable configuration.
+func (c *cluster) reload(id uint64, rc raft.ReloadableConfig) {
+	if err := c.nodes[id].r.ReloadConfig(rc); err != nil {
+		fatal(1, "node %d: %v", id, err)
+	}
 }
 
 // partition puts each group on its own side; messages in flight between
@@ -529,8 +622,7 @@ func (c *cluster) run(s step) error {
 	case "duplicate":
 		return c.duplicate(s.ids[0], s.ids[1])
 	case "compact":
-		return refuse("compact: hashicorp's raft snapshots its FSM at " +
-			"what it applied (Raft.Snapshot), not at an index a step names")
+		return c.compact(s.ids[0], s.index)
 	case "hold", "release":
 		return refuse("%s: hashicorp's raft persists and sends in its own "+
 			"goroutines as it steps; it has no Ready a harness could leave "+

@@ -44,7 +44,8 @@ func (c *call) answer(resp any, err error) {
 // message is a request (resp == nil) or the answer to one.
 type message struct {
 	from, to uint64
-	req      any // *raft.AppendEntriesRequest, *raft.RequestVoteRequest, ...
+	req      any    // *raft.AppendEntriesRequest, *raft.RequestVoteRequest, ...
+	data     []byte // an InstallSnapshot request's snapshot
 	call     *call
 	response bool
 	resp     any // the answer's value
@@ -113,11 +114,16 @@ func (t *transport) RequestPreVote(_ raft.ServerID, target raft.ServerAddress,
 	return t.send(target, args, resp)
 }
 
-// InstallSnapshot is never needed: no step compacts a log (compact is
-// refused), so a follower's missing entries are always in the leader's.
-func (t *transport) InstallSnapshot(raft.ServerID, raft.ServerAddress,
-	*raft.InstallSnapshotRequest, *raft.InstallSnapshotResponse, io.Reader) error {
-	return errors.New("no snapshots are sent by this harness")
+// InstallSnapshot queues the request with the snapshot's bytes, read
+// whole now: the leader sends one when a follower needs an entry a
+// compact dropped from its log.
+func (t *transport) InstallSnapshot(_ raft.ServerID, target raft.ServerAddress,
+	args *raft.InstallSnapshotRequest, resp *raft.InstallSnapshotResponse, data io.Reader) error {
+	snap, err := io.ReadAll(data)
+	if err != nil {
+		return err
+	}
+	return t.sendWith(target, args, resp, snap)
 }
 
 func (t *transport) TimeoutNow(_ raft.ServerID, target raft.ServerAddress,
@@ -139,13 +145,18 @@ func (t *transport) SetHeartbeatHandler(func(raft.RPC)) {}
 
 // send queues a request for target and waits for its answer.
 func (t *transport) send(target raft.ServerAddress, req, resp any) error {
+	return t.sendWith(target, req, resp, nil)
+}
+
+// sendWith is send with the data that follows the request (a snapshot's).
+func (t *transport) sendWith(target raft.ServerAddress, req, resp any, data []byte) error {
 	cl := &call{caller: t, resp: resp, done: make(chan error, 1)}
 	c := t.c
 	c.mu.Lock()
 	if t.dead {
 		cl.answer(nil, errLost)
 	} else {
-		c.route(&message{from: t.id, to: nodeOf(target), req: req, call: cl})
+		c.route(&message{from: t.id, to: nodeOf(target), req: req, data: data, call: cl})
 	}
 	c.mu.Unlock()
 	return <-cl.done

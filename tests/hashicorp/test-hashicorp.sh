@@ -52,7 +52,31 @@ W=$TMP/pv/hashicorp/06-prevote.ndjson
 	[ "$(grep -c '"action": "ElectionTimeout"' "$W")" = 2 ] &&
 	ok "a pre-vote scenario: two pre-candidate rounds, each then an election" ||
 	not_ok "a pre-vote scenario: two pre-candidate rounds" "$(grep -o '"action": "[A-Za-z]*"' "$W" | sort | uniq -c | tr '\n' ' ')"
-refused "compact" "$LANG_DIR/13-snapshot" 8
+refused "a compaction past what the node's FSM applied" "$LANG_DIR/13-snapshot" 9
+printf 'elect 1 2 3\npropose 1 a\npump\ncompact 1 3\ncompact 1 3\n' >"$TMP/07-twice"
+refused "a compaction of what the log dropped already" "$TMP/07-twice" 5
+
+# compact: Raft.Snapshot with the log dropped up to the step's index; a
+# follower cut off meanwhile gets InstallSnapshot, etcd's HandleSnapshot
+# (the snapshot at what the FSM applied, 5, above the step's 4), then a
+# restart over the installed snapshot.
+printf 'elect 1 2 3\npartition 1 2 | 3\npropose 1 s1\npropose 1 s2\npump\npropose 1 s3\npump\ncompact 1 4\ncompact 2 3\nheal\ntick 1\npump\npropose 1 s4\npump\ncrash 3\nrestart 3\ntick 1\npump\n' >"$TMP/08-snapshot"
+check "a snapshot scenario" "$CAPTURE" hashicorp --scenario "$TMP/08-snapshot" -o "$TMP/sn"
+check "a snapshot scenario again" "$CAPTURE" hashicorp --scenario "$TMP/08-snapshot" -o "$TMP/sn2"
+diff -r "$TMP/sn/hashicorp" "$TMP/sn2/hashicorp" >/dev/null &&
+	ok "a snapshot scenario: two captures' windows byte-identical" ||
+	not_ok "a snapshot scenario: two captures' windows byte-identical" "they differ"
+graded "$TMP/sn" "a snapshot scenario"
+W=$TMP/sn/hashicorp/08-snapshot.ndjson
+python3 - "$W" <<'PY' && ok "a snapshot scenario: node 3 installs the snapshot of index 5" ||
+import json, sys
+ws = [json.loads(l) for l in open(sys.argv[1])]
+snap = [w for w in ws if w.get("action") == "HandleSnapshot"]
+sys.exit(0 if len(snap) == 1 and snap[0]["data"]["node"] == "3" and
+         snap[0]["data"]["index"] == 5 and
+         snap[0]["state"]["nodes"]["3"]["log"] == 5 else 1)
+PY
+	not_ok "a snapshot scenario: node 3 installs the snapshot of index 5" "$(grep -o '"action": "HandleSnapshot".\{0,80\}' "$W")"
 refused "a proposal to a follower" "$LANG_DIR/10-messages" 18
 printf 'config election-tick 3\nconfig heartbeat-tick 2\nelect 1 2 3\n' >"$TMP/02-beat"
 refused "a heartbeat every other tick" "$TMP/02-beat" 2
