@@ -5,8 +5,9 @@
 // vote asker per peer, the FSM's), so a step is over only when none of
 // them can move without the harness.  Every timer raft arms is an hour
 // long (main.go), except the back-off after a failed RPC; so the
-// cluster is quiet when no goroutine is running or runnable, none waits
-// out a back-off, and no main loop waits for the observer below.  The
+// cluster is quiet when every goroutine is parked (waits for another to
+// move it), none waits out a back-off, and no main loop waits for the
+// observer below.  The
 // check reads every goroutine's stack (runtime.Stack stops the world:
 // one consistent picture, in a buffer of the goroutine that looks).
 //
@@ -44,12 +45,35 @@ func held(g []byte) bool {
 	return bytes.Contains(header, []byte("[chan send")) && bytes.Contains(g, observing)
 }
 
+// parked are the states (runtime.Stack's "[select]", "[chan receive, 2
+// minutes]") of a goroutine that waits for another to move it.  Any
+// other moves by itself: running, runnable, and the runtime's own short
+// waits, such as "semacquire" (an allocation that starts a GC while
+// another goroutine stops the world, as runtime.Stack does), "GC assist
+// wait" or "preempted"; taking those for parked let settle return while a
+// new leader's main loop was still on its way to its replicators.
+var parked = map[string]bool{
+	"chan receive": true, "chan send": true, "select": true,
+	"chan receive (nil chan)": true, "chan send (nil chan)": true,
+	"select (no cases)": true, "sleep": true, "sync.Cond.Wait": true,
+	"sync.Mutex.Lock": true, "sync.RWMutex.RLock": true,
+	"sync.RWMutex.Lock": true, "sync.WaitGroup.Wait": true,
+}
+
+// state is a goroutine's state from its stack's header line
+// ("goroutine 7 [chan receive, 2 minutes]:" gives "chan receive").
+func state(header []byte) string {
+	_, st, _ := bytes.Cut(header, []byte("["))
+	st, _, _ = bytes.Cut(st, []byte("]"))
+	st, _, _ = bytes.Cut(st, []byte(","))
+	return string(st)
+}
+
 // moving says whether the goroutine whose stack is g can still move by
 // itself (a main loop held by the observer is not: held says so).
 func moving(g []byte) bool {
 	header, _, _ := bytes.Cut(g, []byte("\n"))
-	if bytes.Contains(header, []byte("[running")) ||
-		bytes.Contains(header, []byte("[runnable")) {
+	if !parked[state(header)] {
 		return true
 	}
 	for _, b := range backoffs {
