@@ -33,6 +33,16 @@ refused() { # NAME SCENARIO LINE
 		"$CAPTURE" hashicorp --scenario "$2" -o "$TMP/refused"
 	nothing_left "$1 leaves no corpus" "$TMP/refused"
 }
+# twice_graded NAME FILE DIR: FILE captured into DIR and DIR.2, the two
+# windows byte-identical, DIR graded.
+twice_graded() {
+	check "$1" "$CAPTURE" hashicorp --scenario "$2" -o "$3"
+	check "$1 again" "$CAPTURE" hashicorp --scenario "$2" -o "$3.2"
+	diff -r "$3/hashicorp" "$3.2/hashicorp" >/dev/null &&
+		ok "$1: two captures' windows byte-identical" ||
+		not_ok "$1: two captures' windows byte-identical" "they differ"
+	graded "$3" "$1"
+}
 refused "a checkquorum header" "$LANG_DIR/15-checkquorum" 6
 refused "a pre-vote campaign of a node that heard from a leader" "$LANG_DIR/14-prevote" 9
 
@@ -40,12 +50,7 @@ refused "a pre-vote campaign of a node that heard from a leader" "$LANG_DIR/14-p
 # never heard from a leader is its heartbeat timeout, a pre-vote round
 # in Candidate that the spec shows as etcd's pre-candidate.
 printf 'config prevote on\nelect 1 2 3\npropose 1 a\npump\ncrash 2\ncrash 3\nrestart 3\nrestart 2\ncampaign 3\npump\npropose 3 b\npump\n' >"$TMP/06-prevote"
-check "a pre-vote scenario" "$CAPTURE" hashicorp --scenario "$TMP/06-prevote" -o "$TMP/pv"
-check "a pre-vote scenario again" "$CAPTURE" hashicorp --scenario "$TMP/06-prevote" -o "$TMP/pv2"
-diff -r "$TMP/pv/hashicorp" "$TMP/pv2/hashicorp" >/dev/null &&
-	ok "a pre-vote scenario: two captures' windows byte-identical" ||
-	not_ok "a pre-vote scenario: two captures' windows byte-identical" "they differ"
-graded "$TMP/pv" "a pre-vote scenario"
+twice_graded "a pre-vote scenario" "$TMP/06-prevote" "$TMP/pv"
 W=$TMP/pv/hashicorp/06-prevote.ndjson
 [ "$(grep -c '"action": "BecomePreCandidate"' "$W")" = 2 ] &&
 	[ "$(grep '"action": "BecomePreCandidate"' "$W" | grep -c '"role": "precandidate"')" = 2 ] &&
@@ -61,12 +66,7 @@ refused "a compaction of what the log dropped already" "$TMP/07-twice" 5
 # (the snapshot at what the FSM applied, 5, above the step's 4), then a
 # restart over the installed snapshot.
 printf 'elect 1 2 3\npartition 1 2 | 3\npropose 1 s1\npropose 1 s2\npump\npropose 1 s3\npump\ncompact 1 4\ncompact 2 3\nheal\ntick 1\npump\npropose 1 s4\npump\ncrash 3\nrestart 3\ntick 1\npump\n' >"$TMP/08-snapshot"
-check "a snapshot scenario" "$CAPTURE" hashicorp --scenario "$TMP/08-snapshot" -o "$TMP/sn"
-check "a snapshot scenario again" "$CAPTURE" hashicorp --scenario "$TMP/08-snapshot" -o "$TMP/sn2"
-diff -r "$TMP/sn/hashicorp" "$TMP/sn2/hashicorp" >/dev/null &&
-	ok "a snapshot scenario: two captures' windows byte-identical" ||
-	not_ok "a snapshot scenario: two captures' windows byte-identical" "they differ"
-graded "$TMP/sn" "a snapshot scenario"
+twice_graded "a snapshot scenario" "$TMP/08-snapshot" "$TMP/sn"
 W=$TMP/sn/hashicorp/08-snapshot.ndjson
 python3 - "$W" <<'PY' && ok "a snapshot scenario: node 3 installs the snapshot of index 5" ||
 import json, sys
