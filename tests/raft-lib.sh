@@ -43,3 +43,16 @@ graded() {
 		not_ok "$2: raft-next.js passes every scored window" "$(head -c 400 "$TMP/grade.json") $(tail -n 3 "$TMP/grade.err")"
 	fi
 }
+
+# fails CORPUS: its scorecard's failures, one a line (file, action, why;
+# not the line: raft-rs may have one more window before, docs/raftrs.md).
+fails() {
+	"$CAPTURE" grade --json --exec "$RAFT_GRADER" "$1" 2>/dev/null |
+		python3 -c 'import json, os, sys
+try:
+    failures = json.load(sys.stdin)["failures"]
+except ValueError:
+    sys.exit("no scorecard of " + sys.argv[1])
+for f in failures:
+    print(os.path.basename(f["file"]), f["action"], f["why"])' "$1" 2>&1
+}

@@ -4,9 +4,9 @@
  * etcd's scenario files on a 3-node cluster of TiKV's raft-rs (crate raft
  * 0.7.0, unmodified) driven by the Rust harness of scenarios/raftrs/
  * (built by cargo), under the probes of scenarios/raftrs/raft.probes
- * (etcd's eBPF driver over a struct raft_harness), and folds the events
- * with etcd's folder into etcd's projection (folders/etcd/raftrs.c;
- * docs/raftrs.md).  Above etcd's room: it uses etcd's driver and checks.
+ * (etcd's eBPF driver over a struct raft_harness, and its explorer:
+ * --explore), and folds the events with etcd's folder into etcd's
+ * projection (folders/etcd/raftrs.c; docs/raftrs.md).  Above etcd's room: it uses etcd's driver and checks.
  * Nothing in C knows raft-rs's types: they are the spec's.
  */
 #include <stdlib.h>
@@ -14,12 +14,9 @@
 #include "../../capture/die.h"
 #include "../../capture/home.h"
 #include "../../capture/json.h"
-#include "../../capture/live.h"
-#include "../../capture/options.h"
 #include "../../capture/proc.h"
-#include "../etcd/driver/args.h"
-#include "../etcd/driver/ebpf.h"
 #include "../etcd/driver/harness.h"
+#include "../etcd/driver/raft-system.h"
 
 /* A Rust tool: on PATH, else where rustup puts it (~/.cargo/bin). */
 static char *rust_tool(const char *name)
@@ -93,45 +90,21 @@ static const struct raft_harness raftrs_raft_harness = {
 	.spec = "scenarios/raftrs/raft.probes",
 	.module = "raft",
 	.start = "harness::scenario_start",
+	.try_start = "harness::serve::try_start",
+	.try_end = "harness::serve::try_end",
 	.build = raftrs_build,
 	.describe = raftrs_describe_harness,
+	.uncovered = 1,   /* no coverage of Rust here: docs/raftrs.md */
 };
 
 static const char raftrs_usage[] =
-	"usage: capture raftrs --scenario NAME|all [options]\n\n"
+	"usage: capture raftrs --scenario NAME|all [options]\n"
+	"       capture raftrs --explore [--seed N] [--budget N|--seconds S] [--unguided] [options]\n\n"
 	"Capture TiKV's raft-rs (crate raft 0.7.0, unmodified) running a scenario\n"
 	"of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF uprobes (needs\n"
 	"root, or CAP_BPF and CAP_PERFMON), and fold it into windows of etcd's\n"
 	"projection (docs/raftrs.md).\n\n"
-	"options:\n"
-	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
-	"                       file (a path with a /), or all\n"
-	"      --scenarios DIR  take the scenario files from DIR (default:\n"
-	"                       scenarios/etcd, etcd's reference scenarios)\n"
-	"      --binary FILE    run this build of scenarios/raftrs instead of\n"
-	"                       building one\n"
-	RING_OPTIONS_HELP("the harness")
-	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
-	OUTPUT_OPTIONS_HELP("corpus/raftrs")
-	"  -h, --help           this text\n";
-
-enum { O_BINARY = 0x1500 };
-
-static const struct option raftrs_options[] = {
-	{ "binary", required_argument, NULL, O_BINARY },
-	{ 0 }
-};
-
-static void raftrs_option(void *opts, int opt, const char *arg)
-{
-	(void)opt;
-	((struct etcd_args *)opts)->binary = arg;
-}
-
-static void raftrs_describe(struct live_capture *lc, cJSON *m)
-{
-	raft_live_describe(lc, m, &raftrs_raft_harness);
-}
+	RAFT_SYSTEM_OPTIONS_HELP("raftrs", "docs/raftrs.md", "corpus/raftrs");
 
 static const struct live_driver raftrs_ebpf_driver = RAFT_EBPF_DRIVER(&raftrs_raft_harness);
 
@@ -140,17 +113,6 @@ static const struct live_driver *const raftrs_drivers[] = {
 	NULL,
 };
 
-const struct live_system live_raftrs = {
-	.summary = "run etcd's scenarios on TiKV's raft-rs under eBPF probes, fold it",
-	.usage = raftrs_usage,
-	.options = raftrs_options,
-	.opts = { sizeof(struct etcd_args), NULL },
-	.option = raftrs_option,
-	.driver_option = { "via", required_argument, NULL, 0x1501 },
-	.drivers = raftrs_drivers,
-	.raw_ext = "ndjson",
-	.default_dir = "corpus/raftrs",
-	.describe = raftrs_describe,
-	.finish = raft_live_finish,
-	.release = raft_live_release,
-};
+const struct live_system live_raftrs = RAFT_LIVE_SYSTEM(
+	"run etcd's scenarios on TiKV's raft-rs under eBPF probes, fold it",
+	raftrs_usage, 0x1501, raftrs_drivers, "corpus/raftrs");

@@ -58,18 +58,32 @@ static const char *probed_harness(struct live_capture *lc)
 {
 	const struct etcd_ebpf_opts *o = lc->driver_opts;
 	const struct etcd_args *e = lc->opts;
-	char *what;
 
-	if (lc->data)
-		return lc->data;
-	if (e->binary)
-		return lc->data = xstrdup(e->binary);
-	if (o->h->build)
-		return lc->data = o->h->build(o->h);
-	what = xasprintf("the %s harness", o->h->name);
-	lc->data = etcd_go_build(o->h->src, o->h->bin, "", what);
-	free(what);
+	if (!lc->data)
+		lc->data = e->binary ? xstrdup(e->binary) : raft_build_harness(o->h);
 	return lc->data;
+}
+
+char *raft_build_harness(const struct raft_harness *h)
+{
+	char *what, *bin;
+
+	if (h->build)
+		return h->build(h);
+	what = xasprintf("the %s harness", h->name);
+	bin = etcd_go_build(h->src, h->bin, "", what);
+	free(what);
+	return bin;
+}
+
+const struct raft_harness *raft_driver_harness(const struct live_capture *lc)
+{
+	const struct etcd_ebpf_opts *o = lc->driver_opts;
+
+	if (lc->driver->run != raft_ebpf_run)
+		die(EXIT_CAPTURE_FAILED, "%s: not an eBPF driver's capture",
+		    lc->driver->name);
+	return o->h;
 }
 
 /* --resolve FUNC: where the engine would probe FUNC. */

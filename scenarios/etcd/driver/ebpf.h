@@ -22,23 +22,34 @@ struct cap_err;
 /*
  * A raft's harness under the probes, paths relative to capture's home
  * (the spec: to the toolkit's tree, as its BPF program): the Go main of
- * @src (with main.scenarioStart and -batch, as scenarios/etcd/main.go),
+ * @src (with main.scenarioStart and -batch, as scenarios/etcd/main.go,
+ * and -serve's main.tryStart(i) and main.tryEnd(i, status), serve.go),
  * built into @bin, probed by @spec, its raft the module @module of
  * @src's go.mod.  Nothing else of the raft is known to C.  A harness in
- * another language names the function its -batch calls before each
- * scenario (@start), builds itself into @bin (@build: returns the path)
- * and describes its raft's version and its toolchain (@describe, with
- * the harness's sha256, as etcd_describe_harness() does for Go's).
+ * another language names the functions its -batch calls before each
+ * scenario (@start) and its -serve at each try (@try_start, @try_end:
+ * their arguments i and status read where DWARF puts them), builds
+ * itself into @bin (@build: returns the path), describes its raft's
+ * version and its toolchain (@describe, with the harness's sha256, as
+ * etcd_describe_harness() does for Go's), and says whether --explore has
+ * a coverage signal of it (@uncovered: none; the classes alone guide).
  */
 struct raft_harness {
 	const char *name;    /* "etcd": progress and messages */
 	const char *src, *bin, *spec, *module;
 	const char *start;   /* NULL: main.scenarioStart */
+	const char *try_start, *try_end;   /* NULL: main.tryStart, main.tryEnd */
 	char *(*build)(const struct raft_harness *h);          /* NULL: go build */
 	void (*describe)(cJSON *env, const struct raft_harness *h, const char *bin);
+	int uncovered;       /* 0: Go's coverage of @module (raft_cover_harness()) */
 };
 
 extern const struct raft_harness etcd_raft_harness;
+
+/* @h's harness built (@h->build, else go build of @src), its path. */
+char *raft_build_harness(const struct raft_harness *h);
+/* The harness of @lc's driver, an eBPF driver's (RAFT_EBPF_DRIVER). */
+const struct raft_harness *raft_driver_harness(const struct live_capture *lc);
 
 /* The driver's options (lc->driver_opts): --ring-bytes, --hold-ring, --resolve. */
 struct etcd_ebpf_opts {

@@ -18,7 +18,7 @@ struct raft_harness;
 /*
  * Explore raft @h with the with_tla harness @bin (etcd's; guided tries:
  * @cover_bin, the same built with Go coverage of @h's module; NULL when
- * unguided); write the kept scenarios, shrunk, into @dir (which exists
+ * unguided, or @h has no coverage signal: the classes alone guide); write the kept scenarios, shrunk, into @dir (which exists
  * and is empty).  With @probed, @bin is @h's plain harness (@cover_bin
  * built with -covermode=atomic) and every try runs in one process of it
  * under @h's probes (served.h).

@@ -177,11 +177,10 @@ static void find_scenarios(struct live_capture *lc, const struct raft_harness *h
 			   const struct explore_opts *x, int merge, const char *stage)
 {
 	int probed = lc->driver->run == raft_ebpf_run;
-	char *what = xasprintf("the %s harness", h->name);
-	char *bin = probed ? etcd_go_build(h->src, h->bin, "", what) :
+	char *bin = probed ? raft_build_harness(h) :
 		etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
 			      "with_tla", "the etcd harness (with_tla)");
-	char *cover = merge || x->unguided ? NULL :
+	char *cover = merge || x->unguided || h->uncovered ? NULL :
 		probed ? raft_cover_harness(h->src, h->bin, h->module, h->name) :
 		etcd_cover_harness();
 
@@ -191,7 +190,6 @@ static void find_scenarios(struct live_capture *lc, const struct raft_harness *h
 		etcd_explore(x, h, bin, cover, probed, stage);
 	free(cover);
 	free(bin);
-	free(what);
 }
 
 /*

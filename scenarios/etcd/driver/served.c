@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "../../../bpf/engine.h"
+#include "../../../bpf/goexpr.h"
+#include "../../../bpf/goresolve.h"
 #include "../../../bpf/gospec.h"
 #include "../../../capture/die.h"
 #include "../../../capture/err.h"
@@ -111,17 +113,29 @@ static void *engine_thread(void *arg)
 	return NULL;
 }
 
-/* Probe @func, reading its first @nargs integer arguments. */
-static int probe_args(struct served *s, const char *func, int nargs)
+/*
+ * Probe @func, reading its arguments @args (NULL-ended) where DWARF puts
+ * them at the probe site: Go's registers, or System V's registers or
+ * frame (a harness in another language, ebpf.h).
+ */
+static int probe_args(struct served *s, const char *func, const char *const args[])
 {
-	static const unsigned char regs[] = { GP_RAX, GP_RBX };
-	struct gp_site site = { .nreads = (unsigned)nargs };
+	struct go_binary *b = gp_binary(s->p.e);
+	struct gp_site site = { 0 };
 	struct cap_err err;
+	Dwarf_Die fn;
 	int id;
 
-	for (int i = 0; i < nargs; i++)
-		site.reads[i] = (struct gp_read){ .src = GP_SRC_REG,
-						  .reg = regs[i], .size = 8 };
+	if (go_subprogram(b, func, &fn, &err))
+		die_err(&err);
+	for (; args[site.nreads]; site.nreads++) {
+		struct go_value v;
+		char *why = go_expr(b, &fn, args[site.nreads], 0, &v);
+
+		if (why)
+			die(EXIT_CAPTURE_FAILED, "%s: %s: %s", go_path(b), func, why);
+		site.reads[site.nreads] = v.rd;
+	}
 	id = gp_probe(s->p.e, func, &site, NULL, &err);
 	if (id < 0)
 		die_err(&err);
@@ -145,8 +159,10 @@ struct served *served_start(const struct raft_harness *h, const char *bin,
 	mkdir_p(s->exit_cover);
 	setenv("GOCOVERDIR", s->exit_cover, 1);
 	etcd_probed_open(&s->p, bin, h->spec, s->idle, &ring);
-	s->start_site = probe_args(s, "main.tryStart", 1);
-	s->end_site = probe_args(s, "main.tryEnd", 2);
+	s->start_site = probe_args(s, h->try_start ? h->try_start : "main.tryStart",
+				   (const char *const[]){ "i", NULL });
+	s->end_site = probe_args(s, h->try_end ? h->try_end : "main.tryEnd",
+				 (const char *const[]){ "i", "status", NULL });
 	if (pipe2(s->in, O_CLOEXEC))
 		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
 	/* a try's records are read within a millisecond of its end */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * capture etcd --explore --via ebpf (and --merge's replays), capture
- * hashicorp --explore: the tries run on the unmodified harness under
- * raft's probes, one "HARNESS -serve" process for the whole exploration
- * (the probes attached once).  The engine runs in a
- * thread of its own; tries are written to the harness's stdin, and the
- * probes at main.tryStart and main.tryEnd send each try's events to its
- * trace file and say how it ended (scenarios/etcd/serve.go).
+ * hashicorp --explore, capture raftrs --explore: the tries run on the
+ * unmodified harness under raft's probes, one "HARNESS -serve" process
+ * for the whole exploration (the probes attached once).  The engine runs
+ * in a thread of its own; tries are written to the harness's stdin, and
+ * the probes at its try start and end (main.tryStart and main.tryEnd,
+ * scenarios/etcd/serve.go; a harness's own, ebpf.h) send each try's
+ * events to its trace file and say how it ended.
  */
 #ifndef SCENARIOS_ETCD_SERVED_H
 #define SCENARIOS_ETCD_SERVED_H

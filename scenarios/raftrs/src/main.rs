@@ -18,10 +18,14 @@
 //!
 //! Usage: raftrs-harness [-log FILE] SCENARIO_FILE;
 //! raftrs-harness -batch SCENARIO_FILE... replays each in turn, each on a
-//! cluster of its own, in one process (probes attached once).
+//! cluster of its own, in one process (probes attached once);
+//! raftrs-harness -generate ... draws a scenario (generate.rs) and
+//! raftrs-harness -serve runs an exploration's tries (serve.rs).
 
+mod generate;
 mod membership;
 mod scenario;
+mod serve;
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -31,8 +35,10 @@ use raft::storage::MemStorage;
 use raft::StateRole;
 use scenario::{Config as ScenarioConfig, Step, MAX_NODES, NODES};
 
-/// End the harness with code and a message on stderr.
+/// End the harness with code and a message on stderr; while serving, a
+/// refusal (3) ends the try instead (serve.rs).
 pub fn fatal(code: i32, msg: &str) -> ! {
+    serve::refuse_try(code, msg);
     eprintln!("raftrs-harness: {}", msg);
     std::process::exit(code)
 }
@@ -99,6 +105,12 @@ impl Cluster {
             }
         }
         c
+    }
+
+    /// Started, crashed and not removed: a restart brings it back.
+    fn crashed(&self, id: u64) -> bool {
+        let n = &self.nodes[id as usize];
+        n.started && n.rn.is_none() && !n.removed
     }
 
     fn rn(&mut self, id: u64) -> &mut RawNode<MemStorage> {
@@ -273,10 +285,14 @@ impl Cluster {
     /// follower or candidate campaigns once its elapsed ticks reach a
     /// timeout raft-rs draws at random from [election_tick,
     /// 2*election_tick), so only a tick that stays below election_tick is.
+    fn tick_safe(&self, id: u64) -> bool {
+        let r = &self.nodes[id as usize].rn.as_ref().expect("a live node").raft;
+        r.state == StateRole::Leader || r.election_elapsed + 1 < self.cfg.election_tick
+    }
+
     fn tick(&mut self, id: u64) -> Refusal {
-        let election = self.cfg.election_tick;
-        let r = &self.rn(id).raft;
-        if r.state != StateRole::Leader && r.election_elapsed + 1 >= election {
+        if !self.tick_safe(id) {
+            let r = &self.rn(id).raft;
             return Err(format!(
                 "tick {}: node {} has ticked {} time(s) without hearing from a leader; \
                  one more may reach its randomized election timeout (a campaign at a random tick)",
@@ -475,7 +491,7 @@ fn status(id: usize, rn: &RawNode<MemStorage>) -> String {
 }
 
 /// Run a scenario file; with a log, raft-rs's state after each step.
-fn replay(path: &str, mut log: Option<&mut dyn Write>) {
+pub(crate) fn replay(path: &str, mut log: Option<&mut dyn Write>) {
     let (cfg, steps) = scenario::read(path);
     let mut c = Cluster::new(cfg);
     for s in &steps {
@@ -501,6 +517,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     match a.as_slice() {
+        ["-generate", rest @ ..] => generate::generate(rest),
+        ["-serve"] => serve::serve(),
         ["-batch", paths @ ..] if !paths.is_empty() => {
             for (i, p) in paths.iter().enumerate() {
                 scenario_start(i);
@@ -515,7 +533,9 @@ fn main() {
         [path] if !path.starts_with('-') => replay(path, None),
         _ => fatal(
             2,
-            "usage: raftrs-harness [-log FILE] SCENARIO_FILE\n       raftrs-harness -batch SCENARIO_FILE...",
+            "usage: raftrs-harness [-log FILE] SCENARIO_FILE\n       raftrs-harness -batch SCENARIO_FILE...\n       \
+             raftrs-harness -serve (tries on stdin: serve.rs)\n       \
+             raftrs-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]",
         ),
     }
 }

@@ -38,7 +38,8 @@ const DEFAULT_CONFIG: Config = Config {
 /// One parsed scenario line.
 #[derive(Default)]
 pub struct Step {
-    pub pos: String, // file:line, for refusals while the step runs
+    pub pos: String,  // file:line, for refusals while the step runs
+    pub text: String, // the line's words, comment cut (a prefix's, generate.rs)
     pub word: String,
     pub ids: Vec<u64>,
     pub data: String,
@@ -135,8 +136,12 @@ fn parse_groups(s: &mut Step, args: &[&str]) -> Result<(), String> {
     }
 }
 
-fn parse_step(fields: &[&str]) -> Result<Step, String> {
-    let mut s = Step { word: fields[0].to_string(), ..Default::default() };
+pub fn parse_step(fields: &[&str]) -> Result<Step, String> {
+    let mut s = Step {
+        text: fields.join(" "),
+        word: fields[0].to_string(),
+        ..Default::default()
+    };
     let kinds = kinds(&s.word).ok_or(format!("unknown step {}", quote(&s.word)))?;
     if s.word == "partition" {
         return parse_groups(&mut s, &fields[1..]).map(|_| s);
@@ -265,12 +270,31 @@ impl Reader {
 
 /// Parse a scenario file; a bad line exits 3 naming file:line.
 pub fn read(path: &str) -> (Config, Vec<Step>) {
+    let (cfg, steps, _) = read_taking(path, |line| Some(line.to_string()));
+    (cfg, steps)
+}
+
+/// read(), each header line first as take gives it (None: left out), and
+/// the header lines taken: a mutated scenario's header as a harness takes
+/// it (generate.rs).
+pub fn read_taking(
+    path: &str,
+    take: fn(&str) -> Option<String>,
+) -> (Config, Vec<Step>, Vec<String>) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| fatal(3, &format!("open {}: {}", path, e)));
     let text = String::from_utf8_lossy(&bytes);
     let mut r = Reader { cfg: DEFAULT_CONFIG, seen: Vec::new(), steps: Vec::new() };
     let mut header = String::new(); // the last config line's file:line
+    let mut taken = Vec::new();
     for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("");
+        let mut line = raw.split('#').next().unwrap_or("").to_string();
+        if line.split_whitespace().next() == Some("config") {
+            match take(&line.split_whitespace().collect::<Vec<_>>().join(" ")) {
+                Some(l) => line = l,
+                None => continue,
+            }
+            taken.push(line.clone());
+        }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.is_empty() {
             continue;
@@ -292,5 +316,5 @@ pub fn read(path: &str) -> (Config, Vec<Step>) {
             ),
         );
     }
-    (r.cfg, r.steps)
+    (r.cfg, r.steps, taken)
 }
