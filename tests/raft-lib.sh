@@ -56,3 +56,15 @@ except ValueError:
 for f in failures:
     print(os.path.basename(f["file"]), f["action"], f["why"])' "$1" 2>&1
 }
+
+# explored SYSTEM DIR: DIR, a corpus of capture SYSTEM --explore --seed 1,
+# kept scenarios (5 or more), each named by its search.
+explored() {
+	local n
+	n=$(ls "$2/scenarios" 2>/dev/null | grep -c -- '-explored$')
+	[ "$n" -ge 5 ] && ok "the search kept scenarios ($n)" ||
+		not_ok "the search kept scenarios" "$n kept"
+	grep -q "capture $1 --explore: seed 1" "$2/scenarios/001-explored" &&
+		ok "a kept scenario names its search" ||
+		not_ok "a kept scenario names its search" "$(head -n 1 "$2/scenarios/001-explored")"
+}

@@ -98,8 +98,7 @@ static const struct raft_harness raftrs_raft_harness = {
 };
 
 static const char raftrs_usage[] =
-	"usage: capture raftrs --scenario NAME|all [options]\n"
-	"       capture raftrs --explore [--seed N] [--budget N|--seconds S] [--unguided] [options]\n\n"
+	RAFT_SYSTEM_USAGE("raftrs")
 	"Capture TiKV's raft-rs (crate raft 0.7.0, unmodified) running a scenario\n"
 	"of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF uprobes (needs\n"
 	"root, or CAP_BPF and CAP_PERFMON), and fold it into windows of etcd's\n"

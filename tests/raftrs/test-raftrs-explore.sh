@@ -15,12 +15,7 @@ source "$TESTS_DIR/raft-lib.sh"
 
 X="raftrs --explore --seed 1 --budget 60"
 check "capture $X" "$CAPTURE" $X -o "$TMP/x"
-n=$(ls "$TMP/x/scenarios" 2>/dev/null | grep -c -- '-explored$')
-[ "$n" -ge 5 ] && ok "the search kept scenarios ($n)" ||
-	not_ok "the search kept scenarios" "$n kept"
-grep -q 'capture raftrs --explore: seed 1' "$TMP/x/scenarios/001-explored" &&
-	ok "a kept scenario names its search" ||
-	not_ok "a kept scenario names its search" "$(head -n 1 "$TMP/x/scenarios/001-explored")"
+explored raftrs "$TMP/x"
 grep -q '"system": "raftrs"' "$TMP/x/MANIFEST.json" &&
 	ok "the corpus is raftrs's" || not_ok "the corpus is raftrs's" "$(head -n 5 "$TMP/x/MANIFEST.json")"
 cp -r "$TMP/x" "$TMP/x1"
@@ -55,3 +50,16 @@ nothing_left "a usage error leaves no corpus" "$TMP/bad"
 expect_exit 2 "--binary with --explore is a usage error" "--binary does not go with --explore" \
 	"$CAPTURE" raftrs --explore --binary /bin/true -o "$TMP/bad"
 nothing_left "--binary with --explore leaves no corpus" "$TMP/bad"
+
+# The harness's -serve (serve.rs): a refused try ends that try, not the
+# process, saying why unless quiet; the tries after it run.
+HARNESS=$ROOT/build/raftrs/debug/harness
+printf 'elect 1 2 3\nrestart 2\n' >"$TMP/refused"
+printf 'elect 1 2 3\n' >"$TMP/fine"
+printf '\tquiet\t%s\n\t\t%s\n\t\t%s\t%s\n' "$TMP/refused" "$TMP/refused" "$TMP/fine" "$TMP/steps" |
+	"$HARNESS" -serve >"$TMP/serve.out" 2>"$TMP/serve.err"
+rc=$?
+[ "$rc" = 0 ] && [ ! -s "$TMP/serve.out" ] &&
+	[ "$(cat "$TMP/serve.err")" = "raftrs-harness: $TMP/refused:2: node 2 is not crashed" ] &&
+	ok "-serve: a refused try ends the try, said once (not quiet), the next runs" ||
+	not_ok "-serve: a refused try ends the try" "exit $rc; $(head -c 300 "$TMP/serve.err")"

@@ -15,6 +15,12 @@
 #include "args.h"
 #include "ebpf.h"
 
+/* The usage's first lines, of system @NAME. */
+#define RAFT_SYSTEM_USAGE(NAME) \
+	"usage: capture " NAME " --scenario NAME|all [options]\n" \
+	"       capture " NAME " --explore [--seed N] [--budget N|--seconds S] [--shard K/N]\n" \
+	"                        [--unguided] [options]\n\n"
+
 /*
  * The usage's options after its description: @NAME the system, @DOC its
  * page (where --explore's guidance is said), @DIR the default corpus.

@@ -81,6 +81,10 @@ static void try_end(struct served *s, const struct gp_record *r)
 	if (s->ended == s->started || r->val[0] != s->tries)
 		die(EXIT_CAPTURE_FAILED, "%s -serve ended try %llu where try "
 		    "%llu was due", s->bin, r->val[0], s->tries);
+	if (r->val[1] && r->val[1] != EXIT_BAD_INPUT)
+		die(EXIT_CAPTURE_FAILED, "%s -serve ended try %llu with status "
+		    "%llu, neither 0 nor %d (a refusal)", s->bin, r->val[0],
+		    r->val[1], EXIT_BAD_INPUT);
 	s->jobs[s->ended++].status = (int)r->val[1];
 	s->tries++;
 	pthread_cond_signal(&s->cv);

@@ -23,8 +23,7 @@ static const struct raft_harness hashicorp_raft_harness = {
 };
 
 static const char hashicorp_usage[] =
-	"usage: capture hashicorp --scenario NAME|all [options]\n"
-	"       capture hashicorp --explore [--seed N] [--budget N|--seconds S] [--unguided] [options]\n\n"
+	RAFT_SYSTEM_USAGE("hashicorp")
 	"Capture HashiCorp's raft (github.com/hashicorp/raft, unmodified) running\n"
 	"a scenario of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF\n"
 	"uprobes (needs root, or CAP_BPF and CAP_PERFMON), and fold it into\n"
