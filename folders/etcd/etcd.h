@@ -36,18 +36,19 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
  * Another raft in etcd's projection (hashicorp.c, raftrs.c), folded by
  * etcd's folder from the with_tla-shaped events its probe spec writes
  * (docs/hashicorp.md, "mapping another raft"): its own name, so that its
- * corpora and audits stand beside etcd's; etcd's actions, checks, audit
- * domain (../etcd-audit.h) and grader.  Windows without a manifest are
- * etcd's, unless --system.
+ * corpora and audits stand beside etcd's; etcd's actions, checks and
+ * grader, and the audit domain @AUDIT (../etcd-audit.h: etcd's cells, or
+ * the projection's for a raft etcd's code does not decide).  Windows
+ * without a manifest are etcd's, unless --system.
  */
-#define ETCD_RAFT_FOLDER(NAME, SUMMARY) \
+#define ETCD_RAFT_FOLDER(NAME, SUMMARY, AUDIT) \
 	static void fold_##NAME(struct fold_run *run) \
 	{ \
 		etcd_fold_projection(run, &folder_##NAME, ETCD_NODES); \
 	} \
 	const struct folder folder_##NAME = { \
 		.name = #NAME, .summary = SUMMARY, .actions = etcd_actions, \
-		.form = FORM_STREAM, .fold = fold_##NAME, .audit = &etcd_audit, \
+		.form = FORM_STREAM, .fold = fold_##NAME, .audit = (AUDIT), \
 		.itf = etcd_itf, .actor = etcd_actor, .refines = &folder_etcd, \
 	}
 

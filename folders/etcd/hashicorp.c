@@ -8,4 +8,6 @@
 #include "../etcd-audit.h"
 
 ETCD_RAFT_FOLDER(hashicorp, "HashiCorp's raft (github.com/hashicorp/raft) in etcd's "
-		 "projection, from its probe spec's events");
+		 "projection, from its probe spec's events",
+		 /* etcd's own impossible cells are decided from etcd's code */
+		 &raft_audit);

@@ -8,4 +8,6 @@
 #include "../etcd-audit.h"
 
 ETCD_RAFT_FOLDER(raftrs, "TiKV's raft-rs (crate raft) in etcd's projection, "
-		 "from its probe spec's events");
+		 "from its probe spec's events",
+		 /* a port of etcd's raft: etcd's impossible cells hold for it */
+		 &etcd_audit);

@@ -39,6 +39,7 @@ void classes_free(struct classes *c)
 
 /* What a fold's windows are collected into. */
 struct observed {
+	const struct audit_domain *audit;
 	struct classes seen;
 	const struct classes *domain;   /* the classes that count */
 	const char *scenario;
@@ -50,8 +51,8 @@ static void observe_window(void *ctx, const struct window *w)
 	struct strbuf row = { 0 }, col = { 0 };
 	const char *why;
 
-	if (etcd_audit.classify(w, &row, &col)) {
-		why = etcd_audit.impossible(row.buf, col.buf);
+	if (o->audit->classify(w, &row, &col)) {
+		why = o->audit->impossible(row.buf, col.buf);
 		if (why)
 			die_at(EXIT_CHECK_FAILED, o->scenario, 0,
 			       "a %s window in the impossible class %s / %s (%s)",
@@ -85,11 +86,13 @@ static void keep_failed(void *scenario)
 }
 
 /* The classes of a trace the harness wrote for @scenario. */
-struct classes trace_classes(const struct classes *domain,
+struct classes trace_classes(const struct audit_domain *audit,
+			     const struct classes *domain,
 			     const char *trace, const char *steps,
 			     const char *scenario)
 {
-	struct observed o = { .domain = domain, .scenario = scenario };
+	struct observed o = { .audit = audit, .domain = domain,
+			      .scenario = scenario };
 	int saved = on_failure(keep_failed, (void *)scenario);
 
 	fold_observed(&folder_etcd, trace, steps, observe_window, &o);
@@ -97,15 +100,15 @@ struct classes trace_classes(const struct classes *domain,
 	return o.seen;
 }
 
-struct classes reachable_domain(void)
+struct classes reachable_domain(const struct audit_domain *audit)
 {
 	struct audit_axes ax = { 0 };
 	struct classes d = { 0 };
 
-	etcd_audit.axes(&ax, NULL);
+	audit->axes(&ax, NULL);
 	for (size_t r = 0; r < ax.nrows; r++)
 		for (size_t c = 0; c < ax.ncols; c++)
-			if (!etcd_audit.impossible(ax.rows[r], ax.cols[c])) {
+			if (!audit->impossible(ax.rows[r], ax.cols[c])) {
 				char *key = xasprintf("%s / %s", ax.rows[r],
 						      ax.cols[c]);
 

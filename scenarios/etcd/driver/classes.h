@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+struct audit_domain;
+
 struct classes {
 	char **v;
 	size_t n;
@@ -24,10 +26,11 @@ void classes_free(struct classes *c);
  * step map @steps) shows; a failed check dies naming the scenario's line
  * and keeps the scenario file as a finding.
  */
-struct classes trace_classes(const struct classes *domain,
+struct classes trace_classes(const struct audit_domain *audit,
+			     const struct classes *domain,
 			     const char *trace, const char *steps,
 			     const char *scenario);
-/* The audit's cells as "ROW / COL", but those declared impossible. */
-struct classes reachable_domain(void);
+/* @audit's cells as "ROW / COL", but those it declares impossible. */
+struct classes reachable_domain(const struct audit_domain *audit);
 
 #endif

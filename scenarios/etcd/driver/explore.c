@@ -28,6 +28,7 @@
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/scenario.h"
+#include "../../../folders/etcd-audit.h"
 #include "classes.h"
 #include "coverage.h"
 #include "ebpf.h"
@@ -155,7 +156,7 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 			die(EXIT_CAPTURE_FAILED, "the generator refused its own "
 			    "step (its message is above)");
 		e->tried++;
-		seen = trace_classes(&e->domain, slots[i].f.trace,
+		seen = trace_classes(e->audit, &e->domain, slots[i].f.trace,
 				     try_step_map(e, slots[i].f.steps), slots[i].f.scen);
 		fresh = jobs[i].coverdir ? try_units(e, jobs[i].coverdir) : 0;
 		if (keep_if_new(e, slots[i].f.scen, &seen, fresh))
@@ -211,9 +212,10 @@ void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
 {
 	int cleanup;
 	char *work = work_dir(&cleanup), *origin;
+	const struct audit_domain *audit = h->audit ? h->audit : &etcd_audit;
 	struct explorer e = { .x = x, .h = h, .package = h->module, .bin = bin,
 			      .cover_bin = cover_bin, .work = work,
-			      .domain = reachable_domain(),
+			      .audit = audit, .domain = reachable_domain(audit),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 
@@ -259,7 +261,7 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness refused it)",
 		    path);
 	e->tried++;
-	seen = trace_classes(&e->domain, t->f.trace,
+	seen = trace_classes(e->audit, &e->domain, t->f.trace,
 			     try_step_map(e, t->f.steps), path);
 	keep_if_new(e, path, &seen, 0);
 	classes_free(&seen);
@@ -271,7 +273,8 @@ void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
 	int cleanup;
 	char *work = work_dir(&cleanup);
 	struct explorer e = { .h = &etcd_raft_harness, .bin = bin, .work = work,
-			      .domain = reachable_domain(),
+			      .audit = &etcd_audit,
+			      .domain = reachable_domain(&etcd_audit),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 

@@ -23,7 +23,8 @@ struct explorer {
 	struct scenario *kept;     /* the parents among them too */
 	size_t nkept, nparents;
 	long tried;
-	struct classes domain;   /* the audit's cells not declared impossible */
+	const struct audit_domain *audit;   /* h's, else etcd's raft's */
+	struct classes domain;   /* its cells not declared impossible */
 	double start;
 	const char *cover_bin;   /* guided: the harness built with -cover */
 	struct gocover_pkg raft; /* its raft package, once a try wrote it */
