@@ -49,7 +49,7 @@ struct go_binary *gp_binary(struct gp_engine *e);
 
 /*
  * Ring-buffer size in bytes (a power of two, at least a page; 0 keeps the
- * default of 16 MiB).  With
+ * default of 1 MiB).  With
  * @hold the records are read only once the target has exited, so that a
  * ring smaller than the run's records must lose some: this is how the loss
  * accounting is tested.

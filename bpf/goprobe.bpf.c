@@ -29,7 +29,7 @@ const volatile __u32 follow = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 24);
+	__uint(max_entries, 1 << 20);
 } events SEC(".maps");
 
 struct {

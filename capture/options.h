@@ -46,7 +46,7 @@ enum { OPT_RING_BYTES = 0x0900, OPT_HOLD_RING };
 	{ "hold-ring", no_argument, NULL, OPT_HOLD_RING }
 /* @target: what runs under the probes ("COMMAND", "the harness"). */
 #define RING_OPTIONS_HELP(target) \
-	"      --ring-bytes N   ring-buffer size (power of two; default 16 MiB)\n" \
+	"      --ring-bytes N   ring-buffer size (power of two; default 1 MiB)\n" \
 	"      --hold-ring      read the ring buffer only after " target " exits\n" \
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
 /* Handle one getopt result; returns 1 if it was a ring option. */

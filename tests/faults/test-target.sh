@@ -54,5 +54,5 @@ expect_exit 6 "a ring buffer too small for the load: exit 6 with the counts" \
 	'lost events: [1-9][0-9]* ring-buffer drops \(ring full\).* records received' \
 	long --ring-bytes 4096 -o "$TMP/small"
 nothing_left "a ring buffer too small: nothing left" "$TMP/small"
-# The same load fits the default 16 MiB ring.
+# The same load fits the default 1 MiB ring.
 expect_exit 0 "the same load with the default ring" '' long -o "$TMP/fits"
