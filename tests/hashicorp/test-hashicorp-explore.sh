@@ -2,7 +2,7 @@
 # capture hashicorp --explore: etcd's explorer (scenarios/etcd/driver/)
 # over hashicorp's harness, tries drawn from hashicorp's own cluster
 # state (scenarios/hashicorp/explore.go), served in one process under
-# the probes and guided by Go's coverage of hashicorp's raft: the search
+# the probes and guided by the audit classes of its windows: the search
 # ends (a generated step the harness refuses would end it with exit 6),
 # keeps scenarios, and every scored window of their capture passes
 # raft-next.js unwidened.
@@ -36,18 +36,17 @@ else
 	not_ok "a prefix naming a fourth node" "$(tail -n 2 "$TMP/four.err") $(tr '\n' ';' <"$TMP/four.out" 2>/dev/null)"
 fi
 
-# Two searches of one seed keep the same corpus.  Unguided: Go's hit
-# counts of raft's statements (the guided search's second signal) vary
-# run to run under load (docs/hashicorp.md, "Exploration").
-for run in u1 u2; do
-	check "capture hashicorp --explore --unguided --seed 3 --budget 12 ($run)" \
-		"$CAPTURE" hashicorp --explore --unguided --seed 3 --budget 12 -o "$TMP/$run"
-done
-if diff -r -x MANIFEST.json "$TMP/u1" "$TMP/u2" >"$TMP/udiff" 2>&1 &&
-	diff <(grep -v '"/' "$TMP/u1/MANIFEST.json") <(grep -v '"/' "$TMP/u2/MANIFEST.json") >>"$TMP/udiff"; then
-	ok "two unguided searches keep the same corpus, byte for byte"
+# Two searches of one seed keep the same corpus: the guidance is the
+# classes of the windows alone, which the harness's settle makes the same
+# in every capture (Go's hit counts of raft's statements are not:
+# docs/hashicorp.md, "Exploration").
+check "the same search again" \
+	"$CAPTURE" hashicorp --explore --seed 1 --budget 40 -o "$TMP/x2"
+if diff -r -x MANIFEST.json "$TMP/x" "$TMP/x2" >"$TMP/xdiff" 2>&1 &&
+	diff <(grep -v '"/' "$TMP/x/MANIFEST.json") <(grep -v '"/' "$TMP/x2/MANIFEST.json") >>"$TMP/xdiff"; then
+	ok "two searches of one seed keep the same corpus, byte for byte"
 else
-	not_ok "two unguided searches keep the same corpus" "$(head -n 4 "$TMP/udiff")"
+	not_ok "two searches of one seed keep the same corpus" "$(head -n 4 "$TMP/xdiff")"
 fi
 
 expect_exit 2 "--budget without --explore is a usage error" "go with --explore" \
