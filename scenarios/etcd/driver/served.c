@@ -209,12 +209,36 @@ static void write_try(struct served *s, const struct job *j)
 	strbuf_release(&line);
 }
 
+/*
+ * The harness hung: the message names the try it was in (the first of
+ * the batch not ended: serve.go runs them in order), whose arguments
+ * run it again by hand, outside the search, and gives the scenario it
+ * reads (-generate's PREFIX_FILE when it mutates a kept one, a replay's
+ * scenario: explore.c's argv), which the search's work directory does
+ * not outlive.
+ */
+static _Noreturn void served_hung(struct served *s)
+{
+	struct strbuf args = { 0 };
+	const struct job *j = &s->jobs[s->ended];
+	int generating = !strcmp(j->argv[1], "-generate");
+	const char *read = generating ? j->argv[6] : j->argv[1];
+	char *sc = read ? read_file(read, NULL) : NULL;
+
+	for (int i = 1; j->argv[i]; i++)
+		strbuf_addf(&args, " %s", j->argv[i]);
+	die(EXIT_CAPTURE_FAILED, "%s -serve: a batch of tries timed out after "
+	    "%d s, in try %d of %d:%s%s%s%s", s->bin, SERVED_TIMEOUT,
+	    s->ended + 1, s->n, args.buf, sc ? "\n" : "",
+	    sc ? (generating ? "its PREFIX_FILE:\n" : "its scenario:\n") : "",
+	    sc ? sc : "");
+}
+
 /* The harness ended or hung before the batch did. */
 static _Noreturn void served_failed(struct served *s)
 {
 	if (!s->exited)
-		die(EXIT_CAPTURE_FAILED, "%s -serve: a batch of tries timed out "
-		    "after %d s", s->bin, SERVED_TIMEOUT);
+		served_hung(s);
 	if (s->rc < 0)
 		die_err(&s->err);
 	die(EXIT_CAPTURE_FAILED, "%s -serve exited with status %d during a try "
