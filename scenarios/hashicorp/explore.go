@@ -4,13 +4,11 @@
 // may draw on hashicorp's cluster: the steps main.go takes in each state,
 // never one it refuses (the search dies on a refused generated step).
 // The same language as etcd's, drawn from this cluster's state, not
-// etcd's: no hold, release, compact or membership step; a duplicate of
-// a request only; a proposal to the leader only; a campaign of a
-// follower (with pre-vote, of one that never heard from a leader); a
-// tick of a leader (a follower's moves nothing).  compact is not offered
-// although main.go takes it: hashicorp's leader sends a snapshot to a
-// node of an older term, which the explorer's audit domain declares
-// impossible (etcd's, docs/hashicorp.md), and a search would end there.
+// etcd's: no hold, release or membership step; a duplicate of a request
+// only; a proposal to the leader only; a campaign of a follower (with
+// pre-vote, of one that never heard from a leader); a tick of a leader
+// (a follower's moves nothing); a compaction up to what the node's FSM
+// applied.
 package main
 
 import (
@@ -109,5 +107,15 @@ func (g *generator) nodeOptions(opts []option, id uint64, crashed int) []option 
 	if crashed == 0 {
 		opts = append(opts, option{fmt.Sprintf("crash %d", id), 1})
 	}
-	return opts
+	return g.compactOption(opts, id)
+}
+
+// compactOption compacts node id's log up to what its FSM applied, when
+// that is not dropped already (compact's refusals, main.go).
+func (g *generator) compactOption(opts []option, id uint64) []option {
+	applied := g.c.nodes[id].fsm.applied.Load()
+	if applied <= g.c.dropped(id) {
+		return opts
+	}
+	return append(opts, option{fmt.Sprintf("compact %d %d", id, applied), 2})
 }

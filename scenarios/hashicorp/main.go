@@ -58,6 +58,9 @@ type node struct {
 	logs  *raft.InmemStore // log and stable store
 	snaps *raft.InmemSnapshotStore
 	fsm   fsm
+	// compacted is the index of the last compact, whose entry the log
+	// keeps (compact says why)
+	compacted uint64
 }
 
 // cluster holds the nodes and the messages in flight, queued per
@@ -495,10 +498,18 @@ func (c *cluster) crash(id uint64) {
 // (settle let it catch up), which may be above index: etcd's is at
 // index.  hashicorp keeps TrailingLogs entries behind its snapshot
 // (compactLogs drops up to min(snapshot, last - TrailingLogs)), so the
-// step sets TrailingLogs to the entries after index for the snapshot,
-// then back.  Refused, as etcd's is, when index is beyond what the node
-// (its FSM) applied or not above what its log dropped already; a leader
-// then sends a follower that needs a dropped entry its snapshot.
+// step sets TrailingLogs for the snapshot, then back.  The entry at
+// index stays, as etcd's MemoryStorage keeps the entry it compacted to
+// (its term): a hashicorp follower matches an append's previous entry in
+// its log only (appendEntries, raft.go:1494 of v1.8.0), so one whose
+// entry at index went, with entries after it, rejected every append
+// after index as missing its previous entry, and a leader whose log was
+// dropped to index too answered each rejection with its snapshot, which
+// did not bring the entry back: a loop of append, rejection, snapshot
+// that never settled (docs/hashicorp.md).  Refused, as etcd's is, when
+// index is beyond what the node (its FSM) applied or not above what its
+// log dropped already; a leader then sends a follower that needs a
+// dropped entry its snapshot.
 func (c *cluster) compact(id, index uint64) error {
 	r, logs := c.nodes[id].r, c.nodes[id].logs
 	if applied := c.nodes[id].fsm.applied.Load(); index > applied {
@@ -517,19 +528,22 @@ func (c *cluster) compact(id, index uint64) error {
 	}
 	rc := r.ReloadableConfig()
 	trailing := rc.TrailingLogs
-	rc.TrailingLogs = last - index
+	rc.TrailingLogs = last - index + 1
 	c.reload(id, rc)
 	if err := r.Snapshot().Error(); err != nil {
 		fatal(1, "node %d: snapshot: %v", id, err)
 	}
 	rc.TrailingLogs = trailing
 	c.reload(id, rc)
+	c.nodes[id].compacted = index
 	settle()
 	return nil
 }
 
-// dropped is the index node id's log is dropped up to: before its first
-// entry, or, when a compaction dropped it whole, its snapshot's.
+// dropped is the index node id's log is dropped up to, in etcd's terms:
+// before its first entry, or its last compact's (whose entry it keeps),
+// or, when its log is empty (a follower's after a snapshot), its
+// snapshot's.
 func (c *cluster) dropped(id uint64) uint64 {
 	n := c.nodes[id]
 	first, err := n.logs.FirstIndex()
@@ -537,7 +551,7 @@ func (c *cluster) dropped(id uint64) uint64 {
 		fatal(1, "node %d: %v", id, err)
 	}
 	if first > 0 {
-		return first - 1
+		return max(first-1, n.compacted)
 	}
 	snaps, err := n.snaps.List()
 	if err != nil {
