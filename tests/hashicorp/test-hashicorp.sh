@@ -61,6 +61,60 @@ refused "a compaction past what the node's FSM applied" "$LANG_DIR/13-snapshot" 
 printf 'elect 1 2 3\npropose 1 a\npump\ncompact 1 3\ncompact 1 3\n' >"$TMP/07-twice"
 refused "a compaction of what the log dropped already" "$TMP/07-twice" 5
 
+# A generated scenario (-generate 140 40) whose compactions dropped the
+# entry an append names as previous: the follower rejected it, the
+# leader sent its snapshot, which did not bring it back, and again, a
+# loop that never settled (docs/hashicorp.md, "compact in a search").
+# compact keeps that entry now, as etcd's compaction keeps its term.
+cat >"$TMP/compact-loop" <<'SC'
+config prevote on
+config checkquorum off
+config election-tick 10
+config heartbeat-tick 1
+elect 2 3 1
+crash 2
+restart 2
+campaign 2
+deliver-one 1<-2
+deliver 3<-2
+deliver-one 2<-3
+deliver 1<-2
+pump
+propose 2 v2
+deliver-one 3<-2
+deliver 1<-2
+deliver-one 2<-3
+deliver-one 2<-1
+tick 2
+pump
+compact 2 4
+tick 2
+propose 2 v11
+duplicate 3<-2
+duplicate 3<-2
+duplicate 3<-2
+deliver-one 1<-2
+deliver-one 1<-2
+deliver-one 2<-1
+tick 2
+partition 2 | 3 1
+tick 2
+propose 2 v21
+tick 2
+compact 1 4
+propose 2 v24
+heal
+partition 3 | 1 2
+tick 2
+propose 2 v28
+discard 1
+propose 2 v30
+deliver-one 1<-2
+pump
+SC
+check "a scenario whose compactions looped settles" \
+	timeout 30 "$ROOT/build/hashicorp/harness" "$TMP/compact-loop"
+
 # compact: Raft.Snapshot with the log dropped up to the step's index; a
 # follower cut off meanwhile gets InstallSnapshot, etcd's HandleSnapshot
 # (the snapshot at what the FSM applied, 5, above the step's 4), then a
