@@ -12,8 +12,8 @@ source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 source "$TESTS_DIR/raft-lib.sh"
 
-check "capture hashicorp --explore --seed 1 --budget 40" \
-	"$CAPTURE" hashicorp --explore --seed 1 --budget 40 -o "$TMP/x"
+check "capture hashicorp --explore --seed 1 --budget 20" \
+	"$CAPTURE" hashicorp --explore --seed 1 --budget 20 -o "$TMP/x"
 explored hashicorp "$TMP/x"
 if "$CAPTURE" grade --json --exec "node $TESTS_DIR/graders/raft-next.js" "$TMP/x" >"$TMP/g.json" 2>"$TMP/g.err" &&
 	python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["all"]; sys.exit(0 if a["failed"] == 0 and a["passed"] > 0 else 1)' "$TMP/g.json"; then
@@ -41,7 +41,7 @@ fi
 # in every capture (Go's hit counts of raft's statements are not:
 # docs/hashicorp.md, "Exploration").
 check "the same search again" \
-	"$CAPTURE" hashicorp --explore --seed 1 --budget 40 -o "$TMP/x2"
+	"$CAPTURE" hashicorp --explore --seed 1 --budget 20 -o "$TMP/x2"
 if diff -r -x MANIFEST.json "$TMP/x" "$TMP/x2" >"$TMP/xdiff" 2>&1 &&
 	diff <(grep -v '"/' "$TMP/x/MANIFEST.json") <(grep -v '"/' "$TMP/x2/MANIFEST.json") >>"$TMP/xdiff"; then
 	ok "two searches of one seed keep the same corpus, byte for byte"
