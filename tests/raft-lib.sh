@@ -11,7 +11,7 @@ raft_twice() {
 	if diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" 2>&1; then
 		ok "two captures byte-identical (windows, events, raw, manifest)"
 	else
-		not_ok "two captures byte-identical" "$(head -n 5 "$TMP/diff")"
+		not_ok "two captures byte-identical" "$(diff -rq "$TMP/a" "$TMP/b" | head -n 12; head -n 5 "$TMP/diff")"
 	fi
 	for i in 1 2 3 4 5; do
 		[ -s "$(ls "$TMP"/a/"$1"/0$i-*.ndjson 2>/dev/null)" ] &&
