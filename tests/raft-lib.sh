@@ -3,11 +3,14 @@
 
 RAFT_GRADER="node $TESTS_DIR/graders/raft-next.js"
 
-# raft_twice SYSTEM: capture SYSTEM --scenario all into $TMP/a and $TMP/b,
-# the two byte-identical, each of the five scenarios with windows.
+# raft_twice SYSTEM [VAR=VALUE VAR=VALUE]: capture SYSTEM --scenario all
+# into $TMP/a and $TMP/b (each under the environment given for it: two
+# schedules a harness must not be moved by), the two byte-identical, each
+# of the five scenarios with windows.
 raft_twice() {
-	check "capture $1 --scenario all" "$CAPTURE" "$1" --scenario all -o "$TMP/a"
-	check "a second capture" "$CAPTURE" "$1" --scenario all -o "$TMP/b"
+	local sa=${2:-} sb=${3:-}
+	check "capture $1 --scenario all${sa:+ under $sa}" env $sa "$CAPTURE" "$1" --scenario all -o "$TMP/a"
+	check "a second capture${sb:+ under $sb}" env $sb "$CAPTURE" "$1" --scenario all -o "$TMP/b"
 	if diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" 2>&1; then
 		ok "two captures byte-identical (windows, events, raw, manifest)"
 	else
@@ -19,10 +22,10 @@ raft_twice() {
 	done
 }
 
-# raft_five SYSTEM: raft_twice, then the five graded with no window
-# unscoreable and the corpus verified.
+# raft_five SYSTEM [VAR=VALUE VAR=VALUE]: raft_twice, then the five
+# graded with no window unscoreable and the corpus verified.
 raft_five() {
-	raft_twice "$1"
+	raft_twice "$@"
 	graded "$TMP/a" "the five scenarios"
 	py 'r["all"]["unscoreable"] == 0' "$TMP/grade.json" &&
 		ok "no window of the five unscoreable" ||

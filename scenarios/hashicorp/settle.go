@@ -6,18 +6,30 @@
 // them can move without the harness.  Every timer raft arms is an hour
 // long (main.go), except the back-off after a failed RPC; so the
 // cluster is quiet when every goroutine is parked (waits for another to
-// move it), none waits out a back-off, and no main loop waits for the
-// observer below.  The
+// move it), none waits out a back-off, and none is held (below).  The
 // check reads every goroutine's stack (runtime.Stack stops the world:
 // one consistent picture, in a buffer of the goroutine that looks).
 //
-// One race is raft's own: a new leader starts a replicator per follower
-// and only then appends its no-op entry, so a replicator that runs at
-// once sends an append without it, one that runs late the no-op.  A
-// blocking observer of PeerObservation (sent by the main loop right after
-// it starts a replicator) holds the main loop there until everything
-// else is quiet: the replicator always runs first.  settle counts a held
-// main loop as one that can move (the observer lets it go).
+// Two races are raft's own, each ordered by holding one goroutine where
+// it calls the harness until everything else is quiet:
+//
+//   - a new leader starts a replicator per follower and only then appends
+//     its no-op entry, so a replicator that runs at once sends an append
+//     without it, one that runs late the no-op.  A blocking observer of
+//     PeerObservation (sent by the main loop right after it starts a
+//     replicator) holds the main loop there: the replicator always runs
+//     first.
+//   - a replicator whose append is answered tells the leader's commitment
+//     (commitCh, which the main loop takes to raise the commit index) and
+//     at once sends the entries proposed meanwhile, the commit index read
+//     into that append while the main loop may or may not have taken the
+//     news: the commit it carries followed the schedule.  The transport
+//     holds the replicator where it sets up an append (EncodePeer, called
+//     right before the commit index is read): the main loop always takes
+//     the news first, and an append carries the commit the leader knows.
+//
+// settle counts a held goroutine as one that can move (release lets it
+// go); release lets a replicator go before a main loop.
 package main
 
 import (
@@ -36,13 +48,26 @@ var backoffs = [][]byte{
 	[]byte("hashicorp/raft@v1.8.0/replication.go:418 "),
 }
 
-var observing = []byte("hashicorp/raft.(*Raft).observe(")
+// holding are the calls where a goroutine of raft's is held: a main loop
+// sending the observer an observation, a replicator in holdAppend.
+var holding = [][]byte{
+	[]byte("hashicorp/raft.(*Raft).observe("),
+	[]byte("main.holdAppend("),
+}
 
-// held says whether the goroutine whose stack is g is a main loop held
-// by the observer (blocked sending it an observation).
+// held says whether the goroutine whose stack is g is held (blocked
+// sending release what it is about to do).
 func held(g []byte) bool {
 	header, _, _ := bytes.Cut(g, []byte("\n"))
-	return bytes.Contains(header, []byte("[chan send")) && bytes.Contains(g, observing)
+	if !bytes.Contains(header, []byte("[chan send")) {
+		return false
+	}
+	for _, h := range holding {
+		if bytes.Contains(g, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // parked are the states (runtime.Stack's "[select]", "[chan receive, 2
@@ -70,7 +95,7 @@ func state(header []byte) string {
 }
 
 // moving says whether the goroutine whose stack is g can still move by
-// itself (a main loop held by the observer is not: held says so).
+// itself (a held one is not: held says so).
 func moving(g []byte) bool {
 	header, _, _ := bytes.Cut(g, []byte("\n"))
 	if !parked[state(header)] {
@@ -85,7 +110,7 @@ func moving(g []byte) bool {
 }
 
 // stacks is a buffer for every goroutine's stack, one per goroutine that
-// looks: settle and the observer look at the same time, and a buffer they
+// looks: settle and release look at the same time, and a buffer they
 // shared would be overwritten by one while the other reads it (which let
 // settle see a quiet cluster that was not: a new leader's main loop still
 // held, its BecomeLeader after the next step's events).
@@ -105,8 +130,8 @@ func (s *stacks) others() [][]byte {
 	return bytes.Split(s.buf[:n], []byte("\n\n"))[1:]
 }
 
-// quiet says how many goroutines but the caller's are held by the
-// observer, and whether none of the others can move.
+// quiet says how many goroutines but the caller's are held, and whether
+// none of the others can move.
 func (s *stacks) quiet() (holds int, still bool) {
 	for _, g := range s.others() {
 		if held(g) {
@@ -120,8 +145,8 @@ func (s *stacks) quiet() (holds int, still bool) {
 
 var settled stacks
 
-// settle waits until the cluster is quiet: nothing can move, no main
-// loop is held.
+// settle waits until the cluster is quiet: nothing can move, nothing is
+// held.
 func settle() {
 	for {
 		if holds, still := settled.quiet(); still && holds == 0 {
@@ -131,12 +156,25 @@ func settle() {
 	}
 }
 
-// observations: every node's blocking observer sends here.
-var observations = make(chan raft.Observation)
+// observations: every node's blocking observer sends here; appends:
+// every replicator about to read the commit index into an append.
+var (
+	observations = make(chan raft.Observation)
+	appends      = make(chan struct{})
+)
 
-// observe takes each observation once a main loop is held and
-// everything else is quiet.
-func observe() {
+// holdAppend holds a replicator until release lets it read the commit
+// index (transport.go, EncodePeer).
+//
+//go:noinline
+func holdAppend() { appends <- struct{}{} }
+
+// release lets one held goroutine go once everything else is quiet: a
+// replicator before a main loop, so that the two held at once (a new
+// leader's main loop after starting a replicator, that replicator at its
+// first append) go in one order.  Two replicators held at once are one
+// leader's, each sending to a follower of its own: either may go first.
+func release() {
 	var s stacks
 	for {
 		for {
@@ -145,11 +183,18 @@ func observe() {
 			}
 			time.Sleep(50 * time.Microsecond)
 		}
-		<-observations
+		select {
+		case <-appends:
+		default:
+			select {
+			case <-appends:
+			case <-observations:
+			}
+		}
 	}
 }
 
-func init() { go observe() }
+func init() { go release() }
 
 // peerObserver holds a node's main loop where it starts a replicator.
 func peerObserver() *raft.Observer {

@@ -10,8 +10,11 @@ package main
 import (
 	"errors"
 	"io"
+	"os"
 	"reflect"
+	"runtime"
 	"strconv"
+	"time"
 
 	"github.com/hashicorp/raft"
 )
@@ -131,8 +134,52 @@ func (t *transport) TimeoutNow(_ raft.ServerID, target raft.ServerAddress,
 	return t.send(target, args, resp)
 }
 
+// EncodePeer is called by a replicator's setupAppendEntries right before
+// it reads the commit index into the append (replication.go:574 of
+// v1.8.0): there the replicator is held until everything else is quiet,
+// the main loop having taken the news of a commit the replicator's last
+// answer made (settle.go).
 func (t *transport) EncodePeer(_ raft.ServerID, addr raft.ServerAddress) []byte {
+	if settingUpAppend() {
+		lateAppend()
+		holdAppend()
+	}
 	return []byte(addr)
+}
+
+// settingUpAppend says whether EncodePeer's caller is setupAppendEntries
+// (not getRPCHeader, a heartbeat, a vote request or a snapshot's).
+func settingUpAppend() bool {
+	var pcs [8]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	for f, more := frames.Next(); more; f, more = frames.Next() {
+		if f.Function == "main.(*transport).EncodePeer" {
+			f, _ = frames.Next()
+			return f.Function == "github.com/hashicorp/raft.(*Raft).setupAppendEntries"
+		}
+	}
+	return false
+}
+
+// lateness is how long a replicator yields before it is held
+// (HASHICORP_HARNESS_LATE_APPEND, microseconds, for a test): without the
+// hold, the main loop then took a commit's news before the replicator
+// read the commit index, the schedule a loaded machine gave sometimes;
+// GOMAXPROCS=1 gave the other (the replicator runs on until it blocks).
+// It yields rather than sleeps, so that settle sees it move.
+var lateness = func() time.Duration {
+	v, set := os.LookupEnv("HASHICORP_HARNESS_LATE_APPEND")
+	us, err := strconv.ParseUint(v, 10, 32)
+	if set && err != nil {
+		fatal(2, "HASHICORP_HARNESS_LATE_APPEND=%q: expected microseconds", v)
+	}
+	return time.Duration(us) * time.Microsecond
+}()
+
+func lateAppend() {
+	for start := time.Now(); time.Since(start) < lateness; {
+		runtime.Gosched()
+	}
 }
 
 func (t *transport) DecodePeer(b []byte) raft.ServerAddress {
