@@ -14,12 +14,45 @@ raft_twice() {
 	if diff -r "$TMP/a" "$TMP/b" >"$TMP/diff" 2>&1; then
 		ok "two captures byte-identical (windows, events, raw, manifest)"
 	else
-		not_ok "two captures byte-identical" "$(diff -rq "$TMP/a" "$TMP/b" | head -n 12; head -n 5 "$TMP/diff")"
+		not_ok "two captures byte-identical" "$(kept twice "$TMP/a" "$TMP/b"
+			diff -rq "$TMP/a" "$TMP/b" | sed "s|$TMP/||g" | head -n 12
+			f=$(cd "$TMP/a" && for f in raw/* "$1"/*; do
+				cmp -s "$f" "$TMP/b/$f" || { echo "$f"; break; }; done)
+			[ -z "$f" ] || { echo "$f:"; first_difference "$TMP/a/$f" "$TMP/b/$f"; })"
 	fi
 	for i in 1 2 3 4 5; do
 		[ -s "$(ls "$TMP"/a/"$1"/0$i-*.ndjson 2>/dev/null)" ] &&
 			ok "scenario 0$i has windows" || not_ok "scenario 0$i has windows" "none"
 	done
+}
+
+# kept WHAT DIR...: the DIRs copied to build/test-logs/kept/SCRIPT/WHAT/
+# ($TMP goes when the script ends), and a line that says where, for the
+# not_ok of two outputs that differ.
+kept() {
+	local what=$1 to
+	to=build/test-logs/kept/$(basename "$0" .sh)/$what
+	shift
+	rm -rf "${ROOT:?}/$to" && mkdir -p "$ROOT/$to" && cp -r "$@" "$ROOT/$to/" &&
+		echo "kept in $to/"
+}
+
+# first_difference A B: where files A and B first differ: the line and
+# 100 characters of each from a little before the first differing one
+# (a window's line is longer than a message).
+first_difference() {
+	python3 - "$1" "$2" <<'PY'
+import sys
+a, b = (open(p, errors="replace").read().split("\n") for p in sys.argv[1:3])
+for n, (x, y) in enumerate(zip(a + [""] * len(b), b + [""] * len(a)), 1):
+    if x != y:
+        c = next((i for i, (u, v) in enumerate(zip(x, y)) if u != v), min(len(x), len(y)))
+        c = max(c - 30, 0)
+        print("line %d, from column %d:" % (n, c + 1))
+        print("< " + x[c:c + 100])
+        print("> " + y[c:c + 100])
+        break
+PY
 }
 
 # raft_five SYSTEM [VAR=VALUE VAR=VALUE]: raft_twice, then the five

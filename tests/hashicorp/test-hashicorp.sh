@@ -50,7 +50,9 @@ twice_graded() {
 	check "$1 again" "$CAPTURE" hashicorp --scenario "$2" -o "$3.2"
 	diff -r "$3/hashicorp" "$3.2/hashicorp" >/dev/null &&
 		ok "$1: two captures' windows byte-identical" ||
-		not_ok "$1: two captures' windows byte-identical" "they differ"
+		not_ok "$1: two captures' windows byte-identical" "$(kept "$(basename "$3")" "$3" "$3.2"
+			f=$(basename "$2").ndjson
+			first_difference "$3/hashicorp/$f" "$3.2/hashicorp/$f")"
 	graded "$3" "$1"
 }
 refused "a checkquorum header" "$LANG_DIR/15-checkquorum" 6

@@ -10,6 +10,7 @@
 # locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
+source "$TESTS_DIR/raft-lib.sh"
 D=$TESTS_DIR/hashicorp
 BIN=$ROOT/build/hashicorp/harness
 CHECK="python3 $D/check-described.py $CAPTURE $BIN"
@@ -29,14 +30,19 @@ $CHECK "$ROOT/scenarios/hashicorp/raft.probes" >/dev/null 2>&1 &&
 	not_ok "raft.probes (read from the source) is not --describe's alone" "passed" ||
 	ok "raft.probes (read from the source) is not --describe's alone"
 
-same=0
+same=0 differ=""
 for f in "$ROOT"/scenarios/etcd/0[1-5]-*; do
 	s=$(basename "$f")
 	"$CAPTURE" go --probes "$D/user.probes" -o "$TMP/u-$s" -- "$BIN" "$f" \
 		>/dev/null 2>"$TMP/go.err" || not_ok "capture go of $s" "$(tail -n 2 "$TMP/go.err")"
 	"$CAPTURE" fold hashicorp "$TMP/u-$s/events/harness.ndjson" -o "$TMP/f-$s" \
 		>/dev/null 2>"$TMP/fold.err" || not_ok "fold of $s" "$(tail -n 2 "$TMP/fold.err")"
-	cmp -s "$TMP/f-$s/hashicorp/harness.ndjson" "$TMP/ref/hashicorp/$s.ndjson" && same=$((same + 1))
+	if cmp -s "$TMP/ref/hashicorp/$s.ndjson" "$TMP/f-$s/hashicorp/harness.ndjson"; then
+		same=$((same + 1))
+	else
+		differ+="$s: $(kept "$s" "$TMP/ref" "$TMP/u-$s" "$TMP/f-$s")"$'\n'
+		differ+="$(first_difference "$TMP/ref/hashicorp/$s.ndjson" "$TMP/f-$s/hashicorp/harness.ndjson")"$'\n'
+	fi
 	mkdir -p "$TMP/all/hashicorp"
 	cp "$TMP/f-$s/hashicorp/harness.ndjson" "$TMP/all/hashicorp/$s.ndjson"
 done
@@ -47,4 +53,4 @@ else
 	not_ok "raft-next.js passes every scored window of the user spec" "$(head -c 400 "$TMP/g.json") $(tail -n 3 "$TMP/g.err")"
 fi
 [ "$same" = 5 ] && ok "its windows equal raft.probes' on all five scenarios" ||
-	not_ok "its windows equal raft.probes' on all five scenarios" "$same of 5"
+	not_ok "its windows equal raft.probes' on all five scenarios" "$same of 5; ${differ%$'\n'}"
