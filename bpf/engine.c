@@ -277,7 +277,7 @@ static void take_values(const struct gp_plan *p, struct gp_record *r)
 	for (unsigned i = 0; i < GP_MAX_READS; i++) {
 		const struct gp_value *v = &p->vals[i];
 
-		if (i < p->nreads && (blocks & (1u << v->block)))
+		if (i < p->nreads && v->block < GP_MAX_BLOCKS && (blocks & (1u << v->block)))
 			nil |= 1u << i;
 		if (i >= p->nreads || (nil & (1u << i)))
 			r->val[i] = 0;

@@ -63,7 +63,10 @@ struct scratch {
 	__u64 win_addr[NWIN];   /* windows read at lone fields */
 	__u16 win_doff[NWIN];
 	__u32 win_next;
-	__u32 unwoken;          /* records sent above the wake-up mark */
+	__u32 unwoken;          /* fill checks above the wake-up mark */
+	__u32 unchecked;        /* records sent since the last fill check */
+	__u32 level;            /* the fill's quarters at the last check */
+	__u32 pid;              /* the probe's process (one helper call a probe) */
 	__u64 words[GP_ROOT_BYTES / 8];  /* the data follows at once */
 	__u8 data[GP_DATA_BYTES + 8];   /* + a value read at the very end */
 	struct gp_record rec;           /* the record, before it is sent */
@@ -248,11 +251,6 @@ static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p)
 			sc->nil_mask |= 1u << i;
 			continue;
 		}
-		if (b->flags & GP_BLOCK_VALUE) {
-			if (doff <= GP_DATA_BYTES - 8)
-				*(__u64 *)(sc->data + doff) = base;
-			continue;
-		}
 		if (b->flags & GP_BLOCK_WINDOW)
 			err = read_lone(sc, doff, b->len, base + b->off);
 		else
@@ -263,7 +261,7 @@ static __always_inline void read_blocks(struct scratch *sc, struct gp_plan *p)
 }
 
 /*
- * Each read's 8 bytes at its place in the blocks, and which blocks were
+ * Each read's 8 bytes at its place in the words or the blocks, and which blocks were
  * nil: the loader masks each value to its read's size and zeroes those of
  * nil blocks and those past the site's reads (engine.c), work the probe
  * would do in the target's time.
@@ -274,9 +272,9 @@ static __always_inline void take_values(struct gp_record *r, struct scratch *sc,
 	for (int i = 0; i < GP_MAX_READS; i++) {
 		__u32 doff = p->vals[i].doff;
 
-		if (i >= p->nreads || doff > GP_DATA_BYTES)
+		if (i >= p->nreads || doff > GP_ROOT_BYTES + GP_DATA_BYTES)
 			break;
-		r->val[i] = *(__u64 *)(sc->data + doff);
+		r->val[i] = *(__u64 *)((__u8 *)sc->words + doff);
 	}
 	r->nil_mask = sc->nil_mask;
 }
@@ -290,13 +288,27 @@ static __always_inline void take_values(struct gp_record *r, struct scratch *sc,
  * itself (bench/ebpf-overhead-rust), but near a full ring that cost slows
  * the target down to its consumer, which a drop would fail the capture.
  * Below the mark the consumer drains by its poll timer (engine.c).
+ * Below half the ring the fill is looked at every CHECK_EVERY records of
+ * the CPU only: the query is a helper call and reads the consumer's
+ * position, a line the consumer writes on every record it takes.  Past
+ * half every record looks: checking every 16th there too lost records
+ * when the consumer stalled (its back-pressure gone, docs/results/probes.md).
  */
+#define CHECK_EVERY 16
+
 static __always_inline __u64 wake_flags(struct scratch *sc)
 {
-	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-	__u32 every = avail >= 3 * wakeup_bytes ? 1 : avail >= 2 * wakeup_bytes ? 32 : 512;
+	if (sc->level < 2 && sc->unchecked++ % CHECK_EVERY)
+		return BPF_RB_NO_WAKEUP;
 
-	if (avail < wakeup_bytes) {
+	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	__u32 level = avail >= 3 * wakeup_bytes ? 3 : avail >= 2 * wakeup_bytes ? 2 :
+		      avail >= wakeup_bytes ? 1 : 0;
+	/* in checks: every record's past half, every CHECK_EVERY's below */
+	__u32 every = level == 3 ? 1 : level == 2 ? 32 : 512 / CHECK_EVERY;
+
+	sc->level = level;
+	if (!level) {
 		sc->unwoken = 0;
 		return BPF_RB_NO_WAKEUP;
 	}
@@ -321,7 +333,7 @@ static __always_inline void emit(struct scratch *sc, __u32 id,
 	read_blocks(sc, p);
 	r->site = id;
 	r->goid = goid;
-	r->pid = bpf_get_current_pid_tgid() >> 32;
+	r->pid = sc->pid;
 	r->pad = 0;
 	take_values(r, sc, p);
 	__u64 flags = wake_flags(sc);
@@ -346,7 +358,7 @@ static __always_inline void entry(struct scratch *sc, __u32 id,
 		emit(sc, id, s, goid, 0);
 		return;
 	}
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = sc->pid;
 	struct frame_key dk = { .goid = goid, .pid = pid, .func = s->func };
 	__u32 *dp = bpf_map_lookup_elem(&depths, &dk);
 	__u32 depth = dp ? *dp : 0;
@@ -369,7 +381,7 @@ static __always_inline void entry(struct scratch *sc, __u32 id,
 static __always_inline void leave(struct scratch *sc, __u32 id,
 				  struct gp_plan *s, __u64 goid)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = sc->pid;
 	struct frame_key dk = { .goid = goid, .pid = pid, .func = s->func };
 	__u32 *dp = bpf_map_lookup_elem(&depths, &dk);
 
@@ -401,11 +413,12 @@ static __always_inline void leave(struct scratch *sc, __u32 id,
 
 /* The site's entry or exit, on the CPU's scratch (@sc, held busy). */
 static __always_inline void site(struct scratch *sc, struct pt_regs *ctx,
-				 __u32 id, struct gp_plan *s)
+				 __u32 id, struct gp_plan *s, __u64 pid_tgid)
 {
 	copy_regs(sc->words, ctx);
+	sc->pid = pid_tgid >> 32;
 	if (s->goid_off < 0)     /* no goroutines: the thread pairs them */
-		sc->words[GP_TID] = (__u32)bpf_get_current_pid_tgid();
+		sc->words[GP_TID] = (__u32)pid_tgid;
 	/* The goroutine pairs entries with exits; elsewhere it is not read. */
 	__u64 goid = s->kind == GP_SITE_EXIT || s->nsaved ? goid_of(sc, s) : 0;
 
@@ -420,12 +433,13 @@ int goprobe(struct pt_regs *ctx)
 {
 	__u32 id = bpf_get_attach_cookie(ctx), zero = 0;
 	struct gp_plan *s = bpf_map_lookup_elem(&sites, &id);
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct scratch *sc;
 
 	if (!s)
 		return 0;
 	if (follow) {
-		__u32 pid = bpf_get_current_pid_tgid() >> 32;
+		__u32 pid = pid_tgid >> 32;
 
 		if (!bpf_map_lookup_elem(&procs, &pid))
 			return 0;
@@ -443,7 +457,7 @@ int goprobe(struct pt_regs *ctx)
 		return 0;
 	}
 	sc->busy = 1;
-	site(sc, ctx, id, s);
+	site(sc, ctx, id, s, pid_tgid);
 	sc->busy = 0;
 	return 0;
 }

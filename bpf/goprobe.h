@@ -75,8 +75,7 @@ struct gp_site {
 enum gp_base { GP_BASE_REG, GP_BASE_SAVED, GP_BASE_SP, GP_BASE_BLOCK };
 
 enum gp_block_flags {
-	GP_BLOCK_VALUE = 1,	/* store the base value itself, read nothing */
-	GP_BLOCK_WINDOW = 2,	/* a lone field: read GP_SMALL bytes and let
+	GP_BLOCK_WINDOW = 1,	/* a lone field: read GP_SMALL bytes and let
 				 * later lone fields inside them copy instead */
 };
 
@@ -109,11 +108,17 @@ struct gp_block {
 	int off;
 };
 
-/* Where a read's value is in the blocks. */
+/*
+ * Where a read's value is: at @doff of the probe's words, which the
+ * blocks' data follows (a register's or saved argument's own value is
+ * its word: no block copies it), nil when block @block is.
+ */
+#define GP_NO_BLOCK 0xff	/* a word's own value, never nil */
+
 struct gp_value {
-	unsigned char block;    /* nil when this block is */
+	unsigned char block;    /* nil when this block is; GP_NO_BLOCK */
 	unsigned char size;
-	unsigned short doff;
+	unsigned short doff;    /* in the words (GP_ROOT_BYTES: the data) */
 };
 
 /* What the BPF program runs for a site (the "sites" map). */

@@ -35,7 +35,6 @@ struct planner {
 	struct item item[MAX_NODES];
 	int nnodes, nitems;
 	int lo[GP_MAX_BLOCKS];          /* node offset of each block's start */
-	int value_block[MAX_NODES];     /* a root's VALUE block */
 	int final[GP_MAX_READS];        /* each read's item, -1: its root value */
 	int root[GP_MAX_READS];
 	struct gp_plan *plan;
@@ -123,12 +122,6 @@ static int node_blocks(struct planner *p, int node)
 {
 	int order[MAX_NODES], n = 0, b = -1, first = -1;
 
-	if (p->node[node].value_read) {
-		p->value_block[node] = new_block(p, GP_BLOCK_VALUE);
-		if (p->value_block[node] < 0)
-			return -1;
-		p->plan->blocks[p->value_block[node]].len = 8;
-	}
 	for (int i = 0; i < p->nitems; i++) {
 		int j = n;
 
@@ -233,13 +226,9 @@ static void bases(struct planner *p)
 		for (int j = 0; j < p->nitems && node < 0; j++)
 			if (p->item[j].block == (int)i)
 				node = p->item[j].node;
-		for (int j = 0; j < p->nnodes && node < 0; j++)
-			if (p->node[j].value_read && p->value_block[j] == (int)i)
-				node = j;
 		const struct node *nd = &p->node[node];
 
-		if (!(b->flags & GP_BLOCK_VALUE))
-			b->off = p->lo[i];
+		b->off = p->lo[i];
 		if (nd->parent < 0) {
 			b->base = nd->base;
 			b->reg = nd->reg;
@@ -287,11 +276,19 @@ int gp_plan_site(const struct gp_site *s, const char *what,
 	for (unsigned i = 0; i < s->nreads; i++) {
 		struct gp_value *v = &plan->vals[i];
 		int it = p.final[i];
-		int b = it < 0 ? p.value_block[p.root[i]] : p.item[it].block;
+		const struct node *root = &p.node[p.root[i]];
 
-		v->block = (unsigned char)b;
-		v->size = it < 0 ? 8 : (unsigned char)p.item[it].len;
-		v->doff = (unsigned short)(it < 0 ? plan->blocks[b].doff : doff_of(&p, it));
+		if (it < 0) {
+			struct gp_block word = { .base = root->base, .reg = root->reg };
+
+			v->block = GP_NO_BLOCK;
+			v->size = 8;
+			v->doff = (unsigned short)word_of(&word);
+			continue;
+		}
+		v->block = (unsigned char)p.item[it].block;
+		v->size = (unsigned char)p.item[it].len;
+		v->doff = (unsigned short)(GP_ROOT_BYTES + doff_of(&p, it));
 	}
 	return 0;
 }
