@@ -16,7 +16,8 @@
  * this was measured on), so the loader (readplan.c) compiles a site's
  * reads into a plan of blocks, one bulk read per struct span, each
  * struct read once.  The program reads the blocks into a per-CPU scratch
- * buffer and takes each read's value from there into the record.
+ * buffer and takes each read's value from there into the record (a
+ * register's own value from its word, which no block copies).
  */
 #ifndef GOPROBE_H
 #define GOPROBE_H
