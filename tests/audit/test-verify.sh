@@ -3,7 +3,7 @@
 # eBPF: needs root as `make test` runs), exit 7 on a tampered corpus, an
 # environment difference reported apart, exit 8 when it cannot rerun.
 # needs: root btf go goproxy qemu reference python3
-# locks: guest etcd
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 log=tests/spin-fold/contention.log

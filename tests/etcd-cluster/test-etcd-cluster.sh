@@ -5,7 +5,7 @@
 # etcd and, its start, as etcd-entries), its refusals; a failed run's raw
 # stream kept where the message says.
 # needs: root btf go goproxy python3 node
-# locks: etcd
+# locks: etcd-live
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 SECONDS_RUN=8

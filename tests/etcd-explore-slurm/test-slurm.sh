@@ -9,7 +9,7 @@
 # MANIFEST.json names its own directory: docs/etcd.md); only the jobs'
 # logs (OUT/logs) are left out of the comparison.
 # needs: root go goproxy slurm
-# locks: etcd slurm
+# locks: slurm
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 S=$TMP/slurm

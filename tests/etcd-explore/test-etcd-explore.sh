@@ -6,7 +6,6 @@
 # whose trace says a term went back is caught at the scenario's line; a
 # tick that could reach raft's random election timeout is refused.
 # needs: root btf go goproxy python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin

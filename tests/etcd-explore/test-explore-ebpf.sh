@@ -7,7 +7,6 @@
 # try; --merge replays through the probed harness, the with_tla
 # replays' corpus.
 # needs: root btf go goproxy
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin

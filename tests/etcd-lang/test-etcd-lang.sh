@@ -4,7 +4,6 @@
 # paths, each twice, and every kind of bad line refused with file:line.
 # The five reference scenarios are checked by tests/etcd-live.
 # needs: root btf go goproxy python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin

@@ -6,6 +6,7 @@
 # seeded bug (a put answered before it commits) caught with a minimal
 # history; an unknown fault kind a usage error.
 # needs: root go goproxy
+# locks: etcd-live
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 LIVE=$ROOT/build/etcd/live

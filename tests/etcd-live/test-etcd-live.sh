@@ -2,7 +2,6 @@
 # capture etcd: real etcd raft under real eBPF uprobes (root, as `make test`
 # runs), against the reference corpus and against upstream's with_tla trace.
 # needs: root btf go goproxy reference
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin

@@ -3,7 +3,6 @@
 # while the target runs: real drops, not --hold-ring's).  Each ends with
 # exit 6 and what was lost, and leaves no corpus.  Needs root and Go.
 # needs: root btf go goproxy
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 HARNESS=$ROOT/build/etcd/harness

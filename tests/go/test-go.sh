@@ -3,7 +3,6 @@
 # processes) traced unmodified from a probe spec alone, its events checked
 # against what it logged; every refusal of a spec or binary.
 # needs: root btf go goproxy jq python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
 SPEC=$D/bank.probes

@@ -7,7 +7,6 @@
 # under another cause, fails.  The etcd corpora are checked as
 # etcd-entries too (entries-check.sh).
 # needs: root go goproxy reference node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 here=$(cd "$(dirname "$0")" && pwd)

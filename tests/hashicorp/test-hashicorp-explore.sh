@@ -7,7 +7,6 @@
 # keeps scenarios, and every scored window of their capture passes
 # raft-next.js unwidened.
 # needs: root btf go goproxy node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 source "$TESTS_DIR/raft-lib.sh"

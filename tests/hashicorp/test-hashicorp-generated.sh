@@ -8,7 +8,6 @@
 # was not (docs/hashicorp.md, "Determinism"): the five reference
 # scenarios rarely showed it, these did in 3 of 10 loaded captures.
 # needs: root btf go goproxy node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 source "$TESTS_DIR/raft-lib.sh"

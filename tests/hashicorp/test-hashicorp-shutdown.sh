@@ -8,7 +8,6 @@
 # the run makes the same events and windows as raft.probes alone; the
 # same site with its event named plainly fails the run at the role.
 # needs: root btf go goproxy
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 SPEC=$ROOT/scenarios/hashicorp/raft.probes

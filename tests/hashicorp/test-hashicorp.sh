@@ -5,7 +5,6 @@
 # scored window passing raft-next.js; the language scenarios it can run;
 # what it cannot mean on hashicorp's raft refused at the scenario's line.
 # needs: root btf go goproxy node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 source "$TESTS_DIR/raft-lib.sh"

@@ -7,7 +7,6 @@
 # scenarios, folded by `capture fold hashicorp` with no adapter, its
 # windows pass raft-next.js and equal those of the system's own spec.
 # needs: root btf go goproxy node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 source "$TESTS_DIR/raft-lib.sh"

@@ -8,7 +8,6 @@
 # byte for byte, capture verify passes, and raft-next.js passes every
 # scored window.
 # needs: root btf cargo crates go goproxy node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin:$HOME/.cargo/bin
 source "$TESTS_DIR/raft-lib.sh"

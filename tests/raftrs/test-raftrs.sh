@@ -8,7 +8,6 @@
 # refused as etcd's harness refuses them; and the three-way differential
 # (scripts/raft-differential) against etcd's and hashicorp's rafts.
 # needs: root btf cargo crates go goproxy node python3
-# locks: etcd
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin:$HOME/.cargo/bin
 source "$TESTS_DIR/raft-lib.sh"

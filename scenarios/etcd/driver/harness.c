@@ -4,8 +4,11 @@
  * reproducibly, the harness a capture runs, its provenance, and the
  * with_tla driver, which runs it natively with upstream's trace hook.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
@@ -31,8 +34,29 @@ static const char *go_tool(void)
  * Build the Go main in @src (relative to capture's home) into @bin
  * (reproducibly: -trimpath, no VCS stamp), with @cover's coverage flags
  * (NULL: none).  Go's build cache keeps what was compiled: a rebuild of
- * unchanged sources costs a link at most.
+ * unchanged sources costs a link at most, and one of an up-to-date @bin
+ * leaves the file as it is.  Captures side by side build one @bin in
+ * turn, under @bin.lock: the first writes it, the others find it up to
+ * date.  Two that both wrote it would each put a new file in its place,
+ * and a capture that attached its uprobes to one file could run the
+ * other, which no probe fires in.
  */
+/* Hold @out.lock (exclusive, until the descriptor is closed). */
+static int build_lock(const char *out)
+{
+	char *path = xasprintf("%s.lock", out), *dir = xstrdup(out);
+	int fd;
+
+	*strrchr(dir, '/') = 0;
+	mkdir_p(dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0)
+		die(EXIT_ENV_MISSING, "%s: %s", path, strerror(errno));
+	free(dir);
+	free(path);
+	return fd;
+}
+
 static char *go_build(const char *src, const char *bin, const char *tags,
 		      const char *const cover[3], const char *what)
 {
@@ -51,7 +75,9 @@ static char *go_build(const char *src, const char *bin, const char *tags,
 	argv[argc++] = ".";
 	progress("building %s", what);
 	setenv("GOTOOLCHAIN", "local", 1);
+	int lock = build_lock(out);
 	proc_must(EXIT_ENV_MISSING, argv, NULL);
+	close(lock);
 	free(dir);
 	return out;
 }
