@@ -26,35 +26,6 @@ raft_twice() {
 	done
 }
 
-# kept WHAT DIR...: the DIRs copied to build/test-logs/kept/SCRIPT/WHAT/
-# ($TMP goes when the script ends), and a line that says where, for the
-# not_ok of two outputs that differ.
-kept() {
-	local what=$1 to
-	to=build/test-logs/kept/$(basename "$0" .sh)/$what
-	shift
-	rm -rf "${ROOT:?}/$to" && mkdir -p "$ROOT/$to" && cp -r "$@" "$ROOT/$to/" &&
-		echo "kept in $to/"
-}
-
-# first_difference A B: where files A and B first differ: the line and
-# 100 characters of each from a little before the first differing one
-# (a window's line is longer than a message).
-first_difference() {
-	python3 - "$1" "$2" <<'PY'
-import sys
-a, b = (open(p, errors="replace").read().split("\n") for p in sys.argv[1:3])
-for n, (x, y) in enumerate(zip(a + [""] * len(b), b + [""] * len(a)), 1):
-    if x != y:
-        c = next((i for i, (u, v) in enumerate(zip(x, y)) if u != v), min(len(x), len(y)))
-        c = max(c - 30, 0)
-        print("line %d, from column %d:" % (n, c + 1))
-        print("< " + x[c:c + 100])
-        print("> " + y[c:c + 100])
-        break
-PY
-}
-
 # raft_five SYSTEM [VAR=VALUE VAR=VALUE]: raft_twice, then the five
 # graded with no window unscoreable and the corpus verified.
 raft_five() {

@@ -9,7 +9,6 @@
 # needs: root btf go goproxy node python3
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
-source "$TESTS_DIR/raft-lib.sh"
 D=$TESTS_DIR/hashicorp
 BIN=$ROOT/build/hashicorp/harness
 CHECK="python3 $D/check-described.py $CAPTURE $BIN"
