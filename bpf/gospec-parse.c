@@ -603,6 +603,32 @@ static int is_kept(char **tok, int ntok)
 }
 
 /*
+ * A goroutine's id (a thread's, in a SysV binary) names it within its
+ * process only: goroutine 1 of every member of a live cluster is goroutine
+ * 1.  A key of one without proc would let one process's record take
+ * another's kept value whenever the two run the same code at once.
+ */
+static int goid_needs_proc(struct go_spec *s, const struct site *site, long line,
+			   const struct key *key)
+{
+	int goid = -1;
+
+	for (int i = 0; i < key->n; i++) {
+		if (key->field[i] == KEY_PROC)
+			return 0;
+		const char *expr = site->field[key->field[i]].expr;
+
+		if (expr && !strcmp(expr, "goid"))
+			goid = key->field[i];
+	}
+	if (goid < 0)
+		return 0;
+	return gospec_refuse(s, line, "key '%s': a goroutine id repeats across "
+			     "processes; key by proc %s", site->field[goid].name,
+			     site->field[goid].name);
+}
+
+/*
  * The key of a kept value, words [from, to): one-value fields above, or
  * proc (the process's index).
  */
@@ -626,7 +652,7 @@ static int parse_key(struct go_spec *s, const struct site *site, long line,
 					     "key '%s': not a one-value field above, nor proc", tok[i]);
 		key->field[key->n++] = f;
 	}
-	return 0;
+	return goid_needs_proc(s, site, line, key);
 }
 
 /* A field NAME TYPE kept STATE KEY... [clauses]: where its clauses start. */

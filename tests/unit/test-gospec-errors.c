@@ -133,6 +133,11 @@ int main(void)
 		"keep k: 'v' is not a one-value field above");
 	refused("a kept field's key", FN "\tv i64 kept k proc x or 1\n", 3,
 		"key 'x': not a one-value field above, nor proc");
+	refused("a goroutine's key without proc", FN "\tg u64 goid hidden\n\tid i64 t.ID\n\tkeep k g = id\n",
+		5, "key 'g': a goroutine id repeats across processes; key by proc g");
+	refused("a kept goroutine's value without proc", FN "\tg u64 goid\n\tv i64 kept k g or 0\n",
+		4, "key 'g': a goroutine id repeats across processes; key by proc g");
+	parses("a goroutine's key with proc", FN "\tg u64 goid\n\tv i64 kept k g proc or 0\n\tkeep k proc g = v\n");
 	refused("a kept field's state", FN "\tid i64 t.ID\n\tkeep k proc = id\n\tv i64 kept j proc\n", 5,
 		"kept j: no 'keep j' in the spec");
 	refused("a field of a group", "group g p\n\tv i64 p.X[:0]\n" FN "\tuse g t\n",
