@@ -85,6 +85,7 @@ jq_ok "the history is linearizable (Porcupine, per key)" \
 jq_ok "no lost record, messages matched" \
 	'.probes.ring_buffer_drops == 0 and .messages.received > 0' '[.probes, .messages]'
 jq_ok "the crashed member restarted (a Restart window)" '.counts.Restart >= 1' '.counts'
+jq_ok "no member removed (the workload changes no membership)" '.counts.RemoveNode == null' '.counts'
 H=$TMP/n/history/live.ndjson
 ops=$(jq -s '[.[] | select(.type == "invoke")] | length' "$H")
 done_=$(jq -s '[.[] | select(.type == "ok" or .type == "fail" or .type == "info")] | length' "$H")
