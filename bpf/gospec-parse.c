@@ -107,31 +107,45 @@ static int split_range(struct go_spec *s, long line, struct field *f,
 }
 
 /*
- * A str field's EXPR[:N]: at most N bytes of the string (STR_BYTES
- * without it).
+ * A str field's EXPR[:B]: at most B bytes of the string (STR_BYTES
+ * without it).  A range before that, EXPR[:N]REST[:B], makes it a slice
+ * of at most N strings, each element's REST (as split_range()).
  */
 static int split_bytes(struct go_spec *s, long line, struct field *f,
 		       const char *expr)
 {
-	const char *r = strstr(expr, "[:");
-	char *end;
+	const char *last = strstr(expr, "[:"), *close;
+	char *end, *body;
 	long n;
+	int rc;
 
 	f->bytes = STR_BYTES;
-	f->expr = xstrdup(expr);
 	if (*expr == '*')
 		return gospec_refuse(s, line, "%s: a str field reads a string, not *X", expr);
-	if (!r)
+	while (last && strstr(last + 2, "[:"))
+		last = strstr(last + 2, "[:");
+	close = last ? strchr(last, ']') : NULL;
+	if (close && !close[1]) {
+		/* the last range ends the expression: the bytes' bound */
+		errno = 0;
+		n = strtol(last + 2, &end, 10);
+		if (end == last + 2 || end != close || errno || n < 1 || n > STR_MAX_BYTES)
+			return gospec_refuse(s, line,
+					     "%s: a str field ends in [:N], N from 1 to %d bytes",
+					     expr, STR_MAX_BYTES);
+		f->bytes = (int)n;
+		body = xstrdup(expr);
+		body[last - expr] = 0;
+	} else {
+		body = xstrdup(expr);
+	}
+	if (!strstr(body, "[:")) {
+		f->expr = body;
 		return 0;
-	errno = 0;
-	n = strtol(r + 2, &end, 10);
-	if (end == r + 2 || strcmp(end, "]") || errno || n < 1 || n > STR_MAX_BYTES)
-		return gospec_refuse(s, line,
-				     "%s: a str field ends in [:N], N from 1 to %d bytes",
-				     expr, STR_MAX_BYTES);
-	f->bytes = (int)n;
-	f->expr[r - expr] = 0;
-	return 0;
+	}
+	rc = split_range(s, line, f, body);
+	free(body);
+	return rc;
 }
 
 static const struct table *find_table(struct go_spec *s, const char *name)

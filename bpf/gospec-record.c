@@ -119,12 +119,30 @@ static long long slice_len(const struct field *f, const struct gp_record *r)
 	return (long long)(r->val[f->len_slot] & ~0ull >> 1);
 }
 
-/* The bytes of a str field the record holds: its length, at most its bytes. */
-static size_t str_bytes(const struct field *f, const struct gp_record *r)
-{
-	unsigned long long n = r->val[f->len_slot];
+/*
+ * Where a string of str field @f is in a record: its length's slot and its
+ * bytes' first.  A str [:N] slice holds element @i's length and bytes
+ * after those of the elements before it (gospec-resolve.c).
+ */
+struct str_at {
+	int len_slot, slot, bytes;
+};
 
-	return n < (unsigned long long)f->bytes ? (size_t)n : (size_t)f->bytes;
+static struct str_at str_at(const struct field *f, int i)
+{
+	int base = f->slot + i * (1 + (f->bytes + 7) / 8);
+
+	if (!f->count)
+		return (struct str_at){ f->len_slot, f->slot, f->bytes };
+	return (struct str_at){ base, base + 1, f->bytes };
+}
+
+/* The bytes of a string the record holds: its length, at most its bytes. */
+static size_t str_bytes(struct str_at at, const struct gp_record *r)
+{
+	unsigned long long n = r->val[at.len_slot];
+
+	return n < (unsigned long long)at.bytes ? (size_t)n : (size_t)at.bytes;
 }
 
 /* @k less a last character the cut at @k bytes left incomplete. */
@@ -163,19 +181,18 @@ static void put_utf8(struct strbuf *l, const unsigned char *b, size_t k)
 	json_write_string(l, text, n, JSON_COMPACT);
 }
 
-/* A str field's value in @r: its length and the bytes read, or nil. */
-static void str_value(const struct field *f, const struct gp_record *r,
-		      struct go_val *v)
+/* A string's value in @r: its length and the bytes read, or nil. */
+static void str_value(struct str_at at, const struct gp_record *r, struct go_val *v)
 {
-	size_t k = str_bytes(f, r);
+	size_t k = str_bytes(at, r);
 
-	if (r->nil_mask & (1u << f->len_slot))
+	if (r->nil_mask & (1u << at.len_slot))
 		return;
 	for (size_t i = 0; i < (k + 7) / 8; i++)
-		if (r->nil_mask & (1u << (f->slot + i)))
+		if (r->nil_mask & (1u << (at.slot + i)))
 			return;
-	*v = (struct go_val){ .v = r->val[f->len_slot], .have = 1,
-			      .bytes = (const char *)&r->val[f->slot], .nbytes = k };
+	*v = (struct go_val){ .v = r->val[at.len_slot], .have = 1,
+			      .bytes = (const char *)&r->val[at.slot], .nbytes = k };
 }
 
 /*
@@ -213,7 +230,7 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 	long long n;
 
 	strbuf_put(l, f->pre, f->pre_len);
-	if (f->bytes) {
+	if (f->bytes && !f->count) {
 		put_string(l, val);
 		return;
 	}
@@ -230,10 +247,17 @@ static void put_field(struct go_spec *s, struct strbuf *l, const struct field *f
 		ADD_LIT(l, "{\"first\":");
 	ADD_LIT(l, "[");
 	for (int i = 0; i < n && i < f->count; i++) {
-		int have = field_value(f, r, f->slot + i, &v);
+		struct go_val str = { 0 };
+		int have;
 
 		if (i)
 			ADD_LIT(l, ",");
+		if (f->bytes) {
+			str_value(str_at(f, i), r, &str);
+			put_string(l, &str);
+			continue;
+		}
+		have = field_value(f, r, f->slot + i, &v);
 		put_scalar(s, l, f, have, v);
 	}
 	ADD_LIT(l, "]");
@@ -332,7 +356,7 @@ static void values(struct go_spec *s, const struct site *site,
 		if (f->kept_name) {
 			kept(s, site, f, proc, v);
 		} else if (f->bytes) {
-			str_value(f, r, v);
+			str_value(str_at(f, 0), r, v);
 		} else if (!f->calc) {
 			v->have = field_value(f, r, f->slot, &v->v);
 			v->v = extend(f, v->v);
@@ -365,17 +389,24 @@ static void write_raw(struct go_spec *s, const struct gp_record *r, int proc,
 	fwrite(l->buf, 1, l->len, s->raw);
 }
 
-/* A str field's bytes past its length as 0, and their words not nil. */
-static void mask_string(const struct field *f, struct gp_record *r)
+/*
+ * A string's bytes past its length as 0, and their words not nil; with
+ * @gone (an element past its slice's length) its length too.
+ */
+static void mask_string(struct str_at at, struct gp_record *r, int gone)
 {
-	size_t k = r->nil_mask & (1u << f->len_slot) ? 0 : str_bytes(f, r);
+	size_t k = gone || r->nil_mask & (1u << at.len_slot) ? 0 : str_bytes(at, r);
 
-	for (int w = (int)(k / 8); w < (f->bytes + 7) / 8; w++) {
+	if (gone) {
+		r->val[at.len_slot] = 0;
+		r->nil_mask &= ~(1u << at.len_slot);
+	}
+	for (int w = (int)(k / 8); w < (at.bytes + 7) / 8; w++) {
 		unsigned keep = w == (int)(k / 8) ? (unsigned)(k % 8) : 0;
 
-		r->val[f->slot + w] &= keep ? ~0ull >> (64 - 8 * keep) : 0;
+		r->val[at.slot + w] &= keep ? ~0ull >> (64 - 8 * keep) : 0;
 		if (!keep)
-			r->nil_mask &= ~(1u << (f->slot + w));
+			r->nil_mask &= ~(1u << (at.slot + w));
 	}
 }
 
@@ -390,17 +421,18 @@ static const struct gp_record *past_length(const struct site *site,
 	*copy = *r;
 	for (int i = 0; i < site->nfields; i++) {
 		const struct field *f = &site->field[i];
+		unsigned long long n = f->count && !(r->nil_mask & (1u << f->len_slot)) ?
+				       r->val[f->len_slot] : 0;
 
 		if (f->bytes) {
-			if (!f->kept_name)   /* a kept string reads nothing */
-				mask_string(f, copy);
+			/* a kept string reads nothing */
+			for (int k = 0; !f->kept_name && k < (f->count ? f->count : 1); k++)
+				mask_string(str_at(f, k), copy,
+					    f->count && (unsigned long long)k >= n);
 			continue;
 		}
 		if (f->nil_test)	/* the word is an address: only its nil-ness */
 			copy->val[f->slot] = copy->val[f->slot] != 0;
-		unsigned long long n = f->count && !(r->nil_mask & (1u << f->len_slot)) ?
-				       r->val[f->len_slot] : 0;
-
 		for (int k = (int)(n < (unsigned)f->count ? n : (unsigned)f->count);
 		     k < f->count; k++) {
 			copy->val[f->slot + k] = 0;

@@ -175,24 +175,50 @@ static int resolve_text(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	return rc;
 }
 
-/* A str field: its length, then its bytes' words; the next free slot, or -1. */
+/* The string @expr (freed here): its length at @slot, then its bytes' words. */
 static int resolve_string(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			  struct site *site, struct field *f, int slot)
+			  struct site *site, struct field *f, char *expr, int slot)
 {
-	int words = (f->bytes + 7) / 8;
+	int rc = 0;
 
-	if (slot + 1 + words > GP_MAX_READS)
+	for (int i = 0; !rc && i < (f->bytes + 7) / 8; i++)
+		rc = resolve_read(s, b, fn, site, f, expr, 1, i, slot + 1 + i);
+	if (!rc)
+		rc = resolve_text(s, b, fn, site, f, xasprintf("len(%s)", expr), 1, slot);
+	free(expr);
+	return rc;
+}
+
+/*
+ * A str field: its length, then its bytes' words; a str [:N] slice: its
+ * length, then each element's length and words.  The next free slot, or -1.
+ */
+static int resolve_strings(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
+			   struct site *site, struct field *f, int slot)
+{
+	int each = 1 + (f->bytes + 7) / 8, n = f->count ? f->count : 1;
+	int need = (f->count ? 1 : 0) + n * each;
+
+	if (slot + need > GP_MAX_READS && !f->count)
 		return gospec_refuse(s, f->line,
 				     "event %s reads more than %d values (a str of %d bytes takes %d)",
-				     site->ev[0].name, GP_MAX_READS, f->bytes, 1 + words);
+				     site->ev[0].name, GP_MAX_READS, f->bytes, need);
+	if (slot + need > GP_MAX_READS)
+		return gospec_refuse(s, f->line,
+				     "event %s reads more than %d values (a [:%d] slice of strs of %d bytes takes %d)",
+				     site->ev[0].name, GP_MAX_READS, n, f->bytes, need);
 	f->len_slot = slot;
 	f->slot = slot + 1;
-	for (int i = 0; i < words; i++)
-		if (resolve_read(s, b, fn, site, f, f->expr, 1, i, f->slot + i))
-			return -1;
+	if (!f->count)
+		return resolve_string(s, b, fn, site, f, xstrdup(f->expr), slot) ? -1 :
+		       slot + need;
 	if (resolve_text(s, b, fn, site, f, xasprintf("len(%s)", f->expr), 1, slot))
 		return -1;
-	return f->slot + words;
+	for (int i = 0; i < f->count; i++)
+		if (resolve_string(s, b, fn, site, f,
+				   xasprintf("%s[%d]%s", f->expr, i, f->rest), f->slot + i * each))
+			return -1;
+	return slot + need;
 }
 
 /*
@@ -204,12 +230,12 @@ static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 {
 	if (f->calc || f->kept_name)
 		return slot;
+	if (f->bytes)
+		return resolve_strings(s, b, fn, site, f, slot);
 	if (slot + 1 + f->count > GP_MAX_READS)
 		return gospec_refuse(s, f->line,
 				     "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
 	f->slot = slot;
-	if (f->bytes)
-		return resolve_string(s, b, fn, site, f, slot);
 	if (!f->count)
 		return resolve_text(s, b, fn, site, f,
 				    xasprintf("%s%s", f->star ? "*" : "", f->expr),

@@ -44,6 +44,40 @@ fi
 
 S='func main.(*Node).step'
 N=$TMP/nodes
+# Slices of strings: [:N] elements, each bounded by its own [:B].
+spec strslices "$S" 'entry Names' '	node str n.ID' '	known str n.Known[:4][:8]' \
+	'	servers str n.Servers[:2].ID[:8]' '	addrs str n.Servers[:1].Addr[:16]'
+if $CAPTURE go --probes "$TMP/strslices.probes" -o "$TMP/ss" -- "$N" >/dev/null 2>"$TMP/ss.err" &&
+	out=$(python3 - "$TMP/ss/events/nodes.ndjson" 2>&1 <<'PY'
+import json, sys
+names = ["node-a", "node-b", "node-c", 'node-"q"\\é']
+def bounded(t, n):
+    b = t.encode()
+    return t if len(b) <= n else {"first": b[:n].decode(errors="ignore"), "len": len(b)}
+def first(xs, n):
+    return xs if len(xs) <= n else {"first": xs[:n], "len": len(xs)}
+seen = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    i = names.index(e["node"])
+    want = {"known": [bounded(x, 8) for x in names],
+            "servers": first([bounded(x, 8) for x in names[:i + 1]], 2),
+            "addrs": first([x + ":80" for x in names[:i + 1]], 1)}
+    got = {k: e[k] for k in want}
+    if got != want:
+        sys.exit(f"{e['node']}: got {got}, want {want}")
+    seen += 1
+print(f"{seen} events")
+PY
+); then
+	ok "slices of strings and of structs' strings, each bounded ($out)"
+else
+	not_ok "slices of strings and of structs' strings" "${out:-$(tail -n 2 "$TMP/ss.err")}"
+fi
+spec strslicemany "$S" 'entry T' '	known str n.Known[:5][:32]'
+refused strslicemany 'strslicemany.probes:3: event T reads more than 24 values \(a \[:5\] slice of strs of 32 bytes takes 26\)' "$N"
+spec strslice3 "$S" 'entry T' '	x str n.Servers[:2].ID[:4].Addr'
+refused strslice3 'strslice3.probes:3: .*one \[:N\] a field' "$N"
 spec strint "$S" 'entry T' '	x str n.State.Term'
 refused strint 'strint.probes:3: .*n\.State\.Term: uint64 is neither a string nor a \[\]byte' "$N"
 spec strints "$S" 'entry T' '	x str n.Peers'

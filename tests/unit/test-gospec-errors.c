@@ -133,6 +133,13 @@ int main(void)
 		"keep k: 'v' is not a one-value field above");
 	refused("a kept field's key", FN "\tv i64 kept k proc x or 1\n", 3,
 		"key 'x': not a one-value field above, nor proc");
+	parses("a slice of strings, each bounded", FN "\tv str a[:4][:8]\n\tw str a[:2].B\n");
+	refused("a slice of strings' bound", FN "\tv str a[:2].B[:0]\n", 3,
+		"a[:2].B[:0]: a str field ends in [:N], N from 1 to 128 bytes");
+	refused("a slice of strings as a key", FN "\tv str a[:2].B\n\tid i64 t.ID\n\tkeep k v = id\n", 5,
+		"key 'v': not a one-value field above, nor proc");
+	refused("a slice of strings kept", FN "\tv str a[:2].B\n\tkeep k proc = v\n", 4,
+		"keep k: 'v' is not a one-value field above");
 	refused("a goroutine's key without proc", FN "\tg u64 goid hidden\n\tid i64 t.ID\n\tkeep k g = id\n",
 		5, "key 'g': a goroutine id repeats across processes; key by proc g");
 	refused("a kept goroutine's value without proc", FN "\tg u64 goid\n\tv i64 kept k g or 0\n",

@@ -2,8 +2,10 @@
 // tests/go/test-go-reads.sh): nodes named by strings ("node-a", ...) of a
 // named string type, peers in a named slice type, a state embedded in the
 // node, an atomic counter, a generic store, a log behind an interface, a
-// map of votes, an error result, and its id and a longer blob as []byte.  Every step it makes is logged on
-// stdout, one line each, for the test to compare with the events.
+// map of votes, an error result, its id and a longer blob as []byte, and
+// slices of strings (every node's name) and of structs holding strings.
+// Every step it makes is logged on stdout, one line each, for the test to
+// compare with the events.
 // Standard library only.
 package main
 
@@ -18,6 +20,12 @@ import (
 type ServerID string
 
 type IDs []uint64
+
+// Server is an element of a node's view of the cluster.
+type Server struct {
+	ID   ServerID
+	Addr string
+}
 
 // State is embedded in Node: its fields are the node's (n.Term).
 type State struct {
@@ -65,6 +73,8 @@ type Node struct {
 	Key     []byte // the id's bytes
 	Blob    []byte // the id's bytes 3 times
 	Peers   IDs
+	Known   []ServerID // every node's name
+	Servers []Server   // the nodes up to this one
 	Applied atomic.Uint64
 	Votes   map[ServerID]bool
 	Log     Log
@@ -107,7 +117,10 @@ func main() {
 		}
 		nodes[i] = &Node{ID: id, Addr: strings.Repeat(string(id), 8),
 			Key: []byte(id), Blob: []byte(strings.Repeat(string(id), 3)),
-			Peers: peers, Votes: map[ServerID]bool{}, Log: l}
+			Peers: peers, Known: names, Votes: map[ServerID]bool{}, Log: l}
+		for _, s := range names[:i+1] {
+			nodes[i].Servers = append(nodes[i].Servers, Server{ID: s, Addr: string(s) + ":80"})
+		}
 	}
 	ints := &Store[string, int]{m: map[string]int{}}
 	ids := &Store[ServerID, uint64]{m: map[ServerID]uint64{}}
