@@ -51,6 +51,29 @@ can_fail "$D/check-till.py" debug '/^review round=3 /s/settled=/settled=9/' "set
 can_fail "$D/check-till.py" v0 '/^review round=3 /s/queue=2/queue=3/' "queue's length"
 can_fail "$D/check-till.py" debug '/^review round=3 /s/rule=cap(25)/rule=quiet(2)/' "review's rule"
 
+# A Vec's Strings, and an Option's String in each element: str slices.
+printf '%s\n' 'func till::shop::Till::apply' 'return Applied' \
+	'	named str self.accounts[:4].name[:8]' '	owners str self.accounts[:2].owner.Some.0.name[:8]' \
+	>"$TMP/strs.probes"
+if $CAPTURE probe --probes "$TMP/strs.probes" -o "$TMP/strs" -- "$TMP/release" $W $OPS \
+	>"$TMP/strs.out" 2>"$TMP/strs.err" && out=$(python3 - "$TMP/strs/events/release.ndjson" \
+	"$TMP/strs.out" 2>&1 <<'PY'
+import json, re, sys
+owner = {int(m[1]): m[2] for m in re.finditer(r"^owner account=(\d) id=\d+ name=(\w+)$",
+                                              open(sys.argv[2]).read(), re.M)}
+want = {"named": ["alice", "bob", "carol", "dave"],
+        "owners": {"first": [owner.get(0), owner.get(1)], "len": 4}}
+events = [json.loads(line) for line in open(sys.argv[1])]
+for e in events:
+    if {k: e[k] for k in want} != want:
+        sys.exit(f"got {e}, want {want}")
+print(f"{len(events)} events")
+PY
+); then
+	ok "str slices: each account's name, each owner's (null for none) ($out)"
+else
+	not_ok "str slices: each account's name, each owner's" "${out:-$(tail -n 2 "$TMP/strs.err")}"
+fi
 M=$TMP/c-release/MANIFEST.json
 want_id=$(readelf -n "$TMP/release" | sed -n 's/.*Build ID: //p')
 if [ "$(jq -r .environment.language "$M")" = Rust ] &&
