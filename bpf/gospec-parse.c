@@ -115,6 +115,7 @@ static int split_bytes(struct go_spec *s, long line, struct field *f,
 		       const char *expr)
 {
 	const char *last = strstr(expr, "[:"), *close;
+	size_t len = strlen(expr);   /* of the expression before the bytes' bound */
 	char *end, *body;
 	long n;
 	int rc;
@@ -134,11 +135,10 @@ static int split_bytes(struct go_spec *s, long line, struct field *f,
 					     "%s: a str field ends in [:N], N from 1 to %d bytes",
 					     expr, STR_MAX_BYTES);
 		f->bytes = (int)n;
-		body = xstrdup(expr);
-		body[last - expr] = 0;
-	} else {
-		body = xstrdup(expr);
+		len = (size_t)(last - expr);
 	}
+	body = xstrdup(expr);
+	body[len] = 0;
 	if (!strstr(body, "[:")) {
 		f->expr = body;
 		return 0;
