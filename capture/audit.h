@@ -3,7 +3,7 @@
  * Coverage audit of window files.
  *
  * Each system that can say what its observable domain is supplies an
- * audit_domain (folders/SYSTEM-audit.c): the domain is a matrix of
+ * audit_domain (folders/SYSTEM/SYSTEM-audit.c): the domain is a matrix of
  * pre-state classes (rows) by action classes (columns: the action and its
  * data, plus its outcome where data alone is unbounded), and classify()
  * puts a window in its cell.  The audit counts windows per cell and per

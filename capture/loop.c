@@ -174,7 +174,10 @@ static void fold_run(struct live_capture *lc, size_t i,
 	free(lc->raw[i]);
 }
 
-/* Steps 5 to 7 of docs/architecture.md: one corpus of every scenario. */
+/*
+ * One corpus of every scenario: begun, the runs captured, described and
+ * folded, finished, committed (docs/live-loop.md, "The loop").
+ */
 static void capture(struct live_capture *lc)
 {
 	const struct live_system *ls = lc->live;

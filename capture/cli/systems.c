@@ -3,7 +3,7 @@
  * The systems capture knows, one line each, in `capture list` order
  * (docs/architecture.md):
  * (a system's name is its folder's: folder_spin_spinning is "spin-spinning")
- *   FOLDED(name)  folded from recordings only: folder_NAME (folders/NAME.c);
+ *   FOLDED(name)  folded from recordings only: folder_NAME (folders/NAME/);
  *   LIVE(name)    also captured live by `capture NAME`: folder_NAME, its
  *                 live entry live_NAME (capture/live.h) and its scenario
  *                 files scenarios/NAME/NN-SCENARIO.

@@ -44,7 +44,7 @@
  * ElectionTimeout gives term+1, candidate, vote = self.
  * A window changes only its node's slice by construction.
  *
- * The task projection (etcd-task, folders/etcd-task.c) writes the same
+ * The task projection (etcd-task, folders/etcd/etcd-task.c) writes the same
  * windows grouped by variable -- currentTerm, state (raft's role names,
  * StatePreCandidate its own), votedFor, commitIndex, logLen, logLastTerm
  * -- with the received message as the input.  The term of each node's

@@ -7,8 +7,8 @@
  * command line of the QEMU that restores, not from the snapshot, so a file
  * absent when the snapshot was saved is there once it is restored.
  *
- * The device is read by port I/O (selector 0x510, data 0x511, as in QEMU's
- * docs/specs/fw_cfg.txt): no kernel driver is needed.
+ * The device is read by port I/O (selector 0x510, data 0x511, as in
+ * qemu:docs/specs/fw_cfg.txt): no kernel driver is needed.
  *
  * usage: fwcfg NAME
  */

@@ -3,9 +3,10 @@
 # The front pages stay short and true: README.md and docs/architecture.md
 # are at most 150 lines; README's list of systems is what `capture list`
 # prints, in its order; every `capture CMD` of README's command table is a
-# command `capture --help` lists; every `make TARGET` and tree path it
-# names exists; every page the table links is in its documentation list;
-# every relative link of README.md and docs/ names a file that exists.  Each check also runs on a copy of the pages with a
+# command `capture --help` lists; every `make TARGET` it names exists (its
+# tree paths: test-paths.sh); every page the table links is in its
+# documentation list; every relative link of README.md and docs/ names a
+# file that exists.  Each check also runs on a copy of the pages with a
 # violation planted, which it must find.
 source "$(dirname "$0")/../lib.sh"
 shopt -s nullglob
@@ -45,14 +46,6 @@ unknown_commands() {
 	table_commands "$1" | grep -vxF -f <(printf '%s\n' "$known")
 }
 
-# missing_paths ROOT: the tree paths ROOT/README.md names (scripts/...,
-# tests/..., docs/...) that the source tree does not have.
-missing_paths() {
-	grep -o -E '(^|[^./A-Za-z0-9_-])(scripts|tests|bench|docs|capture|folders|scenarios|qemu|bpf|patches)/[A-Za-z0-9_./-]*[A-Za-z0-9_]' \
-		"$1/README.md" | sed 's/^[^a-z]//' | sort -u | while read -r p; do
-		[ -e "$ROOT/$p" ] || [ -e "$1/$p" ] || echo "$p"
-	done
-}
 # unknown_targets ROOT: the `make TARGET` README names that the Makefile
 # has no rule for.
 unknown_targets() {
@@ -106,7 +99,6 @@ rule "README's systems are capture list's, in its order" systems_differ
 rule "every command of README's table is one capture --help lists" unknown_commands
 rule "every relative link of README.md and docs/ names a file" broken_links
 rule "every page README's command table links is in its documentation list" unlisted_pages
-rule "every path README names exists" missing_paths
 rule "every make target README names is a rule of the Makefile" unknown_targets
 
 # planted VIOLATION FN: a copy of the pages, changed by the shell code
@@ -134,7 +126,5 @@ planted "a link in docs/ to a missing file is found" \
 	'mkdir -p docs/results && echo "[gone](../gone.md)" >>docs/results/x.md' broken_links
 planted "a table's page missing from the documentation list is found" \
 	'sed -i "/^## Documentation/,\$ s|\[rwlock\](docs/rwlock.md), ||" README.md' unlisted_pages
-planted "a path README names that is gone is found" \
-	'sed -i "s|scripts/debian-packages|scripts/debian-pkgs|" README.md' missing_paths
 planted "a make target README names that the Makefile lacks is found" \
 	'sed -i "s/^pydeps:/py-deps:/" Makefile' unknown_targets

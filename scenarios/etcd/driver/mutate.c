@@ -297,7 +297,8 @@ static const char *const pre_granted[] = {
 	"drop X<-Y", "deliver-one X<-Y", "elect X Y Z", NULL
 };
 /*
- * Membership (tests/etcd-lang/scenarios/25-26 with X, Y, Z = 1, 2, 3):
+ * Membership (tests/etcd-lang/scenarios/25-conf-heartbeat and 26-conf-dropped
+ * with X, Y, Z = 1, 2, 3):
  * a leader's conf change past its uncommitted-size limit, traced and
  * dropped; a held leader's stale heartbeat whose window takes in the
  * commit its applied removal makes.

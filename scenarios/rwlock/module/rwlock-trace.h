@@ -5,7 +5,7 @@
  * They land in the ftrace ring buffer beside the kernel's own
  * lock:contention_begin/end, which the queued rwlock's slow paths fire;
  * the host decodes both with libtraceevent by the field names below
- * (folders/rwlock-ftrace.c).
+ * (folders/rwlock/rwlock-ftrace.c).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM capture_rwlock

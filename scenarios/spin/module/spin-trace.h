@@ -4,7 +4,7 @@
  * operation as it happens, the slow path of the scenario's lock seen by a
  * kretprobe, and the run's framing.  They land in the ftrace ring buffer
  * with CPU and time stamp; the host decodes them with libtraceevent by the
- * field names below (qemu/ftrace.c, scenarios/spin/ftrace.c).
+ * field names below (capture/readers/ftrace.c, folders/spin/spin-ftrace.c).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM capture_spin
