@@ -201,7 +201,7 @@ expect_exit 2 "--system contradicting the manifest" 'system' "$CAPTURE" audit --
 expect_exit 2 "two systems at once" 'one system at a time' "$CAPTURE" audit "$TMP/corpus" "$ref/locksvc"
 expect_exit 2 "no input" '' "$CAPTURE" audit
 
-# Inputs without a window (issue 16.1): refused at the file, exit 3 -- once a
+# Inputs without a window: refused at the file, exit 3 -- once a
 # qsort(NULL, 0) that UBSan stopped, and without it "0 windows".
 : >"$TMP/nowin.ndjson"
 expect_exit 3 "an empty window file" 'nowin.ndjson: no windows' \

@@ -64,7 +64,7 @@ PY
 expect_exit 7 "a tampered MANIFEST sha256 differs" '' "$CAPTURE" verify "$TMP/resha"
 grep -q "MANIFEST.json records 0000" "$TMP/.stdout" && ok "the tampered digest is named" ||
 	not_ok "the tampered digest is named" "$(cat "$TMP/.stdout")"
-# MANIFEST.json too is compared byte for byte (issue 16.6): the same
+# MANIFEST.json too is compared byte for byte: the same
 # content re-indented with its keys reordered is a difference.
 cp -r "$TMP/spin" "$TMP/reindented"
 python3 - "$TMP/reindented/MANIFEST.json" <<'PY'
@@ -87,7 +87,7 @@ cp "$log" "$TMP/gone.log"
 rm "$TMP/gone.log"
 expect_exit 8 "input gone: could not rerun" 'could not rerun' "$CAPTURE" verify "$TMP/orphan"
 expect_exit 3 "not a corpus" 'MANIFEST.json: cannot read' "$CAPTURE" verify "$ROOT/tests"
-# Verify trusts no one (issue 24): a manifest whose command would run a
+# Verify trusts no one: a manifest whose command would run a
 # program, scenario files or a source tree the checkout does not ship is
 # shown and refused, exit 8, before anything runs; --trust reruns it.
 printf '#!/bin/sh\ntouch "%s/ran"\n' "$TMP" >"$TMP/evil"

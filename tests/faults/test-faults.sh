@@ -1,4 +1,4 @@
-# Faults while a corpus is written (issue 16): capture killed by SIGKILL,
+# Faults while a corpus is written: capture killed by SIGKILL,
 # a full disk, an output directory that becomes unwritable.  Each fault
 # ends with its exit code and message, and nothing is lost: DEST is either
 # absent or a whole corpus (the old one, or the new one), never a part.

@@ -1,4 +1,4 @@
-# Faults of an etcd eBPF capture (issue 16): the Go target killed in the
+# Faults of an etcd eBPF capture: the Go target killed in the
 # middle, and a ring buffer too small for the load (--ring-bytes, read
 # while the target runs: real drops, not --hold-ring's).  Each ends with
 # exit 6 and what was lost, and leaves no corpus.  Needs root and Go.

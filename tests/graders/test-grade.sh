@@ -60,7 +60,7 @@ expect_exit 3 "grader answers twice" 'more lines than there were windows' \
 	"$CAPTURE" grade --exec 'while read l; do echo "{\"ok\":true}"; done; echo "{\"ok\":true}"' "$ref"
 expect_exit 6 "grader fails at the end" 'exited with status 2 after the last window' \
 	"$CAPTURE" grade --exec 'while read l; do echo "{\"ok\":true}"; done; exit 2' "$ref"
-# Hostile graders (issue 24): every blocking step ends within --timeout
+# Hostile graders: every blocking step ends within --timeout
 # (timeout 30 only guards the test against a grade that never ends), the
 # grader's group is killed, and what it writes is read into a bounded
 # buffer: a grader that prints without end fails at once.

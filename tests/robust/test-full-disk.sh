@@ -1,5 +1,5 @@
 # needs: root
-# A full disk under every command that writes (issue 24): a 64 KB tmpfs,
+# A full disk under every command that writes: a 64 KB tmpfs,
 # filled to the last byte, under each output.  Each write that fails is
 # exit 6 naming the cause (No space left on device), what was there before
 # is whole, and no temporary stays.  Root mounts the tmpfs.

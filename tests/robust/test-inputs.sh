@@ -1,4 +1,4 @@
-# Inputs that are not regular files (issue 16.3, 16.4 and "also seen"): a
+# Inputs that are not regular files: a
 # pipe, a FIFO or "-" is read once, into a temporary copy that the fold and
 # the input digest both read; a FIFO without a writer can still be stopped;
 # a device is refused at once instead of being read forever.

@@ -1,5 +1,5 @@
-# SIGKILL of a spin capture while it saves its guest snapshot (real QEMU,
-# issue 24): it leaves KEY.vm.tmp-PID in the cache and its QMP directory
+# SIGKILL of a spin capture while it saves its guest snapshot (real QEMU):
+# it leaves KEY.vm.tmp-PID in the cache and its QMP directory
 # in $TMPDIR (no longer /tmp whatever TMPDIR says); the next capture
 # removes both, saying so, saves the snapshot and its corpus is whole.  A
 # private cache (the big builds shared) so that a snapshot is saved, and a

@@ -1,4 +1,4 @@
-# Faults that end a run from outside (issue 24): SIGKILL of a fold and of
+# Faults that end a run from outside: SIGKILL of a fold and of
 # a verify at several points, each followed by a second run that removes
 # what the dead one left and says so; SIGTERM while a child runs, which
 # must end by the signal with its one message.  Each checks the exit code,

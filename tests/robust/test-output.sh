@@ -102,7 +102,7 @@ expect_exit 2 "convert into a missing directory" "output $TMP/nodir/x: no direct
 	"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/nodir/x"
 expect_exit 2 "convert onto a directory" "output $TMP/short is a directory: not replacing it" \
 	"$CAPTURE" convert "$TMP/conv.ndjson" "$TMP/short"
-# Only a regular file is replaced (issue 16.2): the rename would turn a
+# Only a regular file is replaced: the rename would turn a
 # FIFO or a symbolic link into a regular file (a device node, which needs
 # root: test-output-root.sh).
 source "$TESTS_DIR/robust/not-replaced.sh"

@@ -1,4 +1,4 @@
-# Nothing a user has is lost (issue 24): an output replaces only what is
+# Nothing a user has is lost: an output replaces only what is
 # capture's (a corpus by its manifest's content, a file only with
 # --force), never an input; every write to standard output is checked;
 # odd -o paths and contradicting convert options are usage errors before

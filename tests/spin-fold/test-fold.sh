@@ -107,7 +107,7 @@ expect_exit 2 "unknown system" "unknown system 'nosuch'" "$CAPTURE" fold nosuch 
 expect_exit 0 "check passes on a good stream" '' "$CAPTURE" check spin "$log"
 fold "$log" && expect_exit 0 "check re-checks the inputs a corpus names" '' "$CAPTURE" check "$TMP/out"
 
-# check CORPUS on a bad manifest (issue 16.7): bad input naming
+# check CORPUS on a bad manifest: bad input naming
 # MANIFEST.json, exit 3, as audit of the same corpus says.
 # edit_manifest PYTHON: apply PYTHON to m, the manifest of $TMP/out.
 edit_manifest() {
