@@ -1245,7 +1245,14 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		     const cJSON *ev, const struct slice *now)
 {
-	if (!strcmp(name, "InitState")) {
+	if (!strcmp(name, "SendPreVoteResponse")) {
+		/*
+		 * A rejected pre-vote's response: the probes trace it for the
+		 * causal check of its receipt (raft.probes); it changes nothing
+		 * of its sender, and upstream traces none, so it is no step
+		 * and both paths fold the same windows.
+		 */
+	} else if (!strcmp(name, "InitState")) {
 		restart(f, n);
 		restarted(f, n, name, ev, now);
 	} else if (n->open && !strcmp(n->open, "Restart")) {

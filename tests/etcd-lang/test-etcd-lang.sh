@@ -32,6 +32,19 @@ else
 fi
 
 same_paths "$TMP/a" "$TMP/t"
+
+# Every receipt the probes trace has its traced send before it (the causal
+# check a live run makes), a rejected pre-vote's response of a higher term
+# included; a scenario that duplicates a message receives it twice.
+for f in "$SCEN"/[0-9][0-9]-*; do
+	n=$(basename "$f")
+	grep -q '^duplicate ' "$f" && continue
+	if out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" --any "$TMP/a/raw/$n.ndjson"); then
+		ok "every traced receipt of $n was sent"
+	else
+		not_ok "every traced receipt of $n was sent" "$out"
+	fi
+done
 n=$(ls "$TMP"/a/etcd/*.ndjson | wc -l)
 [ "$n" = "$(ls "$SCEN" | wc -l)" ] && [ "$n" -ge 7 ] && ok "$n language scenarios, one window file each" ||
 	not_ok "language scenarios" "$n window files for $(ls "$SCEN" | wc -l) scenarios"

@@ -9,13 +9,14 @@ project() {
 		s/"prop":\{"cc":\{\}\}/"prop":{"cc":{"newconf":[]}}/' "$1"
 }
 
-# The probes' events without the one upstream has no trace point for:
-# ReceivePreVoteResponse, a rejected pre-vote's response of a higher term
-# (raft.probes); the with_tla path's fold splits the same window from its
-# BecomeFollower (folders/etcd/etcd.c, untraced_rise), so the windows
-# are still compared whole.
+# The probes' events without the two upstream has no trace point for, a
+# rejected pre-vote's response: SendPreVoteResponse, and its receipt when
+# its term is higher, ReceivePreVoteResponse (raft.probes); the folder
+# takes the send as no step, and the with_tla path's fold splits the
+# receipt's window from its BecomeFollower (folders/etcd/etcd.c,
+# untraced_rise), so the windows are still compared whole.
 probed() {
-	grep -v '^{"name":"ReceivePreVoteResponse",' "$1"
+	grep -Ev '^\{"name":"(Send|Receive)PreVoteResponse",' "$1"
 }
 
 # same_paths EBPF TRACE: for every run of the eBPF corpus EBPF, the trace
