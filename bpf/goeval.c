@@ -11,23 +11,19 @@
 #include "goeval.h"
 
 static int operand(const struct go_operand *o, const struct go_val *vals,
-		   unsigned long long *v, int *nil)
+		   unsigned long long *v, int *at)
 {
 	if (o->field < 0) {
 		*v = o->k;
 		return 0;
 	}
 	if (!vals[o->field].have) {
-		*nil = o->field;
-		return -1;
+		*at = o->field;
+		return GO_CALC_NIL;
 	}
 	*v = vals[o->field].v;
 	return 0;
 }
-
-/* Node @i of @c: 0, or -1 with *@nil the field that had no value. */
-static int eval(const struct go_calc *c, int i, const struct go_val *vals,
-		unsigned long long *out, int *nil);
 
 /* min, max and orderings, of @a and @b as signed or unsigned numbers. */
 static unsigned long long order(const struct go_node *n, unsigned long long a,
@@ -52,6 +48,38 @@ static unsigned long long order(const struct go_node *n, unsigned long long a,
 	}
 }
 
+/*
+ * @a / @b or @a % @b (@b not 0), truncated toward zero as Go, C and Rust
+ * divide; signed, the quotient's sign from the operands' magnitudes, so
+ * that the most negative number divided by -1 wraps to itself (Go's
+ * rule) without the overflow C leaves undefined.
+ */
+static unsigned long long divide(const struct go_node *n, unsigned long long a,
+				 unsigned long long b)
+{
+	int neg_a = n->is_signed && (long long)a < 0;
+	int neg_b = n->is_signed && (long long)b < 0;
+	unsigned long long ua = neg_a ? -a : a, ub = neg_b ? -b : b;
+
+	if (n->op == GO_MOD)
+		return neg_a ? -(ua % ub) : ua % ub;
+	return neg_a != neg_b ? -(ua / ub) : ua / ub;
+}
+
+/* @a shifted by @b bits: past 63 every bit is out (a signed >> fills with its sign). */
+static unsigned long long shift(const struct go_node *n, unsigned long long a,
+				unsigned long long b)
+{
+	if (n->op == GO_SHL)
+		return b > 63 ? 0 : a << b;
+	if (!n->is_signed)
+		return b > 63 ? 0 : a >> b;
+	/* an arithmetic shift, written without one C leaves to the compiler */
+	unsigned long long fill = (long long)a < 0 ? ~0ull : 0;
+
+	return b > 63 ? fill : (a >> b) | (b ? fill << (64 - b) : 0);
+}
+
 static unsigned long long binary(const struct go_node *n, unsigned long long a,
 				 unsigned long long b)
 {
@@ -60,6 +88,20 @@ static unsigned long long binary(const struct go_node *n, unsigned long long a,
 		return a + b;
 	case GO_SUB:
 		return a - b;
+	case GO_MUL:
+		return a * b;
+	case GO_DIV:
+	case GO_MOD:
+		return divide(n, a, b);
+	case GO_AND:
+		return a & b;
+	case GO_OR:
+		return a | b;
+	case GO_XOR:
+		return a ^ b;
+	case GO_SHL:
+	case GO_SHR:
+		return shift(n, a, b);
 	case GO_EQ:
 		return a == b;
 	case GO_NE:
@@ -69,28 +111,48 @@ static unsigned long long binary(const struct go_node *n, unsigned long long a,
 	}
 }
 
+/* The field node @i is, for a failure's message; -1: not one. */
+static int field_of(const struct go_calc *c, int i)
+{
+	return c->node[i].op == GO_LEAF ? c->node[i].leaf.field : -1;
+}
+
+/* Node @i of @c: 0, or an enum go_calc_fail (the field it names in *@at). */
 static int eval(const struct go_calc *c, int i, const struct go_val *vals,
-		unsigned long long *out, int *nil)
+		unsigned long long *out, int *at)
 {
 	const struct go_node *n = &c->node[i];
 	unsigned long long a, b;
+	int rc;
 
 	if (n->op == GO_LEAF)
-		return operand(&n->leaf, vals, out, nil);
-	if (eval(c, n->a, vals, &a, nil))
-		return -1;
+		return operand(&n->leaf, vals, out, at);
+	if ((rc = eval(c, n->a, vals, &a, at)))
+		return rc;
+	if (n->op == GO_NOT) {
+		*out = ~a;
+		return 0;
+	}
 	if (n->op == GO_IF)
-		return eval(c, a ? n->b : n->c, vals, out, nil);
-	if (eval(c, n->b, vals, &b, nil))
-		return -1;
+		return eval(c, a ? n->b : n->c, vals, out, at);
+	if ((rc = eval(c, n->b, vals, &b, at)))
+		return rc;
+	if ((n->op == GO_DIV || n->op == GO_MOD) && !b) {
+		*at = field_of(c, n->b);
+		return GO_CALC_ZERO;
+	}
+	if ((n->op == GO_SHL || n->op == GO_SHR) && n->count_signed && (long long)b < 0) {
+		*at = field_of(c, n->b);
+		return GO_CALC_NEGATIVE;
+	}
 	*out = binary(n, a, b);
 	return 0;
 }
 
 int go_calc_eval(const struct go_calc *c, const struct go_val *vals,
-		 unsigned long long *out, int *nil)
+		 unsigned long long *out, int *at)
 {
-	return eval(c, c->root, vals, out, nil);
+	return eval(c, c->root, vals, out, at);
 }
 
 /*

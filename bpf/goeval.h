@@ -31,7 +31,10 @@ struct go_operand {
 
 enum go_op {
 	GO_LEAF,                /* an operand */
-	GO_ADD, GO_SUB,         /* unsigned, modulo 2^64 */
+	GO_ADD, GO_SUB, GO_MUL, /* unsigned, modulo 2^64 */
+	GO_DIV, GO_MOD,         /* Go's: truncated; by 0 fails */
+	GO_AND, GO_OR, GO_XOR, GO_NOT,  /* bits; GO_NOT of a only */
+	GO_SHL, GO_SHR,         /* a count of 64 or more shifts every bit out */
 	GO_MIN, GO_MAX,
 	GO_EQ, GO_NE, GO_LT, GO_LE, GO_GT, GO_GE,   /* 1 or 0 */
 	GO_IF,                  /* a ? b : c, only the one chosen evaluated */
@@ -41,7 +44,9 @@ enum go_op {
 struct go_node {
 	enum go_op op;
 	int a, b, c;
-	int is_signed;          /* min, max, <, <=, >, >=: as signed numbers */
+	int is_signed;          /* min, max, orderings, /, %, >>: as signed
+				 * numbers (>>: its value, not its count) */
+	int count_signed;       /* <<, >>: the count is signed (negative fails) */
 	struct go_operand leaf;
 };
 
@@ -51,12 +56,20 @@ struct go_calc {
 	struct go_node node[GO_CALC_NODES];
 };
 
+/* Why a computation has no value (go_calc_eval()'s return). */
+enum go_calc_fail {
+	GO_CALC_NIL = -1,       /* an operand had none: *@at is its field */
+	GO_CALC_ZERO = -2,      /* a division or modulo by 0: *@at is the
+				 * divisor's field, or -1 (not a field) */
+	GO_CALC_NEGATIVE = -3,  /* a shift by a negative count: *@at as for 0 */
+};
+
 /*
- * Evaluate @c over @vals (indexed by field).  Returns 0, or -1 with
- * *@nil the field that had no value.
+ * Evaluate @c over @vals (indexed by field).  Returns 0, or an enum
+ * go_calc_fail with *@at the field it names.
  */
 int go_calc_eval(const struct go_calc *c, const struct go_val *vals,
-		 unsigned long long *out, int *nil);
+		 unsigned long long *out, int *at);
 
 /*
  * Values a spec keeps from one record for later ones ("keep NAME KEY... =

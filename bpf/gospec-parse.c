@@ -19,7 +19,8 @@
  *                          a string's bytes, at most N with EXPR[:N]
  *   FIELD bool EXPR == nil (or != nil): whether EXPR is nil
  *   FIELD TYPE = CALC ...  a field computed from the fields above it
- *                          (sums, min, max, comparisons, if ... then ... else)
+ *                          (arithmetic, bits, min, max, comparisons,
+ *                          if ... then ... else)
  *   keep NAME KEY... = FIELD   FIELD kept per key for later records
  *   FIELD TYPE kept NAME KEY... [or N]  the value kept last for the key
  *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
@@ -247,17 +248,22 @@ static int find_field(const struct site *site, const char *name)
 
 /*
  * A computed field's text, its words joined, parsed by recursive descent
- * into a go_calc (goeval.h):
+ * into a go_calc (goeval.h), with Go's precedence:
  *
  *   calc := 'if' calc 'then' calc 'else' calc | rel
  *   rel  := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]
- *   sum  := term [('+' | '-') term]...
+ *   sum  := prod [('+' | '-' | '|' | '^') prod]...
+ *   prod := unary [('*' | '/' | '%' | '<<' | '>>' | '&') unary]...
+ *   unary := '~' unary | term
  *   term := FIELD | NUMBER | true | false | ('min' | 'max') '(' calc ',' calc ')'
  *         | '(' calc ')'
  *
- * A comparison is a bool, every other value an integer; min, max and the
- * orderings compare as signed numbers when a signed field is among their
- * operands (a signed and an unsigned field together are refused).
+ * A comparison is a bool, every other value an integer; min, max, the
+ * orderings, / and % work as signed numbers when a signed field is among
+ * their operands (a signed and an unsigned field together are refused),
+ * >> as its value's.  Two operators that C and Rust would group otherwise
+ * than Go (a + b << 2, a & b + 1, a | b ^ c) are refused without
+ * parentheses: a spec reads programs in all three languages.
  */
 #define CALC_INT 0
 #define CALC_BOOL 1
@@ -275,9 +281,32 @@ struct calc_parse {
 	struct go_calc *c;
 	int type[GO_CALC_NODES], sign[GO_CALC_NODES];
 	const struct table *table[GO_CALC_NODES];   /* a table field's leaf */
+	const struct binop *bin[GO_CALC_NODES];     /* its operator, unless
+						     * in parentheses */
 };
 
-static const char *const ops2[] = { "==", "!=", "<=", ">=" };
+/*
+ * A binary operator of integers: its node, Go's precedence (2 binds
+ * tighter than 1) and C's and Rust's rank (they agree on these: *, then
+ * +, then shifts, then &, ^, |).
+ */
+struct binop {
+	const char *word;
+	enum go_op op;
+	int go, c;
+};
+
+static const struct binop prods[] = {
+	{ "*", GO_MUL, 2, 6 }, { "/", GO_DIV, 2, 6 }, { "%", GO_MOD, 2, 6 },
+	{ "<<", GO_SHL, 2, 4 }, { ">>", GO_SHR, 2, 4 }, { "&", GO_AND, 2, 3 },
+	{ NULL, 0, 0, 0 }
+};
+static const struct binop sums[] = {
+	{ "+", GO_ADD, 1, 5 }, { "-", GO_SUB, 1, 5 }, { "|", GO_OR, 1, 1 },
+	{ "^", GO_XOR, 1, 2 }, { NULL, 0, 0, 0 }
+};
+
+static const char *const ops2[] = { "==", "!=", "<=", ">=", "<<", ">>" };
 
 /* The text's lexemes: names (dotted), numbers, operators, parentheses. */
 static int lex(struct calc_parse *p, const char *text)
@@ -300,7 +329,7 @@ static int lex(struct calc_parse *p, const char *text)
 		for (size_t i = 0; !n && i < sizeof(ops2) / sizeof(ops2[0]); i++)
 			if (!strncmp(t, ops2[i], 2))
 				n = 2;
-		if (!n && strchr("+-<>(),", *t))
+		if (!n && strchr("+-*/%&|^~<>(),", *t))
 			n = 1;
 		if (!n)
 			return gospec_refuse(p->s, p->line,
@@ -355,6 +384,7 @@ static int node(struct calc_parse *p, enum go_op op, int a, int b, int c)
 					  .leaf = { .field = -1 } };
 	p->type[k->n] = CALC_INT;
 	p->table[k->n] = NULL;
+	p->bin[k->n] = NULL;
 	p->sign[k->n] = (a >= 0 ? p->sign[a] : 0) | (b >= 0 ? p->sign[b] : 0) |
 			(c >= 0 ? p->sign[c] : 0);
 	return k->n++;
@@ -448,6 +478,7 @@ static int p_term(struct calc_parse *p, const struct table *t)
 	if (!strcmp(w, "(")) {
 		if ((n = p_calc(p, t)) < 0 || expect(p, ")", "'(...'"))
 			return -1;
+		p->bin[n] = NULL;	/* grouped as written */
 		return n;
 	}
 	if ((!strcmp(w, "min") || !strcmp(w, "max")) && !strcmp(peek(p), "("))
@@ -455,19 +486,87 @@ static int p_term(struct calc_parse *p, const struct table *t)
 	return leaf(p, w, t);
 }
 
-static int p_sum(struct calc_parse *p, const struct table *t)
+/* ~X: every bit of X's 64 flipped. */
+static int p_unary(struct calc_parse *p, const struct table *t)
 {
-	int a = p_term(p, t);
+	int a;
 
-	while (a >= 0 && (!strcmp(peek(p), "+") || !strcmp(peek(p), "-"))) {
-		const char *op = p->lex[p->at++];
-		int b = p_term(p, t);
+	if (!accept(p, "~"))
+		return p_term(p, t);
+	if ((a = p_unary(p, t)) < 0)
+		return -1;
+	if (p->type[a] != CALC_INT)
+		return gospec_refuse(p->s, p->line, "'~': takes integers, not comparisons");
+	return node(p, GO_NOT, a, -1, -1);
+}
 
-		if (b < 0 || typed(p, a, b, CALC_INT, op))
-			return -1;
-		a = node(p, *op == '+' ? GO_ADD : GO_SUB, a, b, -1);
+/*
+ * Does C (and Rust) group operand @k of @o as Go did, @k the left
+ * operand when @left?  Go's left operand binds at least as tightly, its
+ * right one more; so must C's, else the reader meant something else.
+ */
+static int same_grouping(struct calc_parse *p, const struct binop *o, int k,
+			 int left)
+{
+	const struct binop *in = p->bin[k];
+
+	if (!in || (left ? in->c >= o->c : in->c > o->c))
+		return 0;
+	return gospec_refuse(p->s, p->line,
+			     "'%s' and '%s': Go groups them otherwise than C and Rust: add parentheses",
+			     left ? in->word : o->word, left ? o->word : in->word);
+}
+
+/* @a @o @b, its operands' types and signs checked. */
+static int binop(struct calc_parse *p, const struct binop *o, int a, int b)
+{
+	int n, sign = p->sign[a] | p->sign[b];
+	int divides = o->op == GO_DIV || o->op == GO_MOD, shifts = o->op == GO_SHL ||
+		      o->op == GO_SHR;
+
+	if (typed(p, a, b, CALC_INT, o->word) || same_grouping(p, o, a, 1) ||
+	    same_grouping(p, o, b, 0))
+		return -1;
+	if ((divides && sign == (SIGNED | UNSIGNED)) ||
+	    (o->op == GO_SHR && p->sign[a] == (SIGNED | UNSIGNED)))
+		return gospec_refuse(p->s, p->line, "'%s': %s a signed and an unsigned field",
+				     o->word, divides ? "divides" : "shifts");
+	if ((n = node(p, o->op, a, b, -1)) < 0)
+		return -1;
+	p->bin[n] = o;
+	p->c->node[n].is_signed = (divides ? sign : p->sign[a]) == SIGNED;
+	p->c->node[n].count_signed = shifts && (p->sign[b] & SIGNED);
+	if (shifts)	/* the value's sign, not the count's */
+		p->sign[n] = p->sign[a];
+	return n;
+}
+
+/* The operator of @ops next, or NULL. */
+static const struct binop *next_op(const struct calc_parse *p, const struct binop *ops)
+{
+	for (; ops->word; ops++)
+		if (!strcmp(peek(p), ops->word))
+			return ops;
+	return NULL;
+}
+
+/* Operands of @level (prods: p_unary()'s, sums: p_prod()'s) joined by @ops. */
+static int p_chain(struct calc_parse *p, const struct table *t, const struct binop *ops)
+{
+	int a = ops == prods ? p_unary(p, t) : p_chain(p, t, prods), b;
+	const struct binop *o;
+
+	while (a >= 0 && (o = next_op(p, ops))) {
+		p->at++;
+		b = ops == prods ? p_unary(p, t) : p_chain(p, t, prods);
+		a = b < 0 ? -1 : binop(p, o, a, b);
 	}
 	return a;
+}
+
+static int p_sum(struct calc_parse *p, const struct table *t)
+{
+	return p_chain(p, t, sums);
 }
 
 static const struct { const char *word; enum go_op op; } compares[] = {

@@ -74,6 +74,33 @@ static unsigned long long extend(const struct field *f, unsigned long long v)
 	return (unsigned long long)((long long)(v << keep) >> keep);
 }
 
+/*
+ * A computed @v as field @f's type holds it: its low bytes,
+ * sign-extended for a signed type (as Go converts an integer).
+ */
+static unsigned long long fit(const struct field *f, unsigned long long v)
+{
+	if (f->size < 8)
+		v &= ~0ull >> (64 - 8 * f->size);
+	return extend(f, v);
+}
+
+/* Why computed field @f has no value (go_calc_eval()'s @rc, @at). */
+static void calc_failed(struct go_spec *s, const struct site *site,
+			const struct field *f, int rc, int at)
+{
+	const char *what = rc == GO_CALC_ZERO ? "divided by zero" :
+			   "shifted by a negative count";
+
+	if (rc == GO_CALC_NIL)
+		fail(s, f->line, "%s: %s is nil", f->name, site->field[at].name);
+	else if (at >= 0)
+		fail(s, f->line, "%s: %s (%s is %lld)", f->name, what,
+		     site->field[at].name, (long long)s->vals[at].v);
+	else
+		fail(s, f->line, "%s: %s", f->name, what);
+}
+
 /* @t's name for @v, or NULL ("-" or past its end). */
 static const char *table_name(const struct table *t, unsigned long long v)
 {
@@ -346,7 +373,7 @@ static void values(struct go_spec *s, const struct site *site,
 	for (int i = 0; i < site->nfields; i++) {
 		const struct field *f = &site->field[i];
 		struct go_val *v = &s->vals[i];
-		int nil;
+		int rc, at;
 
 		for (; k < site->nkeeps && site->keep[k].after == i; k++)
 			keep(s, site, &site->keep[k], proc);
@@ -362,10 +389,11 @@ static void values(struct go_spec *s, const struct site *site,
 			v->v = extend(f, v->v);
 			if (f->nil_test && !(r->nil_mask & (1u << f->slot)))
 				v->v = (v->v == 0) == (f->nil_test == 1);
-		} else if (go_calc_eval(f->calc, s->vals, &v->v, &nil)) {
-			fail(s, f->line, "%s: %s is nil", f->name, site->field[nil].name);
+		} else if ((rc = go_calc_eval(f->calc, s->vals, &v->v, &at))) {
+			calc_failed(s, site, f, rc, at);
 		} else {
 			v->have = 1;
+			v->v = fit(f, v->v);
 		}
 	}
 	for (; k < site->nkeeps; k++)

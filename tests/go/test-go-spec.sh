@@ -3,8 +3,9 @@
 # tests/go/features.probes and checked against its log; each new refusal
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
 # (a "once" event missing from a call, a computed field over a nil value,
-# a value never kept); state across events (tests/go/state.probes);
-# comparisons, min, max and by over a computed field (tests/go/calc.probes);
+# a division by zero, a negative shift count, a value never kept); state
+# across events (tests/go/state.probes); comparisons, min, max, division,
+# bits and by over a computed field (tests/go/calc.probes);
 # strings as keys and kept values (tests/go/nodes-state.probes).
 # needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
@@ -122,8 +123,24 @@ spec addbool "$A" 'entry T' '	id i64 t.ID' '	x i64 = id + (id > 1)'
 refused addbool "addbool.probes:4: '\+': takes integers, not comparisons"
 spec eqkinds "$A" 'entry T' '	id i64 t.ID' '	x bool = (id > 1) == id'
 refused eqkinds "eqkinds.probes:4: '==': compares an integer and a comparison"
-spec badop "$A" 'entry T' '	id i64 t.ID' '	x i64 = id * 2'
-refused badop "badop.probes:4: '\*': not a field, a number or an operator of a computed field"
+spec badop "$A" 'entry T' '	id i64 t.ID' '	x i64 = id @ 2'
+refused badop "badop.probes:4: '@': not a field, a number or an operator of a computed field"
+# Bits, shifts, division (calc.probes has what they compute): where Go
+# groups two operators otherwise than C and Rust, parentheses are needed.
+spec shiftsum "$A" 'entry T' '	id i64 t.ID' '	x i64 = id + 1 << 2'
+refused shiftsum "shiftsum.probes:4: '\+' and '<<': Go groups them otherwise than C and Rust: add parentheses"
+spec andshift "$A" 'entry T' '	id i64 t.ID' '	x i64 = 0xff & id >> 8'
+refused andshift "andshift.probes:4: '&' and '>>': Go groups them otherwise than C and Rust"
+spec orxor "$A" 'entry T' '	id i64 t.ID' '	x i64 = id | 1 ^ 2'
+refused orxor "orxor.probes:4: '\|' and '\^': Go groups them otherwise than C and Rust"
+spec divsign "$A" 'entry T' '	id i64 t.ID' '	g u64 goid' '	x i64 = id / g'
+refused divsign "divsign.probes:5: '/': divides a signed and an unsigned field"
+spec shrsign "$A" 'entry T' '	id i64 t.ID' '	g u64 goid' '	x i64 = (id + g) >> 1'
+refused shrsign "shrsign.probes:5: '>>': shifts a signed and an unsigned field"
+spec notbool "$A" 'entry T' '	id i64 t.ID' '	x i64 = ~(id > 1)'
+refused notbool "notbool.probes:4: '~': takes integers, not comparisons"
+spec andbool "$A" 'entry T' '	id i64 t.ID' '	x bool = (id > 1) & (id < 3)'
+refused andbool "andbool.probes:4: '&': takes integers, not comparisons"
 spec trailing "$A" 'entry T' '	id i64 t.ID' '	x i64 = id 2'
 refused trailing "trailing.probes:4: '2': unexpected here"
 spec nodes "$A" 'entry T' '	id i64 t.ID' "	x i64 = id$(printf ' + id%.0s' {1..16})"
@@ -182,6 +199,16 @@ expect_exit 6 "a computed field over a nil value fails at its line" \
 	'nilcalc.probes:5: net: fee is nil' \
 	$CAPTURE go --probes "$TMP/nilcalc.probes" -o "$TMP/x2" -- "$TMP/bank"
 nothing_left "no corpus after a nil operand" "$TMP/x2"
+spec divzero "$A" 'entry T' '	fee i64 *t.Fee or 0 hidden' '	amount i64 t.Amount' '	per i64 = amount / fee'
+expect_exit 6 "a division by zero fails at the field's line" \
+	'divzero.probes:5: per: divided by zero \(fee is 0\)' \
+	$CAPTURE go --probes "$TMP/divzero.probes" -o "$TMP/x4" -- "$TMP/bank"
+nothing_left "no corpus after a division by zero" "$TMP/x4"
+spec negshift "$A" 'entry T' '	from i32 t.From' '	to i32 t.To' '	x i64 = 1 << (to - from)'
+expect_exit 6 "a shift by a negative count fails at the field's line" \
+	'negshift.probes:5: x: shifted by a negative count' \
+	$CAPTURE go --probes "$TMP/negshift.probes" -o "$TMP/x5" -- "$TMP/bank"
+nothing_left "no corpus after a negative shift" "$TMP/x5"
 spec never "$A" 'entry T' '	from i32 t.From' '	last i64 kept paid proc from' '	amount i64 t.Amount' '	keep paid proc from = amount'
 expect_exit 6 "a value never kept, without 'or', fails at the field's line" \
 	"never.probes:4: last: nothing kept in paid for proc 0, from [0-9]+ \\(give it 'or VALUE'\\)" \
