@@ -92,11 +92,13 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* An empty list has no array yet: qsort and bsearch may not take its NULL. */
 static void names_sort(struct names *l)
 {
 	size_t k = 0;
 
-	qsort(l->v, l->n, sizeof(*l->v), str_cmp);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), str_cmp);
 	for (size_t i = 0; i < l->n; i++) {
 		if (k && !strcmp(l->v[k - 1], l->v[i]))
 			free(l->v[i]);
@@ -108,7 +110,7 @@ static void names_sort(struct names *l)
 
 static int names_has(const struct names *l, const char *name)
 {
-	return bsearch(&name, l->v, l->n, sizeof(*l->v), str_cmp) != NULL;
+	return l->n && bsearch(&name, l->v, l->n, sizeof(*l->v), str_cmp);
 }
 
 static void names_free(struct names *l)

@@ -473,7 +473,8 @@ static cJSON *file_digests(struct corpus *c)
 
 	if (nftw(c->tmp, collect, 16, FTW_PHYS))
 		die(EXIT_CAPTURE_FAILED, "cannot list %s", c->tmp);
-	qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
+	if (walk_n)   /* else walk_paths is NULL, which qsort may not take */
+		qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
 	for (size_t i = 0; i < walk_n; i++) {
 		const char *known = written_digest(c, walk_paths[i]);
 		char hex[65];
@@ -552,7 +553,8 @@ static void say_kept(const char *kept)
 
 	fprintf(stderr, "capture: what the run wrote is kept in %s/ (FAILURE says why):", kept);
 	if (!nftw(kept, collect, 16, FTW_PHYS)) {
-		qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
+		if (walk_n)
+			qsort(walk_paths, walk_n, sizeof(*walk_paths), path_cmp);
 		for (size_t i = 0; i < walk_n; i++) {
 			long n = count_lines(walk_paths[i]);
 

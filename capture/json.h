@@ -37,7 +37,8 @@ static inline void strbuf_put(struct strbuf *sb, const void *data, size_t len)
 {
 	if (sb->len + len + 1 > sb->alloc)
 		strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
+	if (len)   /* an empty buffer's NULL may come: memcpy may not take it */
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 }

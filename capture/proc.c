@@ -251,7 +251,8 @@ void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
 
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
+	/* empty data may be NULL, which fwrite may not take */
+	if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f))
 		die(EXIT_CAPTURE_FAILED, "cannot write %s: %s", path, strerror(errno));
 }
 

@@ -63,3 +63,18 @@ refused lang 'plain: its DWARF.s language is an assembler.s \(DW_AT_language 0x8
 refused nodwarf 'nodwarf: no DWARF debug information \(built without -g, or stripped\?\)' "$TMP/nodwarf"
 cp "$D/ledger.c" "$TMP/source" && chmod +x "$TMP/source"
 refused noelf 'source: not an ELF file' "$TMP/source"
+
+# Empty lists (bpf/describe.c): a gcc -O0 binary inlines nothing, and a
+# function with a local but no parameters offers no near name; neither
+# sorts a NULL list (the sanitizer build aborts on qsort(NULL, 0, ...)).
+printf '%s\n' '__attribute__((noipa)) int none(void) { volatile int k = 1; return k; }' \
+	'int main(void) { return none() - 1; }' >"$TMP/none.c"
+gcc -O0 -g -o "$TMP/none" "$TMP/none.c"
+if $CAPTURE go --describe "$TMP/none" "n*" >"$TMP/none.list" 2>"$TMP/none.err" &&
+   grep -qx none "$TMP/none.list"; then
+	ok "--describe of a gcc -O0 binary: nothing inlined, its functions listed"
+else
+	not_ok "--describe of a gcc -O0 binary" "$(tail -n 2 "$TMP/none.err")"
+fi
+spec noargs 'func none' 'entry T' '	x i32 nosuch'
+refused noargs 'noargs.probes:3: .*none: nosuch: the function has no argument or result nosuch$' "$TMP/none"
