@@ -60,15 +60,8 @@ int output_option(int opt, const char *arg, struct output_options *o)
 		o->dir = arg;
 		return 1;
 	case 'F':
-		if (!strcmp(arg, "event"))
-			o->form = FORM_EVENT;
-		else if (!strcmp(arg, "stream"))
-			o->form = FORM_STREAM;
-		else if (!strcmp(arg, "itf"))
-			o->form = FORM_ITF;
-		else if (!strcmp(arg, "canonical"))
-			o->form = FORM_CANONICAL;
-		else
+		o->form = window_form_parse(arg);
+		if (o->form < 0)
 			die(EXIT_USAGE, "--form: expected event, stream, itf or canonical, "
 			    "not '%s'", arg);
 		o->form_arg = arg;

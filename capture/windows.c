@@ -47,6 +47,24 @@ const char *window_file_ext(enum window_form form)
 	return form == FORM_ITF ? ".itf.json" : ".ndjson";
 }
 
+static const char *const form_names[] = {
+	[FORM_EVENT] = "event", [FORM_STREAM] = "stream",
+	[FORM_ITF] = "itf", [FORM_CANONICAL] = "canonical",
+};
+
+const char *window_form_name(enum window_form form)
+{
+	return form_names[form];
+}
+
+int window_form_parse(const char *name)
+{
+	for (int i = 0; i < (int)(sizeof(form_names) / sizeof(*form_names)); i++)
+		if (!strcmp(name, form_names[i]))
+			return i;
+	return -1;
+}
+
 static void canonical_close(void *ctx)
 {
 	struct canonical_set *cs = ctx;

@@ -31,6 +31,10 @@ enum window_form { FORM_EVENT, FORM_STREAM, FORM_ITF, FORM_CANONICAL };
 
 /* The window file's name ends with ".ndjson", or ".itf.json" (ITF). */
 const char *window_file_ext(enum window_form form);
+/* What --form calls @form ("event", "stream", "itf", "canonical"). */
+const char *window_form_name(enum window_form form);
+/* The form --form @name names, or -1. */
+int window_form_parse(const char *name);
 
 struct output_format {
 	enum window_form form;

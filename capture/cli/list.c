@@ -48,8 +48,7 @@ int cmd_list(int argc, char **argv)
 		printf("%s: %s\n  actions:", f->name, f->summary);
 		for (int a = 0; f->actions[a]; a++)
 			printf(" %s", f->actions[a]);
-		printf("\n  window form: %s\n",
-		       f->form == FORM_EVENT ? "event" : "stream");
+		printf("\n  window form: %s\n", window_form_name(f->form));
 		list_scenarios(s);
 	}
 	return EXIT_OK;

@@ -13,6 +13,18 @@ dq=("$REF"/pgo-traces/dqueue/*)
 rk=("$REF"/pgo-traces/raftkvs/*/ "$TMP/handlers")
 rl=("$rw/contention-2cpu.ftrace" "$rw/coverage.log")
 
+# written_form DIR: the form of DIR's first window file, from its first
+# line (window-read.c's detection): canonical, stream or event.
+written_form() {
+	local line
+	line=$(head -n 1 "$(ls "$1"/*.ndjson | head -n 1)")
+	case $line in
+	'{"window_id"'*) echo canonical ;;
+	'{"state"'*) echo stream ;;
+	*) echo event ;;
+	esac
+}
+
 # project SYSTEM INPUT...: SYSTEM-task's corpus in $TMP/SYSTEM-task (and
 # its raw events), SYSTEM's in event form in $TMP/SYSTEM; the checks.
 project() {
@@ -27,6 +39,13 @@ project() {
 		$(find "$t/$sys-task" -name '*.ndjson' | sort)
 	check "$sys-task: one file per action, window_id from 1, trace_id the runs" \
 		python3 "$here/check-files.py" "$t" "$sys-task"
+	# capture list's window form: the form this fold (its default) wrote
+	local said
+	said=$("$CAPTURE" list | sed -n "/^$sys-task:/,/^[^ ]/s/^  window form: //p")
+	[ "$said" = "$(written_form "$t/$sys-task")" ] &&
+		ok "$sys-task: capture list says the form its fold writes" ||
+		not_ok "$sys-task: capture list says the form its fold writes" \
+			"list: $said; written: $(written_form "$t/$sys-task")"
 	check "$sys-task: refines $sys, window for window" \
 		python3 "$here/task-refines.py" "$sys" "$t" "$TMP/$sys"
 	check "$sys-task: windows per action as the raw input shows" \
