@@ -550,7 +550,9 @@ static int actions_declared(const struct folder *f)
  * The system whose actions the windows use most; NULL if none or a tie.
  * Systems of one projection share action names (etcd and raftkvs): on
  * windows that use only shared ones, the system that declares fewer
- * actions the windows lack is the closer match.
+ * actions the windows lack is the closer match, and a system is closer
+ * than the systems refining it, whose actions are its own (spin and
+ * spin-spinning); a refining system's own actions (spin-task's) tell it.
  */
 static const struct folder *infer_system(const struct window_file *files,
 					 size_t n)
@@ -560,21 +562,43 @@ static const struct folder *infer_system(const struct window_file *files,
 
 	for (const struct system *s = system_table(); s->folder; s++) {
 		int k = actions_known(files, n, s->folder);
-		int lacking = actions_declared(s->folder) - k;
+		int lacking = actions_declared(s->folder) - k, order;
 
-		if (s->folder->refines)
+		if (!k)
 			continue;
-
-		if (k > best_n || (k && k == best_n && lacking < best_lacking)) {
+		/* > 0: closer than best; 0: as close */
+		order = !best ? 1 : k != best_n ? k - best_n :
+			lacking != best_lacking ? best_lacking - lacking :
+			!!best->refines - !!s->folder->refines;
+		if (order > 0) {
 			best = s->folder;
 			best_n = k;
 			best_lacking = lacking;
 			tie = 0;
-		} else if (k && k == best_n && lacking == best_lacking) {
+		} else if (!order) {
 			tie = 1;
 		}
 	}
 	return tie ? NULL : best;
+}
+
+/*
+ * A system that declares more of @w's actions than @sys does (the one
+ * they tell, else the first), refining systems included; NULL if none:
+ * a tie-break alone does not make a file another system's.
+ */
+static const struct folder *knows_more(const struct window_file *w,
+				       const struct folder *sys)
+{
+	const struct folder *f = infer_system(w, 1);
+	int known = actions_known(w, 1, sys);
+
+	if (f && actions_known(w, 1, f) > known)
+		return f;
+	for (const struct system *s = system_table(); s->folder; s++)
+		if (actions_known(w, 1, s->folder) > known)
+			return s->folder;
+	return NULL;
 }
 
 void window_set_system(struct window_set *ws, const char *name)
@@ -598,10 +622,7 @@ void window_set_system(struct window_set *ws, const char *name)
 	for (size_t i = 0; i < ws->n; i++) {
 		const struct window_file *w = &ws->files[i];
 
-		/* a tie-break alone does not make a file another system's */
-		f = infer_system(w, 1);
-		if (f && f != ws->system && actions_known(w, 1, f) >
-		    actions_known(w, 1, ws->system))
+		if ((f = knows_more(w, ws->system)))
 			die(EXIT_USAGE, "%s holds %s windows, not %s (%s)%s",
 			    w->path, f->name, ws->system->name, ws->system_from,
 			    ws->n > 1 ? ": one system at a time" : "");

@@ -36,3 +36,21 @@ sed 's/"thread":1,/"thread":2,/; s/"actor":1}/"actor":2}/' "$spin/contention.log
 expect_exit 3 "a third thread is refused, not given a pc" \
 	"three.log:[0-9]+: actor 2: spin-task's pc is over threads 0 to 1" \
 	"$CAPTURE" fold spin-task "$TMP/three.log" -o "$TMP/three"
+
+# --system is checked against the actions of every system, those that
+# refine another included: spin-task's action files are not raftkvs's
+# (nor spin's, whose actions they do not use), whatever command reads them.
+for sys in raftkvs spin; do
+	expect_exit 2 "audit --system $sys of spin-task's action files is refused" \
+		"holds spin-task windows, not $sys \(--system\)" \
+		"$CAPTURE" audit --system "$sys" "$c/spin-task"
+done
+expect_exit 2 "grade --system raftkvs of them is refused" \
+	"holds spin-task windows, not raftkvs \(--system\)" \
+	"$CAPTURE" grade --system raftkvs --exec 'cat >/dev/null' "$c/spin-task"
+expect_exit 2 "convert --system raftkvs of them is refused" \
+	"holds spin-task windows, not raftkvs \(--system\)" \
+	"$CAPTURE" convert --system raftkvs "$c/spin-task" "$TMP/as-raftkvs"
+nothing_left "a refused convert writes nothing" "$TMP/as-raftkvs"
+check "without --system, the action names tell spin-task" \
+	"$CAPTURE" audit "$c/spin-task"
