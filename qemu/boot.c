@@ -18,7 +18,7 @@ static const char base_append[] =
 	"no_timer_check i8042.noaux i8042.nokbd i8042.nopnp";
 
 /*
- * The lean boot (docs/spin.md has the measurements, TCG, 2 vCPUs):
+ * The lean boot (docs/results/spin.md has the measurements, TCG, 2 vCPUs):
  * qboot instead of SeaBIOS (-0.18 s before the kernel runs), no crypto
  * self-tests (-0.5 s), no local APIC timer calibration (-0.12 s: 100 ms of
  * waiting on the PIT), no read-only remapping and its W+X check (-0.1 s),

@@ -205,7 +205,7 @@ static inline int actor_main(void *arg)
  * only once all exist.  Returns how many to wait for.  At one CPU the
  * caller (the writer of start) acts for both actors itself: a thread would
  * add nothing but its creation and exit, code that a guest restored under
- * TCG translates anew (~170 translation blocks, docs/spin.md).
+ * TCG translates anew (~170 translation blocks, docs/results/spin.md).
  */
 static inline int start_threads(struct run *r, struct turns *t,
 				struct actor_thread *th)

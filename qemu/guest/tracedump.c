@@ -33,7 +33,7 @@
  * keeps the part shipped before the snapshot beside it (qemu/snapshot.c).
  * What runs after the wake uses no stdio and no printf: glibc's
  * formatting code was most of what shipping the ring buffer ran (~15 ms
- * of QEMU's CPU a capture, docs/spin.md).
+ * of QEMU's CPU a capture, docs/results/spin.md).
  *
  * usage: tracedump [-w FIFO [-p PARAMS]] TRACEFS SYSTEM...
  */
@@ -236,7 +236,7 @@ static void wait_for(const char *fifo, char *buf, size_t size)
  * With -p, the module's parameters, opened before the snapshot like the
  * buffers below: the scenario's words come on the FIFO and this process
  * writes them and starts the run, so that a restored guest opens no sysfs
- * file (a lookup, an inode, a truncation: all translated anew, docs/spin.md).
+ * file (a lookup, an inode, a truncation: all translated anew, docs/results/spin.md).
  * stop is optional (rwlock's module has none).
  */
 enum { NAME, STEPS, STOP, START, NPARAMS };
@@ -292,7 +292,7 @@ static void run_scenario(char *words)
  * Each CPU's stats (the overrun counts) and ring-buffer pages, opened
  * before the run: a resident tracedump opens them before the snapshot, so
  * that a restored guest runs no path lookup, no access() and no open of
- * tracefs (each path TCG translates anew after a restore, docs/spin.md).
+ * tracefs (each path TCG translates anew after a restore, docs/results/spin.md).
  */
 struct cpu_files {
 	char stats[32], raw[40];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Guest snapshots (docs/spin.md, "How a capture runs"): the first capture
+# Guest snapshots (docs/qemu.md, "The snapshot"): the first capture
 # saves one and restores it, later ones only restore; a snapshot that does
 # not restore (corrupt, or stale: another guest's under this one's key)
 # falls back to a full boot, said on stderr, and the next capture saves a
