@@ -1,6 +1,11 @@
 # The rwlock folder on streams decoded from real guests (capture rwlock's
 # raw/RUN.log: the contended scenario at two CPUs, the coverage one) and
-# on hand-made streams that break one rule each.
+# on hand-made streams that break one rule each; the contended run's trace
+# channel (raw/RUN.ftrace) and edited copies of it.  The decoder's checks
+# of a contention_begin outside a lock() call or of the wrong kind have no
+# edited .ftrace here (they need records rewritten inside ring-buffer
+# pages); the folder's check of contention outside a call is tested on a
+# stream.
 # needs: python3
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
