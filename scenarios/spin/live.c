@@ -47,8 +47,9 @@ static const char spin_usage[] =
 	"(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
 	"take, default 60), CAPTURE_GUEST_STALL (seconds a guest may write\n"
 	"nothing, default 10), CAPTURE_QEMU (the QEMU binary), CAPTURE_GUEST_BOOT\n"
-	"(lean, the default, or classic: the slower boot bench/spin-capture\n"
-	"compares it with).\n";
+	"(snapshot, the default: the lean boot saved once and restored; lean,\n"
+	"the lean boot each run; classic: the slow boot bench/spin-capture\n"
+	"compares them with).\n";
 
 enum { O_CPUS = 0x1000, O_BOOT_ONLY, O_FOLD };
 
