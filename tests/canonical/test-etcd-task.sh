@@ -48,9 +48,12 @@ expect_exit 4 "an append's logTerm the sender's log does not show is refused" \
 	"$CAPTURE" fold etcd-task "$TMP/bad.ndjson" -o "$TMP/bad"
 
 # The impossibility windows: one for each cell etcd's domain declares
-# impossible, with its reason, in the task's shape; the audit refuses
-# each alone (the grader's verdicts: tests/graders/test-sysmobench.sh).
-check "one impossibility window per impossible cell of the domain, with its reason" \
+# impossible, with its reason, in the task's shape, but the 12 raft's
+# handler makes given the window's input (a heartbeat's commit, a
+# snapshot of a new term, a dropped proposal: impossible only by what a
+# sender sends); the audit refuses each alone (the graders' verdicts:
+# tests/graders/test-sysmobench.sh, tests/tlc).
+check "one impossibility window per impossible cell of the domain, but those of the sender's, with its reason" \
 	python3 - "$TMP/task" <<'PY'
 import glob, json, os, sys
 c = sys.argv[1]
@@ -62,6 +65,9 @@ for path in glob.glob(os.path.join(c, "etcd-task", "impossible", "*.ndjson")):
         w = json.loads(line)
         assert w["trace_id"] not in drawn, f"{w['trace_id']} drawn twice"
         drawn[w["trace_id"]] = w["impossible"]
-assert cells and drawn == cells, f"cells {sorted(cells)}, drawn {sorted(drawn)}"
+sender = ("HandleHeartbeat commit advanced", "HandleSnapshot", "ClientProposal dropped")
+expect = {c: why for c, why in cells.items() if not any(k in c for k in sender)}
+assert len(cells) - len(expect) == 12, sorted(set(cells) - set(expect))
+assert drawn == expect, f"expected {sorted(expect)}, drawn {sorted(drawn)}"
 PY
 refused_each etcd-task etcd-task "$TMP/task"/etcd-task/impossible/*.ndjson

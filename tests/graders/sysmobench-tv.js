@@ -77,6 +77,16 @@ function spin_post(w, pre) {
 	return { lockHeld: held, lockHolder: held ? pre.lockHolder : null };
 }
 
+// Is the actor's own call what the window is about?  A call's beginning
+// (a try, a release) while the thread is inside lock() or try_lock(), or
+// a call's return (AcquireSuccess, AcquireFail) while it is inside none:
+// only its pc says so, which the reference has not (it would judge the
+// lock word alone).
+function call_out_of_turn(w) {
+	const inside = w.pre_state.pc[String(w.data.thread)] === 'acquiring';
+	return w.action === 'AcquireSuccess' || w.action === 'AcquireFail' ? !inside : inside;
+}
+
 // spin-task's events as the reference's windows: an acquire's outcome is
 // AcquireLock, a lock() beginning on a lock another holds is the
 // AcquireLock that starts spinning, a release is ReleaseLock; a call's
@@ -85,6 +95,8 @@ function spin_view(w) {
 	const pre = spin_state(w.pre_state), t = w.data.thread;
 	if (!pre)
 		return 'the state has no holder the reference can name';
+	if (call_out_of_turn(w))
+		return "a call out of the thread's turn: its pc says so, which the reference has not";
 	const post = spin_post(w, pre);
 	switch (w.action) {
 	case 'AcquireSuccess':
