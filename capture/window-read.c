@@ -122,6 +122,7 @@ static void canonical_window(struct line_reader *r, const cJSON *v,
 		die_at(EXIT_BAD_INPUT, r->path, r->line,
 		       "window lacks a positive integer \"seq\"");
 	w->seq = (long)seq;
+	w->impossible = json_get_str(v, "impossible");
 }
 
 /* The next window into @w (valid until the next call); 0 at the end. */
@@ -161,6 +162,7 @@ static int next_window(struct window_reader *wr, struct window *w)
 		w->data = member(r, v, "data", 1);
 		w->trace = NULL;
 		w->seq = 0;
+		w->impossible = NULL;
 		if (wr->wf->form == FORM_EVENT) {
 			w->pre = member(r, v, "pre_state", 1);
 			w->post = member(r, v, "post_state", 1);
@@ -192,8 +194,7 @@ static long line_of(const char *text, const char *at)
 	return line;
 }
 
-/* The ITF trace in @path, parsed as strictly as an NDJSON line. */
-static cJSON *parse_trace(const char *path)
+cJSON *json_file_read(const char *path, const char *what)
 {
 	size_t len;
 	const char *end = NULL, *why;
@@ -210,13 +211,13 @@ static cJSON *parse_trace(const char *path)
 	if (!trace)
 		why = "not JSON", line = line_of(text, cJSON_GetErrorPtr());
 	else if (strspn(end, " \t\r\n") != strlen(end))
-		why = "more after the ITF trace", line = line_of(text, end);
+		why = "more after the JSON value", line = line_of(text, end);
 	else if (!(why = json_check_record(trace)) && json_repeated_key(trace))
 		why = "a key appears twice in one object";
 	free(text);
 	if (why) {
 		cJSON_Delete(trace);
-		die_at(EXIT_BAD_INPUT, path, line, "%s", why);
+		die_at(EXIT_BAD_INPUT, path, line, "%s (%s)", why, what);
 	}
 	return trace;
 }
@@ -224,7 +225,7 @@ static cJSON *parse_trace(const char *path)
 /* Every window of the ITF trace @wf->path, as window_file_load() does. */
 static void itf_load(struct window_file *wf)
 {
-	cJSON *trace = parse_trace(wf->path), *recs, *r;
+	cJSON *trace = json_file_read(wf->path, "an ITF trace"), *recs, *r;
 	const cJSON *pre;
 	struct itf_error e;
 	long at;

@@ -79,6 +79,13 @@ typedef void window_fn(void *ctx, size_t file, const struct window *w);
 void window_set_walk(const struct window_set *ws, size_t file,
 		     window_fn *fn, void *ctx);
 
+/*
+ * The one JSON value of file @path (@what it is, for messages), parsed as
+ * strictly as an NDJSON line: dies (EXIT_BAD_INPUT, @path:line) if it is
+ * not JSON, has more after it, or an object repeats a key.
+ */
+cJSON *json_file_read(const char *path, const char *what);
+
 /* Does @post equal @pre? */
 int window_is_identity(const struct window *w);
 

@@ -52,6 +52,7 @@ struct window {
 	const cJSON *data, *pre, *post;
 	const char *trace;  /* canonical form: its trace_id and seq; else */
 	long seq;           /* NULL and 0 */
+	const char *impossible; /* an impossibility window's reason; else NULL */
 };
 
 struct window_writer;

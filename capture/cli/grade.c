@@ -26,6 +26,7 @@
 #include "../fold.h"
 #include "../audit.h"
 #include "command.h"
+#include "grade.h"
 #include "../die.h"
 #include "../proc.h"
 #include "../json.h"
@@ -44,6 +45,8 @@ static const char grade_usage[] =
 	"scored window passed, 4 when some failed, 6 when the grader crashed or\n"
 	"timed out, 3 when it answered something that is not a verdict (one JSON\n"
 	"object a line, nothing else; one line a window, at most 64 KB).\n\n"
+	"With --tlc SPEC.tla, TLC grades them against a TLA+ spec instead\n"
+	"(capture grade --tlc --help).\n\n"
 	"options:\n"
 	"      --exec CMD       the grader command (required)\n"
 	"      --timeout SECS   longest the grader may take to read a window and\n"
@@ -263,7 +266,7 @@ static void finish(struct grader *g)
 	free(g->lines);
 }
 
-static cJSON *new_tally(const char *action)
+cJSON *grade_new_tally(const char *action)
 {
 	cJSON *a = json_obj();
 
@@ -279,14 +282,14 @@ static cJSON *new_tally(const char *action)
 }
 
 /* Per-action tallies, an object {action: {...}} in order of appearance. */
-static cJSON *tally(cJSON *actions, const char *action)
+cJSON *grade_tally(cJSON *actions, const char *action)
 {
 	cJSON *a = (cJSON *)json_get(actions, action);
 
-	return a ? a : json_add(actions, action, new_tally(action));
+	return a ? a : json_add(actions, action, grade_new_tally(action));
 }
 
-static void record(cJSON *a, const struct window *w, enum verdict d)
+void grade_record(cJSON *a, const struct window *w, enum verdict d)
 {
 	static const char *const keys[] = { "passed", "failed", "unscoreable" };
 	int identity = window_is_identity(w);
@@ -306,7 +309,7 @@ static cJSON *grade(struct grader *g, const struct window_set *ws)
 
 	json_add(card, "system", json_str(ws->system->name));
 	json_add(card, "grader", json_str(g->cmd));
-	all = new_tally("all");
+	all = grade_new_tally("all");
 	failures = json_arr();
 	start(g);
 	for (size_t f = 0; f < ws->n; f++) {
@@ -318,8 +321,8 @@ static cJSON *grade(struct grader *g, const struct window_set *ws)
 
 			send_window(g, w, deadline);
 			d = read_verdict(g, w, deadline, &why);
-			record(tally(actions, w->action), w, d);
-			record(all, w, d);
+			grade_record(grade_tally(actions, w->action), w, d);
+			grade_record(all, w, d);
 			if (d == VERDICT_FAIL) {
 				cJSON *o = json_add(failures, NULL, json_obj());
 
@@ -351,7 +354,7 @@ static void print_row(FILE *f, const char *name, int w, const cJSON *a)
 		report_rate(identity, report_n(a, "identity"), n));
 }
 
-static void print_card(FILE *f, const cJSON *card)
+void grade_print_card(FILE *f, const cJSON *card)
 {
 	const cJSON *all = json_get(card, "all"), *a;
 	long long n = report_n(all, "windows");
@@ -400,6 +403,9 @@ int cmd_grade(int argc, char **argv)
 	int opt, as_json = 0, failed;
 	cJSON *card;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--tlc") || !strncmp(argv[i], "--tlc=", 6))
+			return cmd_grade_tlc(argc, argv);
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(grade_usage, 1);
@@ -424,7 +430,7 @@ int cmd_grade(int argc, char **argv)
 	if (as_json)
 		json_print_indented(stdout, card);
 	else
-		print_card(stdout, card);
+		grade_print_card(stdout, card);
 	cJSON_Delete(card);
 	window_set_free(&ws);
 	return failed ? EXIT_CHECK_FAILED : EXIT_OK;

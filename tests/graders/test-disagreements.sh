@@ -5,8 +5,10 @@
 # reject, each under its cause (sysmobench-judge.py list), must be exactly
 # the page's rows (cause, window, action): a window more or less, moved or
 # under another cause, fails.  The etcd corpora are checked as
-# etcd-entries too (entries-check.sh).
-# needs: root go goproxy reference node python3
+# etcd-entries too (entries-check.sh), and as etcd-task by TLC against
+# etcdraft.tla, whose rejections by cause are the page's too
+# (tests/tlc/tlc-judge.py).
+# needs: root go goproxy reference node python3 tlc
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +17,7 @@ spin=$ROOT/tests/spin-fold
 targets=ElectionTimeout,HandleVoteRequest,ClientProposal,HandleAppendEntries,HandleHeartbeat
 page=$ROOT/docs/disagreements.md
 source "$here/entries-check.sh"
+source "$ROOT/tests/tlc/etcd-tlc.sh"
 
 # make NAME CAPTURE-ARGS...: the corpus $TMP/NAME, as the page's table says.
 make_corpus() {
@@ -55,6 +58,20 @@ elif grep -q '^other ' "$TMP/graders" && ! grep -q '^other ' "$TMP/page"; then
 	not_ok "every rejected window has a known cause" "$(grep '^other ' "$TMP/graders" | head -n 3)"
 else
 	ok "the graders reject $(wc -l <"$TMP/graders") windows, each of a cause the page has"
+fi
+for c in published explored; do
+	etcd_task_runs $c
+	etcd_tlc $c "$TMP/$c.task"/*/
+done
+python3 "$ROOT/tests/tlc/tlc-judge.py" graded published "$TMP/published.tlc.json" >"$TMP/tlc"
+python3 "$ROOT/tests/tlc/tlc-judge.py" graded explored "$TMP/explored.tlc.json" >>"$TMP/tlc"
+python3 "$ROOT/tests/tlc/tlc-judge.py" page "$page" published explored | grep '^etcdraft\.tla ' |
+	LC_ALL=C sort >"$TMP/tlc.page"
+if LC_ALL=C sort "$TMP/tlc" | diff "$TMP/tlc.page" - >"$TMP/diff"; then
+	ok "etcdraft.tla (TLC) rejects in published and explored what the page says, by cause"
+else
+	not_ok "etcdraft.tla (TLC) rejects in published and explored what the page says, by cause" \
+		"page (<) vs TLC (>): $(grep '^[<>]' "$TMP/diff" | head -n 6)"
 fi
 if diff "$TMP/page" "$TMP/graders" >"$TMP/diff"; then
 	ok "docs/disagreements.md lists exactly the windows the graders reject"
