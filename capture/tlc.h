@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * TLC, the TLA+ model checker, as capture grade --tlc runs it
- * (docs/canonical.md, "Graded by TLC"): JSON values written as TLA+
+ * (docs/tlc.md): JSON values written as TLA+
  * values, the constants of a TLC configuration file, one TLC run of a
  * module in a directory of its own, and the violations it reports read
  * back from its output.

@@ -2,7 +2,7 @@
 /*
  * capture grade --tlc SPEC.tla --mapping MAP INPUT...: SysMoBench's
  * transition validation (tla_eval/skills/wv-eval, tv-eval) with TLC, every
- * window in one TLC run (docs/canonical.md, "Graded by TLC").
+ * window in one TLC run (docs/tlc.md).
  *
  * Upstream writes one module per action that extends the spec under test:
  * Init the window's pre-state, Next one step of the mapped action, the
@@ -42,7 +42,7 @@ static const char tlc_usage[] =
 	"as SysMoBench's transition validation does: a module extending SPEC\n"
 	"whose Init is the window's pre-state, one step of the window's action\n"
 	"(up to the steps MAP allows it), and the invariant NeverPost; TLC\n"
-	"reaching the post-state is a pass.  MAP (JSON, docs/canonical.md) says\n"
+	"reaching the post-state is a pass.  MAP (JSON, docs/tlc.md) says\n"
 	"what the windows' variables and actions are in SPEC.  Every window goes\n"
 	"to one TLC run.  An impossibility window (the canonical form's\n"
 	"\"impossible\") is rejected when TLC does not reach its post-state; one\n"

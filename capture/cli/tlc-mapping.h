@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * capture grade --tlc's mapping (docs/canonical.md, "Graded by TLC"): what
+ * capture grade --tlc's mapping (docs/tlc.md): what
  * the windows' variables and actions are in a TLA+ spec's terms, and the
  * module that grades windows with it: a variable wvWindow picks the window
  * in Init, wvStep counts the steps of its action, WVNeverPost is upstream's

@@ -1,5 +1,5 @@
 #!/bin/bash
-# capture grade --tlc (docs/canonical.md, "Graded by TLC"): spin-task's,
+# capture grade --tlc (docs/tlc.md): spin-task's,
 # locksvc-task's and dqueue-task's canonical corpora graded by TLC against
 # SysMoBench's reference spin spec and PGo's specs (../shared/reference/tla)
 # through the mappings of tla/, one TLC run each; every failure, and every
