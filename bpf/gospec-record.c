@@ -76,13 +76,14 @@ static unsigned long long extend(const struct field *f, unsigned long long v)
 
 /*
  * A computed @v as field @f's type holds it: its low bytes,
- * sign-extended for a signed type (as Go converts an integer).
+ * sign-extended for a signed type (as Go converts an integer); a table's
+ * field (no size: it names any integer) keeps every bit.
  */
 static unsigned long long fit(const struct field *f, unsigned long long v)
 {
-	if (f->size < 8)
-		v &= ~0ull >> (64 - 8 * f->size);
-	return extend(f, v);
+	if (f->size <= 0 || f->size >= 8)
+		return v;
+	return extend(f, v & ~0ull >> (64 - 8 * f->size));
 }
 
 /* Why computed field @f has no value (go_calc_eval()'s @rc, @at). */

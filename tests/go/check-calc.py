@@ -32,7 +32,8 @@ def quo(a, b):
 
 def event(proc, tid, frm, to, amount, fee):
     packed = frm << 16 | to << 8 | amount & 0xff
-    return {"kind": ["Small", "Medium", "Large"][(amount >= 20) + (amount > 39)],
+    size = ["Small", "Medium", "Large"][(amount >= 20) + (amount > 39)]
+    return {"kind": size, "size": size,
             "proc": proc, "id": tid, "from": frm, "to": to, "amount": amount,
             "big": amount > 50, "charged": fee >= 1, "self": frm == to,
             "moved": frm != to, "low": min(frm, to), "high": max(frm, to),
