@@ -18,6 +18,24 @@
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
+/*
+ * Every function's DIE by its name and by its generic base name, sorted
+ * (stable: DIE order among equals): a spec of 60 functions looked each up
+ * by walking every compile unit, a second of a capture's start on a Go
+ * binary (bench/go-tail's spec); one walk builds this, then each lookup is a
+ * binary search.
+ */
+struct fn_entry {
+	const char *name, *base;        /* the DWARF's or the Rust index's */
+	Dwarf_Off off;
+};
+
+struct fn_index {
+	struct fn_entry *by_name, *by_base;
+	size_t n, cap;
+	int read;
+};
+
 struct go_binary {
 	const char *path;
 	int fd;
@@ -28,6 +46,9 @@ struct go_binary {
 	char build_id[256], gnu_build_id[256];
 	struct rust_index rust;	/* a Rust binary's functions, once read */
 	int rust_read;
+	struct fn_index index;	/* every function by name and base, once read */
+	char *struct_name;	/* go_member()'s last struct (runtime.g, of every goid) */
+	Dwarf_Die struct_die;
 };
 
 /* What go_open() had opened is released before it fails: nothing leaks. */
@@ -151,6 +172,9 @@ struct go_binary *go_open(const char *path, struct cap_err *err)
 
 void go_close(struct go_binary *b)
 {
+	free(b->struct_name);
+	free(b->index.by_name);
+	free(b->index.by_base);
 	rust_index_free(&b->rust);
 	dwarf_end(b->dw);
 	elf_end(b->elf);
@@ -256,14 +280,6 @@ static int match_die(Dwarf_Die *d, void *arg)
 	return name && !strcmp(name, q->name) ? found(q, d) : 0;
 }
 
-/* A function named @name, or (Rust) whose generic base name is @name. */
-static int match_function(Dwarf_Die *d, const char *name, const char *base, void *arg)
-{
-	struct die_query *q = arg;
-
-	return strcmp(name, q->name) && strcmp(base, q->name) ? 0 : found(q, d);
-}
-
 /* File offset of virtual address @va, from the PT_LOAD that maps it. */
 static int file_offset(struct go_binary *b, Dwarf_Addr va, unsigned long *off,
 		       struct cap_err *err)
@@ -362,12 +378,130 @@ static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 	return rc;
 }
 
+static int add_entry(Dwarf_Die *d, const char *name, const char *base, void *arg)
+{
+	struct fn_index *ix = arg;
+
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap ? 2 * ix->cap : 1024;
+		ix->by_name = xrealloc(ix->by_name, ix->cap * sizeof(*ix->by_name));
+	}
+	ix->by_name[ix->n++] = (struct fn_entry){ name, base, dwarf_dieoffset(d) };
+	return 0;
+}
+
+/* Ties keep DIE order: the entries are added in it, and offsets are unique. */
+static int by_name(const void *a, const void *b)
+{
+	const struct fn_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int by_base(const void *a, const void *b)
+{
+	const struct fn_entry *x = a, *y = b;
+	int c = strcmp(x->base, y->base);
+
+	return c ? c : x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int by_off(const void *a, const void *b)
+{
+	const struct fn_entry *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static struct fn_index *fn_index(struct go_binary *b)
+{
+	struct fn_index *ix = &b->index;
+
+	if (ix->read)
+		return ix;
+	ix->read = 1;
+	go_each_function(b, add_entry, ix);
+	ix->by_base = xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->by_base));
+	memcpy(ix->by_base, ix->by_name, ix->n * sizeof(*ix->by_base));
+	qsort(ix->by_name, ix->n, sizeof(*ix->by_name), by_name);
+	qsort(ix->by_base, ix->n, sizeof(*ix->by_base), by_base);
+	return ix;
+}
+
+/* The first entry of sorted @v whose name (@base: base name) is not below @key. */
+static size_t lower_bound(const struct fn_entry *v, size_t n, int base,
+			  const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(base ? v[mid].base : v[mid].name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Append to @out (at *@n) the entries of @v whose name (@base: base name)
+ * is @key, or starts with it if @prefix.
+ */
+static void entries_of(const struct fn_entry *v, size_t nv, int base, const char *key,
+		       int prefix, struct fn_entry *out, size_t *n)
+{
+	size_t len = strlen(key);
+
+	for (size_t i = lower_bound(v, nv, base, key); i < nv; i++) {
+		const char *s = base ? v[i].base : v[i].name;
+
+		if (prefix ? strncmp(s, key, len) : strcmp(s, key))
+			break;
+		out[(*n)++] = v[i];
+	}
+}
+
+/*
+ * The functions named @name or (Rust) whose generic base name is @name,
+ * or with @prefix those whose name starts with it: in DIE order, as a
+ * walk of the compile units finds them (caller frees).
+ */
+static struct fn_entry *functions_named(struct go_binary *b, const char *name,
+					int prefix, size_t *n)
+{
+	struct fn_index *ix = fn_index(b);
+	struct fn_entry *out = xmalloc(2 * (ix->n ? ix->n : 1) * sizeof(*out));
+	size_t k = 0;
+
+	*n = 0;
+	entries_of(ix->by_name, ix->n, 0, name, prefix, out, n);
+	if (!prefix)
+		entries_of(ix->by_base, ix->n, 1, name, 0, out, n);
+	qsort(out, *n, sizeof(*out), by_off);
+	for (size_t i = 0; i < *n; i++)      /* one whose name is its base: twice */
+		if (!k || out[k - 1].off != out[i].off)
+			out[k++] = out[i];
+	*n = k;
+	return out;
+}
+
 int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 		  struct cap_err *err)
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
+	size_t n;
+	struct fn_entry *f = functions_named(b, name, 0, &n);
 
-	go_each_function(b, match_function, &q);
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Die d;
+
+		if (dwarf_offdie(b->dw, f[i].off, &d))
+			found(&q, &d);
+	}
+	free(f);
 	if (q.inlined)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
 				b->path, name);
@@ -404,45 +538,36 @@ Dwarf *go_dwarf(struct go_binary *b)
 	return b->dw;
 }
 
-struct instances {
-	const char *name;
-	char *prefix;           /* Go's NAME[ */
-	size_t len;
-	int rust;
-	char **names;
-	int n, max;
-};
-
 /*
- * An instantiation of @q's generic function: Go's NAME[SHAPES], Rust's
- * by its base name (an instantiation's own name has its type arguments).
+ * The instantiations of generic function @name: Go's NAME[SHAPES], Rust's
+ * by their base name (an instantiation's own name has its type
+ * arguments); out-of-line ones, each name once, in DIE order.
  */
-static int match_instance(Dwarf_Die *d, const char *name, const char *base, void *arg)
-{
-	struct instances *q = arg;
-
-	if (dwarf_hasattr(d, DW_AT_inline) ||
-	    (q->rust ? strcmp(base, q->name) || !strcmp(name, base) :
-		       strncmp(name, q->prefix, q->len)))
-		return 0;
-	for (int i = 0; i < q->n; i++)
-		if (!strcmp(q->names[i], name))
-			return 0;
-	if (q->n < q->max)
-		q->names[q->n] = xstrdup(name);
-	q->n++;
-	return 0;
-}
-
 int go_instances(struct go_binary *b, const char *name, char **names, int max)
 {
+	int rust = go_is_rust(b), count = 0;
 	char *prefix = xasprintf("%s[", name);
-	struct instances q = { .name = name, .prefix = prefix, .len = strlen(prefix),
-			       .rust = go_is_rust(b), .names = names, .max = max };
+	size_t n;
+	struct fn_entry *f = functions_named(b, rust ? name : prefix, !rust, &n);
 
-	go_each_function(b, match_instance, &q);
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Die d;
+		int seen = 0;
+
+		if ((rust && (strcmp(f[i].base, name) || !strcmp(f[i].name, f[i].base))) ||
+		    !dwarf_offdie(b->dw, f[i].off, &d) || dwarf_hasattr(&d, DW_AT_inline))
+			continue;
+		for (int k = 0; k < count && k < max && !seen; k++)
+			seen = !strcmp(names[k], f[i].name);
+		if (seen)
+			continue;
+		if (count < max)
+			names[count] = xstrdup(f[i].name);
+		count++;
+	}
+	free(f);
 	free(prefix);
-	return q.n;
+	return count;
 }
 
 /* Go's DWARF: a type's descriptor, as an offset from runtime.types. */
@@ -502,9 +627,18 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 	Dwarf_Attribute a;
 	Dwarf_Word loc;
 
-	go_each_die(b, match_die, &q);
-	if (!q.nfound)
-		return cap_fail(err, EXIT_BAD_INPUT, "%s: no struct type %s", b->path, type);
+	/* a walk of every unit: once for the goid of a spec's every site */
+	if (b->struct_name && !strcmp(b->struct_name, type)) {
+		q.found = b->struct_die;
+	} else {
+		go_each_die(b, match_die, &q);
+		if (!q.nfound)
+			return cap_fail(err, EXIT_BAD_INPUT, "%s: no struct type %s",
+					b->path, type);
+		free(b->struct_name);
+		b->struct_name = xstrdup(type);
+		b->struct_die = q.found;
+	}
 	if (dwarf_child(&q.found, &m) == 0) {
 		do {
 			const char *n = die_name(&m);
