@@ -17,11 +17,20 @@
 #include "../capture/proc.h"
 #include "attach.h"
 #include "engine.h"
+#include "libraries.h"
 #include "readplan.h"
 #include "goprobe.skel.h"
 
 #define GP_MAX_LINKS 512
 #define GP_MAX_THREADS 4096
+#define GP_MAX_OBJECTS 16
+
+/* A file the probes are on: the binary (the first), or a library of it. */
+struct gp_object {
+	char *path;             /* as attached: the binary's, or the library's real path */
+	struct go_binary *bin;
+	int multi_fd;           /* GP_ATTACH_MULTI's link of its sites */
+};
 
 /* A thread seen where there are no goroutines: its index in its process. */
 struct gp_thread {
@@ -44,12 +53,15 @@ struct gp_engine {
 	struct gp_read bits[GP_MAX_SITES][GP_MAX_READS];  /* bit-fields' bits */
 	struct gp_thread threads[GP_MAX_THREADS];
 	unsigned nthreads;
+	struct gp_object objs[GP_MAX_OBJECTS];
+	unsigned nobjs;
+	pid_t pid;          /* a running process probed (gp_set_pid()), else 0 */
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
 	unsigned long long cookie[GP_MAX_LINKS];    /* its site id */
+	unsigned char obj[GP_MAX_LINKS];    /* its object */
 	unsigned nlinks;
 	enum gp_attach how;
 	struct bpf_link *links[GP_MAX_LINKS];       /* GP_ATTACH_PERF's */
-	int multi_fd;                               /* GP_ATTACH_MULTI's one link */
 	gp_record_fn fn;
 	void *arg;
 	struct cap_err *err;    /* the running gp_run()'s, which on_event() fills */
@@ -101,7 +113,8 @@ struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 	e->bin = b;
 	e->goid_off = goid_off;
 	e->ring_bytes = 1ul << 20;
-	e->multi_fd = -1;
+	e->objs[0] = (struct gp_object){ xstrdup(binary), b, -1 };
+	e->nobjs = 1;
 	e->stdin_fd = -1;
 	e->poll_ms = 50;
 	return e;
@@ -117,9 +130,11 @@ static void detach(struct gp_engine *e)
 	double start = monotonic_seconds(), each;
 	int first = 1;
 
-	if (e->multi_fd >= 0)
-		close(e->multi_fd);
-	e->multi_fd = -1;
+	for (unsigned i = 0; i < e->nobjs; i++) {
+		if (e->objs[i].multi_fd >= 0)
+			close(e->objs[i].multi_fd);
+		e->objs[i].multi_fd = -1;
+	}
 	for (unsigned i = 0; i < e->nlinks; i++) {
 		if (!e->links[i])
 			continue;
@@ -140,13 +155,70 @@ void gp_close(struct gp_engine *e)
 {
 	detach(e);
 	goprobe__destroy(e->skel);
-	go_close(e->bin);
+	for (unsigned i = 0; i < e->nobjs; i++) {
+		go_close(e->objs[i].bin);
+		free(e->objs[i].path);
+	}
 	free(e);
 }
 
 struct go_binary *gp_binary(struct gp_engine *e)
 {
 	return e->bin;
+}
+
+struct go_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err *err)
+{
+	char *path;
+	struct go_binary *b;
+
+	if (!lib)
+		return e->bin;
+	path = lib_path(e->path, e->pid, lib, err);
+	if (!path)
+		return NULL;
+	for (unsigned i = 0; i < e->nobjs; i++)
+		if (!strcmp(e->objs[i].path, path)) {
+			free(path);
+			return e->objs[i].bin;
+		}
+	if (e->nobjs == GP_MAX_OBJECTS) {
+		free(path);
+		cap_fail(err, EXIT_USAGE, "more than %d files probed", GP_MAX_OBJECTS);
+		return NULL;
+	}
+	b = go_open(path, err);
+	if (!b) {
+		free(path);
+		return NULL;
+	}
+	e->objs[e->nobjs++] = (struct gp_object){ path, b, -1 };
+	return b;
+}
+
+unsigned gp_nobjects(const struct gp_engine *e)
+{
+	return e->nobjs;
+}
+
+struct go_binary *gp_object_at(struct gp_engine *e, unsigned i)
+{
+	return i < e->nobjs ? e->objs[i].bin : NULL;
+}
+
+/* The index of @b among the objects. */
+static unsigned object_index(struct gp_engine *e, struct go_binary *b)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nobjs && e->objs[i].bin != b; i++)
+		;
+	return i;
+}
+
+void gp_set_pid(struct gp_engine *e, pid_t pid)
+{
+	e->pid = pid;
 }
 
 void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold)
@@ -167,7 +239,7 @@ void gp_follow(struct gp_engine *e)
 	e->follow = 1;
 }
 
-static int add_site(struct gp_engine *e, const char *name,
+static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
 		    const struct gp_site *s, unsigned func, unsigned kind,
 		    struct cap_err *err)
 {
@@ -180,19 +252,22 @@ static int add_site(struct gp_engine *e, const char *name,
 		return -1;
 	p->func = func;
 	p->kind = kind;
-	p->goid_off = e->goid_off;
+	/* a C library's code in a Go program runs on threads, not goroutines */
+	p->goid_off = go_abi(b) == GO_ABI_GO ? e->goid_off : -1;
 	for (unsigned i = 0; i < s->nreads; i++)
-		if (s->reads[i].src == GP_SRC_REG && s->reads[i].reg == GP_TID)
+		if ((s->reads[i].src == GP_SRC_REG && s->reads[i].reg == GP_TID) ||
+		    s->reads[i].thread)
 			e->tid_reads[e->nsites] |= 1u << i;
 	memcpy(e->bits[e->nsites], s->reads, sizeof(s->reads));
 	return (int)e->nsites++;
 }
 
-static int add_link(struct gp_engine *e, unsigned long off, int site,
+static int add_link(struct gp_engine *e, unsigned obj, unsigned long off, int site,
 		    struct cap_err *err)
 {
 	if (e->nlinks == GP_MAX_LINKS)
 		return cap_fail(err, EXIT_USAGE, "more than %d probe attachments", GP_MAX_LINKS);
+	e->obj[e->nlinks] = (unsigned char)obj;
 	e->offs[e->nlinks] = off;
 	e->cookie[e->nlinks++] = (unsigned)site;
 	return 0;
@@ -201,25 +276,37 @@ static int add_link(struct gp_engine *e, unsigned long off, int site,
 int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
 	     const struct gp_site *exit, struct cap_err *err)
 {
+	return gp_probe_in(e, e->bin, name, entry, exit, err);
+}
+
+int gp_probe_in(struct gp_engine *e, struct go_binary *b, const char *name,
+		const struct gp_site *entry, const struct gp_site *exit,
+		struct cap_err *err)
+{
 	struct go_func f;
-	unsigned func = e->nfuncs++;
+	unsigned func = e->nfuncs++, obj = object_index(e, b);
 	int id, x;
 
-	if (go_func(e->bin, name, &f, err))
+	if (obj == e->nobjs)
+		return cap_fail(err, EXIT_USAGE, "%s: not a file of this engine", go_path(b));
+	if (go_func(b, name, &f, err))
 		return -1;
-	id = add_site(e, name, entry, func,
+	id = add_site(e, b, name, entry, func,
 		      f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY, err);
-	if (id < 0 || add_link(e, f.check ? f.check : f.entry, id, err))
+	if (id < 0 || add_link(e, obj, f.check ? f.check : f.entry, id, err))
 		return -1;
 	if (!exit)
 		return id;
+	if (!f.nret)    /* glibc's pthread_mutex_unlock is a jump and no RET */
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no RET instruction",
+				go_path(b), name);
 	if (!entry->nsaved)
 		return cap_fail(err, EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
-	x = add_site(e, name, exit, func, GP_SITE_EXIT, err);
+	x = add_site(e, b, name, exit, func, GP_SITE_EXIT, err);
 	if (x < 0)
 		return -1;
 	for (int i = 0; i < f.nret; i++)
-		if (add_link(e, f.ret[i], x, err))
+		if (add_link(e, obj, f.ret[i], x, err))
 			return -1;
 	return id;
 }
@@ -301,9 +388,8 @@ static int as_read(struct gp_engine *e, struct gp_record *r)
 		take_values(&e->plans[r->site], r);
 	for (int i = 0; r->site < e->nsites && i < GP_MAX_READS; i++)
 		take_bits(&e->bits[r->site][i], &r->val[i]);
-	if (e->goid_off >= 0)
-		return 0;
-	if (thread_index(e, r->pid, &r->goid))
+	if ((r->site < e->nsites ? e->plans[r->site].goid_off : e->goid_off) < 0 &&
+	    thread_index(e, r->pid, &r->goid))
 		return -1;
 	for (int i = 0; i < GP_MAX_READS; i++)
 		if ((mask & (1u << i)) && thread_index(e, r->pid, &r->val[i]))
@@ -421,17 +507,35 @@ static int follow_target(struct gp_engine *e, pid_t pid)
 	return 0;
 }
 
-/* Every site in one link, for @pid alone unless followed. */
+/*
+ * Each object's sites in one link, for @pid alone unless followed: a
+ * multi link is of one file.
+ */
 static int attach_multi(struct gp_engine *e, pid_t pid)
 {
-	e->multi_fd = gp_uprobe_multi_link(bpf_program__fd(e->skel->progs.goprobe),
-					   e->path, e->offs, e->cookie, e->nlinks,
-					   e->follow ? 0 : pid);
-	if (e->multi_fd < 0)
-		return cap_fail(e->err, attach_failure(),
-				"cannot attach %u uprobes to %s as one uprobe_multi link: %s%s",
-				e->nlinks, e->path, strerror(errno),
-				errno == EINVAL ? " (CAPTURE_UPROBE=perf attaches them one by one)" : "");
+	unsigned long offs[GP_MAX_LINKS];
+	unsigned long long cookie[GP_MAX_LINKS];
+
+	for (unsigned o = 0; o < e->nobjs; o++) {
+		struct gp_object *ob = &e->objs[o];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < e->nlinks; i++)
+			if (e->obj[i] == o) {
+				offs[n] = e->offs[i];
+				cookie[n++] = e->cookie[i];
+			}
+		if (!n)
+			continue;
+		ob->multi_fd = gp_uprobe_multi_link(bpf_program__fd(e->skel->progs.goprobe),
+						    ob->path, offs, cookie, n,
+						    e->follow ? 0 : pid);
+		if (ob->multi_fd < 0)
+			return cap_fail(e->err, attach_failure(),
+					"cannot attach %u uprobes to %s as one uprobe_multi link: %s%s",
+					n, ob->path, strerror(errno),
+					errno == EINVAL ? " (CAPTURE_UPROBE=perf attaches them one by one)" : "");
+	}
 	return 0;
 }
 
@@ -443,13 +547,14 @@ static int attach(struct gp_engine *e, pid_t pid)
 		return attach_multi(e, pid);
 	for (unsigned i = 0; i < e->nlinks; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
+		const char *path = e->objs[e->obj[i]].path;
 
 		e->links[i] = bpf_program__attach_uprobe_opts(e->skel->progs.goprobe,
-				e->follow ? -1 : pid, e->path, e->offs[i], &o);
+				e->follow ? -1 : pid, path, e->offs[i], &o);
 		if (!e->links[i])
 			return cap_fail(e->err, attach_failure(),
 					"cannot attach a uprobe to %s at %#lx: %s",
-					e->path, e->offs[i], strerror(errno));
+					path, e->offs[i], strerror(errno));
 	}
 	return 0;
 }

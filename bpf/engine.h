@@ -13,6 +13,7 @@
 
 #include "goprobe.h"
 #include "goresolve.h"
+#include <sys/types.h>
 
 struct gp_engine;
 struct cap_err;
@@ -73,13 +74,35 @@ void gp_set_stdin(struct gp_engine *e, int fd, int poll_ms);
 void gp_follow(struct gp_engine *e);
 
 /*
- * Probe function @name: its entry reads @entry (which also says which
+ * The file a spec's function LIB:SYMBOL is in (bpf/libraries.h): @lib
+ * NULL is the binary; a library is found as the target's dynamic linker
+ * (or, with gp_set_pid(), the process's maps) has it, opened once, its
+ * DWARF its own or its separate debug file's (bpf/debuginfo.h).  NULL
+ * and @err if there is none.
+ */
+struct go_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err *err);
+/* The files probed: the binary (0), then each library gp_object() opened. */
+unsigned gp_nobjects(const struct gp_engine *e);
+struct go_binary *gp_object_at(struct gp_engine *e, unsigned i);
+
+/*
+ * Probe the running process @pid instead of starting the binary (which
+ * must be its program): set before gp_object() and gp_run().
+ */
+void gp_set_pid(struct gp_engine *e, pid_t pid);
+
+/*
+ * Probe function @name of the binary: its entry reads @entry (which also says which
  * argument registers to save for the exits); if @exit is not NULL every
  * RET reads @exit.  Returns the site id of the entry; the exit's is that
  * plus one; -1 with @err.
  */
 int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
 	     const struct gp_site *exit, struct cap_err *err);
+/* gp_probe() of a function of @b, the binary or a library (gp_object()). */
+int gp_probe_in(struct gp_engine *e, struct go_binary *b, const char *name,
+		const struct gp_site *entry, const struct gp_site *exit,
+		struct cap_err *err);
 
 typedef void (*gp_record_fn)(const struct gp_record *r, void *arg);
 

@@ -61,6 +61,9 @@ struct gp_read {
 	/* A C bit-field: the loader keeps bits [bit_off, bit_off + bit_size)
 	 * of the value read, sign-extended if bit_signed (0: the whole value). */
 	unsigned char bit_off, bit_size, bit_signed;
+	/* The value is a thread id of the process: the loader writes it as
+	 * the thread's index, as GP_TID's (a spec's "as thread"). */
+	unsigned char thread;
 };
 
 struct gp_site {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "debuginfo.h"
 #include "describe.h"
 #include "gocommand.h"
 #include "goresolve.h"
@@ -39,11 +40,14 @@ struct fn_index {
 struct go_binary {
 	const char *path;
 	int fd;
-	Elf *elf;
-	Dwarf *dw;
+	Elf *elf;		/* the code's: segments, notes, symbols, CFI */
+	Dwarf *dw;		/* the file's own DWARF or its debug file's */
+	char *debug_path;	/* the separate debug file, NULL: none */
+	int debug_fd;
+	Elf *debug_elf;
 	enum go_abi abi;
 	const char *language;
-	char build_id[256], gnu_build_id[256];
+	char build_id[256], gnu_build_id[256];	/* go_build_id()'s */
 	struct rust_index rust;	/* a Rust binary's functions, once read */
 	int rust_read;
 	struct fn_index index;	/* every function by name and base, once read */
@@ -51,11 +55,22 @@ struct go_binary {
 	Dwarf_Die struct_die;
 };
 
-/* What go_open() had opened is released before it fails: nothing leaks. */
+static void close_debug(struct go_binary *b)
+{
+	if (b->debug_elf)
+		elf_end(b->debug_elf);
+	if (b->debug_fd >= 0)
+		close(b->debug_fd);
+	free(b->debug_path);
+}
+
+/* What go_open() had opened is released before it fails (@why NULL: @err says why). */
 static struct go_binary *refuse(struct go_binary *b, const char *why,
 				struct cap_err *err)
 {
-	cap_fail(err, EXIT_BAD_INPUT, "%s: %s", b->path, why);
+	if (why)
+		cap_fail(err, EXIT_BAD_INPUT, "%s: %s", b->path, why);
+	close_debug(b);
 	if (b->elf)
 		elf_end(b->elf);
 	if (b->fd >= 0)
@@ -132,12 +147,34 @@ const char *go_language(const struct go_binary *b)
 	return b->language;
 }
 
+/*
+ * @b's DWARF from its separate debug file (debuginfo.h), the code staying
+ * @b's own file: -1 and @err if there is none, or it is another build's.
+ */
+static int open_debug(struct go_binary *b, struct cap_err *err)
+{
+	char id[256];
+
+	elf_gnu_build_id(b->elf, id, sizeof(id));
+	b->debug_path = debug_file_find(b->path, b->elf, id, err);
+	if (!b->debug_path)
+		return -1;
+	b->debug_fd = open(b->debug_path, O_RDONLY | O_CLOEXEC);
+	b->debug_elf = b->debug_fd < 0 ? NULL : elf_begin(b->debug_fd, ELF_C_READ, NULL);
+	b->dw = b->debug_elf ? dwarf_begin_elf(b->debug_elf, DWARF_C_READ, NULL) : NULL;
+	if (!b->dw)
+		return cap_fail(err, EXIT_BAD_INPUT, "%s: cannot read its debug file %s: %s",
+				b->path, b->debug_path, dwarf_errmsg(-1));
+	return 0;
+}
+
 struct go_binary *go_open(const char *path, struct cap_err *err)
 {
 	struct go_binary *b = xcalloc(1, sizeof(*b));
 	char *why;
 
 	b->path = path;
+	b->debug_fd = -1;
 	elf_version(EV_CURRENT);
 	b->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (b->fd < 0)
@@ -146,20 +183,17 @@ struct go_binary *go_open(const char *path, struct cap_err *err)
 	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF)
 		return refuse(b, "not an ELF file", err);
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
-	if (!b->dw) {
+	if (!b->dw && go_is_go_program(path)) {
 		char msg[320];
 
-		if (go_is_go_program(path))
-			snprintf(msg, sizeof(msg), "no DWARF debug information (built "
-				 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
-				 "plain go build, without -w or -s in -ldflags (%s)",
-				 dwarf_errmsg(-1));
-		else
-			snprintf(msg, sizeof(msg), "no DWARF debug information (built "
-				 "without -g, or stripped?): rebuild it with -g (%s)",
-				 dwarf_errmsg(-1));
+		snprintf(msg, sizeof(msg), "no DWARF debug information (built "
+			 "with -ldflags=-w or -s, or stripped?): rebuild it with a "
+			 "plain go build, without -w or -s in -ldflags (%s)",
+			 dwarf_errmsg(-1));
 		return refuse(b, msg, err);
 	}
+	if (!b->dw && open_debug(b, err))
+		return refuse(b, NULL, err);
 	why = choose_abi(b);
 	if (why) {
 		dwarf_end(b->dw);
@@ -170,6 +204,16 @@ struct go_binary *go_open(const char *path, struct cap_err *err)
 	return b;
 }
 
+const char *go_debug_path(const struct go_binary *b)
+{
+	return b->debug_path;
+}
+
+Elf *go_elf(struct go_binary *b)
+{
+	return b->elf;
+}
+
 void go_close(struct go_binary *b)
 {
 	free(b->struct_name);
@@ -177,6 +221,7 @@ void go_close(struct go_binary *b)
 	free(b->index.by_base);
 	rust_index_free(&b->rust);
 	dwarf_end(b->dw);
+	close_debug(b);
 	elf_end(b->elf);
 	close(b->fd);
 	free(b);
@@ -259,9 +304,15 @@ static const char *die_name(Dwarf_Die *d)
 	return dwarf_formstring(dwarf_attr_integrate(d, DW_AT_name, &a));
 }
 
-/* @d matches @q: the first out-of-line one is kept; an abstract (inlined) one noted. */
+/*
+ * @d matches @q: the first out-of-line one is kept; an abstract (inlined)
+ * one noted; a declaration (a C unit's of a function another defines) is
+ * no function.
+ */
 static int found(struct die_query *q, Dwarf_Die *d)
 {
+	if (dwarf_hasattr(d, DW_AT_declaration))
+		return 0;
 	if (dwarf_hasattr(d, DW_AT_inline))
 		q->inlined = 1;
 	else if (!q->nfound++)
@@ -488,6 +539,58 @@ static struct fn_entry *functions_named(struct go_binary *b, const char *name,
 	return out;
 }
 
+/*
+ * The value of function symbol @name in @elf's symbol tables (a dynamic
+ * symbol's version, @@GLIBC_2.2.5, dropped), 0 if it has none.
+ */
+static Dwarf_Addr symbol_value(Elf *elf, const char *name)
+{
+	size_t len = strlen(name);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB &&
+						sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym st;
+			const char *n;
+
+			if (gelf_getsym(data, (int)i, &st) && GELF_ST_TYPE(st.st_info) == STT_FUNC &&
+			    st.st_shndx != SHN_UNDEF && st.st_value &&
+			    (n = elf_strptr(elf, sh.sh_link, st.st_name)) &&
+			    !strncmp(n, name, len) && (!n[len] || n[len] == '@'))
+				return st.st_value;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The subprogram whose code starts at @addr: what a symbol names that
+ * DWARF knows by another name (glibc's pthread_mutex_lock is the alias of
+ * ___pthread_mutex_lock, which DWARF names), as debuggers find it.
+ */
+static int function_at(struct go_binary *b, Dwarf_Addr addr, Dwarf_Die *out)
+{
+	Dwarf_Die cu, d;
+	Dwarf_Addr lo;
+
+	if (!addr || !dwarf_addrdie(b->dw, addr, &cu) || dwarf_child(&cu, &d))
+		return -1;
+	do {
+		if (dwarf_tag(&d) == DW_TAG_subprogram && !dwarf_lowpc(&d, &lo) && lo == addr) {
+			*out = d;
+			return 0;
+		}
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return -1;
+}
+
 int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 		  struct cap_err *err)
 {
@@ -505,6 +608,10 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 	if (q.inlined)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s is inlined into its callers: a probe on its symbol would miss those calls; probe a caller",
 				b->path, name);
+	if (!q.nfound && !function_at(b, symbol_value(b->elf, name), out))
+		return 0;
+	if (!q.nfound && !function_at(b, symbol_value(b->debug_elf, name), out))
+		return 0;
 	if (!q.nfound)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: no function %s%s", b->path, name,
 				go_nearest_function(b, name));
@@ -528,8 +635,6 @@ int go_func(struct go_binary *b, const char *name, struct go_func *f,
 	if (b->abi == GO_ABI_SYSV && (sysv_probe_pc(b, &d, &pc, err) ||
 				      file_offset(b, pc, &f->entry, err)))
 		return -1;
-	if (!f->nret)
-		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no RET instruction", b->path, name);
 	return 0;
 }
 
@@ -654,13 +759,7 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 			b->path, type, member);
 }
 
-static void hex(char *out, size_t cap, const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n && 2 * i + 2 < cap; i++)
-		snprintf(out + 2 * i, 3, "%02x", p[i]);
-}
-
-/* The Go build id note (type 4, owner "Go"), printable as upstream does. */
+/* The Go build id note (type 4, owner "Go"), printable as upstream does; else the GNU one. */
 const char *go_build_id(struct go_binary *b)
 {
 	Elf_Scn *scn = NULL;
@@ -686,19 +785,13 @@ const char *go_build_id(struct go_binary *b)
 				b->build_id[n] = 0;
 				return b->build_id;
 			}
-			if (nh.n_type == NT_GNU_BUILD_ID && !b->build_id[0])
-				hex(b->build_id, sizeof(b->build_id),
-				    (unsigned char *)d->d_buf + doff, nh.n_descsz);
-			if (nh.n_type == NT_GNU_BUILD_ID && !strcmp(owner, "GNU"))
-				hex(b->gnu_build_id, sizeof(b->gnu_build_id),
-				    (unsigned char *)d->d_buf + doff, nh.n_descsz);
 		}
 	}
-	return b->build_id;
+	return go_gnu_build_id(b);
 }
 
 const char *go_gnu_build_id(struct go_binary *b)
 {
-	go_build_id(b);
+	elf_gnu_build_id(b->elf, b->gnu_build_id, sizeof(b->gnu_build_id));
 	return b->gnu_build_id;
 }

@@ -29,6 +29,7 @@ struct go_func {
 };
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 
 /*
  * Which ABI the binary's code follows, from its compile units'
@@ -65,7 +66,11 @@ int go_instances(struct go_binary *b, const char *name, char **names, int max);
 int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
 		    unsigned long *desc);
 const char *go_path(const struct go_binary *b);
+/* The separate debug file its DWARF is read from (bpf/debuginfo.h), or NULL. */
+const char *go_debug_path(const struct go_binary *b);
 Dwarf *go_dwarf(struct go_binary *b);
+/* The ELF of the code (not of a separate debug file): segments, notes, CFI. */
+Elf *go_elf(struct go_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */
 int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
 /*

@@ -657,7 +657,7 @@ static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long lin
 	return NULL;
 }
 
-/* The words after a field's expression: or N, as string, hidden. */
+/* The words after a field's expression: or N, as string, as thread, hidden. */
 static int field_clauses(struct go_spec *s, long line, struct field *f,
 			 char **tok, int n)
 {
@@ -672,11 +672,19 @@ static int field_clauses(struct go_spec *s, long line, struct field *f,
 						     "as string: only integers are written as strings");
 			f->quoted = 1;
 			i++;
+		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
+			   !strcmp(tok[i + 1], "thread") && !f->thread) {
+			if (f->table || f->calc || f->kept_name || f->bytes ||
+			    f->kind == GO_KIND_BOOL || f->size < 4)
+				return gospec_refuse(s, line, "as thread: a thread id is "
+						     "a read integer of 4 or 8 bytes");
+			f->thread = 1;
+			i++;
 		} else if (!strcmp(tok[i], "hidden") && !f->hidden) {
 			f->hidden = 1;
 		} else {
 			return gospec_refuse(s, line,
-					     "'%s': expected 'or VALUE', 'as string' or 'hidden' (each once)",
+					     "'%s': expected 'or VALUE', 'as string', 'as thread' or 'hidden' (each once)",
 					     tok[i]);
 		}
 	}

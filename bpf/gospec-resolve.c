@@ -9,6 +9,7 @@
 #include "../capture/err.h"
 #include "engine.h"
 #include "goexpr.h"
+#include "libraries.h"
 #include "gospec.h"
 #include "gospec-spec.h"
 
@@ -161,6 +162,7 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	if (v.is_arg_reg && site->at_exit)
 		v.rd.src = GP_SRC_SAVED;   /* reg becomes its saved index below */
 	site->gp.reads[slot] = v.rd;
+	site->gp.reads[slot].thread = (unsigned char)(f->thread && !is_len);
 	return add_guards(s, site, f, &v, slot);
 }
 
@@ -386,10 +388,9 @@ static char *shape_symbol(const char *name)
  * (main.Put[string,int]) or by its shape symbol.  How many, or -1.
  */
 static int func_symbols(struct go_spec *s, struct go_binary *b,
-			const struct func *fn, char **names)
+			const struct func *fn, const char *sym, char **names)
 {
-	int n = strchr(fn->name, '[') ? 0 :
-		go_instances(b, fn->name, names, MAX_INSTANCES);
+	int n = strchr(sym, '[') ? 0 : go_instances(b, sym, names, MAX_INSTANCES);
 	Dwarf_Die d;
 	struct cap_err why;
 
@@ -398,16 +399,16 @@ static int func_symbols(struct go_spec *s, struct go_binary *b,
 			free(names[i]);
 		return gospec_refuse(s, fn->line,
 				     "%s: %s has %d instantiations, more than %d: name one (%s%s)",
-				     go_path(b), fn->name, n, MAX_INSTANCES, fn->name,
+				     go_path(b), sym, n, MAX_INSTANCES, sym,
 				     go_is_rust(b) ? "::<TYPES>" : "[TYPES]");
 	}
 	if (n)
 		return n;
-	names[0] = xstrdup(fn->name);
-	if (strchr(fn->name, '[') && go_subprogram(b, fn->name, &d, &why)) {
+	names[0] = xstrdup(sym);
+	if (strchr(sym, '[') && go_subprogram(b, sym, &d, &why)) {
 		cap_err_release(&why);
 		free(names[0]);
-		names[0] = shape_symbol(fn->name);
+		names[0] = shape_symbol(sym);
 	}
 	return 1;
 }
@@ -432,16 +433,16 @@ static int same_layout(struct go_spec *s, const struct site *site,
 	return 0;
 }
 
-/* @fn at symbol @sym: resolved and probed, its sites the records' of its ids. */
-static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct func *fn,
-			const char *sym, struct cap_err *err)
+/* @fn at symbol @sym of @b: resolved and probed, its sites the records' of its ids. */
+static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct go_binary *b,
+			struct func *fn, const char *sym, struct cap_err *err)
 {
 	struct gp_site entry = { 0 };
 	int id;
 
-	if (resolve_func(s, gp_binary(e), fn, sym, &entry))
+	if (resolve_func(s, b, fn, sym, &entry))
 		return -1;
-	id = gp_probe(e, sym, &entry, fn->exit ? &fn->exit->gp : NULL, err);
+	id = gp_probe_in(e, b, sym, &entry, fn->exit ? &fn->exit->gp : NULL, err);
 	if (id < 0)
 		return -1;
 	s->by_id[id] = fn->entry;
@@ -450,18 +451,41 @@ static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct func *fn,
 	return 0;
 }
 
+/*
+ * The file @fn is in: the binary's, or a library's (LIB:SYMBOL), its
+ * symbol into *@sym; NULL if the library is refused, at @fn's line.
+ */
+static struct go_binary *func_object(struct go_spec *s, struct gp_engine *e,
+				     const struct func *fn, const char **sym)
+{
+	size_t len = lib_prefix(fn->name);
+	char *lib = len ? xasprintf("%.*s", (int)len, fn->name) : NULL;
+	struct cap_err why;
+	struct go_binary *b = gp_object(e, lib, &why);
+
+	free(lib);
+	*sym = len ? fn->name + len + 1 : fn->name;
+	if (!b) {
+		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
+		cap_err_release(&why);
+	}
+	return b;
+}
+
 static int probe_func(struct go_spec *s, struct gp_engine *e, struct func *fn,
 		      struct cap_err *err)
 {
 	char *names[MAX_INSTANCES];
 	struct guard first[2][MAX_GUARDS];
-	int nfirst[2] = { 0, 0 }, n = func_symbols(s, gp_binary(e), fn, names), rc = 0;
+	const char *sym;
+	struct go_binary *b = func_object(s, e, fn, &sym);
+	int nfirst[2] = { 0, 0 }, n = b ? func_symbols(s, b, fn, sym, names) : -1, rc = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct site *x[2] = { fn->entry, fn->exit };
 
 		if (!rc)
-			rc = probe_symbol(s, e, fn, names[i], err);
+			rc = probe_symbol(s, e, b, fn, names[i], err);
 		for (int k = 0; k < 2 && !rc && x[k]; k++) {
 			if (i == 0) {
 				memcpy(first[k], x[k]->guard, sizeof(first[k]));

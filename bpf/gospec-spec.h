@@ -78,6 +78,7 @@ struct field {
 	unsigned long long def;
 	char *def_str;          /* or WORD of a kept str: WORD when none is kept */
 	int quoted;             /* as string: the number as a JSON string */
+	int thread;             /* as thread: a thread id, written as its index */
 	int hidden;             /* read (or computed), not written */
 	struct go_calc *calc;   /* computed from other fields: no read */
 	char *kept_name;        /* kept NAME KEY...: a kept value, no read */

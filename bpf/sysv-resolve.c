@@ -111,7 +111,7 @@ static char *reg_op(const Dwarf_Op *op, int *reg, long *off)
 /* The CFA at @pc, from .eh_frame (the one a gcc or clang binary has). */
 static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
 {
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(dwarf_getelf(go_dwarf(b)));
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(go_elf(b));
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op *ops;
 	size_t nops;

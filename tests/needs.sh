@@ -118,6 +118,9 @@ need_missing() {
 	node) tool_missing node nodejs ;;
 	jq | python3 | strace) tool_missing "$1" "$1" ;;
 	rsvg-convert) tool_missing rsvg-convert librsvg2-bin ;;
+	libc6-dbg) dpkg-query -W -f '${Status}' libc6-dbg 2>/dev/null | grep -q 'ok installed' &&
+		   return 1
+		   echo "no libc6-dbg (glibc's debug files, Debian package libc6-dbg: make deps)" ;;
 	docker) tool_missing docker docker.io ;;
 	slurm) tool_missing munged munge || tool_missing slurmctld slurm-wlm ||
 	       tool_missing slurmd slurm-wlm || tool_missing sbatch slurm-wlm ;;

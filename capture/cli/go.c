@@ -109,6 +109,38 @@ static void hash_into(cJSON *obj, const char *key, const char *path)
 	json_add(obj, key, json_str(hex));
 }
 
+/* The separate debug file @b's DWARF came from, and its digest (none: nothing). */
+static void debug_file(cJSON *obj, struct go_binary *b)
+{
+	const char *debug = go_debug_path(b);
+
+	if (!debug)
+		return;
+	json_add(obj, "debug_file", json_str(debug));
+	hash_into(obj, "debug_sha256", debug);
+}
+
+/* Each library probed: its file, digest, build id and debug file. */
+static void libraries(cJSON *env, struct gp_engine *e)
+{
+	cJSON *libs;
+
+	if (gp_nobjects(e) < 2)
+		return;
+	libs = json_add(env, "libraries", json_arr());
+	for (unsigned i = 1; i < gp_nobjects(e); i++) {
+		struct go_binary *b = gp_object_at(e, i);
+		cJSON *lib = json_obj();
+
+		cJSON_AddItemToArray(libs, lib);
+		json_add(lib, "path", json_str(go_path(b)));
+		hash_into(lib, "sha256", go_path(b));
+		json_add(lib, "build_id", json_str(go_gnu_build_id(b)));
+		json_add(lib, "language", json_str(go_language(b)));
+		debug_file(lib, b);
+	}
+}
+
 static void describe(cJSON *m, const char *bin, struct gp_engine *e,
 		     const char *spec, int probe)
 {
@@ -125,6 +157,8 @@ static void describe(cJSON *m, const char *bin, struct gp_engine *e,
 	if (probe) {
 		json_add(env, "build_id", json_str(go_gnu_build_id(gp_binary(e))));
 		json_add(env, "language", json_str(go_language(gp_binary(e))));
+		debug_file(env, gp_binary(e));
+		libraries(env, e);
 	} else {
 		json_add(env, "go_build_id", json_str(go_build_id(gp_binary(e))));
 	}
