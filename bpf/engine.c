@@ -4,6 +4,9 @@
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -653,10 +656,15 @@ static int follow_child(struct gp_engine *e, struct ring_buffer *rb, pid_t pid,
 	return 0;
 }
 
+/*
+ * Any record lost fails the capture; of a running process, a return
+ * whose entry came before the probes were attached (a call open then)
+ * is no loss.
+ */
 static int check_losses(struct gp_engine *e)
 {
 	read_stats(e);
-	if (e->stats.drops || e->stats.unmatched_exits || e->stats.depth_overflow ||
+	if (e->stats.drops || (e->stats.unmatched_exits && !e->pid) || e->stats.depth_overflow ||
 	    e->stats.busy || e->stats.records != e->stats.sent)
 		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
 				"%s: lost events: %llu ring-buffer drops (ring full), %llu exits without entry, %llu frames not saved, %llu probes preempted by another; %llu records received of %llu sent",
@@ -754,6 +762,46 @@ static int run_target(struct gp_engine *e, struct ring_buffer *rb,
 	return rc ? run_failed(out_path) : 0;
 }
 
+/* Has the process of @pidfd exited?  (A pidfd polls readable then.) */
+static int exited(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+/*
+ * Probe the running process e->pid (no ptrace, no signal: the links'
+ * pid filter) until it exits, @seconds pass (0: never) or a SIGINT.
+ */
+static int run_attached(struct gp_engine *e, struct ring_buffer *rb, double seconds)
+{
+	atomic_int stop = 0;
+	int pidfd = (int)syscall(SYS_pidfd_open, e->pid, 0), rc;
+	double end = monotonic_seconds() + seconds;
+
+	if (pidfd < 0)
+		return cap_fail(e->err, EXIT_BAD_INPUT, "process %d: %s", (int)e->pid,
+				strerror(errno));
+	interrupt_stops(&stop);
+	rc = attach(e, e->pid);
+	if (!rc)
+		progress("probing process %d: until it exits%s, or SIGINT", (int)e->pid,
+			 seconds > 0 ? ", --seconds pass" : "");
+	consumer_first(1);
+	while (!rc && !exited(pidfd) && !atomic_load(&stop) &&
+	       (seconds <= 0 || monotonic_seconds() < end)) {
+		rc = ring_buffer__poll(rb, e->poll_ms);
+		if (rc >= 0)
+			rc = ring_buffer__consume(rb);
+		rc = rc < 0 && rc != -EINTR ? ring_error(e, rc) : 0;
+	}
+	consumer_first(0);
+	interrupt_stops(NULL);
+	close(pidfd);
+	return rc;
+}
+
 int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	   double timeout_s, gp_record_fn fn, void *arg, struct cap_err *err)
 {
@@ -773,7 +821,9 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	if (!rb)
 		return cap_fail(err, EXIT_CAPTURE_FAILED, "cannot open the ring buffer: %s",
 				strerror(errno));
-	rc = run_target(e, rb, argv, out_path, timeout_s, &status);
+	status = 0;
+	rc = e->pid > 0 ? run_attached(e, rb, timeout_s) :
+	     run_target(e, rb, argv, out_path, timeout_s, &status);
 	detach(e);
 	/* Detached, no probe runs any more: what the ring holds is all. */
 	if (!rc && (rc = ring_buffer__consume(rb)) < 0)

@@ -87,7 +87,11 @@ struct go_binary *gp_object_at(struct gp_engine *e, unsigned i);
 
 /*
  * Probe the running process @pid instead of starting the binary (which
- * must be its program): set before gp_object() and gp_run().
+ * must be its program): set before gp_object() and gp_run(), which then
+ * attaches by the links' pid filter (no ptrace, no signal: the process
+ * runs on untouched), and ends when it exits, after its @timeout_s (0:
+ * never) or on a first SIGINT (capture/die.h's interrupt_stops()),
+ * returning 0 with every record handed on.
  */
 void gp_set_pid(struct gp_engine *e, pid_t pid);
 

@@ -114,13 +114,30 @@ static _Noreturn void end_by(int sig)
 	_exit(128 + sig);
 }
 
+/* interrupt_stops()'s flag: a SIGINT sets it instead of ending the process. */
+static _Atomic(atomic_int *) interrupt_flag;
+
+void interrupt_stops(atomic_int *flag)
+{
+	atomic_store(&interrupt_flag, flag);
+}
+
 static void *signal_thread(void *arg)
 {
+	atomic_int *flag;
 	int sig;
 
 	(void)arg;
-	if (sigwait(&exit_signals, &sig))
-		return NULL;
+	for (;;) {
+		if (sigwait(&exit_signals, &sig))
+			return NULL;
+		flag = atomic_load(&interrupt_flag);
+		if (sig != SIGINT || !flag || atomic_load(flag))
+			break;
+		atomic_store(flag, 1);
+		fprintf(stderr, "capture: SIGINT: ending the capture (a second SIGINT "
+			"stops it, keeping nothing)\n");
+	}
 	stopping_by = sig;
 	fflush(stdout);
 	fprintf(stderr, "capture: %s: stopping, removing what this run left\n",

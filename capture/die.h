@@ -11,6 +11,7 @@
 #define CAPTURE_DIE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -85,6 +86,13 @@ void cleanups_release(void);
  * (exit status 130, 143, 129 in a shell).  Children start unblocked.
  */
 void cleanup_on_signals(void);
+/*
+ * While @flag is set (NULL: no more), a first SIGINT sets *@flag to 1 and
+ * ends nothing: the work that set it ends on its own terms (a capture of
+ * a running process writes its corpus).  A second SIGINT, SIGTERM or
+ * SIGHUP end the process as cleanup_on_signals() says.
+ */
+void interrupt_stops(atomic_int *flag);
 
 /*
  * Call in main(): a write to standard output that failed (a full disk or

@@ -14,6 +14,7 @@
  * the ABI chosen from its DW_AT_language (docs/probes.md); its manifest
  * records the binary's GNU build id and that language.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,13 +55,18 @@ static const char go_usage[] =
 	"  -h, --help           this text\n";
 
 static const char probe_usage[] =
-	"usage: capture probe --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n\n"
+	"usage: capture probe --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n"
+	"       capture probe --probes SPEC -p PID [--seconds S] [-o DIR] [options]\n\n"
 	"Run COMMAND, an ELF binary with DWARF (Go, C, C++ or Rust: the ABI is chosen\n"
 	"from its DW_AT_language), under eBPF uprobes placed as the probe spec SPEC\n"
-	"says (docs/probes.md), with every process it starts; write each record and\n"
-	"the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).\n\n"
+	"says (docs/probes.md), with every process it starts; or probe the running\n"
+	"process PID until it exits, S seconds pass or SIGINT, leaving it running\n"
+	"(docs/libraries.md); write each record and the event it becomes.  Needs\n"
+	"root (or CAP_BPF and CAP_PERFMON).\n\n"
 	"options:\n"
-	"  -p, --probes SPEC    the probe spec\n"
+	"      --probes SPEC    the probe spec\n"
+	"  -p, --pid PID        probe this running process (no ptrace, no signal)\n"
+	"      --seconds S      with -p: end after S seconds, the corpus written\n"
 	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
 	RING_OPTIONS_HELP("COMMAND")
@@ -74,7 +80,21 @@ struct go_opts {
 	struct output_options out;
 	double timeout;
 	struct ring_options ring;
+	pid_t pid;              /* capture probe -p: a running process */
+	double seconds;         /* with pid: how long (0: until it exits) */
 };
+
+/* The program running process @pid: its executable's path (caller frees). */
+static char *process_binary(pid_t pid)
+{
+	char *link = xasprintf("/proc/%d/exe", (int)pid), *path = realpath(link, NULL);
+
+	if (!path)
+		die(EXIT_BAD_INPUT, "process %d: %s (no such process, or not ours to read)",
+		    (int)pid, strerror(errno));
+	free(link);
+	return path;
+}
 
 /* COMMAND as execv() takes it: a path, or the first match on PATH. */
 static char *find_command(const char *cmd)
@@ -233,7 +253,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 
 	if (!spec)
 		die_err(&err);
-	bin = find_command(cmd[0]);
+	bin = o->pid ? process_binary(o->pid) : find_command(cmd[0]);
 	if (!o->probe && go_command_check(bin, cmd, &err))
 		die_err(&err);
 	e = gp_open(bin, &err);
@@ -242,7 +262,10 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	name = xstrdup(basename(bin));
 	raw_rel = xasprintf("raw/%s.ndjson", name);
 	ev_rel = xasprintf(o->fold ? "raw/%s.events.ndjson" : "events/%s.ndjson", name);
-	gp_follow(e);
+	if (o->pid)
+		gp_set_pid(e, o->pid);
+	else
+		gp_follow(e);
 	gp_set_ring(e, o->ring.bytes, o->ring.hold);
 	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
 		die_err(&err);
@@ -253,8 +276,9 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	events = corpus_create(c, ev_rel);
 	corpus_keep_failed(c);
 	go_spec_output(spec, raw, events);
-	progress("running %s under the probes of %s", bin, o->spec);
-	rc = gp_run(e, cmd, NULL, o->timeout, go_spec_record, spec, &err);
+	if (!o->pid)
+		progress("running %s under the probes of %s", bin, o->spec);
+	rc = gp_run(e, cmd, NULL, o->pid ? o->seconds : o->timeout, go_spec_record, spec, &err);
 	if (rc < 0)
 		die_err(&err);
 	if (rc)
@@ -304,9 +328,11 @@ static void describe_binary(const struct go_opts *o, int argc, char **argv)
 /* capture go and capture probe: @probe says which. */
 static int go_or_probe(int argc, char **argv, int probe)
 {
-	enum { O_TIMEOUT = 256, O_FOLD, O_DESCRIBE, O_ADDRESSES };
+	enum { O_TIMEOUT = 256, O_FOLD, O_DESCRIBE, O_ADDRESSES, O_PROBES, O_PID, O_SECONDS };
 	static const struct option longopts[] = {
-		{ "probes", required_argument, NULL, 'p' },
+		{ "probes", required_argument, NULL, O_PROBES },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "seconds", required_argument, NULL, O_SECONDS },
 		{ "describe", required_argument, NULL, O_DESCRIBE },
 		{ "addresses", no_argument, NULL, O_ADDRESSES },
 		{ "fold", required_argument, NULL, O_FOLD },
@@ -324,8 +350,12 @@ static int go_or_probe(int argc, char **argv, int probe)
 	while ((opt = getopt_long(argc, argv, "+p:o:h", longopts, NULL)) != -1) {
 		if (opt == 'h')
 			usage(help, 1);
-		else if (opt == 'p')
+		else if (opt == O_PROBES || (opt == 'p' && !probe))
 			o.spec = optarg;
+		else if ((opt == O_PID || opt == 'p') && probe)
+			o.pid = (pid_t)option_number(optarg, "-p", 1, 1 << 22);
+		else if (opt == O_SECONDS && probe)
+			o.seconds = option_seconds(optarg, "--seconds", 1e7);
 		else if (opt == O_DESCRIBE && !probe)
 			o.describe = optarg;
 		else if (opt == O_ADDRESSES && !probe)
@@ -344,7 +374,8 @@ static int go_or_probe(int argc, char **argv, int probe)
 	}
 	if (!o.out.dir)
 		o.out.dir = probe ? "corpus/probe" : "corpus/go";
-	if (!o.spec || optind >= argc)
+	/* -p PID or a COMMAND, not both; --seconds is -p's */
+	if (!o.spec || (optind >= argc) == !o.pid || (o.seconds && !o.pid))
 		usage(help, 0);
 	capture_go(&o, argv + optind, argc, argv);
 	return 0;
