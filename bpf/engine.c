@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
 #include <sched.h>
@@ -65,6 +66,10 @@ struct gp_engine {
 	unsigned nlinks;
 	enum gp_attach how;
 	struct bpf_link *links[GP_MAX_LINKS];       /* GP_ATTACH_PERF's */
+	pthread_t preloader;    /* gp_preload()'s thread, while preloading */
+	int preloading, preload_rc, preload_cleanup;
+	int ran;                /* gp_run() was called */
+	struct cap_err preload_err;
 	gp_record_fn fn;
 	void *arg;
 	struct cap_err *err;    /* the running gp_run()'s, which on_event() fills */
@@ -154,8 +159,14 @@ static void detach(struct gp_engine *e)
 	e->fork_link = e->exec_link = NULL;
 }
 
+static int preloaded(struct gp_engine *e, struct cap_err *err);
+
 void gp_close(struct gp_engine *e)
 {
+	struct cap_err ignored;
+
+	if (preloaded(e, &ignored) < 0)
+		cap_err_release(&ignored);
 	detach(e);
 	goprobe__destroy(e->skel);
 	for (unsigned i = 0; i < e->nobjs; i++) {
@@ -446,16 +457,22 @@ static int ring_error(struct gp_engine *e, int rc)
 	return cap_fail(e->err, EXIT_CAPTURE_FAILED, "ring buffer: %s", strerror(-rc));
 }
 
-static int load(struct gp_engine *e)
+/*
+ * Open and load the BPF object into e->skel: the verifier's work, most
+ * of a capture's start (bench/probe-start), which depends on nothing the
+ * spec resolves (the plans are written into its map after).
+ */
+static int load_program(struct gp_engine *e, struct cap_err *err)
 {
-	int err;
+	double begin = monotonic_seconds();
+	int rc;
 
-	if (gp_attach_path(&e->how, e->err))
+	if (gp_attach_path(&e->how, err))
 		return -1;
 	libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
 	e->skel = goprobe__open();
 	if (!e->skel)
-		return cap_fail(e->err, EXIT_ENV_MISSING, "cannot open the BPF object: %s",
+		return cap_fail(err, EXIT_ENV_MISSING, "cannot open the BPF object: %s",
 				strerror(errno));
 	/* The kernel takes a program for a multi link only if loaded for one. */
 	if (e->how == GP_ATTACH_MULTI)
@@ -464,15 +481,68 @@ static int load(struct gp_engine *e)
 	e->skel->rodata->wakeup_bytes = e->ring_bytes / 4;
 	e->skel->rodata->follow = (__u32)e->follow;
 	bpf_map__set_max_entries(e->skel->maps.events, (__u32)e->ring_bytes);
-	err = goprobe__load(e->skel);
-	if (err && geteuid())
-		return cap_fail(e->err, EXIT_ENV_MISSING,
+	rc = goprobe__load(e->skel);
+	phase_span("BPF loaded and verified", begin);
+	if (rc && geteuid())
+		return cap_fail(err, EXIT_ENV_MISSING,
 				"cannot load the BPF program: %s (needs root, or CAP_BPF and CAP_PERFMON)",
-				strerror(-err));
-	if (err)
-		return cap_fail(e->err, err == -EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
+				strerror(-rc));
+	if (rc)
+		return cap_fail(err, rc == -EPERM ? EXIT_ENV_MISSING : EXIT_CAPTURE_FAILED,
 				"cannot load the BPF program: %s (the verifier's log is above)",
-				strerror(-err));
+				strerror(-rc));
+	return 0;
+}
+
+static void *preload_thread(void *arg)
+{
+	struct gp_engine *e = arg;
+
+	e->preload_rc = load_program(e, &e->preload_err);
+	return NULL;
+}
+
+/*
+ * A failure while the thread loads (a spec refused) waits for it before
+ * the process exits: an exit under libbpf's feet crashed it.
+ */
+static void join_preload(void *arg)
+{
+	struct gp_engine *e = arg;
+
+	pthread_join(e->preloader, NULL);
+}
+
+void gp_preload(struct gp_engine *e)
+{
+	if (!e->preloading && !e->skel && !e->ran && !gp_may_probe(&e->preload_err) &&
+	    !pthread_create(&e->preloader, NULL, preload_thread, e)) {
+		e->preloading = 1;
+		e->preload_cleanup = on_failure(join_preload, e);
+	}
+}
+
+/* The preloading thread's result (its error into @err), once it is done. */
+static int preloaded(struct gp_engine *e, struct cap_err *err)
+{
+	if (!e->preloading)
+		return 1;
+	cancel_on_failure(e->preload_cleanup);
+	pthread_join(e->preloader, NULL);
+	e->preloading = 0;
+	if (e->preload_rc)
+		*err = e->preload_err;
+	return e->preload_rc;
+}
+
+/* The program loaded (by gp_preload()'s thread, or now) and the plans written. */
+static int load(struct gp_engine *e)
+{
+	int pre = e->preloading ? preloaded(e, e->err) : 1;
+
+	phase("the BPF load awaited");
+	if (pre < 0 || (pre > 0 && load_program(e, e->err)))
+		return -1;
 	for (unsigned i = 0; i < e->nsites; i++)
 		if (bpf_map__update_elem(e->skel->maps.sites, &i, sizeof(i),
 					 &e->plans[i], sizeof(e->plans[i]), BPF_ANY))
@@ -692,9 +762,12 @@ static int release(struct gp_engine *e, pid_t pid, int hold)
 {
 	int rc = attach(e, pid);
 
+	phase("attached");
 	if (!rc && write(hold, "g", 1) != 1)
 		rc = cap_fail(e->err, EXIT_CAPTURE_FAILED, "cannot release %s: %s",
 			      e->path, strerror(errno));
+	if (!rc)
+		phases_report("the target released");
 	close(hold);
 	return rc;
 }
@@ -785,6 +858,9 @@ static int run_attached(struct gp_engine *e, struct ring_buffer *rb, double seco
 				strerror(errno));
 	interrupt_stops(&stop);
 	rc = attach(e, e->pid);
+	phase("attached");
+	if (!rc)
+		phases_report("the probes armed");
 	if (!rc)
 		progress("probing process %d: until it exits%s, or SIGINT", (int)e->pid,
 			 seconds > 0 ? ", --seconds pass" : "");
@@ -808,7 +884,7 @@ int gp_run(struct gp_engine *e, char *const argv[], const char *out_path,
 	struct ring_buffer *rb;
 	int status, rc;
 
-	if (e->skel)
+	if (e->ran++)
 		return cap_fail(err, EXIT_USAGE, "%s: an engine runs its target once",
 				e->path);
 	e->err = err;

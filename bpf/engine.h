@@ -96,6 +96,15 @@ struct go_binary *gp_object_at(struct gp_engine *e, unsigned i);
 void gp_set_pid(struct gp_engine *e, pid_t pid);
 
 /*
+ * Start loading the BPF program on a thread of its own while the spec is
+ * resolved (the verifier's work is most of a start): call it once the
+ * ring, following and pid are set.  gp_run() waits for it and reports
+ * its failure; without it gp_run() loads.  Nothing if this process may
+ * not probe (gp_may_probe() says so first).
+ */
+void gp_preload(struct gp_engine *e);
+
+/*
  * Probe function @name of the binary: its entry reads @entry (which also says which
  * argument registers to save for the exits); if @exit is not NULL every
  * RET reads @exit.  Returns the site id of the entry; the exit's is that

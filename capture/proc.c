@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,6 +39,65 @@ double monotonic_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* When this process started (its first constructor): where phase() counts from. */
+static double started;
+
+__attribute__((constructor)) static void mark_start(void)
+{
+	started = monotonic_seconds();
+}
+
+#define MAX_PHASES 16
+static struct {
+	const char *name;
+	double begin, end;
+} phases[MAX_PHASES];
+static int nphases;
+static double last_end;		/* phase()'s: where the next one begins */
+static pthread_mutex_t phase_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void record_phase(const char *name, double begin, double end)
+{
+	pthread_mutex_lock(&phase_lock);
+	if (nphases < MAX_PHASES) {
+		phases[nphases].name = name;
+		phases[nphases].begin = begin ? begin : started;
+		phases[nphases++].end = end;
+	}
+	pthread_mutex_unlock(&phase_lock);
+}
+
+void phase_span(const char *name, double begin)
+{
+	record_phase(name, begin, monotonic_seconds());
+}
+
+void phase(const char *name)
+{
+	double begin = last_end;
+
+	last_end = monotonic_seconds();
+	record_phase(name, begin, last_end);
+}
+
+void phases_report(const char *what)
+{
+	char line[1536] = "";
+	size_t n = 0;
+
+	if (!getenv("CAPTURE_PHASES") || !*getenv("CAPTURE_PHASES"))
+		return;
+	pthread_mutex_lock(&phase_lock);
+	for (int i = 0; i < nphases && n < sizeof(line); i++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %.3f s (%.3f-%.3f)",
+				      i ? ", " : "", phases[i].name,
+				      phases[i].end - phases[i].begin,
+				      phases[i].begin - started, phases[i].end - started);
+	pthread_mutex_unlock(&phase_lock);
+	progress("phases: %s; %s %.3f s after capture's start", line, what,
+		 monotonic_seconds() - started);
 }
 
 

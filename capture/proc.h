@@ -121,6 +121,18 @@ void hex_digest(const unsigned char *md, unsigned n, char hex[65]);
 
 /* Seconds on the monotonic clock: for timeouts, never for output. */
 double monotonic_seconds(void);
+/*
+ * The start's phases: phase(NAME) ends the phase NAME, begun where the
+ * last phase() ended (or at the process's start); phase_span(NAME,
+ * BEGIN) one that began at BEGIN (monotonic_seconds()) on another
+ * thread.  phases_report(WHAT), if CAPTURE_PHASES is set, says on stderr
+ * how long each took, from when to when, and when WHAT (the target
+ * released, the probes armed) came, in seconds since the process's start
+ * (bench/probe-start).
+ */
+void phase(const char *name);
+void phase_span(const char *name, double begin);
+void phases_report(const char *what);
 
 /*
  * Names in @dir that do not start with '.' and that @keep (if not NULL)

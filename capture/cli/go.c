@@ -253,6 +253,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 
 	if (!spec)
 		die_err(&err);
+	phase("setup");
 	bin = o->pid ? process_binary(o->pid) : find_command(cmd[0]);
 	if (!o->probe && go_command_check(bin, cmd, &err))
 		die_err(&err);
@@ -267,8 +268,11 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	else
 		gp_follow(e);
 	gp_set_ring(e, o->ring.bytes, o->ring.hold);
+	phase("ELF and DWARF");
+	gp_preload(e);
 	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
 		die_err(&err);
+	phase("spec resolved");
 	c = begin(o, argc, argv);
 	m = corpus_manifest(c);
 	describe(m, bin, e, o->spec, o->probe);
@@ -276,6 +280,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	events = corpus_create(c, ev_rel);
 	corpus_keep_failed(c);
 	go_spec_output(spec, raw, events);
+	phase("corpus opened");
 	if (!o->pid)
 		progress("running %s under the probes of %s", bin, o->spec);
 	rc = gp_run(e, cmd, NULL, o->pid ? o->seconds : o->timeout, go_spec_record, spec, &err);
