@@ -27,15 +27,74 @@ static int type_of(Dwarf_Die *d, Dwarf_Die *t)
 	return dwarf_formref_die(dwarf_attr_integrate(d, DW_AT_type, &a), t) ? 0 : -1;
 }
 
+/* C's types say struct, union, enum (the binary go_describe() describes is C). */
+static int c_types;
+
+/*
+ * Type @t as its language writes it: its name (Go's and Rust's types all
+ * have one), else built as C does: "struct ledger *", "const char *",
+ * "long [4]", "void *" (caller frees).
+ */
+static char *type_text(Dwarf_Die *t, int depth)
+{
+	static const struct { int tag; const char *word; } kinds[] = {
+		{ DW_TAG_structure_type, "struct " }, { DW_TAG_union_type, "union " },
+		{ DW_TAG_enumeration_type, "enum " },
+	};
+	const char *n = name_of(t);
+	int tag = dwarf_tag(t);
+	Dwarf_Die inner;
+	Dwarf_Word count;
+	Dwarf_Attribute a;
+	char *in, *text;
+	int has_inner = !type_of(t, &inner) && depth < 8;
+
+	for (size_t i = 0; n && c_types && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].tag == tag)
+			return xasprintf("%s%s", kinds[i].word, n);
+	if (n)
+		return xstrdup(n);
+	in = has_inner ? type_text(&inner, depth + 1) : xstrdup("void");
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+		text = xasprintf("%s %s", in, tag == DW_TAG_pointer_type ? "*" : "&");
+		break;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:	/* a const pointer's const follows its star */
+		text = has_inner && dwarf_tag(&inner) == DW_TAG_pointer_type ?
+		       xasprintf("%s %s", in, tag == DW_TAG_const_type ? "const" : "volatile") :
+		       xasprintf("%s %s", tag == DW_TAG_const_type ? "const" : "volatile", in);
+		break;
+	case DW_TAG_array_type:
+		if (dwarf_child(t, &inner) == 0 && !dwarf_formudata(
+			dwarf_attr(&inner, DW_AT_count, &a) ? &a :
+			dwarf_attr(&inner, DW_AT_upper_bound, &a), &count))
+			text = xasprintf("%s [%llu]", in, (unsigned long long)count +
+					 (dwarf_hasattr(&inner, DW_AT_count) ? 0 : 1));
+		else
+			text = xasprintf("%s []", in);
+		break;
+	case DW_TAG_subroutine_type:
+		text = xasprintf("%s (*)()", in);
+		break;
+	default:
+		text = xasprintf("%s", tag == DW_TAG_structure_type ? "struct {...}" :
+				 tag == DW_TAG_union_type ? "union {...}" : "?");
+	}
+	free(in);
+	return text;
+}
+
+/* The type of @d as type_text() writes it ("?": none), kept until the next call. */
 static const char *type_name_of(Dwarf_Die *d)
 {
+	static char *last;
 	Dwarf_Die t;
-	const char *n;
 
-	if (type_of(d, &t))
-		return "?";
-	n = name_of(&t);
-	return n ? n : "?";
+	free(last);
+	last = type_of(d, &t) ? xstrdup("?") : type_text(&t, 0);
+	return last;
 }
 
 /* Go's DW_AT_go_kind: the type's reflect.Kind. */
@@ -60,12 +119,18 @@ static int struct_of(Dwarf_Die *d, Dwarf_Die *s)
 	for (;;) {
 		int tag = dwarf_tag(s);
 
-		/* slices, strings and interfaces are structs of their words too */
-		if (tag == DW_TAG_structure_type)
+		/* Go's slices, strings and interfaces are structs of their words too */
+		if (tag == DW_TAG_structure_type && go_kind(s) >= 0)
 			return go_kind(s) == GO_KIND_STRUCT ? 0 : -1;
+		if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_union_type)
+			return 0;
 		if (tag == DW_TAG_typedef && go_kind(s) >= 0 && go_kind(s) != GO_KIND_STRUCT)
 			return -1;
-		if ((tag != DW_TAG_pointer_type || pointers++) && tag != DW_TAG_typedef)
+		/* C's const and volatile, and C++'s references, on the way */
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type &&
+		    ((tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type) || pointers++))
 			return -1;
 		if (type_of(s, s))
 			return -1;
@@ -217,6 +282,8 @@ static int collect_function(Dwarf_Die *d, const char *n, const char *base, void 
 {
 	struct functions *f = arg;
 
+	if (dwarf_hasattr(d, DW_AT_declaration))	/* another unit defines it */
+		return 0;
 	names_add(&f->all, n);
 	if (strcmp(base, n))	/* a generic function's, naming every instantiation */
 		names_add(&f->all, base);
@@ -310,9 +377,8 @@ struct function {
 static int find_function(Dwarf_Die *d, void *arg)
 {
 	struct function *f = arg;
-	const char *n;
 
-	if (dwarf_tag(d) != DW_TAG_subprogram || !(n = name_of(d)) || strcmp(n, f->name))
+	if (dwarf_tag(d) != DW_TAG_subprogram || dwarf_hasattr(d, DW_AT_declaration))
 		return 0;
 	if (dwarf_hasattr(d, DW_AT_inline)) {
 		f->abstract = *d;
@@ -342,11 +408,10 @@ static void inlined_under(struct function *f, Dwarf_Die *d, const char *caller)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-static int find_inlined(Dwarf_Die *d, void *arg)
+static int find_inlined(Dwarf_Die *d, const char *caller, const char *base, void *arg)
 {
-	const char *caller = dwarf_tag(d) == DW_TAG_subprogram ? name_of(d) : NULL;
-
-	if (caller && !dwarf_hasattr(d, DW_AT_inline))
+	(void)base;
+	if (!dwarf_hasattr(d, DW_AT_inline))
 		inlined_under(arg, d, caller);
 	return 0;
 }
@@ -359,7 +424,7 @@ static void describe_probe(struct go_binary *b, struct function *f, int addresse
 	struct cap_err err;
 
 	if (f->has_abstract) {
-		go_each_die(b, find_inlined, f);
+		go_each_function(b, find_inlined, f);
 		names_sort(&f->callers);
 		fprintf(out, "  inlined: %zu instance%s in %zu function%s%s; a probe on its symbol "
 			"would miss them, and capture go refuses it: probe a caller\n",
@@ -376,6 +441,9 @@ static void describe_probe(struct go_binary *b, struct function *f, int addresse
 	}
 	fprintf(out, "  probe: entry%s and %d RET site%s (every return)\n",
 		gf.check ? " (at the stack check)" : "", gf.nret, gf.nret == 1 ? "" : "s");
+	if (gf.tail_call)
+		fprintf(out, "  tail call: it may leave by a jump into another function, whose "
+			"RET a return event would miss: its return events are refused\n");
 	if (!addresses)
 		return;
 	fprintf(out, "  file offsets: entry %#lx", gf.entry);
@@ -383,6 +451,8 @@ static void describe_probe(struct go_binary *b, struct function *f, int addresse
 		fprintf(out, ", stack check %#lx", gf.check);
 	for (int i = 0; i < gf.nret; i++)
 		fprintf(out, "%s%#lx", i ? " " : ", RET ", gf.ret[i]);
+	if (gf.tail_call)
+		fprintf(out, ", tail call %#lx", gf.tail_call);
 	fputc('\n', out);
 }
 
@@ -458,14 +528,52 @@ static void promoted(Dwarf_Die *m, const char *path, FILE *out)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-/* The fields of @p's struct (through one pointer), as expressions p.FIELD. */
+/*
+ * Rust's types the spec reads as Go's slices and strings, or by their
+ * length (docs/probes.md, "Rust"): their members are their words.
+ */
+static int rust_container(Dwarf_Die *s)
+{
+	static const char *const prefixes[] = { "&str", "&[", "&mut [", "Vec<",
+		"alloc::string::String", "String", "VecDeque<", "HashMap<", "HashSet<" };
+	const char *n = name_of(s);
+
+	for (size_t i = 0; n && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+/* A Rust enum's variants (its variant part's), as @pn.VARIANT. */
+static void describe_variants(Dwarf_Die *s, const char *pn, FILE *out)
+{
+	Dwarf_Die part, v, m;
+
+	if (dwarf_child(s, &part))
+		return;
+	do {
+		if (dwarf_tag(&part) != DW_TAG_variant_part || dwarf_child(&part, &v))
+			continue;
+		do {
+			if (dwarf_tag(&v) != DW_TAG_variant || dwarf_child(&v, &m) ||
+			    !name_of(&m))
+				continue;
+			fprintf(out, "    %s.%s  variant (%s)\n", pn, name_of(&m), type_name_of(&m));
+		} while (dwarf_siblingof(&v, &v) == 0);
+	} while (dwarf_siblingof(&part, &part) == 0);
+}
+
+/*
+ * The fields of @p's struct (through one pointer), as expressions p.FIELD;
+ * a Rust enum's variants.
+ */
 static void describe_fields(Dwarf_Die *p, FILE *out)
 {
 	const char *pn = name_of(p);
 	size_t w;
 	Dwarf_Die s, m;
 
-	if (!pn || struct_of(p, &s) || dwarf_child(&s, &m))
+	if (!pn || struct_of(p, &s) || dwarf_child(&s, &m) || rust_container(&s))
 		return;
 	fprintf(out, "  fields of %s (%s):\n", pn, type_name_of(p));
 	w = widest(&s, DW_TAG_member, strlen(pn) + 1);
@@ -484,6 +592,7 @@ static void describe_fields(Dwarf_Die *p, FILE *out)
 		fputc('\n', out);
 		free(path);
 	} while (dwarf_siblingof(&m, &m) == 0);
+	describe_variants(&s, pn, out);
 }
 
 static void describe_function(struct go_binary *b, struct function *f,
@@ -493,6 +602,9 @@ static void describe_function(struct go_binary *b, struct function *f,
 	Dwarf_Die p;
 
 	fprintf(out, "func %s\n", f->name);
+	if (name_of(fn) && strcmp(name_of(fn), f->name) && !go_is_rust(b))
+		fprintf(out, "  the function of symbol %s: DWARF names it %s\n", f->name,
+			name_of(fn));
 	describe_probe(b, f, addresses, out);
 	describe_params(fn, 0, out);
 	describe_params(fn, 1, out);
@@ -504,6 +616,29 @@ static void describe_function(struct go_binary *b, struct function *f,
 	} while (dwarf_siblingof(&p, &p) == 0);
 }
 
+/*
+ * What a listing without PATTERN shows: Go's package main; a Rust
+ * program's own crate (that of its CRATE::main, not std's); a C or C++
+ * binary's every function (its DWARF has its own units only).
+ */
+static const char *default_pattern(struct go_binary *b, const struct functions *all)
+{
+	static char crate[256];
+
+	if (go_abi(b) == GO_ABI_GO)
+		return "main.*";
+	for (size_t i = 0; go_is_rust(b) && i < all->all.n; i++) {
+		const char *n = all->all.v[i], *sep = strstr(n, "::");
+
+		if (sep && !strcmp(sep, "::main") && strncmp(n, "std::", 5) &&
+		    (size_t)(sep - n) + 4 < sizeof(crate)) {
+			snprintf(crate, sizeof(crate), "%.*s::*", (int)(sep - n), n);
+			return crate;
+		}
+	}
+	return "*";
+}
+
 int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
 		struct cap_err *err)
 {
@@ -511,8 +646,17 @@ int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
 	struct functions all;
 	size_t n;
 
+	struct cap_err ignored;
+
+	c_types = !strcmp(go_language(b), "C") || !strncmp(go_language(b), "C8", 2) ||
+		  !strncmp(go_language(b), "C9", 2) || !strncmp(go_language(b), "C1", 2);
 	if (what) {
-		go_each_die(b, find_function, &f);
+		go_each_named(b, what, find_function, &f);
+		/* a symbol DWARF knows by another name (glibc's aliases) */
+		if (!f.has_code && !f.has_abstract && !go_subprogram(b, what, &f.code, &ignored))
+			f.has_code = 1;
+		else if (!f.has_code && !f.has_abstract)
+			cap_err_release(&ignored);
 		if (f.has_code || f.has_abstract) {
 			describe_function(b, &f, addresses, out);
 			names_free(&f.callers);
@@ -520,10 +664,12 @@ int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
 		}
 	}
 	functions_read(b, &all);
-	n = list_functions(&all, what ? what : "main.*", out);
+	if (!what)
+		what = default_pattern(b, &all);
+	n = list_functions(&all, what, out);
 	if (!n)
 		cap_fail(err, EXIT_BAD_INPUT, "%s: no function matches %s%s", go_path(b),
-			 what ? what : "main.*", what ? nearest(&all.all, what) : "");
+			 what, nearest(&all.all, what));
 	functions_free(&all);
 	return n ? 0 : -1;
 }

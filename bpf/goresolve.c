@@ -539,6 +539,23 @@ static struct fn_entry *functions_named(struct go_binary *b, const char *name,
 	return out;
 }
 
+int go_each_named(struct go_binary *b, const char *name,
+		  int (*fn)(Dwarf_Die *, void *), void *arg)
+{
+	size_t n;
+	struct fn_entry *f = functions_named(b, name, 0, &n);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		Dwarf_Die d;
+
+		if (dwarf_offdie(b->dw, f[i].off, &d))
+			rc = fn(&d, arg);
+	}
+	free(f);
+	return rc;
+}
+
 /*
  * The value of function symbol @name in @elf's symbol tables (a dynamic
  * symbol's version, @@GLIBC_2.2.5, dropped), 0 if it has none.

@@ -82,6 +82,13 @@ int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
 int go_each_function(struct go_binary *b,
 		     int (*fn)(Dwarf_Die *, const char *name, const char *base, void *),
 		     void *arg);
+/*
+ * Call @fn on each function's DIE named @name as a spec names it (or, in
+ * Rust, whose generic base name it is), in DIE order, until it returns
+ * nonzero: an index's lookup, not a walk.
+ */
+int go_each_named(struct go_binary *b, const char *name,
+		  int (*fn)(Dwarf_Die *, void *), void *arg);
 /* Is the binary Rust's (its names demangled, its types Rust's)? */
 int go_is_rust(const struct go_binary *b);
 /* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"), or -1. */

@@ -56,7 +56,8 @@ static const char go_usage[] =
 
 static const char probe_usage[] =
 	"usage: capture probe --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n"
-	"       capture probe --probes SPEC -p PID [--seconds S] [-o DIR] [options]\n\n"
+	"       capture probe --probes SPEC -p PID [--seconds S] [-o DIR] [options]\n"
+	"       capture probe --describe BINARY [PATTERN|SYMBOL] [--addresses]\n\n"
 	"Run COMMAND, an ELF binary with DWARF (Go, C, C++ or Rust: the ABI is chosen\n"
 	"from its DW_AT_language), under eBPF uprobes placed as the probe spec SPEC\n"
 	"says (docs/probes.md), with every process it starts; or probe the running\n"
@@ -67,6 +68,11 @@ static const char probe_usage[] =
 	"      --probes SPEC    the probe spec\n"
 	"  -p, --pid PID        probe this running process (no ptrace, no signal)\n"
 	"      --seconds S      with -p: end after S seconds, the corpus written\n"
+	"      --describe BINARY  list BINARY's functions matching PATTERN (a glob,\n"
+	"                       or a substring; default: Go's main.*, a Rust crate's\n"
+	"                       own, every C one), or describe SYMBOL: arguments,\n"
+	"                       types, fields, RET sites, tail calls, inlining\n"
+	"      --addresses      with --describe: the file offsets of a SYMBOL's probes\n"
 	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
 	RING_OPTIONS_HELP("COMMAND")
@@ -318,12 +324,12 @@ static void describe_binary(const struct go_opts *o, int argc, char **argv)
 		if (!strcmp(argv[i], "--addresses"))
 			addresses = 1;
 		else if (what)
-			usage(go_usage, 0);
+			usage(o->probe ? probe_usage : go_usage, 0);
 		else
 			what = argv[i];
 	}
-	if (o->spec)
-		usage(go_usage, 0);
+	if (o->spec || o->pid)
+		usage(o->probe ? probe_usage : go_usage, 0);
 	b = go_open(o->describe, &err);
 	if (!b || go_describe(b, what, addresses, stdout, &err))
 		die_err(&err);
@@ -361,9 +367,9 @@ static int go_or_probe(int argc, char **argv, int probe)
 			o.pid = (pid_t)option_number(optarg, "-p", 1, 1 << 22);
 		else if (opt == O_SECONDS && probe)
 			o.seconds = option_seconds(optarg, "--seconds", 1e7);
-		else if (opt == O_DESCRIBE && !probe)
+		else if (opt == O_DESCRIBE)
 			o.describe = optarg;
-		else if (opt == O_ADDRESSES && !probe)
+		else if (opt == O_ADDRESSES)
 			o.addresses = 1;
 		else if (opt == O_FOLD)
 			o.fold = system_lookup(optarg)->folder;
