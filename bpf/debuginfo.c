@@ -13,12 +13,11 @@
 #include "../capture/proc.h"
 #include "debuginfo.h"
 
-void elf_gnu_build_id(Elf *elf, char *hex, size_t cap)
+const void *elf_note(Elf *elf, unsigned type, const char *owner, size_t *len)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	hex[0] = '\0';
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		GElf_Nhdr nh;
@@ -27,40 +26,48 @@ void elf_gnu_build_id(Elf *elf, char *hex, size_t cap)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
 		d = elf_getdata(scn, NULL);
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			const unsigned char *id = (const unsigned char *)d->d_buf + doff;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    strcmp((const char *)d->d_buf + noff, "GNU"))
-				continue;
-			for (size_t i = 0; i < nh.n_descsz && 2 * i + 2 < cap; i++)
-				snprintf(hex + 2 * i, 3, "%02x", id[i]);
-			return;
-		}
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == type && nh.n_namesz > strlen(owner) &&
+			    !strcmp((const char *)d->d_buf + noff, owner)) {
+				*len = nh.n_descsz;
+				return (const char *)d->d_buf + doff;
+			}
 	}
+	return NULL;
+}
+
+void elf_gnu_build_id(Elf *elf, char *hex, size_t cap)
+{
+	size_t n = 0;
+	const unsigned char *id = elf_note(elf, NT_GNU_BUILD_ID, "GNU", &n);
+
+	hex[0] = '\0';
+	for (size_t i = 0; id && i < n && 2 * i + 2 < cap; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+}
+
+Elf_Data *elf_section(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	GElf_Shdr sh;
+	const char *n;
+
+	if (elf_getshdrstrndx(elf, &shstr))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstr, sh.sh_name)) &&
+		    !strcmp(n, name))
+			return elf_getdata(scn, NULL);
+	return NULL;
 }
 
 /* The file name .gnu_debuglink holds, or NULL. */
 static const char *debuglink(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstr;
-	GElf_Shdr sh;
+	Elf_Data *d = elf_section(elf, ".gnu_debuglink");
 
-	if (elf_getshdrstrndx(elf, &shstr))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    !(name = elf_strptr(elf, shstr, sh.sh_name)) ||
-		    strcmp(name, ".gnu_debuglink") || !(d = elf_getdata(scn, NULL)) ||
-		    !d->d_size || !memchr(d->d_buf, '\0', d->d_size))
-			continue;
-		return d->d_buf;
-	}
-	return NULL;
+	return d && d->d_size && memchr(d->d_buf, '\0', d->d_size) ? d->d_buf : NULL;
 }
 
 /* The debug directories: CAPTURE_DEBUG_DIRS's, else gdb's default. */

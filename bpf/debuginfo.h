@@ -25,6 +25,13 @@
 
 struct cap_err;
 
+/*
+ * The descriptor of @elf's first note of @type whose owner is @owner (its
+ * name, NUL-padded as Go pads "Go"), its length into *@len; NULL if none.
+ */
+const void *elf_note(Elf *elf, unsigned type, const char *owner, size_t *len);
+/* The data of @elf's section @name (".gnu_debuglink"), or NULL. */
+Elf_Data *elf_section(Elf *elf, const char *name);
 /* The GNU build id note of @elf in hex into @hex (cap >= 2 * 20 + 1), "" if none. */
 void elf_gnu_build_id(Elf *elf, char *hex, size_t cap);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../capture/err.h"
+#include "debuginfo.h"
 #include "gocommand.h"
 
 enum kind { NOT_ELF, SCRIPT, ELF_NOT_GO, GO_TOOL, GO_PROGRAM };
@@ -17,26 +18,13 @@ enum kind { NOT_ELF, SCRIPT, ELF_NOT_GO, GO_TOOL, GO_PROGRAM };
  */
 static enum kind elf_kind_of(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstr;
-	GElf_Shdr sh;
+	Elf_Data *d = elf_section(elf, ".go.buildinfo");
 
-	if (elf_getshdrstrndx(elf, &shstr))
+	if (!d)
 		return ELF_NOT_GO;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    !(name = elf_strptr(elf, shstr, sh.sh_name)) ||
-		    strcmp(name, ".go.buildinfo"))
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (d && d->d_buf && memmem(d->d_buf, d->d_size, "path\tcmd/go\n", 12))
-			return GO_TOOL;
-		return GO_PROGRAM;
-	}
-	return ELF_NOT_GO;
+	if (d->d_buf && memmem(d->d_buf, d->d_size, "path\tcmd/go\n", 12))
+		return GO_TOOL;
+	return GO_PROGRAM;
 }
 
 static enum kind kind_of(const char *path, char *interp, size_t cap)

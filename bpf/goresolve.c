@@ -473,7 +473,9 @@ static struct fn_index *fn_index(struct go_binary *b)
 		return ix;
 	ix->read = 1;
 	go_each_function(b, add_entry, ix);
-	ix->by_base = xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->by_base));
+	if (!ix->n)     /* no copy or sort of a NULL list */
+		return ix;
+	ix->by_base = xmalloc(ix->n * sizeof(*ix->by_base));
 	memcpy(ix->by_base, ix->by_name, ix->n * sizeof(*ix->by_base));
 	qsort(ix->by_name, ix->n, sizeof(*ix->by_name), by_name);
 	qsort(ix->by_base, ix->n, sizeof(*ix->by_base), by_base);
@@ -528,8 +530,9 @@ static struct fn_entry *functions_named(struct go_binary *b, const char *name,
 	size_t k = 0;
 
 	*n = 0;
-	entries_of(ix->by_name, ix->n, 0, name, prefix, out, n);
-	if (!prefix)
+	if (ix->n)
+		entries_of(ix->by_name, ix->n, 0, name, prefix, out, n);
+	if (ix->n && !prefix)
 		entries_of(ix->by_base, ix->n, 1, name, 0, out, n);
 	qsort(out, *n, sizeof(*out), by_off);
 	for (size_t i = 0; i < *n; i++)      /* one whose name is its base: twice */
@@ -779,32 +782,16 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 /* The Go build id note (type 4, owner "Go"), printable as upstream does; else the GNU one. */
 const char *go_build_id(struct go_binary *b)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	size_t n = 0;
+	const char *id = elf_note(b->elf, 4, "Go", &n);
 
-	while ((scn = elf_nextscn(b->elf, scn))) {
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			const char *owner = (const char *)d->d_buf + noff;
-
-			/* Go pads its note's name to 4 bytes: "Go\0\0". */
-			if (nh.n_type == 4 && (nh.n_namesz == 3 || nh.n_namesz == 4) &&
-			    !strcmp(owner, "Go")) {
-				size_t n = nh.n_descsz < sizeof(b->build_id) - 1 ?
-					   nh.n_descsz : sizeof(b->build_id) - 1;
-				memcpy(b->build_id, (char *)d->d_buf + doff, n);
-				b->build_id[n] = 0;
-				return b->build_id;
-			}
-		}
-	}
-	return go_gnu_build_id(b);
+	if (!id)
+		return go_gnu_build_id(b);
+	if (n > sizeof(b->build_id) - 1)
+		n = sizeof(b->build_id) - 1;
+	memcpy(b->build_id, id, n);
+	b->build_id[n] = 0;
+	return b->build_id;
 }
 
 const char *go_gnu_build_id(struct go_binary *b)
