@@ -133,9 +133,25 @@ struct gp_engine *gp_open(const char *binary, struct cap_err *err)
  * on the perf-event path, which says so when the rest will take over a
  * second (the first detach's time times the sites left).
  */
+/*
+ * The links in the order they attach: the libraries' first, the binary's
+ * last, so that a call of the binary probed finds its libraries' probes
+ * there already; they detach the other way round.
+ */
+static void link_order(const struct gp_engine *e, unsigned *order)
+{
+	unsigned n = 0;
+
+	for (unsigned o = e->nobjs; o-- > 0;)
+		for (unsigned i = 0; i < e->nlinks; i++)
+			if (e->obj[i] == o)
+				order[n++] = i;
+}
+
 static void detach(struct gp_engine *e)
 {
 	double start = monotonic_seconds(), each;
+	unsigned order[GP_MAX_LINKS];
 	int first = 1;
 
 	for (unsigned i = 0; i < e->nobjs; i++) {
@@ -143,15 +159,17 @@ static void detach(struct gp_engine *e)
 			close(e->objs[i].multi_fd);
 		e->objs[i].multi_fd = -1;
 	}
-	for (unsigned i = 0; i < e->nlinks; i++) {
+	link_order(e, order);
+	for (unsigned k = 0, i; k < e->nlinks; k++) {
+		i = order[e->nlinks - 1 - k];
 		if (!e->links[i])
 			continue;
 		bpf_link__destroy(e->links[i]);
 		e->links[i] = NULL;
 		each = monotonic_seconds() - start;
-		if (first && each * (e->nlinks - i - 1) > 1.0)
+		if (first && each * (e->nlinks - k - 1) > 1.0)
 			progress("detaching %u more perf-event uprobes, %.2f s each",
-				 e->nlinks - i - 1, each);
+				 e->nlinks - k - 1, each);
 		first = 0;
 	}
 	bpf_link__destroy(e->fork_link);
@@ -582,14 +600,16 @@ static int follow_target(struct gp_engine *e, pid_t pid)
 
 /*
  * Each object's sites in one link, for @pid alone unless followed: a
- * multi link is of one file.
+ * multi link is of one file.  The libraries first, the binary last (and
+ * detached first): a call of the binary probed finds its libraries'
+ * probes there already.
  */
 static int attach_multi(struct gp_engine *e, pid_t pid)
 {
 	unsigned long offs[GP_MAX_LINKS];
 	unsigned long long cookie[GP_MAX_LINKS];
 
-	for (unsigned o = 0; o < e->nobjs; o++) {
+	for (unsigned o = e->nobjs; o-- > 0;) {
 		struct gp_object *ob = &e->objs[o];
 		unsigned n = 0;
 
@@ -618,7 +638,11 @@ static int attach(struct gp_engine *e, pid_t pid)
 		return -1;
 	if (e->how == GP_ATTACH_MULTI)
 		return attach_multi(e, pid);
-	for (unsigned i = 0; i < e->nlinks; i++) {
+	unsigned order[GP_MAX_LINKS];
+
+	link_order(e, order);
+	for (unsigned k = 0; k < e->nlinks; k++) {
+		unsigned i = order[k];
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
 		const char *path = e->objs[e->obj[i]].path;
 
