@@ -1,12 +1,13 @@
 #!/bin/bash
-# capture probe of shared libraries and separate debug files (docs/probes.md,
+# capture probe of shared libraries and separate debug files (docs/libraries.md,
 # "Libraries", "Separate debug information"): glibc's pthread_mutex_lock
 # and unlock in tests/probe/mutex.c, read through libc6-dbg's DWARF (found
 # by build id), checked against the program's log (check-mutex.py) and
 # rerun by capture verify; the ledger split by objcopy, its debug file
 # found by build id (CAPTURE_DEBUG_DIRS) and by debuglink, giving the
 # unstripped build's events; a debug file of another build refused naming
-# both; a library the program does not link refused with what it links.
+# both; a library loaded by dlopen() after the start, by its path; a
+# library the program does not link refused with what it links.
 # needs: root btf python3 jq libc6-dbg
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/probe-lib.sh"
@@ -73,6 +74,35 @@ refused mismatch "link/linked \(build id $id\): its debug file .*link/ledger.deb
 CAPTURE_DEBUG_DIRS=$TMP/none expect_exit 3 "a stripped binary with no debug file found: refused" \
 	"byid: no DWARF debug information .*, and no separate debug file \(looked for $TMP/none/.build-id/" \
 	$CAPTURE probe --probes "$D/ledger.probes" -o "$TMP/out-none" -- "$TMP/byid"
+
+# A library the program loads with dlopen() after it started, named by
+# its path: its probe, placed before it is mapped, is there once it is.
+cat >"$TMP/plugin.c" <<'EOF'
+__attribute__((noipa)) long plugin_add(long a, long b) { return a + b; }
+EOF
+cat >"$TMP/host.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	void *h = argc > 1 ? dlopen(argv[1], RTLD_NOW) : 0;
+	long (*add)(long, long) = h ? (long (*)(long, long))dlsym(h, "plugin_add") : 0;
+
+	for (long i = 1; add && i <= 3; i++)
+		printf("add %ld %ld\n", i, add(i, 10 * i));
+	return !add;
+}
+EOF
+gcc -O2 -g -shared -fPIC -o "$TMP/libplugin.so" "$TMP/plugin.c"
+gcc -O2 -g -o "$TMP/host" "$TMP/host.c" -ldl
+spec plugin "func $TMP/libplugin.so:plugin_add" 'entry Add' '	a i64 a' '	b i64 b'
+if noted $CAPTURE probe --probes "$TMP/plugin.probes" -o "$TMP/c-plugin" -- "$TMP/host" \
+	"$TMP/libplugin.so" >/dev/null &&
+   [ "$(jq -c '[.a, .b]' "$TMP/c-plugin/events/host.ndjson" | tr -d '\n')" = "[1,10][2,20][3,30]" ]; then
+	ok "a library loaded by dlopen() after the start, named by its path: its calls seen"
+else
+	not_ok "a library loaded by dlopen(): its calls seen" "$(why; cat "$TMP/c-plugin/events/host.ndjson" 2>/dev/null)"
+fi
 
 spec nolib 'func libnosuch.so.1:f' 'entry E' '	x i32 x'
 refused nolib 'nolib.probes:1: .*mutex: links no library libnosuch.so.1 \(it links: .*libc.so.6' \
