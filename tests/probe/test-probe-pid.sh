@@ -35,16 +35,20 @@ links() { grep -h '^link_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}'
 
 # the ticks captured against the log: Tick i, Lock 0, Ticked total(i)
 # in turn, i one more each time.  libc's probes are armed before the
-# ticker's and go after them: a lock before the first tick and after the
-# last is libc's alone (and a call open at the attach returns unseen).
+# ticker's and go after them (a lock before the first tick and after the
+# last is libc's alone), and a link arms its sites one by one (a tick may
+# be seen entering before its return is probed, and the other way round
+# at the end): the first and last whole groups are where it starts and
+# ends.
 ticks_as_logged() {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
 total = {int(l.split()[1]): int(l.split()[2]) for l in open(sys.argv[2])}
-while ev and ev[0]["event"] != "Tick":
+GROUP = ["Tick", "Lock", "Ticked"]
+while len(ev) >= 3 and [e["event"] for e in ev[:3]] != GROUP:
     ev.pop(0)
-while ev and ev[-1]["event"] != "Ticked":
+while len(ev) >= 3 and [e["event"] for e in ev[-3:]] != GROUP:
     ev.pop()
 want, i = [], ev[0]["i"] if ev else 0
 for k in range(0, len(ev), 3):
