@@ -12,8 +12,18 @@ source "$(dirname "$0")/../lib.sh"
 D=$TESTS_DIR/probe
 
 gcc -O2 -g -pthread -o "$TMP/ticker" "$D/ticker.c"
+# execed PID: wait until the shell's child PID runs the ticker ($! is the
+# forked shell until its exec: probing it then would probe bash).
+execed() {
+	for _ in $(seq 1000); do
+		[ "$(readlink /proc/"$1"/exe 2>/dev/null)" = "$TMP/ticker" ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
 "$TMP/ticker" >"$TMP/ticks.log" &
 ticker=$!
+execed $ticker
 trap 'kill $ticker 2>/dev/null' EXIT
 
 # byte_at PID SYMBOL: the first byte of SYMBOL's code in PID's memory, in hex.
@@ -107,6 +117,7 @@ kill $ticker
 # The process's exit ends a capture: the ticker killed once the probes are armed.
 "$TMP/ticker" >"$TMP/short.log" &
 short=$!
+execed $short
 $CAPTURE probe --probes "$D/ticker.probes" -p $short -o "$TMP/c-exit" >/dev/null 2>"$TMP/exit.err" &
 cap=$!
 for _ in $(seq 500); do grep -q 'probing process' "$TMP/exit.err" && break; sleep 0.01; done
