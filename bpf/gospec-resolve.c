@@ -13,6 +13,21 @@
 #include "gospec.h"
 #include "gospec-spec.h"
 
+/*
+ * Where a site's reads are resolved: in the binary's DWARF (@b, @fn), or
+ * by a runtime of its own (@v, go_spec_layout()), the same slots either way.
+ */
+struct reader {
+	int (*read)(struct reader *r, struct site *site, struct field *f,
+		    const char *expr, int is_len, int word, int slot);
+	struct go_spec *s;
+	struct go_binary *b;
+	Dwarf_Die *fn;
+	const struct go_spec_visit *v;
+	void *arg;
+	int id;                 /* the site's id, for @v */
+};
+
 /* The expression did not resolve: why (freed), at @line. */
 static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *why)
 {
@@ -135,10 +150,12 @@ static int place_guards(struct go_spec *s, struct site *site)
 	return 0;
 }
 
-static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			struct site *site, struct field *f, const char *expr,
-			int is_len, int word, int slot)
+static int dwarf_read(struct reader *r, struct site *site, struct field *f,
+		      const char *expr, int is_len, int word, int slot)
 {
+	struct go_spec *s = r->s;
+	struct go_binary *b = r->b;
+	Dwarf_Die *fn = r->fn;
 	struct go_value v;
 	char *why = word >= 0 ? go_string_word(b, fn, expr, site->at_exit, word, &v) :
 		    f->nil_test ? go_nil_word(b, fn, expr, site->at_exit, &v) :
@@ -166,27 +183,26 @@ static int resolve_read(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
 	return add_guards(s, site, f, &v, slot);
 }
 
-/* resolve_read() of @expr (freed here). */
-static int resolve_text(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			struct site *site, struct field *f, char *expr,
-			int is_len, int slot)
+/* @r's read of @expr (freed here). */
+static int resolve_text(struct reader *r, struct site *site, struct field *f,
+			char *expr, int is_len, int slot)
 {
-	int rc = resolve_read(s, b, fn, site, f, expr, is_len, -1, slot);
+	int rc = r->read(r, site, f, expr, is_len, -1, slot);
 
 	free(expr);
 	return rc;
 }
 
 /* The string @expr (freed here): its length at @slot, then its bytes' words. */
-static int resolve_string(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			  struct site *site, struct field *f, char *expr, int slot)
+static int resolve_string(struct reader *r, struct site *site, struct field *f,
+			  char *expr, int slot)
 {
 	int rc = 0;
 
 	for (int i = 0; !rc && i < (f->bytes + 7) / 8; i++)
-		rc = resolve_read(s, b, fn, site, f, expr, 1, i, slot + 1 + i);
+		rc = r->read(r, site, f, expr, 1, i, slot + 1 + i);
 	if (!rc)
-		rc = resolve_text(s, b, fn, site, f, xasprintf("len(%s)", expr), 1, slot);
+		rc = resolve_text(r, site, f, xasprintf("len(%s)", expr), 1, slot);
 	free(expr);
 	return rc;
 }
@@ -195,9 +211,10 @@ static int resolve_string(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
  * A str field: its length, then its bytes' words; a str [:N] slice: its
  * length, then each element's length and words.  The next free slot, or -1.
  */
-static int resolve_strings(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			   struct site *site, struct field *f, int slot)
+static int resolve_strings(struct reader *r, struct site *site, struct field *f,
+			   int slot)
 {
+	struct go_spec *s = r->s;
 	int each = 1 + (f->bytes + 7) / 8, n = f->count ? f->count : 1;
 	int need = (f->count ? 1 : 0) + n * each;
 
@@ -212,12 +229,12 @@ static int resolve_strings(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn
 	f->len_slot = slot;
 	f->slot = slot + 1;
 	if (!f->count)
-		return resolve_string(s, b, fn, site, f, xstrdup(f->expr), slot) ? -1 :
+		return resolve_string(r, site, f, xstrdup(f->expr), slot) ? -1 :
 		       slot + need;
-	if (resolve_text(s, b, fn, site, f, xasprintf("len(%s)", f->expr), 1, slot))
+	if (resolve_text(r, site, f, xasprintf("len(%s)", f->expr), 1, slot))
 		return -1;
 	for (int i = 0; i < f->count; i++)
-		if (resolve_string(s, b, fn, site, f,
+		if (resolve_string(r, site, f,
 				   xasprintf("%s[%d]%s", f->expr, i, f->rest), f->slot + i * each))
 			return -1;
 	return slot + need;
@@ -227,27 +244,28 @@ static int resolve_strings(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn
  * Every read of @f: none (computed or kept), one, or the length and N elements;
  * the next free slot, or -1.
  */
-static int resolve_field(struct go_spec *s, struct go_binary *b, Dwarf_Die *fn,
-			 struct site *site, struct field *f, int slot)
+static int resolve_field(struct reader *r, struct site *site, struct field *f, int slot)
 {
+	struct go_spec *s = r->s;
+
 	if (f->calc || f->kept_name)
 		return slot;
 	if (f->bytes)
-		return resolve_strings(s, b, fn, site, f, slot);
+		return resolve_strings(r, site, f, slot);
 	if (slot + 1 + f->count > GP_MAX_READS)
 		return gospec_refuse(s, f->line,
 				     "event %s reads more than %d values", site->ev[0].name, GP_MAX_READS);
 	f->slot = slot;
 	if (!f->count)
-		return resolve_text(s, b, fn, site, f,
+		return resolve_text(r, site, f,
 				    xasprintf("%s%s", f->star ? "*" : "", f->expr),
 				    0, slot) ? -1 : slot + 1;
 	f->len_slot = slot;
-	if (resolve_text(s, b, fn, site, f, xasprintf("len(%s)", f->expr), 1, slot))
+	if (resolve_text(r, site, f, xasprintf("len(%s)", f->expr), 1, slot))
 		return -1;
 	f->slot = slot + 1;
 	for (int i = 0; i < f->count; i++)
-		if (resolve_text(s, b, fn, site, f,
+		if (resolve_text(r, site, f,
 				 xasprintf("%s%s[%d]%s", f->star ? "*" : "", f->expr,
 					   i, f->rest), 0, f->slot + i))
 			return -1;
@@ -285,19 +303,18 @@ static int save_args(struct go_spec *s, struct func *fn, struct gp_site *entry)
 	return 0;
 }
 
-static int resolve_site(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
-			struct site *site)
+static int resolve_site(struct reader *r, struct site *site)
 {
 	int slot = 0;
 
 	site->nguards = 0;
 	for (int i = 0; i < site->nfields; i++)
-		if ((slot = resolve_field(s, b, d, site, &site->field[i], slot)) < 0)
+		if ((slot = resolve_field(r, site, &site->field[i], slot)) < 0)
 			return -1;
 	site->gp.nreads = (unsigned)slot;
 	site->nwritten = slot;
 	site->goid_slot = -1;
-	return place_guards(s, site);
+	return place_guards(r->s, site);
 }
 
 /*
@@ -334,6 +351,7 @@ static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
 	struct go_func gf;
 	struct cap_err why;
 	Dwarf_Die d;
+	struct reader r = { .read = dwarf_read, .s = s, .b = b, .fn = &d };
 
 	if (go_func(b, sym, &gf, &why) || go_subprogram(b, sym, &d, &why)) {
 		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
@@ -347,11 +365,11 @@ static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
 				     "-fno-optimize-sibling-calls", go_path(b), fn->name,
 				     gf.tail_call);
 	if (fn->entry) {
-		if (resolve_site(s, b, &d, fn->entry))
+		if (resolve_site(&r, fn->entry))
 			return -1;
 		*entry = fn->entry->gp;
 	}
-	if (fn->exit && (resolve_site(s, b, &d, fn->exit) || save_args(s, fn, entry)))
+	if (fn->exit && (resolve_site(&r, fn->exit) || save_args(s, fn, entry)))
 		return -1;
 	return fn->entry ? read_goid(s, b, &d, fn->entry, entry) : 0;
 }
@@ -504,6 +522,49 @@ int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err)
 	for (int i = 0; i < s->nfuncs; i++)
 		if (probe_func(s, e, &s->func[i], err))
 			return -1;
+	s->err = NULL;
+	return 0;
+}
+
+/* go_spec_layout()'s reads: handed to the runtime that resolves them. */
+static int visit_read(struct reader *r, struct site *site, struct field *f,
+		      const char *expr, int is_len, int word, int slot)
+{
+	struct go_spec_read rd = {
+		.site = r->id, .slot = slot, .line = f->line, .expr = expr,
+		.is_len = is_len && word < 0, .word = word, .nil_test = f->nil_test,
+		.kind = f->kind, .size = f->size,
+	};
+
+	(void)site;
+	if (f->table && !rd.is_len) {
+		rd.names = f->table->shown;
+		rd.nnames = f->table->n;
+	}
+	r->v->read(r->arg, &rd);
+	return 0;
+}
+
+int go_spec_layout(struct go_spec *s, const struct go_spec_visit *v, void *arg,
+		   struct cap_err *err)
+{
+	struct reader r = { .read = visit_read, .s = s, .v = v, .arg = arg };
+
+	s->err = err;
+	for (int i = 0; i < s->nfuncs; i++) {
+		struct func *fn = &s->func[i];
+		struct site *x[2] = { fn->entry, fn->exit };
+
+		for (int k = 0; k < 2; k++) {
+			if (!x[k])
+				continue;
+			r.id = 2 * i + k;
+			v->site(arg, r.id, fn->name, fn->line, x[k]->line, k);
+			if (resolve_site(&r, x[k]))
+				return -1;
+			s->by_id[r.id] = x[k];
+		}
+	}
 	s->err = NULL;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <cJSON.h>
 #include "../capture/err.h"
 #include "engine.h"
+#include "goexpr.h"
 
 struct go_spec;
 
@@ -27,6 +28,36 @@ struct go_spec *go_spec_parse(const char *path, struct cap_err *err);
  * resolver's kind) or that the engine refuses (its message).
  */
 int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err);
+/*
+ * A runtime whose values are not found through DWARF (the JVM's, jvm/)
+ * lays a spec's sites out as go_spec_probe() does: each site's reads,
+ * slot by slot, handed to @v as the layout spells them, and the records
+ * the runtime makes of them translated by go_spec_record() as the
+ * engine's.  A site's id is its func's index times 2, plus 1 at the
+ * return; sites come in the spec's order, each before its reads.
+ */
+struct go_spec_read {
+	int site, slot;
+	long line;              /* the field's, in the spec */
+	const char *expr;       /* X, len(X), X[2].f, *X: as the layout spells it */
+	int is_len;             /* a length (any integer) */
+	int word;               /* word W of a str's bytes, or -1 */
+	int nil_test;           /* 1: EXPR == nil, 2: EXPR != nil (a bool) */
+	enum go_kind kind;      /* the field's type */
+	int size;
+	const char *const *names;   /* its names table (NULL: "-"), or NULL */
+	int nnames;
+};
+
+struct go_spec_visit {
+	void (*site)(void *arg, int id, const char *func, long func_line,
+		     long site_line, int at_exit);
+	void (*read)(void *arg, const struct go_spec_read *rd);
+};
+
+/* -1 and @err ("FILE:LINE: why") if a site reads more than a record holds. */
+int go_spec_layout(struct go_spec *s, const struct go_spec_visit *v, void *arg,
+		   struct cap_err *err);
 /* Where records (raw, NULL: not written) and events go. */
 void go_spec_output(struct go_spec *s, FILE *raw, FILE *events);
 /* gp_run() callback: a raw line per record, an event line per event record. */

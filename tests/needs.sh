@@ -91,6 +91,14 @@ goproxy_missing() {
 	return 1
 }
 
+# java: java and javac on PATH (openjdk-17-jdk-headless) and capture's JVM
+# agent built with them (make).
+java_missing() {
+	tool_missing java openjdk-17-jdk-headless || tool_missing javac openjdk-17-jdk-headless ||
+		{ [ -r "$NEEDS_ROOT/build/jvm/libcapture-jvm.so" ] && return 1
+		  echo "no build/jvm/libcapture-jvm.so: make builds the JVM agent (with a JDK's jvmti.h)"; }
+}
+
 need_missing() {
 	case $1 in
 	root) [ "$(id -u)" = 0 ] && return 1
@@ -99,6 +107,7 @@ need_missing() {
 	go) go_missing ;;
 	goproxy) goproxy_missing ;;
 	crates) crates_missing ;;
+	java) java_missing ;;
 	cargo) [ -n "$(cargo_tool)" ] && return 1
 	       echo "no cargo (on PATH or in ~/.cargo/bin): the Rust toolchain (rustup)" ;;
 	btf) [ -r /sys/kernel/btf/vmlinux ] && return 1

@@ -7,7 +7,20 @@
 #ifndef CAPTURE_COMMAND_H
 #define CAPTURE_COMMAND_H
 
+#include "../options.h"
 #include "../system.h"
+
+struct corpus;
+
+/*
+ * A probe spec's corpus (capture go, probe, jvm): a system's if its
+ * events are folded (--fold), else the command's own; finished by
+ * folding the spec's events at @ev_rel or keeping them, then committed.
+ */
+struct corpus *spec_corpus_begin(const struct output_options *out, const struct folder *fold,
+				 int argc, char **argv);
+void spec_corpus_finish(const struct output_options *out, const struct folder *fold,
+			struct corpus *c, const char *name, const char *ev_rel);
 
 struct command {
 	const char *name;
@@ -20,6 +33,7 @@ extern const struct system systems[];
 
 int cmd_live(const struct system *sys, int argc, char **argv);
 int cmd_go(int argc, char **argv);
+int cmd_jvm(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
 int cmd_check(int argc, char **argv);

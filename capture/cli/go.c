@@ -219,30 +219,29 @@ static void add_losses(cJSON *m, const struct gp_stats *st)
 	json_add(l, "probes_preempted", json_int((long long)st->busy));
 }
 
-/* The corpus, its manifest opened as every command's (a system's if folding). */
-static struct corpus *begin(const struct go_opts *o, int argc, char **argv)
+struct corpus *spec_corpus_begin(const struct output_options *out, const struct folder *fold,
+				 int argc, char **argv)
 {
-	if (o->fold)
-		return system_corpus_begin(o->out.dir, o->fold, argc, argv);
-	return command_corpus_begin(o->out.dir, argc, argv);
+	if (fold)
+		return system_corpus_begin(out->dir, fold, argc, argv);
+	return command_corpus_begin(out->dir, argc, argv);
 }
 
-/* Fold the spec's events, or keep them as the corpus's events; commit. */
-static void finish(const struct go_opts *o, struct corpus *c, const char *name,
-		   const char *ev_rel)
+void spec_corpus_finish(const struct output_options *out, const struct folder *fold,
+			struct corpus *c, const char *name, const char *ev_rel)
 {
 	cJSON *runs;
 	char *events;
 
-	if (!o->fold) {
+	if (!fold) {
 		corpus_commit(c);
-		printf("%s\n", o->out.dir);
+		printf("%s\n", out->dir);
 		return;
 	}
 	runs = json_arr();
 	events = corpus_path(c, ev_rel);
-	fold_input(o->fold, c, name, events, output_format_for(&o->out, o->fold), runs);
-	system_corpus_commit(c, runs, o->out.dir);
+	fold_input(fold, c, name, events, output_format_for(out, fold), runs);
+	system_corpus_commit(c, runs, out->dir);
 	free(events);
 }
 
@@ -279,7 +278,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	if (go_spec_probe(spec, e, &err) || gp_may_probe(&err))
 		die_err(&err);
 	phase("spec resolved");
-	c = begin(o, argc, argv);
+	c = spec_corpus_begin(&o->out, o->fold, argc, argv);
 	m = corpus_manifest(c);
 	describe(m, bin, e, o->spec, o->probe);
 	raw = corpus_create(c, raw_rel);
@@ -300,7 +299,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 	summary(m, gp_stats(e));
 	corpus_close(c, raw, raw_rel);
 	corpus_close(c, events, ev_rel);
-	finish(o, c, name, ev_rel);
+	spec_corpus_finish(&o->out, o->fold, c, name, ev_rel);
 	gp_close(e);
 	go_spec_free(spec);
 	free(raw_rel);

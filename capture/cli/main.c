@@ -13,6 +13,7 @@ static const struct command commands[] = {
 	{ "fold", cmd_fold, "fold recorded raw streams into a corpus of windows" },
 	{ "go", cmd_go, "run a Go program under eBPF probes a probe spec names" },
 	{ "probe", cmd_probe, "the same for any ELF with DWARF: Go, C, C++, Rust" },
+	{ "jvm", cmd_jvm, "the same for Java programs: a JVMTI agent in every JVM" },
 	{ "check", cmd_check, "run every check on recorded streams, write nothing" },
 	{ "list", cmd_list, "list systems, their actions and scenarios" },
 	{ "audit", cmd_audit, "coverage, identity base rate, schedules of window files" },
