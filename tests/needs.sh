@@ -12,7 +12,7 @@
 NEEDS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NEEDS_REF=${CAPTURE_REFERENCE:-$NEEDS_ROOT/../shared/reference}
 # The words whose scripts are outside the hermetic tier (make check).
-NEEDS_HEAVY="root qemu go goproxy crates btf expensive"
+NEEDS_HEAVY="root qemu go goproxy crates btf expensive java zookeeper"
 
 # header_words FILE KEY: the words of FILE's "# KEY: ..." lines (" * KEY:"
 # in C), of its first 30 lines.
@@ -99,6 +99,15 @@ java_missing() {
 		  echo "no build/jvm/libcapture-jvm.so: make builds the JVM agent (with a JDK's jvmti.h)"; }
 }
 
+# zookeeper: the ZooKeeper server's jars in capture's cache, or Maven
+# fetches them (capture zookeeper --classpath runs scenarios/zookeeper/install).
+zookeeper_missing() {
+	local out
+	tool_missing mvn maven && [ ! -x "$NEEDS_ROOT/build/capture" ] && return 0
+	out=$(timeout 900 "$NEEDS_ROOT/build/capture" zookeeper --classpath 2>&1 >/dev/null) && return 1
+	echo "the ZooKeeper jars are not in capture's cache and Maven did not fetch them: $(printf '%s' "$out" | tail -n 1)"
+}
+
 need_missing() {
 	case $1 in
 	root) [ "$(id -u)" = 0 ] && return 1
@@ -108,6 +117,7 @@ need_missing() {
 	goproxy) goproxy_missing ;;
 	crates) crates_missing ;;
 	java) java_missing ;;
+	zookeeper) zookeeper_missing ;;
 	cargo) [ -n "$(cargo_tool)" ] && return 1
 	       echo "no cargo (on PATH or in ~/.cargo/bin): the Rust toolchain (rustup)" ;;
 	btf) [ -r /sys/kernel/btf/vmlinux ] && return 1

@@ -30,7 +30,8 @@
 	FOLDED(raftkvs) \
 	FOLDED(raftkvs_task) \
 	LIVE(rwlock) \
-	FOLDED(rwlock_task)
+	FOLDED(rwlock_task) \
+	LIVE(zookeeper)
 
 #define DECLARE_FOLDED(n) extern const struct folder folder_##n;
 #define DECLARE_LIVE(n) DECLARE_FOLDED(n) extern const struct live_system live_##n;

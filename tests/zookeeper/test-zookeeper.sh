@@ -1,0 +1,75 @@
+#!/bin/bash
+# capture zookeeper (docs/zookeeper.md): the short election of make test.
+# Three real ZooKeeper servers start in network namespaces of their own,
+# every JVM under the agent, and elect a leader: windows of the task's
+# three target actions, one leader and two followers; nothing lost; what
+# must hold in any run (check-fle.py, apart from the folder: shown to fail
+# on the stream with one received notification's send taken out, as the
+# folder's own check does, exit 4 at its line); the raw stream folded
+# again byte-identical, and verified; a jar that is not the one pinned is
+# refused by the install step.
+# needs: root java zookeeper python3 jq
+source "$(dirname "$0")/../lib.sh"
+D=$TESTS_DIR/zookeeper
+Z=$TMP/zk
+
+if noted $CAPTURE zookeeper --scenario start -o "$Z" >/dev/null; then
+	ok "capture zookeeper --scenario start"
+else
+	not_ok "capture zookeeper --scenario start" "$(why)"
+fi
+M=$Z/MANIFEST.json
+counts=$(jq -c '[.counts.Notification > 0, .counts.HandleNotification > 0, .counts.BecomeLeader, .counts.BecomeFollower, .counts.ServerStart]' "$M")
+if [ "$counts" = "[true,true,1,2,3]" ]; then
+	ok "windows of Notification, HandleNotification, BecomeLeader: one leader, two followers, three servers"
+else
+	not_ok "windows of the target actions" "$(jq -c .counts "$M")"
+fi
+pins=$(sha256sum "$ROOT/scenarios/zookeeper/jars.sha256" | cut -d' ' -f1)
+if [ "$(jq -c '[.probes["01-start"].jvms, .environment.zookeeper, .environment.jars_sha256 == "'"$pins"'"]' "$M")" = '[3,"3.9.1",true]' ] &&
+   [ "$(jq -c '.runs[0].info.notifications | .received > 0 and .sent == .received + .not_received' "$M")" = true ]; then
+	ok "manifest: three JVMs, ZooKeeper 3.9.1 as pinned, the notifications sent and received"
+else
+	not_ok "manifest: the JVMs, the version, the pins" "$(jq -c '{probes,environment,runs:[.runs[].info]}' "$M")"
+fi
+
+R=$Z/raw/01-start.ndjson
+if out=$(python3 "$D/check-fle.py" "$R" 2>&1); then
+	ok "what holds in any run: sends before receipts, clocks, one leader an epoch ($out)"
+else
+	not_ok "what holds in any run" "$out"
+fi
+# The first send that was received, taken out.
+n=$(grep -n '"event":"Receive"' "$R" | head -n 1 | cut -d: -f2- |
+	jq -r '"\"event\":\"Send\",\"proc\":[0-9]*,\"from\":\(.from),\"to\":\(.to),"')
+first=$(grep -n -m 1 "$n" "$R" | cut -d: -f1)
+sed "${first}d" "$R" >"$TMP/lost.ndjson"
+if python3 "$D/check-fle.py" "$TMP/lost.ndjson" >/dev/null 2>&1; then
+	not_ok "check-fle.py fails a receipt without its send" "it passed"
+else
+	ok "check-fle.py fails a receipt without its send"
+fi
+expect_exit 4 "the folder refuses a receipt without its send, at its line" \
+	'lost.ndjson:[0-9]+: server [0-9] received from [0-9] a notification never sent' \
+	$CAPTURE fold zookeeper "$TMP/lost.ndjson" -o "$TMP/lost"
+
+if noted $CAPTURE fold zookeeper "$R" -o "$TMP/re" >/dev/null; then
+	same_bytes "the raw stream folded again: the same events" "$Z/events/01-start.ndjson" "$TMP/re/events/01-start.ndjson"
+	same_bytes "the raw stream folded again: the same windows" "$Z/zookeeper/01-start.ndjson" "$TMP/re/zookeeper/01-start.ndjson"
+else
+	not_ok "the raw stream folded again" "$(why)"
+fi
+check "capture verify of the refold" $CAPTURE verify "$TMP/re"
+expect_exit 2 "an unknown scenario is a usage error" "no zookeeper scenario 'nope'" \
+	$CAPTURE zookeeper --scenario nope -o "$TMP/nope"
+
+# The install step keeps to its pins: one sum changed, the jars refused.
+cache=$(dirname "$($CAPTURE zookeeper --classpath | tr ':' '\n' | head -n 1)")
+S=$TMP/install
+mkdir -p "$S" "$TMP/cache"
+cp "$ROOT/scenarios/zookeeper/install" "$ROOT/scenarios/zookeeper/pom.xml" "$S/"
+sed '3s/^[0-9a-f]/0/;3s/^0\(.\)/1\1/' "$ROOT/scenarios/zookeeper/jars.sha256" >"$S/jars.sha256"
+ln -s "$(dirname "$cache")/m2" "$TMP/cache/m2"
+expect_exit 3 "a jar that is not the pinned one is refused" "not the ones pinned" \
+	bash "$S/install" "$TMP/cache"
+nothing_left "nothing installed from a refused jar" "$TMP/cache/lib"
