@@ -29,7 +29,8 @@
  * the server's own at every poll.
  *
  * Checks (exit 4, the line): a logical clock never goes back within a
- * process; every notification received was sent, unchanged; at most one
+ * process; every notification received was sent before by its sender to
+ * its receiver, unchanged (once, or again on a new connection); at most one
  * leader takes an epoch, and a follower takes it following that leader;
  * a decision's leader is the vote, a leader leads itself; the received
  * votes as the server counts them; the election's points in order.
@@ -74,6 +75,7 @@ struct note {
 
 struct server {
 	int present, proc, begun, deciding;
+	long long voters;       /* of its configuration */
 	int state;
 	long long clock, epoch, zxid;
 	struct vote vote;
@@ -94,7 +96,7 @@ struct zk_fold {
 	long long *clock;       /* per process: the last logical clock it showed */
 	int nprocs;
 	struct sent *sent;
-	size_t nsent, received, first_open;
+	size_t nsent, received, again, first_open;
 	long long leader_of[64];    /* epoch -> its leader's id, epochs < 64 */
 	long long incomplete;
 };
@@ -305,6 +307,61 @@ static int count(const struct got *g)
 	return k;
 }
 
+/* Vote.equals: a LOOKING vote on either side compares all of it, else the
+ * leader and its epoch alone (ZOOKEEPER-1732). */
+static int same_got(const struct got *a, const struct got *b)
+{
+	int whole = a->state == LOOKING || b->state == LOOKING;
+
+	return a->v.leader == b->v.leader && a->v.epoch == b->v.epoch &&
+	       (!whole || (a->v.zxid == b->v.zxid && a->round == b->round));
+}
+
+/* getVoteTracker's hasAllQuorums over @g for @v: a majority of the voters. */
+static int quorum(const struct got *g, const struct got *v, long long voters)
+{
+	int n = 0;
+
+	for (int j = 1; j <= MAX_SERVERS; j++)
+		n += g[j].present && same_got(&g[j], v);
+	return 2 * n > voters;
+}
+
+/* checkLeader: the leader voted for said it leads, or is @me in its round. */
+static int check_leader(const struct got *g, long long leader, long long round,
+			long long me, long long clock)
+{
+	if (leader != me)
+		return leader >= 1 && leader <= MAX_SERVERS && g[leader].present &&
+		       g[leader].state == LEADING;
+	return clock == round;
+}
+
+/*
+ * A FOLLOWING or LEADING notification decided (receivedFollowingNotification):
+ * by this round's votes, which leave outOfElection as it was and the clock,
+ * or by those outside it, which set the clock to the notification's round.
+ */
+static void decided_by(struct zk_fold *f, long long id, struct server *s, long long before)
+{
+	const struct note *n = &s->n;
+	struct got v = { 1, n->v, n->round, n->state };
+	int in_round = 0;
+
+	if (n->round == before) {
+		put(s->recv, n, n->state);
+		in_round = quorum(s->recv, &v, s->voters) &&
+			   check_leader(s->recv, n->v.leader, n->round, id, before);
+	}
+	if (!in_round)
+		put(s->ooe, n, n->state);
+	if (s->clock != (in_round ? before : n->round))
+		violation(f, "server %lld decides for %lld's vote in round %lld, at clock %lld: "
+			  "its round's votes %s", id, n->v.leader, n->round, s->clock,
+			  in_round ? "decided, which keep the clock" :
+			  "did not decide, those outside it set the clock to the round");
+}
+
 /* The election state a point shows: state, clock, FLE's proposal. */
 static void observe(struct zk_fold *f, struct server *s, const cJSON *v)
 {
@@ -334,6 +391,8 @@ static void on_begin(struct zk_fold *f, const cJSON *v)
 
 	if (!own)
 		bad(f, "a Begin without the server's vote");
+	if (num(f, v, "voters") < 1)
+		bad(f, "a Begin of no voters");
 	if (fresh) {
 		int had = s->present;
 
@@ -346,6 +405,7 @@ static void on_begin(struct zk_fold *f, const cJSON *v)
 		s->vote = vote_of(f, own);
 		s->epoch = num(f, v, "currentEpoch");
 		s->zxid = num(f, v, "lastZxid");
+		s->voters = num(f, v, "voters");
 		if (s->vote.leader != id || s->vote.zxid != s->zxid || s->vote.epoch != s->epoch)
 			violation(f, "server %lld starts with the vote (%lld, %lld, %lld), not its "
 				  "own (%lld, %lld, %lld)", id, s->vote.leader, s->vote.zxid,
@@ -432,10 +492,11 @@ static void on_decide(struct zk_fold *f, const cJSON *v)
 	if (!s->begun || s->deciding || (s->pending != HANDLE && s->pending != TIMEOUT))
 		violation(f, "server %lld decides outside an election's step", id);
 	observe(f, s, v);
-	if (s->pending == HANDLE) {
+	if (s->pending == HANDLE && (s->n.state == FOLLOWING || s->n.state == LEADING)) {
+		decided_by(f, id, s, before);
+		s->vote = s->n.v;
+	} else if (s->pending == HANDLE) {
 		handled(s, &s->n, before);
-		if (s->n.state == FOLLOWING || s->n.state == LEADING)
-			s->vote = s->n.v;
 	}
 	if (num(f, v, "to") != s->vote.leader)
 		violation(f, "server %lld decides for %lld, its vote is for %lld", id,
@@ -488,22 +549,34 @@ static int same_note(const struct note *a, const struct note *b)
 	       a->state == b->state && same_vote(a->v, b->v);
 }
 
-/* A notification received consumes the oldest such one sent. */
+/*
+ * A notification received takes the oldest such one sent and not yet
+ * received; else it is one received again: QuorumCnxManager's SendWorker
+ * sends the last message to its peer again on a new connection
+ * ("duplicate messages are handled correctly by the peer"), so it must
+ * have been sent, from its sender to its receiver, before.
+ */
 static void on_receive(struct zk_fold *f, const cJSON *v)
 {
 	struct note n = note_of(f, v);
-	size_t i;
+	size_t i, again;
 
 	while (f->first_open < f->nsent && f->sent[f->first_open].received)
 		f->first_open++;
 	for (i = f->first_open; i < f->nsent && (f->sent[i].received || !same_note(&f->sent[i].n, &n)); i++)
 		;
-	if (i == f->nsent)
+	if (i < f->nsent) {
+		f->sent[i].received = 1;
+		f->received++;
+		return;
+	}
+	for (again = 0; again < f->nsent && !same_note(&f->sent[again].n, &n); again++)
+		;
+	if (again == f->nsent)
 		violation(f, "server %lld received from %lld a notification never sent (%s, "
 			  "round %lld, vote (%lld, %lld, %lld))", n.to, n.from, zk_states[n.state],
 			  n.round, n.v.leader, n.v.zxid, n.v.epoch);
-	f->sent[i].received = 1;
-	f->received++;
+	f->again++;
 }
 
 /* One leader an epoch; a follower takes it following that leader. */
@@ -564,6 +637,7 @@ static void fold_zookeeper(struct fold_run *run)
 	json_add(notes, "sent", json_int((long long)f.nsent));
 	json_add(notes, "received", json_int((long long)f.received));
 	json_add(notes, "not_received", json_int((long long)(f.nsent - f.received)));
+	json_add(notes, "received_again", json_int((long long)f.again));
 	json_add(run->info, "steps_cut_short", json_int(f.incomplete));
 	free(f.sent);
 	free(f.clock);

@@ -61,7 +61,7 @@ struct zk_ensemble {
 	struct proc hub;
 	char *hub_ns;
 	struct member m[ZK_MAX_SERVERS + 1];
-	int n, killed, cleanup;
+	int n, killed, first_killed, cleanup;
 };
 
 char *zk_classpath(const char *lib)
@@ -253,6 +253,8 @@ static void kill_server(struct zk_ensemble *en, struct member *m)
 	proc_poll(&m->server, &r, 1);
 	m->running = 0;
 	en->killed = m->id;
+	if (!en->first_killed)
+		en->first_killed = m->id;
 }
 
 /*
@@ -425,7 +427,8 @@ static struct member *named(struct zk_ensemble *en, const struct zk_step *st, in
 {
 	if (id == ZK_LEADER && !(id = leader(en)))
 		die(EXIT_CAPTURE_FAILED, "line %ld: no server leads", st->line);
-	if (id == ZK_KILLED && !(id = en->killed))
+	if ((id == ZK_KILLED && !(id = en->killed)) ||
+	    (id == ZK_FIRST_KILLED && !(id = en->first_killed)))
 		die(EXIT_BAD_INPUT, "line %ld: no server was killed", st->line);
 	return member(en, st, id);
 }

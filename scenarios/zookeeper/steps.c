@@ -18,14 +18,20 @@ const char *zk_step_word(enum zk_op op)
 	return words[op];
 }
 
-/* A server: an id from 1, or the word @alias stands for (leader, killed). */
-static int server(const struct line_reader *in, const char *w, const char *alias, int code)
+/* A server: an id from 1, or a word the step @op takes for one. */
+static int server(const struct line_reader *in, const char *w, enum zk_op op)
 {
+	const char *alias = op == ZK_KILL || op == ZK_ISOLATE ? "leader" :
+			    op == ZK_RESTART ? "killed or first-killed" : NULL;
 	char *end;
 	long id = strtol(w, &end, 10);
 
-	if (alias && !strcmp(w, alias))
-		return code;
+	if ((op == ZK_KILL || op == ZK_ISOLATE) && !strcmp(w, "leader"))
+		return ZK_LEADER;
+	if (op == ZK_RESTART && !strcmp(w, "killed"))
+		return ZK_KILLED;
+	if (op == ZK_RESTART && !strcmp(w, "first-killed"))
+		return ZK_FIRST_KILLED;
 	if (*end || id < 1 || id > ZK_MAX_SERVERS)
 		die_at(EXIT_BAD_INPUT, in->path, in->line, "'%s': a server is an id from 1 to %d%s%s",
 		       w, ZK_MAX_SERVERS, alias ? ", or " : "", alias ? alias : "");
@@ -63,9 +69,7 @@ static void parse(struct zk_scenario *s, const struct line_reader *in, char *tex
 			die_at(EXIT_BAD_INPUT, in->path, in->line, "write N: N from 1 to 100");
 	} else {
 		for (int i = 1; i < n; i++) {
-			st.servers[st.n++] = server(in, w[i], op == ZK_KILL || op == ZK_ISOLATE ?
-						    "leader" : op == ZK_RESTART ? "killed" : NULL,
-						    op == ZK_RESTART ? ZK_KILLED : ZK_LEADER);
+			st.servers[st.n++] = server(in, w[i], op);
 			if (op == ZK_START && st.servers[i - 1] > s->nservers)
 				s->nservers = st.servers[i - 1];
 		}

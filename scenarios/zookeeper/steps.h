@@ -7,7 +7,8 @@
  *
  *   start S...      start servers S (their ids, 1 to 5), one after another
  *   kill S|leader   SIGKILL server S, or the one that leads now
- *   restart S|killed  start S again from its data directory (the last killed)
+ *   restart S|killed|first-killed  start S again from its data directory
+ *                   (the last server killed, or the first)
  *   isolate S|leader  cut S off from the other servers (clients still reach it)
  *   heal            end every cut
  *   write N         N znodes created by a client, each committed by a quorum
@@ -22,6 +23,7 @@
 #define ZK_MAX_SERVERS 5
 #define ZK_LEADER (-1)          /* a step's server: the one leading now */
 #define ZK_KILLED (-2)          /* the one killed last */
+#define ZK_FIRST_KILLED (-3)    /* the one killed first */
 
 enum zk_op { ZK_START, ZK_KILL, ZK_RESTART, ZK_ISOLATE, ZK_HEAL, ZK_WRITE, ZK_ELECTED };
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # zookeeper's folder (docs/zookeeper.md, "The projection") on the raw
-# streams of four real captures (tests/zookeeper-fold/NN-*.ndjson: capture
+# streams of five real captures (tests/zookeeper-fold/NN-*.ndjson: capture
 # zookeeper --scenario all): each folds, and passes check-fle.py; every
 # target action of the task has windows, rejected votes and more than
 # one election per run among them; the canonical and ITF forms convert
@@ -10,7 +10,7 @@
 # needs: python3 jq
 source "$(dirname "$0")/../lib.sh"
 D=$TESTS_DIR/zookeeper-fold
-RUNS="01-start 02-leader-restart 03-isolate 04-stale-log"
+RUNS="01-start 02-leader-restart 03-isolate 04-stale-log 05-stale-round"
 
 for r in $RUNS; do
 	if noted $CAPTURE fold zookeeper "$D/$r.ndjson" -o "$TMP/$r" >/dev/null &&
@@ -23,8 +23,8 @@ done
 $CAPTURE fold zookeeper $(for r in $RUNS; do echo "$D/$r.ndjson"; done) -o "$TMP/all" >/dev/null
 counts=$(jq -c '.counts' "$TMP/all/MANIFEST.json")
 if [ "$(jq -c '[.Notification > 0, .HandleNotification > 0, .BecomeLeader >= 4, .ServerRestart > 0]' <<<"$counts")" = "[true,true,true,true]" ] &&
-   [ "$(jq '[.runs[] | select(.windows.BecomeLeader >= 2)] | length' "$TMP/all/MANIFEST.json")" = 3 ]; then
-	ok "every target action has windows, three runs with two elections or more ($counts)"
+   [ "$(jq '[.runs[] | select(.windows.BecomeLeader >= 2)] | length' "$TMP/all/MANIFEST.json")" = 4 ]; then
+	ok "every target action has windows, four runs with two elections or more ($counts)"
 else
 	not_ok "every target action, two elections a run" "$counts"
 fi
