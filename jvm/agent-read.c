@@ -77,9 +77,57 @@ static uint64_t prim_element(JNIEnv *jni, jarray a, jsize i, char letter)
 	}
 }
 
-/* The root: the thread's index, this, or a local of the frame at depth 0. */
+/*
+ * The roots read at one hit, each once: HotSpot 17 reads a frame's local
+ * (GetLocalObject, GetLocalInstance...) by a VM operation at a safepoint,
+ * by far the dearest part of a record.
+ */
+#define ROOTS 16
+struct roots {
+	int n;
+	struct {
+		int is_this;
+		jint slot;
+		jobject obj;
+		uint64_t v;
+		int rc;
+	} at[ROOTS];
+};
+
+static int root_read(JNIEnv *jni, jthread t, const struct jv_read *r, jobject *obj, uint64_t *v);
+
+/* The root: the thread's index, or this or a local, read once a hit. */
 static int root(JNIEnv *jni, jthread t, const struct jv_read *r, unsigned long long goid,
-		jobject *obj, uint64_t *v)
+		struct roots *c, jobject *obj, uint64_t *v)
+{
+	int i;
+
+	if (r->root_goid) {
+		*v = goid;
+		return HAVE;
+	}
+	for (i = 0; i < c->n; i++)
+		if (c->at[i].is_this == r->root_this && (r->root_this || c->at[i].slot == r->slot))
+			break;
+	if (i == c->n) {
+		int rc = root_read(jni, t, r, obj, v);
+
+		if (c->n == ROOTS)
+			return rc;
+		c->at[i].is_this = r->root_this;
+		c->at[i].slot = r->slot;
+		c->at[i].obj = *obj;
+		c->at[i].v = *v;
+		c->at[i].rc = rc;
+		c->n++;
+	}
+	*obj = c->at[i].obj;
+	*v = c->at[i].v;
+	return c->at[i].rc;
+}
+
+/* this, or a local of the frame at depth 0. */
+static int root_read(JNIEnv *jni, jthread t, const struct jv_read *r, jobject *obj, uint64_t *v)
 {
 	jvmtiEnv *J = agent.jvmti;
 	jvmtiError e;
@@ -87,10 +135,6 @@ static int root(JNIEnv *jni, jthread t, const struct jv_read *r, unsigned long l
 	jlong l = 0;
 
 	(void)jni;
-	if (r->root_goid) {
-		*v = goid;
-		return HAVE;
-	}
 	if (r->root_this)
 		e = (*J)->GetLocalInstance(J, t, 0, obj);
 	else if (r->root_sig == 'L' || r->root_sig == '[')
@@ -195,10 +239,10 @@ static int enum_index(JNIEnv *jni, struct jv_read *r, jobject obj, uint64_t *v)
 }
 
 static int eval(JNIEnv *jni, jthread t, struct jv_read *r, unsigned long long goid,
-		struct str_cache *c, uint64_t *v)
+		struct roots *roots, struct str_cache *c, uint64_t *v)
 {
 	jobject obj = NULL;
-	int rc = root(jni, t, r, goid, &obj, v), k;
+	int rc = root(jni, t, r, goid, roots, &obj, v), k;
 
 	if (rc != HAVE || r->final == JV_GOID)
 		return rc;
@@ -247,13 +291,14 @@ static void record(JNIEnv *jni, jthread t, struct jv_hit *h, unsigned long long 
 	struct gp_record rec = { .site = (unsigned)h->site->id, .goid = goid,
 				 .pid = (unsigned)getpid() };
 	struct str_cache c = { .n = 0 };
+	struct roots roots = { .n = 0 };
 	int nslots = 0;
 
 	for (int i = 0; i < h->site->nreads; i++) {
 		struct jv_read *r = &h->reads[i];
 		int slot = r->rd->slot;
 		uint64_t v = 0;
-		int rc = eval(jni, t, r, goid, &c, &v);
+		int rc = eval(jni, t, r, goid, &roots, &c, &v);
 
 		if (rc == FAILED)
 			return;
