@@ -390,13 +390,18 @@ static void tool_options(struct jvm_engine *e, const char *mode)
 	free(v);
 }
 
-int jvm_check(struct jvm_engine *e, char *const argv[], struct cap_err *err)
+/*
+ * @argv run to its end, its output discarded, each of its JVMs' agents
+ * set by JAVA_TOOL_OPTIONS to end them when they have said what they had
+ * to say: 0, or -1 with what they refused, or that no JVM started.
+ */
+static int run_agents(struct jvm_engine *e, char *const argv[], const char *example,
+		      struct cap_err *err)
 {
 	struct proc p;
 	struct proc_result r;
 	int rc;
 
-	tool_options(e, "check");
 	jvm_start(e, NULL, NULL);
 	proc_start(&p, (const char *const *)argv, "/dev/null", "/dev/null");
 	proc_poll(&p, &r, 1);
@@ -404,8 +409,16 @@ int jvm_check(struct jvm_engine *e, char *const argv[], struct cap_err *err)
 	rc = jvm_stop(e, err);
 	if (!rc && !e->stats.jvms)
 		rc = cap_fail(err, EXIT_USAGE, "%s started no JVM with the agent (exit %d): "
-			      "name a java command (java -cp ... MAIN, or a script that runs one)",
-			      argv[0], r.status);
+			      "name a java command (%s)", argv[0], r.status, example);
+	return rc;
+}
+
+int jvm_check(struct jvm_engine *e, char *const argv[], struct cap_err *err)
+{
+	int rc;
+
+	tool_options(e, "check");
+	rc = run_agents(e, argv, "java -cp ... MAIN, or a script that runs one", err);
 	/* a check's JVMs are done: the run's are numbered afresh */
 	memset(e->jvm, 0, sizeof(e->jvm));
 	e->njvms = 0;
@@ -457,19 +470,7 @@ int jvm_describe(const char *what, char *const argv[], FILE *out, struct cap_err
 			what, e->fifo);
 	setenv("JAVA_TOOL_OPTIONS", opt, 1);
 	free(opt);
-	{
-		struct proc p;
-		struct proc_result r;
-
-		jvm_start(e, NULL, NULL);
-		proc_start(&p, (const char *const *)argv, "/dev/null", "/dev/null");
-		proc_poll(&p, &r, 1);
-	}
-	unsetenv("JAVA_TOOL_OPTIONS");
-	rc = jvm_stop(e, err);
-	if (!rc && !e->stats.jvms)
-		rc = cap_fail(err, EXIT_USAGE, "%s started no JVM with the agent: name a java "
-			      "command (java -cp CLASSPATH -version)", argv[0]);
+	rc = run_agents(e, argv, "java -cp CLASSPATH -version", err);
 	if (!rc && e->text.len)
 		fwrite(e->text.buf, 1, e->text.len, out);
 	jvm_close(e);
