@@ -7,8 +7,8 @@
 # on the stream with one received notification's send taken out, as the
 # folder's own check does, exit 4 at its line); the raw stream folded
 # again byte-identical, and verified; a second capture satisfying the same
-# checks, its raw stream folded again byte-identical too; a jar that is
-# not the one pinned is refused by the install step.
+# checks, its raw stream folded again byte-identical too; SIGTERM leaving
+# nothing; a jar that is not the one pinned is refused by the install step.
 # needs: root java zookeeper python3 jq
 source "$(dirname "$0")/../lib.sh"
 D=$TESTS_DIR/zookeeper
@@ -75,6 +75,26 @@ fi
 refolds "$TMP/zk2" "the second capture"
 expect_exit 2 "an unknown scenario is a usage error" "no zookeeper scenario 'nope'" \
 	$CAPTURE zookeeper --scenario nope -o "$TMP/nope"
+
+# SIGTERM while the servers run: exit 143, no server, namespace holder,
+# directory or corpus left (the servers' command lines name capture's
+# own temporary directory, capture-zookeeper.tmp-PID-).
+$CAPTURE zookeeper --scenario stale-round -o "$TMP/term" >/dev/null 2>"$TMP/term.err" &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	grep -q ': elected$' "$TMP/term.err" && break
+	sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.5
+left=$(pgrep -f "capture-zookeeper.tmp-$pid-" | wc -l)
+if [ "$rc" = 143 ] && [ "$left" = 0 ] && ! ls -d "$TMP"/term* "${TMPDIR:-/tmp}"/capture-zookeeper.tmp-$pid-* 2>/dev/null | grep -v term.err; then
+	ok "SIGTERM while the servers run: exit 143, nothing left"
+else
+	not_ok "SIGTERM while the servers run" "exit $rc, $left processes left: $(tail -n 1 "$TMP/term.err")"
+fi
 
 # The install step keeps to its pins: one sum changed, the jars refused.
 cache=$(dirname "$($CAPTURE zookeeper --classpath | tr ':' '\n' | head -n 1)")
