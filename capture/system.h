@@ -19,6 +19,13 @@ struct folder {
 	const char *name;
 	const char *summary;
 	const char *const *actions;     /* target actions, NULL-terminated */
+	/*
+	 * The other actions its windows carry (etcd's BecomeLeader, its
+	 * auxiliary windows), NULL-terminated; a refining system's are its
+	 * base's; NULL: none.  Only to tell systems apart: a file of them is
+	 * still this system's though another system targets the name.
+	 */
+	const char *const *auxiliary;
 	enum window_form form;          /* form of the reference corpus */
 	/* Fold one run: read run->path, write run->events and run->windows. */
 	void (*fold)(struct fold_run *run);

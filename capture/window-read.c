@@ -538,6 +538,29 @@ static int actions_known(const struct window_file *files, size_t n,
 	return known;
 }
 
+static int listed(const char *const *list, const char *action)
+{
+	for (int a = 0; list && list[a]; a++)
+		if (!strcmp(action, list[a]))
+			return 1;
+	return 0;
+}
+
+/* Whether @f's windows, target or auxiliary, carry every action of @n files. */
+static int carries_all(const struct window_file *files, size_t n,
+		       const struct folder *f)
+{
+	const char *const *aux = f->auxiliary ? f->auxiliary :
+				 f->refines ? f->refines->auxiliary : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < files[i].n; j++)
+			if (!listed(f->actions, files[i].w[j].action) &&
+			    !listed(aux, files[i].w[j].action))
+				return 0;
+	return 1;
+}
+
 static int actions_declared(const struct folder *f)
 {
 	int n = 0;
@@ -554,18 +577,24 @@ static int actions_declared(const struct folder *f)
  * actions the windows lack is the closer match, and a system is closer
  * than the systems refining it, whose actions are its own (spin and
  * spin-spinning); a refining system's own actions (spin-task's) tell it.
+ * A system whose windows carry all the windows' actions, its auxiliary
+ * ones included (etcd's BecomeLeader), comes before any that does not
+ * (zookeeper, which targets BecomeLeader but writes no ElectionTimeout).
  */
 static const struct folder *infer_system(const struct window_file *files,
 					 size_t n)
 {
 	const struct folder *best = NULL;
-	int best_n = 0, best_lacking = 0, tie = 0;
+	int best_n = 0, best_lacking = 0, tie = 0, all = 0;
 
+	for (const struct system *s = system_table(); s->folder && !all; s++)
+		all = actions_known(files, n, s->folder) &&
+		      carries_all(files, n, s->folder);
 	for (const struct system *s = system_table(); s->folder; s++) {
 		int k = actions_known(files, n, s->folder);
 		int lacking = actions_declared(s->folder) - k, order;
 
-		if (!k)
+		if (!k || (all && !carries_all(files, n, s->folder)))
 			continue;
 		/* > 0: closer than best; 0: as close */
 		order = !best ? 1 : k != best_n ? k - best_n :
@@ -585,8 +614,10 @@ static const struct folder *infer_system(const struct window_file *files,
 
 /*
  * A system that declares more of @w's actions than @sys does (the one
- * they tell, else the first), refining systems included; NULL if none:
- * a tie-break alone does not make a file another system's.
+ * they tell, else the first), refining systems included; NULL if none or
+ * if @sys's windows carry all of them: a tie-break alone does not make a
+ * file another system's, nor a target of another system that is one of
+ * @sys's auxiliary windows.
  */
 static const struct folder *knows_more(const struct window_file *w,
 				       const struct folder *sys)
@@ -594,6 +625,8 @@ static const struct folder *knows_more(const struct window_file *w,
 	const struct folder *f = infer_system(w, 1);
 	int known = actions_known(w, 1, sys);
 
+	if (carries_all(w, 1, sys))
+		return NULL;
 	if (f && actions_known(w, 1, f) > known)
 		return f;
 	for (const struct system *s = system_table(); s->folder; s++)

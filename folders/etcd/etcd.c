@@ -1376,6 +1376,13 @@ const char *const etcd_actions[] = {
 	"HandleAppendEntries", "HandleHeartbeat", NULL,
 };
 
+/* Its other windows (the header comment), which refining systems share. */
+static const char *const etcd_auxiliary[] = {
+	"BecomeLeader", "BecomeFollower", "BecomePreCandidate", "Commit",
+	"HandleSnapshot", "Restart", "UntracedChange", "AddNode",
+	"RemoveNode", NULL,
+};
+
 /* nodes: node id -> that node's state */
 const struct itf_var etcd_itf[] = {
 	{ "nodes", "map" },
@@ -1389,6 +1396,7 @@ const struct folder folder_etcd = {
 	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
 		   "zap-wrapped NDJSON or bare events)",
 	.actions = etcd_actions,
+	.auxiliary = etcd_auxiliary,
 	.form = FORM_STREAM,
 	.fold = etcd_fold,
 	.audit = &etcd_audit,

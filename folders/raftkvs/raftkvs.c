@@ -799,11 +799,17 @@ static const struct itf_var raftkvs_itf[] = {
 
 static const char *const raftkvs_actor[] = { "node", "client", NULL };
 
+/* Its other windows (server_action()), raftkvs-task's too. */
+static const char *const raftkvs_auxiliary[] = {
+	"BecomeLeader", "BecomeFollower", "Commit", NULL,
+};
+
 const struct folder folder_raftkvs = {
 	.name = "raftkvs",
 	.summary = "PGo Raft key-value store from its recorder logs, in the "
 		   "etcd projection (a run = a directory of trace-*.log)",
 	.actions = raftkvs_actions,
+	.auxiliary = raftkvs_auxiliary,
 	.form = FORM_STREAM,
 	.fold = raftkvs_fold,
 	.audit = &raft_audit,

@@ -27,10 +27,10 @@ check "capture list: raftrs runs etcd's scenario files" \
 	grep -qx '  scenarios: election proposal heartbeat vote-rejection second-election' \
 	<(grep -A3 '^raftrs:' "$TMP/list")
 check "capture list: a system folded only lists no scenario" \
-	test "$(grep -c '^  scenarios:' "$TMP/list")" = 5
+	test "$(grep -c '^  scenarios:' "$TMP/list")" = 6
 
 # One known-list for systems, whatever the command.
-known='known: spin, spin-spinning, spin-task, locksvc, locksvc-task, dqueue, dqueue-task, etcd, etcd-entries, etcd-task, hashicorp, raftrs, raftkvs, raftkvs-task, rwlock, rwlock-task\)'
+known='known: spin, spin-spinning, spin-task, locksvc, locksvc-task, dqueue, dqueue-task, etcd, etcd-entries, etcd-task, hashicorp, raftrs, raftkvs, raftkvs-task, rwlock, rwlock-task, zookeeper\)'
 expect_exit 2 "fold: an unknown system lists them all" "unknown system 'nosuch' \($known" \
 	"$CAPTURE" fold nosuch "$TMP/help"
 expect_exit 2 "convert: the same list" "unknown system 'nosuch' \($known" \
