@@ -537,6 +537,9 @@ static int visit_read(struct reader *r, struct site *site, struct field *f,
 	};
 
 	(void)site;
+	if (f->thread && !rd.is_len)
+		return gospec_refuse(r->s, f->line, "as thread: this runtime "
+				     "has no thread ids to index (the engine's)");
 	if (f->table && !rd.is_len) {
 		rd.names = f->table->shown;
 		rd.nnames = f->table->n;
