@@ -4,6 +4,7 @@
 #include "corpus.h"
 #include "json.h"
 #include "options.h"
+#include "projection.h"
 #include "system.h"
 #include "system-corpus.h"
 #include "version.h"
@@ -32,6 +33,7 @@ struct corpus *system_corpus_begin(const char *dir, const struct folder *f,
 {
 	struct corpus *c = begin(dir, f->name, argc, argv);
 
+	projection_record(c, f);
 	corpus_set_audit(c, audit_pass_begin(f));
 	return c;
 }

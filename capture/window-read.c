@@ -9,6 +9,7 @@
 #include "json.h"
 #include "ndjson.h"
 #include "proc.h"
+#include "projection.h"
 #include "system.h"
 #include "window-read.h"
 
@@ -428,7 +429,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 	char *text = read_file(mpath, NULL);
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
 	const char *system = json_get_str(m, "system");
-	const struct system *s = system ? system_find(system) : NULL;
+	const struct system *s = m ? corpus_system(dir, m, mpath) : NULL;
 	const struct folder *f = s ? s->folder : NULL;
 	const cJSON *run;
 
@@ -647,11 +648,15 @@ void window_set_system(struct window_set *ws, const char *name)
 		set_system(ws, f, "--system");
 	}
 	if (!ws->system) {
-		f = infer_system(ws->files, ws->n);
+		/* a spec's projection names no table's system: its corpus says it */
+		const struct system *around = ws->n ?
+			projection_around(ws->files[0].path) : NULL;
+
+		f = around ? around->folder : infer_system(ws->files, ws->n);
 		if (!f)
 			die(EXIT_USAGE, "cannot tell the system from the action "
 			    "names: give --system NAME");
-		set_system(ws, f, "the action names");
+		set_system(ws, f, around ? "its corpus's manifest" : "the action names");
 	}
 	for (size_t i = 0; i < ws->n; i++) {
 		const struct window_file *w = &ws->files[i];

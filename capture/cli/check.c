@@ -11,6 +11,7 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../projection.h"
 #include "../system-corpus.h"
 
 static const char check_usage[] =
@@ -51,7 +52,7 @@ static const struct folder *corpus_inputs(const char *dir, int *n, char ***input
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
 	const cJSON *r, *runs;
 	const char *system = json_get_str(m, "system");
-	const struct system *s = system ? system_find(system) : NULL;
+	const struct system *s = m ? corpus_system(dir, m, path) : NULL;
 	const struct folder *f = s ? s->folder : NULL;
 
 	if (!text)
