@@ -38,8 +38,8 @@ struct gp_object {
 
 /* A thread seen where there are no goroutines: its index in its process. */
 struct gp_thread {
-	unsigned pid, tid;
-	unsigned long long index;
+	unsigned pid;
+	unsigned long long tid, index;
 };
 
 struct gp_engine {
@@ -47,13 +47,15 @@ struct gp_engine {
 	struct go_binary *bin;
 	struct goprobe *skel;
 	long goid_off;
+	int number_goroutines;
 	unsigned long ring_bytes;
 	int hold_ring, follow;
 	int stdin_fd, poll_ms;  /* the target's stdin (-1: capture's); ring polls */
 	struct bpf_link *fork_link, *exec_link;
 	unsigned nsites, nfuncs;
 	struct gp_plan plans[GP_MAX_SITES];
-	unsigned tid_reads[GP_MAX_SITES];   /* bit i: read i is the thread id */
+	unsigned tid_reads[GP_MAX_SITES];   /* bit i: read i is the thread's
+					     * (or numbered goroutine's) id */
 	struct gp_read bits[GP_MAX_SITES][GP_MAX_READS];  /* bit-fields' bits */
 	struct gp_thread threads[GP_MAX_THREADS];
 	unsigned nthreads;
@@ -271,6 +273,18 @@ void gp_follow(struct gp_engine *e)
 	e->follow = 1;
 }
 
+void gp_number_goroutines(struct gp_engine *e)
+{
+	e->number_goroutines = 1;
+}
+
+/* Is @rd the goroutine's id (goexpr.c's goid: R14's g, then goid)? */
+static int goid_read(const struct gp_engine *e, const struct gp_read *rd)
+{
+	return e->goid_off >= 0 && rd->src == GP_SRC_REG && rd->reg == GP_R14 &&
+	       rd->nhops == 1 && rd->off[0] == e->goid_off;
+}
+
 static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
 		    const struct gp_site *s, unsigned func, unsigned kind,
 		    struct cap_err *err)
@@ -288,7 +302,8 @@ static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
 	p->goid_off = go_abi(b) == GO_ABI_GO ? e->goid_off : -1;
 	for (unsigned i = 0; i < s->nreads; i++)
 		if ((s->reads[i].src == GP_SRC_REG && s->reads[i].reg == GP_TID) ||
-		    s->reads[i].thread)
+		    s->reads[i].thread ||
+		    (e->number_goroutines && goid_read(e, &s->reads[i])))
 			e->tid_reads[e->nsites] |= 1u << i;
 	memcpy(e->bits[e->nsites], s->reads, sizeof(s->reads));
 	return (int)e->nsites++;
@@ -366,8 +381,9 @@ static int thread_index(struct gp_engine *e, unsigned pid,
 	}
 	if (e->nthreads == GP_MAX_THREADS)
 		return cap_fail(e->err, EXIT_CAPTURE_FAILED,
-				"more than %d threads", GP_MAX_THREADS);
-	e->threads[e->nthreads++] = (struct gp_thread){ pid, (unsigned)*tid, n + 1 };
+				"more than %d threads%s", GP_MAX_THREADS,
+				e->goid_off >= 0 ? " (goroutines numbered)" : "");
+	e->threads[e->nthreads++] = (struct gp_thread){ pid, *tid, n + 1 };
 	*tid = n + 1;
 	return 0;
 }
@@ -408,7 +424,7 @@ static void take_values(const struct gp_plan *p, struct gp_record *r)
 
 /*
  * The record as the spec reads it: values masked, bit-fields' bits, and
- * thread ids as indices (no goroutines: goid_off -1).
+ * thread ids as indices (no goroutines: goid_off -1; or numbered ones).
  */
 static int as_read(struct gp_engine *e, struct gp_record *r)
 {
@@ -420,8 +436,8 @@ static int as_read(struct gp_engine *e, struct gp_record *r)
 		take_values(&e->plans[r->site], r);
 	for (int i = 0; r->site < e->nsites && i < GP_MAX_READS; i++)
 		take_bits(&e->bits[r->site][i], &r->val[i]);
-	if ((r->site < e->nsites ? e->plans[r->site].goid_off : e->goid_off) < 0 &&
-	    thread_index(e, r->pid, &r->goid))
+	if (((r->site < e->nsites ? e->plans[r->site].goid_off : e->goid_off) < 0 ||
+	     e->number_goroutines) && thread_index(e, r->pid, &r->goid))
 		return -1;
 	for (int i = 0; i < GP_MAX_READS; i++)
 		if ((mask & (1u << i)) && thread_index(e, r->pid, &r->val[i]))

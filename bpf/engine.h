@@ -67,6 +67,16 @@ void gp_set_ring(struct gp_engine *e, unsigned long bytes, int hold);
 void gp_set_stdin(struct gp_engine *e, int fd, int poll_ms);
 
 /*
+ * Write a Go program's goroutine ids (each record's, and every value its
+ * "goid" reads) as their index in their process, in the order records
+ * came (1, 2, ...), as threads' are where there are no goroutines: Go's
+ * ids depend on which processor ran each "go" statement, the order of a
+ * fixed schedule does not.  Call before probing; at most 4096 goroutines
+ * (and threads) then.
+ */
+void gp_number_goroutines(struct gp_engine *e);
+
+/*
  * Follow the target's processes: the probes then also see every process it
  * starts (and they start); each program they run is announced by a
  * GP_SITE_EXEC record.  Without it only the first process is probed (a pid filter).

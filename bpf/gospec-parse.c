@@ -4,6 +4,7 @@
  * One line a statement, so that every refusal names its exact file:line:
  *
  *   header KEY [proc]      events start with "KEY":EVENT (and "proc":P)
+ *   number goroutines      goroutine ids as their index in the process
  *   names TABLE NAME...    value i is written as the i-th NAME ("-": none)
  *   func SYMBOL            a function to probe
  *   entry EVENT [CLAUSE]   its entry becomes event EVENT; several entry
@@ -25,6 +26,8 @@
  *   FIELD TYPE kept NAME KEY... [or N]  the value kept last for the key
  *   group NAME PARAM       the field lines below, for "use NAME ARG" in a
  *                          site: PARAM in their expressions read as ARG
+ *   projection NAME        ends the probes: the lines after it are the
+ *                          spec's projection (capture/projection.c)
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1087,6 +1090,7 @@ static int add_func(struct go_spec *s, long line, char **tok, int n)
 
 static const char *const statements[] = {
 	"header", "names", "group", "use", "keep", "func", "entry", "return",
+	"number", "projection",
 };
 
 /* Does @text (a line, comment stripped) start with a statement's word? */
@@ -1209,6 +1213,8 @@ static int parse_line(struct go_spec *s, char *text, long line,
 	n = split(text, tok, MAX_WORDS);
 	if (!n)
 		return 0;
+	if (!strcmp(tok[0], "projection"))
+		return 1;   /* the rest is the spec's projection, not its probes */
 	if (!strcmp(tok[0], "group")) {
 		*site = NULL;
 		return add_group(s, line, tok, n);
@@ -1222,6 +1228,12 @@ static int parse_line(struct go_spec *s, char *text, long line,
 		return add_table(s, line, tok, n);
 	} else if (!strcmp(tok[0], "header")) {
 		return set_header(s, line, tok, n);
+	} else if (!strcmp(tok[0], "number")) {
+		if (n != 2 || strcmp(tok[1], "goroutines") || s->nfuncs)
+			return gospec_refuse(s, line, "expected 'number goroutines', "
+					     "before any 'func'");
+		s->number_goroutines = 1;
+		return 0;
 	} else if (!strcmp(tok[0], "func")) {
 		*site = NULL;
 		return add_func(s, line, tok, n);
@@ -1232,7 +1244,7 @@ static int parse_line(struct go_spec *s, char *text, long line,
 		return *site ? 0 : -1;
 	} else if (!*site) {
 		return gospec_refuse(s, line,
-				     "'%s': expected header, names, group, func, entry, return, or a field, use or keep after them",
+				     "'%s': expected header, number, names, group, func, entry, return, projection, or a field, use or keep after them",
 				     tok[0]);
 	}
 	return add_field(s, *site, line, tok, n);
@@ -1452,7 +1464,7 @@ static int parse_lines(struct go_spec *s)
 	       !(rc = parse_line(s, lr.buf, lr.line, &site)))
 		;
 	line_reader_close(&lr);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Each kept field's state: a "keep" of its name, its key's length and type. */

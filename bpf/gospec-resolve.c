@@ -519,6 +519,8 @@ static int probe_func(struct go_spec *s, struct gp_engine *e, struct func *fn,
 int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err)
 {
 	s->err = err;
+	if (s->number_goroutines)
+		gp_number_goroutines(e);
 	for (int i = 0; i < s->nfuncs; i++)
 		if (probe_func(s, e, &s->func[i], err))
 			return -1;

@@ -182,6 +182,7 @@ struct go_spec {
 	char *key;              /* the key of the event's name */
 	int with_proc;
 	long header_line;
+	int number_goroutines;  /* "number goroutines" */
 	struct func func[MAX_FUNCS];
 	int nfuncs;
 	struct table table[MAX_TABLES];

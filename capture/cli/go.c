@@ -31,6 +31,7 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../projection.h"
 #include "../system-corpus.h"
 #include "goprobe.skel.h"
 
@@ -245,7 +246,21 @@ void spec_corpus_finish(const struct output_options *out, const struct folder *f
 	free(events);
 }
 
-static void capture_go(const struct go_opts *o, char **cmd, int argc, char **argv)
+/* A spec that declares a projection folds its events by it, unless --fold. */
+static void fold_by_projection(struct go_opts *o)
+{
+	const struct system *sys;
+	struct cap_err err;
+
+	if (o->fold)
+		return;
+	if (projection_load(o->spec, &sys, &err))
+		die_err(&err);
+	if (sys)
+		o->fold = sys->folder;
+}
+
+static void capture_go(struct go_opts *o, char **cmd, int argc, char **argv)
 {
 	struct cap_err err;
 	struct go_spec *spec = go_spec_parse(o->spec, &err);
@@ -258,6 +273,7 @@ static void capture_go(const struct go_opts *o, char **cmd, int argc, char **arg
 
 	if (!spec)
 		die_err(&err);
+	fold_by_projection(o);
 	phase("setup");
 	bin = o->pid ? process_binary(o->pid) : find_command(cmd[0]);
 	if (!o->probe && go_command_check(bin, cmd, &err))

@@ -100,11 +100,16 @@ func (b *Bank) transfer(t *Transfer) {
 }
 
 // A worker's transfers follow from its number alone (a linear congruential
-// sequence), whatever the schedule.
-func worker(b *Bank, w, n int, wg *sync.WaitGroup) {
+// sequence), whatever the schedule.  With turns, worker w makes its
+// transfers only when it holds the token turns[w], and hands it to the
+// next worker after each: a fixed schedule.
+func worker(b *Bank, w, n int, wg *sync.WaitGroup, turns []chan struct{}) {
 	defer wg.Done()
 	x := uint64(w)*2654435761 + uint64(b.proc)*40503 + 1
 	for i := 0; i < n; i++ {
+		if turns != nil {
+			<-turns[w]
+		}
 		x = x*6364136223846793005 + 1442695040888963407
 		k := int32(len(b.accounts))
 		t := &Transfer{
@@ -118,18 +123,28 @@ func worker(b *Bank, w, n int, wg *sync.WaitGroup) {
 			t.Fee = &fee
 		}
 		b.transfer(t)
+		if turns != nil {
+			turns[(w+1)%len(turns)] <- struct{}{}
+		}
 	}
 }
 
-func run(proc, accounts, workers, transfers int) {
+func run(proc, accounts, workers, transfers int, turn bool) {
 	b := &Bank{proc: proc, accounts: make([]Account, accounts)}
 	for i := range b.accounts {
 		b.accounts[i] = Account{ID: int64(i), Balance: 100, Owner: fmt.Sprint("owner", i)}
 	}
 	var wg sync.WaitGroup
+	var turns []chan struct{}
+	if turn {
+		for w := 0; w < workers; w++ {
+			turns = append(turns, make(chan struct{}, 1))
+		}
+		turns[0] <- struct{}{}
+	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go worker(b, w, transfers, &wg)
+		go worker(b, w, transfers, &wg, turns)
 	}
 	wg.Wait()
 	r := Report{Proc: int64(proc), Transfers: int64(workers * transfers),
@@ -148,16 +163,17 @@ func main() {
 	transfers := flag.Int("transfers", 20, "transfers per goroutine")
 	procs := flag.Int("procs", 0, "copies of this program to run after this one")
 	proc := flag.Int("proc", 0, "this process's number (set for the copies)")
+	turns := flag.Bool("turns", false, "workers take turns, a transfer each: a fixed schedule")
 	flag.Parse()
 	if *accounts < 2 || *accounts > 8 {
 		fmt.Fprintln(os.Stderr, "bank: -accounts must be 2..8")
 		os.Exit(2)
 	}
-	run(*proc, *accounts, *workers, *transfers)
+	run(*proc, *accounts, *workers, *transfers, *turns)
 	for p := 1; p <= *procs; p++ {
 		c := exec.Command(os.Args[0], "-proc", fmt.Sprint(p),
 			"-accounts", fmt.Sprint(*accounts), "-workers", fmt.Sprint(*workers),
-			"-transfers", fmt.Sprint(*transfers))
+			"-transfers", fmt.Sprint(*transfers), fmt.Sprintf("-turns=%v", *turns))
 		c.Stdout, c.Stderr = os.Stdout, os.Stderr
 		if err := c.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "bank:", err)
