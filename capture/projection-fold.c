@@ -454,10 +454,11 @@ static void overlap(struct pfold *f, struct pkey *k, const struct proj_rule *r,
 			}
 		}
 	if (ser)
-		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line, "%s on key %s "
-		       "while another thread's call on it is open: the projection "
-		       "declares %s (line %ld) serialized, and the call at line %ld "
-		       "overlaps", f->name, k->id, ser->event, ser->line, ser_line);
+		die_at(EXIT_CHECK_FAILED, f->r.path, f->r.line, "%s on %s%s while "
+		       "another thread's call on it is open: the projection declares "
+		       "%s (line %ld) serialized, and the call at line %ld overlaps",
+		       f->name, f->pj->map ? "key " : "the state",
+		       f->pj->map ? k->id : "", ser->event, ser->line, ser_line);
 	if (!k->cl) {
 		k->cl = xcalloc(1, sizeof(*k->cl));
 		k->cl->calls = json_arr();

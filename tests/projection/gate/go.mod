@@ -1,0 +1,3 @@
+module gate
+
+go 1.26
