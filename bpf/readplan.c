@@ -281,8 +281,13 @@ int gp_plan_site(const struct gp_site *s, const char *what,
 		if (it < 0) {
 			struct gp_block word = { .base = root->base, .reg = root->reg };
 
+			/*
+			 * a register's own value: only the read's bytes are
+			 * its (a bool or int32 result leaves the rest of RAX
+			 * as it was), the consumer masks the others
+			 */
 			v->block = GP_NO_BLOCK;
-			v->size = 8;
+			v->size = s->reads[i].size && s->reads[i].size < 8 ? s->reads[i].size : 8;
 			v->doff = (unsigned short)word_of(&word);
 			continue;
 		}
