@@ -27,15 +27,9 @@ static int has_data(const struct projection *pj, const char *action,
 		return 1;
 	for (int i = 0; i < pj->nrules; i++) {
 		const struct proj_rule *r = &pj->rule[i];
-		const struct proj_table *t = r->table >= 0 ? &pj->table[r->table] : NULL;
-		int makes = r->action && !strcmp(r->action, action);
 
-		for (int k = 0; t && !makes && k < t->n; k++)
-			makes = t->to[k] && !strcmp(t->to[k], action);
-		if (t && t->other_to && !strcmp(t->other_to, action))
-			makes = 1;
-		for (int k = 0; makes && k < r->ndata; k++)
-			if (!strcmp(r->data[k].name, name))
+		for (int k = 0; k < r->ndata; k++)
+			if (!strcmp(r->data[k].name, name) && proj_data_for(r, k, action))
 				return 1;
 	}
 	return 0;

@@ -502,16 +502,23 @@ static void cluster_end(struct pfold *f, struct pkey *k)
 	free(cl);
 }
 
-/* The window data of @r from @ev (a call's return: @fr's entry first). */
+/*
+ * The data of @r's window of @action from @ev (a call's return: @fr's
+ * entry first).
+ */
 static cJSON *rule_data(struct pfold *f, const struct proj_rule *r,
-			const struct frame *fr, const cJSON *ev,
-			const struct pkey *k, const struct pthread *t)
+			const char *action, const struct frame *fr,
+			const cJSON *ev, const struct pkey *k,
+			const struct pthread *t)
 {
 	cJSON *d = data_head(f, k, t);
 
 	for (int i = 0; i < r->ndata; i++) {
-		const cJSON *v = fr && fr->vals[i] ? fr->vals[i] :
-				 ev ? proj_value(ev, &r->data[i]) : NULL;
+		const cJSON *v;
+
+		if (!proj_data_for(r, i, action))
+			continue;
+		v = fr && fr->vals[i] ? fr->vals[i] : ev ? proj_value(ev, &r->data[i]) : NULL;
 
 		if (!v && ev)
 			bad(f, "%s: no data %s in it%s", f->name, r->data[i].name,
@@ -600,7 +607,8 @@ static void call_return(struct pfold *f, struct pthread *t, struct pkey *k,
 		free_values(k->cl->latest, f->pj->nstate);
 		k->cl->latest = dup_values(reading, f->pj->nstate);
 		if (action)
-			cluster_add(k, fr->line, action, rule_data(f, r, fr, ev, k, t));
+			cluster_add(k, fr->line, action,
+				    rule_data(f, r, action, fr, ev, k, t));
 		pop(f, t);
 		if (!k->open)
 			cluster_end(f, k);
@@ -614,7 +622,7 @@ static void call_return(struct pfold *f, struct pthread *t, struct pkey *k,
 	if (!k->present || !same_values(k->shown, fr->pre, f->pj->nstate))
 		die(EXIT_CAPTURE_FAILED, "%s:%ld: projection fold: key %s moved "
 		    "inside a call it did not see overlap", f->r.path, f->r.line, k->id);
-	window(f, k, action, rule_data(f, r, fr, ev, k, t), reading);
+	window(f, k, action, rule_data(f, r, action, fr, ev, k, t), reading);
 	pop(f, t);
 }
 
@@ -634,7 +642,8 @@ static void event_action(struct pfold *f, const struct proj_rule *r,
 	if (k->open || k->cl) {
 		overlap(f, k, r, reading);
 		if (action)
-			cluster_add(k, f->r.line, action, rule_data(f, r, NULL, ev, k, t));
+			cluster_add(k, f->r.line, action,
+				    rule_data(f, r, action, NULL, ev, k, t));
 		return;
 	}
 	if (!action) {
@@ -645,7 +654,7 @@ static void event_action(struct pfold *f, const struct proj_rule *r,
 		bad(f, "%s is an action on key %s, never read before: its pre-state "
 		    "is unknown (read the key first: a call's entry or an observed "
 		    "event)", f->name, k->id);
-	window(f, k, action, rule_data(f, r, NULL, ev, k, t), reading);
+	window(f, k, action, rule_data(f, r, action, NULL, ev, k, t), reading);
 }
 
 static void observed(struct pfold *f, const struct proj_rule *r,
@@ -706,7 +715,8 @@ static void finish(struct pfold *f)
 			struct frame *fr = &t->stack[t->depth - 1];
 
 			if (fr->action && !fr->absorbed && !fr->pending) {
-				cJSON *d = rule_data(f, fr->rule, fr, NULL, fr->key, t);
+				cJSON *d = rule_data(f, fr->rule, fr->action, fr, NULL,
+						     fr->key, t);
 
 				if (fr->key->cl)
 					cluster_add(fr->key, fr->line, fr->action, d);

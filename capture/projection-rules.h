@@ -39,6 +39,12 @@ struct proj_table {
 
 enum proj_kind { PROJ_CALL, PROJ_EVENT, PROJ_OBSERVE };
 
+/* data ... for ACTION...: the actions a data field is of (n 0: all). */
+struct proj_only {
+	char **action;
+	int n;
+};
+
 /* A call, event or observe statement. */
 struct proj_rule {
 	enum proj_kind kind;
@@ -51,6 +57,7 @@ struct proj_rule {
 	int serialized;         /* declared: no other thread acts on the key
 				 * inside one (checked) */
 	struct proj_path *data;
+	struct proj_only *only;  /* each data's actions */
 	int ndata;
 };
 
@@ -115,6 +122,8 @@ const struct projection *projection_current(void);
 
 /* The value at @p in @ev (its "proc": the process), or NULL. */
 const cJSON *proj_value(const cJSON *ev, const struct proj_path *p);
+/* Is @r's data field @i one of @action's windows'? */
+int proj_data_for(const struct proj_rule *r, int i, const char *action);
 /* A scalar's text in keys and audit labels; 0 if @v is no scalar. */
 int proj_value_text(const cJSON *v, struct strbuf *sb);
 

@@ -319,22 +319,62 @@ static int add_rule(struct parse *ps, char **w, int n)
 	return rule_naming(ps, r, w, n);
 }
 
+int proj_data_for(const struct proj_rule *r, int i, const char *action)
+{
+	const struct proj_only *o = &r->only[i];
+
+	for (int k = 0; k < o->n; k++)
+		if (!strcmp(o->action[k], action))
+			return 1;
+	return !o->n;
+}
+
+/* Can a window have both data @i and @j of @r (their actions meet)? */
+static int data_meet(const struct proj_rule *r, int i, int j)
+{
+	const struct proj_only *o = &r->only[i];
+
+	if (!o->n || !r->only[j].n)
+		return 1;
+	for (int k = 0; k < o->n; k++)
+		if (proj_data_for(r, j, o->action[k]))
+			return 1;
+	return 0;
+}
+
+/* data NAME[=PATH]... [for ACTION...] */
 static int add_data(struct parse *ps, char **w, int n)
 {
 	struct proj_rule *r = ps->last;
+	int end = 1, first = r ? r->ndata : 0;
 
 	if (!r)
 		return refuse(ps, "data: after a 'call' or 'event' line");
-	for (int i = 1; i < n; i++) {
+	while (end < n && strcmp(w[end], "for"))
+		end++;
+	if (end == 1 || end == n - 1)
+		return refuse(ps, "expected 'data NAME[=PATH]... [for ACTION...]'");
+	for (int i = 1; i < end; i++) {
 		struct proj_path p;
+		struct proj_only *o;
 
 		if (parse_path(ps, w[i], &p))
 			return -1;
 		r->data = xrealloc(r->data, (r->ndata + 1) * sizeof(*r->data));
-		r->data[r->ndata++] = p;
-		if (find_path(r->data, r->ndata - 1, p.name) >= 0)
-			return refuse(ps, "data %s: named twice", p.name);
+		r->only = xrealloc(r->only, (r->ndata + 1) * sizeof(*r->only));
+		r->data[r->ndata] = p;
+		o = &r->only[r->ndata++];
+		*o = (struct proj_only){ 0 };
+		for (int k = end + 1; k < n; k++) {
+			o->action = xrealloc(o->action, (o->n + 1) * sizeof(*o->action));
+			o->action[o->n++] = xstrdup(w[k]);
+		}
 	}
+	for (int i = first; i < r->ndata; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(r->data[i].name, r->data[j].name) && data_meet(r, i, j))
+				return refuse(ps, "data %s: named twice for one action",
+					      r->data[i].name);
 	return 0;
 }
 
@@ -631,6 +671,20 @@ out:
 	return rc;
 }
 
+/* Can rule @r make @action? */
+static int makes(const struct projection *pj, const struct proj_rule *r,
+		 const char *action)
+{
+	const struct proj_table *t = r->table >= 0 ? &pj->table[r->table] : NULL;
+
+	if (r->action)
+		return !strcmp(r->action, action);
+	for (int k = 0; k < t->n; k++)
+		if (t->to[k] && !strcmp(t->to[k], action))
+			return 1;
+	return t->other_to && !strcmp(t->other_to, action);
+}
+
 /* Is @name a key of some window's data (a key, the thread, a data field)? */
 static int data_key(const struct projection *pj, const char *name)
 {
@@ -665,6 +719,11 @@ static int check_whole(struct parse *ps)
 			const char *n = r->data[k].name;
 
 			ps->line = r->line;
+			for (int a = 0; a < r->only[k].n; a++)
+				if (!makes(pj, r, r->only[k].action[a]))
+					return refuse(ps, "%s: data %s for %s: the rule makes no "
+						      "action %s", r->event, n,
+						      r->only[k].action[a], r->only[k].action[a]);
 			if (find_path(pj->key, pj->nkey, n) >= 0 ||
 			    (pj->thread.name && !strcmp(n, pj->thread.name)))
 				return refuse(ps, "%s: data %s: the window's data has "
@@ -730,6 +789,12 @@ static void free_projection(struct projection *pj)
 		free(r->ret);
 		free(r->action);
 		free_path(&r->by);
+		for (int k = 0; k < r->ndata; k++) {
+			for (int a = 0; a < r->only[k].n; a++)
+				free(r->only[k].action[a]);
+			free(r->only[k].action);
+		}
+		free(r->only);
 		free_paths(r->data, r->ndata);
 	}
 	for (int i = 0; i < pj->ntables; i++) {

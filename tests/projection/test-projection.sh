@@ -40,8 +40,8 @@ py "an overlap: one Overlapped window naming both calls in entry order" \
 	'o = [x for x in w if x["action"] == "Overlapped"]; assert len(o) == 1 and [(c["action"], c["data"]["thread"]) for c in o[0]["data"]["calls"]] == [("Lock", 2), ("Unlock", 1)] and o[0]["pre_state"]["locks"]["1"]["holder"] == 1 and o[0]["post_state"]["locks"]["1"]["holder"] == 2, o'
 py "a key read first after the first window enters by an UntracedChange" \
 	'u = [x for x in w if x["action"] == "UntracedChange"]; assert "2" not in u[0]["pre_state"]["locks"] and u[0]["post_state"]["locks"]["2"] == {"held": False, "holder": 0} and u[0]["data"] == {"lock": 2, "event": "Peek"}, u'
-py "an event named by a table: TryLockOk takes the lock, TryLockFail changes nothing" \
-	'a = [x["action"] for x in w]; t = [x for x in w if x["action"].startswith("TryLock")]; assert [x["action"] for x in t] == ["TryLockOk", "TryLockFail"] and t[1]["pre_state"] == t[1]["post_state"], t'
+py "an event named by a table: TryLockOk takes the lock, TryLockFail changes nothing, its data its own" \
+	't = [x for x in w if x["action"].startswith("TryLock")]; assert [x["action"] for x in t] == ["TryLockOk", "TryLockFail"] and t[1]["pre_state"] == t[1]["post_state"] and t[0]["data"] == {"lock": 2, "thread": 1} and t[1]["data"] == {"lock": 2, "thread": 2, "ok": False}, t'
 py "a change no action accounts for is an UntracedChange, not the next window's" \
 	'u = [x for x in w if x["action"] == "UntracedChange"][1]; assert u["pre_state"]["locks"]["2"]["held"] and not u["post_state"]["locks"]["2"]["held"]; n = w[w.index(u) + 1]; assert n["action"] == "Unlock" and n["pre_state"] == u["post_state"], n'
 py "a call that never returned: in the manifest, no window" \
@@ -147,6 +147,8 @@ refused "a value that cannot be a label" 'a=b: a value is an integer' 's/^row he
 refused "impossible of no action" 'impossible \.\.\. Relock: no action Relock' 's/^impossible held=false Unlock/impossible held=false Relock/'
 refused "reaches of a state off the rows" 'reaches: every state field must be a row axis to draw the cell.s window \(count is none\)' 's/^state held holder$/state held holder count/'
 refused "data named as the key" 'Lock: data lock: the window.s data has the key lock already' 's/^call Lock Locked$/call Lock Locked\n\tdata lock=addr/'
+refused "data for an action its rule makes not" 'Lock: data by for Unlock: the rule makes no action Unlock' 's/^call Lock Locked$/call Lock Locked\n\tdata by=goid for Unlock/'
+refused "data named twice for one action" 'data ok: named twice for one action' 's/^\tdata ok for TryLockFail$/\tdata ok for TryLockFail\n\tdata ok for TryLockOk TryLockFail/'
 printf 'func main.main\nentry Main\n\tx i64 x\n' >noproj.probes
 expect_exit 2 "a spec without a projection" 'noproj.probes declares no projection' \
 	"$CAPTURE" fold ./noproj.probes lock.ndjson -o np
