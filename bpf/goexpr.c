@@ -1552,6 +1552,24 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	return NULL;
 }
 
+char *go_addr_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+		   int at_exit, struct go_value *out)
+{
+	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
+	char *e;
+
+	memset(out, 0, sizeof(*out));
+	if ((e = whole_path(&w, fn, expr, at_exit)))
+		return e;
+	snprintf(out->type, sizeof(out->type), "%s", type_name(&w.type));
+	if (dwarf_tag(&w.type) != DW_TAG_pointer_type)
+		return why(&w, "%s is no pointer: an addr field reads one", type_name(&w.type));
+	if (!w.mem && (e = place(&w)))
+		return e;
+	take_value(&w, GO_KIND_UNSIGNED, 8, out);
+	return NULL;
+}
+
 char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		  int at_exit, struct go_value *out)
 {

@@ -116,4 +116,11 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 		  int at_exit, struct go_value *out);
 
+/*
+ * For an addr field: pointer @expr's value, an address, as an 8-byte
+ * unsigned read that the consumer writes only as its object's number.
+ */
+char *go_addr_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+		   int at_exit, struct go_value *out);
+
 #endif

@@ -870,7 +870,7 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 {
 	struct field *f;
 	int calc = ntok > 2 && !strcmp(tok[2], "=");
-	int end = 3, str;
+	int end = 3, str, addr;
 	size_t t;
 
 	if (ntok < 3)
@@ -887,16 +887,24 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 	for (t = 0; t < NTYPES && strcmp(types[t].name, tok[1]); t++)
 		;
 	str = !strcmp(tok[1], "str");
-	if (t == NTYPES && !find_table(s, tok[1]) && !str)
+	addr = !strcmp(tok[1], "addr");
+	if (t == NTYPES && !find_table(s, tok[1]) && !str && !addr)
 		return gospec_refuse(s, line,
-				     "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, str, or a names table defined above",
+				     "type '%s': one of bool, i8, i16, i32, i64, u8, u16, u32, u64, str, addr, or a names table defined above",
 				     tok[1]);
+	if (addr && (calc || is_kept(tok, ntok) || strstr(tok[2], "[:") || *tok[2] == '*'))
+		return gospec_refuse(s, line, "an addr field reads one pointer (not "
+				     "computed, kept, a [:N] slice or *X)");
 	if (site->nfields == MAX_FIELDS)
 		return gospec_refuse(s, line, "more than %d fields", MAX_FIELDS);
 	f = &site->field[site->nfields];
 	f->name = xstrdup(tok[0]);
 	f->line = line;
-	if (t == NTYPES) {
+	if (addr) {
+		f->addr = 1;
+		f->kind = GO_KIND_UNSIGNED;
+		f->size = 8;
+	} else if (t == NTYPES) {
 		f->table = find_table(s, tok[1]);
 		f->kind = GO_KIND_UNSIGNED;
 	} else {
@@ -947,7 +955,7 @@ static int add_table(struct go_spec *s, long line, char **tok, int ntok)
 				     "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
 				     MAX_WORDS - 2);
 	for (size_t i = 0; i <= NTYPES; i++)
-		if (!strcmp(i < NTYPES ? types[i].name : "str", tok[1]))
+		if (!strcmp(i < NTYPES ? types[i].name : "str", tok[1]) || !strcmp(tok[1], "addr"))
 			return gospec_refuse(s, line, "table %s: the name of a type",
 					     tok[1]);
 	if (find_table(s, tok[1]))

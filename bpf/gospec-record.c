@@ -698,10 +698,68 @@ static void leave(struct go_spec *s, struct func *fn, int proc,
 	}
 }
 
+static size_t addr_slot(const struct go_spec *s, int proc, unsigned long long a)
+{
+	size_t i = (size_t)((a * 0x9e3779b97f4a7c15ull) ^ (unsigned long long)proc) &
+		   (s->addr_cap - 1);
+
+	while (s->addrs[i].proc >= 0 && (s->addrs[i].proc != proc || s->addrs[i].addr != a))
+		i = (i + 1) & (s->addr_cap - 1);
+	return i;
+}
+
+/* Address @a's number in process @proc: 1, 2, ... in order of first appearance. */
+static unsigned long long addr_number(struct go_spec *s, int proc, unsigned long long a)
+{
+	struct addr_num *old = s->addrs;
+	size_t cap = s->addr_cap, i;
+
+	if (!a)
+		return 0;   /* nil */
+	if ((s->naddrs + 1) * 2 > s->addr_cap) {
+		s->addr_cap = cap ? cap * 2 : 64;
+		s->addrs = xmalloc(s->addr_cap * sizeof(*s->addrs));
+		for (i = 0; i < s->addr_cap; i++)
+			s->addrs[i].proc = -1;
+		for (i = 0; i < cap; i++)
+			if (old[i].proc >= 0)
+				s->addrs[addr_slot(s, old[i].proc, old[i].addr)] = old[i];
+		free(old);
+	}
+	i = addr_slot(s, proc, a);
+	if (s->addrs[i].proc < 0) {
+		s->addrs[i] = (struct addr_num){ proc, a, ++s->addr_next[proc] };
+		s->naddrs++;
+	}
+	return s->addrs[i].num;
+}
+
+/*
+ * @r with each addr field's address as its object's number (into @copy):
+ * an address differs from run to run, and is never written.
+ */
+static const struct gp_record *numbered(struct go_spec *s, const struct site *site,
+					const struct gp_record *r, int proc,
+					struct gp_record *copy)
+{
+	int any = 0;
+
+	for (int i = 0; proc >= 0 && i < site->nfields; i++) {
+		const struct field *f = &site->field[i];
+
+		if (!f->addr || (r->nil_mask & (1u << f->slot)))
+			continue;
+		if (!any++)
+			*copy = *r;
+		copy->val[f->slot] = addr_number(s, proc, r->val[f->slot]);
+	}
+	return any ? copy : r;
+}
+
 void go_spec_record(const struct gp_record *r, void *arg)
 {
 	struct go_spec *s = arg;
-	struct gp_record copy, checked, variant;
+	struct gp_record copy, checked, variant, numbers;
 	struct site *site;
 	unsigned long long goid;
 	int proc;
@@ -718,6 +776,7 @@ void go_spec_record(const struct gp_record *r, void *arg)
 	if (site->nguards)
 		r = guarded(site, r, &checked);
 	r = as_variants(site, r, &variant);
+	r = numbered(s, site, r, proc, &numbers);
 	if (s->raw)
 		write_raw(s, past_length(site, r, &copy), proc, (unsigned)site->nwritten);
 	goid = site->goid_slot >= 0 ? r->val[site->goid_slot] : r->goid;

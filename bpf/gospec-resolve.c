@@ -159,6 +159,7 @@ static int dwarf_read(struct reader *r, struct site *site, struct field *f,
 	struct go_value v;
 	char *why = word >= 0 ? go_string_word(b, fn, expr, site->at_exit, word, &v) :
 		    f->nil_test ? go_nil_word(b, fn, expr, site->at_exit, &v) :
+		    f->addr ? go_addr_word(b, fn, expr, site->at_exit, &v) :
 		    go_expr(b, fn, expr, site->at_exit, &v);
 
 	if (why)

@@ -70,6 +70,8 @@ struct field {
 	int len_slot;           /* the slice's length, when count */
 	int star;               /* *EXPR: the value EXPR points to */
 	int nil_test;           /* EXPR == nil (1) or != nil (2): a bool */
+	int addr;               /* TYPE addr: a pointer, written as its object's
+				 * number in its process (gospec-record.c) */
 	char *expr;             /* before [:N] when count */
 	char *rest;             /* after [:N] */
 	const struct table *table;  /* values written as its names */
@@ -174,6 +176,12 @@ struct group {
 	int n;
 };
 
+/* An addr field's object: its address's number in its process. */
+struct addr_num {
+	int proc;               /* -1: an empty slot */
+	unsigned long long addr, num;
+};
+
 struct go_spec {
 	char *path;
 	struct group group[MAX_GROUPS];
@@ -197,6 +205,9 @@ struct go_spec {
 	struct go_calls *calls;
 	unsigned pid[MAX_PROCS];
 	int nprocs;
+	struct addr_num *addrs;     /* addr fields' objects, a hash table */
+	size_t naddrs, addr_cap;
+	unsigned long long addr_next[MAX_PROCS];   /* each process's last number */
 	long records, events_written;
 	char *error;
 	struct cap_err *err;    /* where parse and probe put their refusal */

@@ -49,6 +49,10 @@ void go_spec_forget(struct go_spec *s)
 {
 	go_state_free(s->kept);
 	s->kept = go_state_new();
+	free(s->addrs);
+	s->addrs = NULL;
+	s->naddrs = s->addr_cap = 0;
+	memset(s->addr_next, 0, sizeof(s->addr_next));
 }
 
 static void free_site(struct site *site)
@@ -76,6 +80,7 @@ long go_spec_events(const struct go_spec *s)
 
 void go_spec_free(struct go_spec *s)
 {
+	free(s->addrs);
 	for (int i = 0; i < s->nfuncs; i++) {
 		free_site(s->func[i].entry);
 		free_site(s->func[i].exit);

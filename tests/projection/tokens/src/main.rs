@@ -1,9 +1,9 @@
-//! tokens: a pool of tokens whose whole state is one packed word in a
+//! tokens: pools of tokens whose whole state is one packed word in a
 //! static, for capture's projections (docs/projection.md,
-//! tests/projection/tokens.probes).  The word of POOL holds, from its low
-//! bits up:
+//! tests/projection/tokens.probes).  Two pools, MAIN (3 tokens) and SPARE
+//! (1 token); the word of each holds, from its low bits up:
 //!
-//!   bits 0-7    tokens free (the pool starts with 3)
+//!   bits 0-7    tokens free
 //!   bits 8-15   who holds one: bit w for worker w (0..7), one token each
 //!   bits 16-31  how many times a token was taken
 //!
@@ -11,8 +11,8 @@
 //! else changes nothing (false); `give_back(w)` returns w's token (false,
 //! nothing changed, if it holds none).  Workers 0..N-1 take turns under a
 //! mutex (0, 1, ..., 0, ...: the same schedule every run); worker w's i-th
-//! turn gives back when (i + w) % 3 is 2, else takes.  Each call is
-//! logged.
+//! turn gives back when (i + w) % 3 is 2, else takes, of MAIN for an even
+//! w, of SPARE for an odd one.  Each call is logged.
 //!
 //! usage: tokens [WORKERS [TURNS]]   (default 4 and 6)
 
@@ -28,7 +28,8 @@ const FREE: u64 = 0xff;
 const HOLDERS_SHIFT: u64 = 8;
 const TAKEN_UNIT: u64 = 1 << 16;
 
-pub static POOL: Pool = Pool { state: AtomicU64::new(3) };
+pub static MAIN: Pool = Pool { state: AtomicU64::new(3) };
+pub static SPARE: Pool = Pool { state: AtomicU64::new(1) };
 
 impl Pool {
     #[inline(never)]
@@ -82,12 +83,14 @@ fn main() {
                     while *t % workers != w {
                         t = cv.wait(t).unwrap();
                     }
+                    let (name, pool) = if w % 2 == 0 { ("main", &MAIN) } else { ("spare", &SPARE) };
                     let (op, ok) = if (i + w) % 3 == 2 {
-                        ("give_back", POOL.give_back(w as u64))
+                        ("give_back", pool.give_back(w as u64))
                     } else {
-                        ("take", POOL.take(w as u64))
+                        ("take", pool.take(w as u64))
                     };
-                    println!("{} worker={} ok={} word={:#x}", op, w, ok, POOL.state.load(Ordering::SeqCst));
+                    println!("{} pool={} worker={} ok={} word={:#x}", op, name, w, ok,
+                             pool.state.load(Ordering::SeqCst));
                     *t += 1;
                     cv.notify_all();
                 }
