@@ -6,6 +6,7 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "../capture/json.h"
 #include "gospec.h"
 #include "gospec-spec.h"
 
@@ -109,4 +110,53 @@ void go_spec_free(struct go_spec *s)
 	free(s->key);
 	free(s->path);
 	free(s);
+}
+
+/* Add @name to array @a, unless it is there. */
+static void add_name(cJSON *a, const char *name)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, a)
+		if (!strcmp(e->valuestring, name))
+			return;
+	json_add(a, NULL, json_str(name));
+}
+
+/* Site @site's event @ev under @name: its written fields. */
+static void schema_event(const struct go_spec *s, cJSON *events,
+			 const struct site *site, const char *name)
+{
+	cJSON *a = (cJSON *)json_get(events, name);
+
+	if (!a)
+		a = json_add(events, name, json_arr());
+	if (s->with_proc)
+		add_name(a, "proc");
+	for (int i = 0; i < site->nfields; i++)
+		if (!site->field[i].hidden)
+			add_name(a, site->field[i].name);
+}
+
+cJSON *go_spec_schema(const struct go_spec *s)
+{
+	cJSON *events = json_obj();
+
+	for (int i = 0; i < s->nfuncs; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct site *site = k ? s->func[i].exit : s->func[i].entry;
+
+			for (int e = 0; site && e < site->nevents; e++) {
+				const struct event *ev = &site->ev[e];
+
+				if (!ev->by_table) {
+					schema_event(s, events, site, ev->name);
+					continue;
+				}
+				for (int n = 0; n < ev->by_table->n; n++)
+					if (ev->by_table->shown[n])
+						schema_event(s, events, site, ev->by_table->shown[n]);
+			}
+		}
+	return events;
 }

@@ -73,6 +73,14 @@ int go_spec_end(struct go_spec *s, cJSON *manifest, struct cap_err *err);
  * process would.
  */
 void go_spec_forget(struct go_spec *s);
+/*
+ * What the spec's events hold: {EVENT: [FIELD...]}, each event name (a
+ * table's names for an event named "by") with the fields it writes (dotted
+ * names as the spec writes them, "proc" if the header has it), for a
+ * projection to check its names against before anything runs (caller
+ * frees).
+ */
+cJSON *go_spec_schema(const struct go_spec *s);
 /* Events written so far. */
 long go_spec_events(const struct go_spec *s);
 void go_spec_free(struct go_spec *s);

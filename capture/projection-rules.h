@@ -100,7 +100,7 @@ struct projection {
 	struct proj_path thread;   /* name NULL: one thread a process */
 	char *actor;
 	char *start;               /* windows start at this event; NULL: first */
-	long actor_line, start_line;
+	long actor_line, start_line, state_line, key_line, thread_line;
 	struct proj_rule *rule;
 	int nrules;
 	struct proj_table *table;

@@ -578,6 +578,12 @@ static int statement(struct parse *ps, char **w, int n, const char *raw)
 		ps->last = NULL;
 	if (strcmp(s, "reaches"))
 		ps->last_imp = NULL;
+	if (!strcmp(s, "state") && !pj->nstate)
+		pj->state_line = ps->line;
+	if (!strcmp(s, "key") && !pj->map)
+		pj->key_line = ps->line;
+	if (!strcmp(s, "thread") && !pj->thread.name)
+		pj->thread_line = ps->line;
 	if (!strcmp(s, "state"))
 		return once(ps, pj->nstate, s) ||
 		       (n < 2 ? refuse(ps, "expected 'state NAME[=PATH]...'") :
@@ -1075,4 +1081,98 @@ int proj_value_text(const cJSON *v, struct strbuf *sb)
 	else
 		return 0;
 	return 1;
+}
+
+/* Does @fields (an event's) hold @p: the field, an object above fields, or proc? */
+static int holds(const cJSON *fields, const struct proj_path *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const cJSON *f;
+	int found = 0;
+
+	for (int i = 0; i < p->n; i++)
+		strbuf_addf(&sb, "%s%s", i ? "." : "", p->part[i]);
+	cJSON_ArrayForEach(f, fields)
+		found |= !strcmp(f->valuestring, sb.buf) ||
+			 (!strncmp(f->valuestring, sb.buf, sb.len) && f->valuestring[sb.len] == '.');
+	strbuf_release(&sb);
+	return found;
+}
+
+/* @p among @event's fields (or @other's, a call's other event); else why. */
+static int needs(struct parse *ps, const cJSON *events, const char *event,
+		 const char *other, const struct proj_path *p, const char *what)
+{
+	const cJSON *f = json_get(events, event), *g = other ? json_get(events, other) : NULL;
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	const cJSON *e;
+	int rc;
+
+	if (holds(f, p) || (g && holds(g, p)))
+		return 0;
+	for (int i = 0; i < p->n; i++)
+		strbuf_addf(&path, "%s%s", i ? "." : "", p->part[i]);
+	cJSON_ArrayForEach(e, f)
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", e->valuestring);
+	rc = refuse(ps, "%s %s: the spec's %s events have no field %s%s%s%s (theirs: %s)",
+		    what, p->name, event, path.buf, other ? ", nor its " : "",
+		    other ? other : "", other ? " events" : "", sb.buf ? sb.buf : "none");
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* What every reading event must carry: the state, the key, the thread. */
+static int reading(struct parse *ps, const cJSON *events, const char *event)
+{
+	const struct projection *pj = ps->pj;
+
+	ps->line = pj->state_line;
+	for (int i = 0; i < pj->nstate; i++)
+		if (needs(ps, events, event, NULL, &pj->state[i], "state"))
+			return -1;
+	ps->line = pj->key_line;
+	for (int i = 0; i < pj->nkey; i++)
+		if (needs(ps, events, event, NULL, &pj->key[i], "key"))
+			return -1;
+	ps->line = pj->thread_line;
+	return pj->thread.name ? needs(ps, events, event, NULL, &pj->thread, "thread") : 0;
+}
+
+int projection_check_events(const struct system *sys, const cJSON *events,
+			    struct cap_err *err)
+{
+	struct projection *pj = current;
+	struct parse ps = { .pj = pj, .name = pj ? pj->source : "", .err = err };
+
+	if (!pj || sys != &pj->system)
+		return 0;
+	for (int i = 0; i < pj->nrules; i++) {
+		const struct proj_rule *r = &pj->rule[i];
+		const char *ev[2] = { r->event, r->ret };
+
+		for (int k = 0; k < 2 && ev[k]; k++) {
+			struct strbuf sb = STRBUF_INIT;
+			const cJSON *e;
+
+			if (json_get(events, ev[k]))
+				continue;
+			cJSON_ArrayForEach(e, events)
+				strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", e->string);
+			ps.line = r->line;
+			refuse(&ps, "%s: the spec's probes write no event %s (they write: %s)",
+			       ev[k], ev[k], sb.buf ? sb.buf : "none");
+			strbuf_release(&sb);
+			return -1;
+		}
+		if (reading(&ps, events, r->event) || (r->ret && reading(&ps, events, r->ret)))
+			return -1;
+		ps.line = r->line;
+		if (r->table >= 0 && needs(&ps, events, r->event, r->ret, &r->by, "by"))
+			return -1;
+		for (int k = 0; k < r->ndata; k++)
+			if (needs(&ps, events, r->event, r->ret, &r->data[k], "data"))
+				return -1;
+	}
+	return 0;
 }

@@ -42,6 +42,17 @@ const struct system *projection_system(const char *name);
 int projection_folder(const struct folder *f);
 
 /*
+ * Check the projection of @sys (loaded from a spec) against what the
+ * spec's events hold, @events {EVENT: [FIELD...]} (bpf/gospec.h's
+ * go_spec_schema()), before anything runs: every event it names is one,
+ * and carries the state's, key's and thread's fields, the data and a by's
+ * field (in the entry or the return).  -1 and @err ("SPEC:LINE: why",
+ * EXIT_BAD_INPUT) on the first that is not.
+ */
+int projection_check_events(const struct system *sys, const cJSON *events,
+			    struct cap_err *err);
+
+/*
  * Record @f's projection in corpus @c (nothing if @f is no projection's):
  * the spec copied as PROJECTION_FILE and "projection": {"name", "file",
  * "source", "sha256"} in its manifest.

@@ -246,18 +246,29 @@ void spec_corpus_finish(const struct output_options *out, const struct folder *f
 	free(events);
 }
 
-/* A spec that declares a projection folds its events by it, unless --fold. */
-static void fold_by_projection(struct go_opts *o)
+/*
+ * A spec that declares a projection folds its events by it, unless --fold;
+ * the projection's names are checked against the spec's events first.
+ */
+static void fold_by_projection(struct go_opts *o, const struct go_spec *spec)
 {
 	const struct system *sys;
 	struct cap_err err;
+	cJSON *events;
+	int rc;
 
 	if (o->fold)
 		return;
 	if (projection_load(o->spec, &sys, &err))
 		die_err(&err);
-	if (sys)
-		o->fold = sys->folder;
+	if (!sys)
+		return;
+	events = go_spec_schema(spec);
+	rc = projection_check_events(sys, events, &err);
+	cJSON_Delete(events);
+	if (rc)
+		die_err(&err);
+	o->fold = sys->folder;
 }
 
 static void capture_go(struct go_opts *o, char **cmd, int argc, char **argv)
@@ -273,7 +284,7 @@ static void capture_go(struct go_opts *o, char **cmd, int argc, char **argv)
 
 	if (!spec)
 		die_err(&err);
-	fold_by_projection(o);
+	fold_by_projection(o, spec);
 	phase("setup");
 	bin = o->pid ? process_binary(o->pid) : find_command(cmd[0]);
 	if (!o->probe && go_command_check(bin, cmd, &err))

@@ -95,3 +95,20 @@ expect_exit 4 "grade: a TryEnter that takes a held gate fails" '' \
 [ "$(grep -c ': TryEnter: TryEnter by [0-9] gives' "$TMP/.stdout")" = 6 ] &&
 	ok "grade names the 6 TryEnter windows that found the gate held" ||
 	not_ok "grade names the TryEnter windows" "$(tail -n 3 "$TMP/.stdout")"
+
+# The projection's names against the spec's events, before anything runs:
+# exit 3 at the projection's line, nothing written, the program not run.
+refused() { # NAME PATTERN SED
+	sed "$3" "$SPEC" >bad.probes
+	expect_exit 3 "refused before the run: $1" "bad.probes:[0-9]+: $2" \
+		"$CAPTURE" go --probes ./bad.probes -o bad -- ./gate
+	nothing_left "refused before the run: $1: no corpus" bad
+}
+refused "an event the probes write not" "Leftt: the spec's probes write no event Leftt \(they write: Enter, Entered" \
+	's/^call Leave Left$/call Leave Leftt/'
+refused "a state field the events lack" "state holder: the spec's Enter events have no field holdr" \
+	's/^state held holder waiting$/state held holder=holdr waiting/'
+refused "data in neither event of a call" "data okk: the spec's TryEnter events have no field okk, nor its TriedEnter events" \
+	's/^\tdata who ok$/\tdata who okk/'
+refused "a thread field the events lack" "thread worker: the spec's Enter events have no field gid" \
+	's/^thread worker=goid$/thread worker=gid/'
