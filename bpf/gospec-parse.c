@@ -37,20 +37,11 @@
 #include "../capture/die.h"
 #include "../capture/err.h"
 #include "../capture/ndjson.h"
+#include "../capture/proc.h"
 #include "goeval.h"
 #include "goexpr.h"
 #include "gospec.h"
 #include "gospec-spec.h"
-
-static int is_name(const char *s)
-{
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	while (*++s)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
-}
 
 /* NAME or NAME.NAME...: a field's key, nested at each dot. */
 static int is_path(const char *s)
@@ -59,7 +50,7 @@ static int is_path(const char *s)
 	int ok = s[0] != '.' && s[strlen(s) - 1] != '.' && !strstr(s, "..");
 
 	for (char *p = strtok_r(copy, ".", &save); ok && p; p = strtok_r(NULL, ".", &save))
-		ok = is_name(p);
+		ok = is_identifier(p);
 	free(copy);
 	return ok;
 }
@@ -785,7 +776,7 @@ static int kept_field(struct go_spec *s, const struct site *site, long line,
 {
 	int end = 4;
 
-	if (!is_name(tok[3])) {
+	if (!is_identifier(tok[3])) {
 		gospec_refuse(s, line, "kept %s: a state is an identifier", tok[3]);
 		return -1;
 	}
@@ -820,7 +811,7 @@ static int add_keep(struct go_spec *s, struct site *site, long line,
 
 	if (!site)
 		return gospec_refuse(s, line, "keep outside an entry or return");
-	if (n < 5 || strcmp(tok[eq], "=") || !is_name(tok[1]) || is_clause_word(tok[1]))
+	if (n < 5 || strcmp(tok[eq], "=") || !is_identifier(tok[1]) || is_clause_word(tok[1]))
 		return gospec_refuse(s, line,
 				     "expected 'keep NAME KEY... = FIELD', NAME an identifier");
 	if (site->nkeeps == MAX_KEEPS)
@@ -950,7 +941,7 @@ static int add_table(struct go_spec *s, long line, char **tok, int ntok)
 {
 	struct table *t;
 
-	if (ntok < 3 || ntok > MAX_WORDS || !is_name(tok[1]))
+	if (ntok < 3 || ntok > MAX_WORDS || !is_identifier(tok[1]))
 		return gospec_refuse(s, line,
 				     "expected 'names TABLE NAME...', TABLE an identifier, 1 to %d names",
 				     MAX_WORDS - 2);
@@ -983,7 +974,7 @@ static int add_table(struct go_spec *s, long line, char **tok, int ntok)
 /* header KEY [proc]: once, before any function. */
 static int set_header(struct go_spec *s, long line, char **tok, int n)
 {
-	if (n < 2 || n > 3 || !is_name(tok[1]) || (n == 3 && strcmp(tok[2], "proc")) ||
+	if (n < 2 || n > 3 || !is_identifier(tok[1]) || (n == 3 && strcmp(tok[2], "proc")) ||
 	    !strcmp(tok[1], "proc"))
 		return gospec_refuse(s, line,
 				     "expected 'header KEY [proc]', KEY an identifier other than proc");
@@ -1029,7 +1020,7 @@ static struct site *add_event(struct go_spec *s, struct func *fn, long line,
 	struct site **slot = at_exit ? &fn->exit : &fn->entry;
 	struct event *ev;
 
-	if (ntok < 2 || !is_name(tok[1])) {
+	if (ntok < 2 || !is_identifier(tok[1])) {
 		gospec_refuse(s, line, "expected '%s EVENT [CLAUSE]...', EVENT an identifier",
 			      tok[0]);
 		return NULL;
@@ -1125,7 +1116,7 @@ static int add_group(struct go_spec *s, long line, char **tok, int n)
 {
 	struct group *g;
 
-	if (n != 3 || !is_name(tok[1]) || !is_name(tok[2]))
+	if (n != 3 || !is_identifier(tok[1]) || !is_identifier(tok[2]))
 		return gospec_refuse(s, line,
 				     "expected 'group NAME PARAM', NAME and PARAM identifiers");
 	if (find_group(s, tok[1]))

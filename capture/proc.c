@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -722,4 +723,14 @@ int has_suffix(const char *s, const char *suffix)
 	size_t a = strlen(s), b = strlen(suffix);
 
 	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int is_identifier(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return 0;
+	while (*++s)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
 }

@@ -142,5 +142,7 @@ void phases_report(const char *what);
 char **list_dir(const char *dir, int (*keep)(const char *name), size_t *n);
 void free_names(char **names, size_t n);
 int has_suffix(const char *s, const char *suffix);
+/* Is @s an identifier: a letter or '_', then letters, digits and '_'? */
+int is_identifier(const char *s);
 
 #endif

@@ -69,16 +69,6 @@ static int refuse(struct parse *ps, const char *fmt, ...)
 	return cap_fail_at(ps->err, EXIT_BAD_INPUT, ps->name, ps->line, "%s", msg);
 }
 
-static int is_ident(const char *s)
-{
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	while (*++s)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
-}
-
 /* A system's name: lower case, digits and '-', a letter first. */
 static int is_system_name(const char *s)
 {
@@ -102,14 +92,14 @@ static int parse_path(struct parse *ps, const char *word, struct proj_path *p)
 	memset(p, 0, sizeof(*p));
 	for (char *m = strtok_r(copy, ".", &save); ok && m;
 	     m = strtok_r(NULL, ".", &save)) {
-		ok = is_ident(m);
+		ok = is_identifier(m);
 		p->part = xrealloc(p->part, (p->n + 1) * sizeof(*p->part));
 		p->part[p->n++] = xstrdup(m);
 	}
 	free(copy);
 	p->name = eq ? copy_n(word, (size_t)(eq - word)) :
 		  xstrdup(ok ? p->part[p->n - 1] : word);
-	if (!ok || !is_ident(p->name))
+	if (!ok || !is_identifier(p->name))
 		return refuse(ps, "%s: expected NAME or NAME=PATH (PATH: an event's "
 			      "field, NAME.NAME... for a nested one)", word);
 	return 0;
@@ -158,7 +148,7 @@ static int action_name(struct parse *ps, const char *a)
 {
 	if (!strcmp(a, "-"))
 		return 0;
-	if (!is_ident(a))
+	if (!is_identifier(a))
 		return refuse(ps, "%s: an action is an identifier (or '-': none)", a);
 	if (!strcmp(a, PROJ_UNTRACED) || !strcmp(a, PROJ_OVERLAPPED))
 		return refuse(ps, "%s: the fold's own action (docs/projection.md)", a);
@@ -171,7 +161,7 @@ static int add_table(struct parse *ps, char **w, int n)
 	struct projection *pj = ps->pj;
 	struct proj_table *t;
 
-	if (n < 3 || !is_ident(w[1]))
+	if (n < 3 || !is_identifier(w[1]))
 		return refuse(ps, "expected 'actions TABLE VALUE=ACTION...'");
 	if (find_table(pj, w[1]))
 		return refuse(ps, "actions %s: defined twice", w[1]);
@@ -224,7 +214,7 @@ static int event_free(struct parse *ps, const char *event, int as_return)
 {
 	const struct proj_rule *r = used(ps->pj, event, NULL);
 
-	if (!is_ident(event))
+	if (!is_identifier(event))
 		return refuse(ps, "%s: an event's name is an identifier", event);
 	if (r && !(as_return && r->ret && !strcmp(r->ret, event)))
 		return refuse(ps, "%s: already the %s of line %ld", event,
@@ -407,7 +397,7 @@ static int add_axis(struct parse *ps, char **w, int n)
 	int *nax = row ? &pj->nrows : &pj->ncols;
 	struct proj_axis *a;
 
-	if (n < 2 || !is_ident(w[1]))
+	if (n < 2 || !is_identifier(w[1]))
 		return refuse(ps, "expected '%s NAME [VALUE...]'", w[0]);
 	if (row && find_path(pj->state, pj->nstate, w[1]) < 0)
 		return refuse(ps, "row %s: no state field %s", w[1], w[1]);
@@ -591,7 +581,7 @@ static int statement(struct parse *ps, char **w, int n, const char *raw)
 	if (!strcmp(s, "key")) {
 		if (once(ps, pj->map != NULL, s))
 			return -1;
-		if (n < 3 || !is_ident(w[1]))
+		if (n < 3 || !is_identifier(w[1]))
 			return refuse(ps, "expected 'key MAP NAME[=PATH]...'");
 		pj->map = xstrdup(w[1]);
 		return parse_paths(ps, w + 2, n - 2, &pj->key, &pj->nkey);
@@ -615,7 +605,7 @@ static int statement(struct parse *ps, char **w, int n, const char *raw)
 		*(*s == 'a' ? &pj->actor_line : &pj->start_line) = ps->line;
 		if (once(ps, *to != NULL, s))
 			return -1;
-		if (n != 2 || !is_ident(w[1]))
+		if (n != 2 || !is_identifier(w[1]))
 			return refuse(ps, "expected '%s %s'", s, *s == 'a' ? "NAME" : "EVENT");
 		*to = xstrdup(w[1]);
 		return 0;

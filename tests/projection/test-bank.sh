@@ -9,22 +9,14 @@
 # needs: root btf go node python3
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/go/bank.sh"
+source "$TESTS_DIR/projection/projection-lib.sh"
 P=$TESTS_DIR/projection
 SPEC=$P/bank.probes
 build -o "$TMP/bank" .
 cd "$TMP" || exit 1
 BANK="./bank -turns -procs 2 -workers 3 -transfers 20"
 
-for c in a b; do
-	if $CAPTURE go --probes "$SPEC" -o $c -- $BANK >$c.out 2>$c.err; then
-		ok "capture go by the spec's projection ($c)"
-	else
-		not_ok "capture go by the spec's projection ($c)" "$(tail -n 2 $c.err)"
-	fi
-done
-if diff -r a b >/dev/null; then ok "captured twice, one schedule: the same bytes"; else
-	not_ok "captured twice, one schedule: the same bytes" "$(kept twice a b) $(diff -rq a b | head -n 3)"; fi
-head -n -1 a.out >a.log
+twice "" go "$SPEC" $BANK
 if out=$(python3 - a a.log <<'PY' 2>&1
 import json, re, sys
 w = [json.loads(l) for l in open(sys.argv[1] + "/bank/bank.ndjson")]
@@ -71,21 +63,5 @@ grep -q 'declared by projection bank: the acting key.s pre-state as one row x ea
 	grep -q '^coverage: 2/2 reachable observed' audit.txt &&
 	ok "audit prints the declared domain" || not_ok "audit prints the declared domain" "$(head -n 4 audit.txt)"
 
-noted "$CAPTURE" convert --form stream a/bank/bank.ndjson x.stream &&
-	noted "$CAPTURE" convert x.stream x.stream.ndjson &&
-	same_bytes "the stream form converts back" a/bank/bank.ndjson x.stream.ndjson ||
-	not_ok "the stream form converts back" "$(why)"
-noted "$CAPTURE" convert --form itf a/bank/bank.ndjson x.itf.json &&
-	noted "$CAPTURE" convert x.itf.json x.itf.ndjson &&
-	same_bytes "ITF converts back" a/bank/bank.ndjson x.itf.ndjson || not_ok "ITF converts back" "$(why)"
-noted "$CAPTURE" fold "$SPEC" a/raw/bank.events.ndjson --form canonical -o canon >/dev/null &&
-	noted "$CAPTURE" convert canon c && same_bytes "the canonical form converts back" a/bank/bank.ndjson c/bank.events.ndjson ||
-	not_ok "the canonical form converts back" "$(why)"
-
-expect_exit 0 "grade: bank-next.js passes every window" '' \
-	"$CAPTURE" grade --json --exec "node $P/bank-next.js" a
-python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["all"]; sys.exit(0 if a["passed"] == a["windows"] == 182 else 1)' "$TMP/.stdout" &&
-	ok "grade: 182 of 182" || not_ok "grade: 182 of 182" "$(head -c 300 "$TMP/.stdout")"
-expect_exit 4 "grade: a fee the payer pays fails" '' "$CAPTURE" grade --exec "node $P/bank-fee.js" a
-grep -qE '^  a/bank/bank.ndjson:[0-9]+: Transfer: balances ' "$TMP/.stdout" &&
-	ok "grade names the transfers it fails" || not_ok "grade names the transfers it fails" "$(tail -n 2 "$TMP/.stdout")"
+forms_back "$SPEC" a bank
+graded a 182 "$P/bank-next.js" "$P/bank-fee.js" '^  a/bank/bank.ndjson:[0-9]+: Transfer: balances '

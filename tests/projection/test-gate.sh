@@ -10,22 +10,14 @@
 # wrong one failing.
 # needs: root btf go node python3
 source "$(dirname "$0")/../lib.sh"
+source "$TESTS_DIR/projection/projection-lib.sh"
 P=$TESTS_DIR/projection
 SPEC=$P/gate.probes
 GOTOOLCHAIN=local GOFLAGS=-mod=readonly $(go_tool) -C "$P/gate" build -trimpath -buildvcs=false \
 	-o "$TMP/gate" . 2>"$TMP/go.err" || not_ok "build the gate" "$(tail -n 2 "$TMP/go.err")"
 cd "$TMP" || exit 1
 
-for c in a b; do
-	if $CAPTURE go --probes "$SPEC" -o $c -- ./gate >$c.out 2>$c.err; then
-		ok "capture go by the spec's projection ($c)"
-	else
-		not_ok "capture go by the spec's projection ($c)" "$(tail -n 2 $c.err)"
-	fi
-done
-if diff -r a b >/dev/null; then ok "captured twice, one schedule: the same bytes"; else
-	not_ok "captured twice, one schedule: the same bytes" "$(kept twice a b) $(diff -rq a b | head -n 3)"; fi
-head -n -1 a.out >a.log
+twice "" go "$SPEC" ./gate
 if out=$(python3 - a a.log <<'PY' 2>&1
 import json, re, sys
 w = [json.loads(l) for l in open(sys.argv[1] + "/gate/gate.ndjson")]
@@ -72,29 +64,17 @@ grep -q 'declared by projection gate: the acting state.s pre-state by {held, hol
 	grep -q '^coverage: 12/72 reachable observed (12 covered by windows, 0 only never completing; 192 cells, 120 impossible)' audit.txt &&
 	grep -q '^outside the domain: 1 Overlapped windows' audit.txt &&
 	ok "audit prints the declared domain" || not_ok "audit prints the declared domain" "$(head -n 4 audit.txt)"
-noted "$CAPTURE" fold "$SPEC" a/raw/gate.events.ndjson --form canonical -o canon >/dev/null &&
-	noted "$CAPTURE" convert canon c && same_bytes "the canonical form converts back" a/gate/gate.ndjson c/gate.events.ndjson ||
-	not_ok "the canonical form converts back" "$(why)"
+forms_back "$SPEC" a gate
 python3 -c '
 import json, sys
 w = [json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if len(w) == 6 and all(x["pre_state"] == x["post_state"] and not x["pre_state"]["held"] and x["impossible"].startswith("only the holder") for x in w) else 1)' \
 	canon/gate/impossible/Leave.ndjson && ok "the impossible Leave cells' windows" ||
 	not_ok "the impossible Leave cells' windows" "$(ls canon/gate/impossible)"
-noted "$CAPTURE" convert --form itf a/gate/gate.ndjson x.itf.json && noted "$CAPTURE" convert x.itf.json x.ndjson &&
-	same_bytes "ITF converts back" a/gate/gate.ndjson x.ndjson || not_ok "ITF converts back" "$(why)"
-noted "$CAPTURE" convert --form stream a/gate/gate.ndjson x.stream && noted "$CAPTURE" convert x.stream y.ndjson &&
-	same_bytes "the stream form converts back" a/gate/gate.ndjson y.ndjson || not_ok "the stream form converts back" "$(why)"
-
-expect_exit 0 "grade: gate-next.js passes every window, the Overlapped one too" '' \
-	"$CAPTURE" grade --json --exec "node $P/gate-next.js" a
-python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["all"]; sys.exit(0 if a["passed"] == a["windows"] == 32 else 1)' "$TMP/.stdout" &&
-	ok "grade: 32 of 32" || not_ok "grade: 32 of 32" "$(head -c 300 "$TMP/.stdout")"
-expect_exit 4 "grade: a TryEnter that takes a held gate fails" '' \
-	"$CAPTURE" grade --exec "node $P/gate-try-takes.js" a
+graded a 32 "$P/gate-next.js" "$P/gate-try-takes.js" 'gate.ndjson:[0-9]+: TryEnter: TryEnter by [0-9] gives'
 [ "$(grep -c ': TryEnter: TryEnter by [0-9] gives' "$TMP/.stdout")" = 6 ] &&
 	ok "grade names the 6 TryEnter windows that found the gate held" ||
-	not_ok "grade names the TryEnter windows" "$(tail -n 3 "$TMP/.stdout")"
+	not_ok "grade names the 6 TryEnter windows" "$(tail -n 3 "$TMP/.stdout")"
 
 # The projection's names against the spec's events, before anything runs:
 # exit 3 at the projection's line, nothing written, the program not run.

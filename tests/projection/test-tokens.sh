@@ -8,6 +8,7 @@
 # one (a give_back that keeps the holder) fails.
 # needs: root btf cargo node python3
 source "$(dirname "$0")/../lib.sh"
+source "$TESTS_DIR/projection/projection-lib.sh"
 P=$TESTS_DIR/projection
 SPEC=$P/tokens.probes
 T=$ROOT/build/projection-tokens
@@ -16,16 +17,7 @@ CARGO_TARGET_DIR=$T nice "$(cargo_tool)" build -q --locked --manifest-path "$P/t
 cp "$T/debug/tokens" "$TMP/tokens"
 cd "$TMP" || exit 1
 
-for c in a b; do
-	if $CAPTURE probe --probes "$SPEC" -o $c -- ./tokens >$c.out 2>$c.err; then
-		ok "capture probe by the spec's projection ($c)"
-	else
-		not_ok "capture probe by the spec's projection ($c)" "$(tail -n 2 $c.err)"
-	fi
-done
-if diff -r a b >/dev/null; then ok "captured twice, one schedule: the same bytes"; else
-	not_ok "captured twice, one schedule: the same bytes" "$(diff -rq a b | head -n 3)"; fi
-head -n -1 a.out >a.log
+twice "" probe "$SPEC" ./tokens
 if out=$(python3 - a/tokens/tokens.ndjson a.log a/raw/tokens.ndjson <<'PY' 2>&1
 import json, re, sys
 w = [json.loads(l) for l in open(sys.argv[1])]
@@ -50,20 +42,8 @@ check "check reruns the projection's checks" "$CAPTURE" check a
 grep -q 'declared by projection tokens: the acting key.s pre-state by {free} x each action by its data {ok}' audit.txt &&
 	grep -qE '^coverage: 8/15 reachable observed .*16 cells, 1 impossible' audit.txt &&
 	ok "audit prints the declared domain" || not_ok "audit prints the declared domain" "$(head -n 4 audit.txt)"
-noted "$CAPTURE" convert --form itf a/tokens/tokens.ndjson x.itf.json && noted "$CAPTURE" convert x.itf.json x.ndjson &&
-	same_bytes "ITF converts back" a/tokens/tokens.ndjson x.ndjson || not_ok "ITF converts back" "$(why)"
-noted "$CAPTURE" convert --form stream a/tokens/tokens.ndjson x.stream && noted "$CAPTURE" convert x.stream y.ndjson &&
-	same_bytes "the stream form converts back" a/tokens/tokens.ndjson y.ndjson || not_ok "the stream form converts back" "$(why)"
-noted "$CAPTURE" fold "$SPEC" a/raw/tokens.events.ndjson --form canonical -o canon >/dev/null &&
-	noted "$CAPTURE" convert canon c && same_bytes "the canonical form converts back" a/tokens/tokens.ndjson c/tokens.events.ndjson ||
-	not_ok "the canonical form converts back" "$(why)"
-
-expect_exit 0 "grade: tokens-next.js passes every window" '' "$CAPTURE" grade --json --exec "node $P/tokens-next.js" a
-python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["all"]; sys.exit(0 if a["passed"] == a["windows"] == 25 else 1)' "$TMP/.stdout" &&
-	ok "grade: 25 of 25" || not_ok "grade: 25 of 25" "$(head -c 300 "$TMP/.stdout")"
-expect_exit 4 "grade: a give_back that keeps the holder fails" '' "$CAPTURE" grade --exec "node $P/tokens-keeps-holder.js" a
-grep -qE 'tokens.ndjson:[0-9]+: GiveBack: GiveBack by [0-9] gives' "$TMP/.stdout" &&
-	ok "grade names the give_backs it fails" || not_ok "grade names the give_backs it fails" "$(tail -n 2 "$TMP/.stdout")"
+forms_back "$SPEC" a tokens
+graded a 25 "$P/tokens-next.js" "$P/tokens-keeps-holder.js" 'tokens.ndjson:[0-9]+: GiveBack: GiveBack by [0-9] gives'
 
 # addr fields: a pointer only, read as one value; nothing written.
 refused() { # NAME PATTERN SED
