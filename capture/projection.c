@@ -436,6 +436,7 @@ static int condition(struct parse *ps, const char *word, const struct proj_axis 
 	cJSON *v;
 	struct strbuf sb = STRBUF_INIT;
 
+	c->value = NULL;   /* what a refusal leaves is freed */
 	if (!eq || eq == word)
 		return refuse(ps, "%s: expected NAME=VALUE", word);
 	name = copy_n(word, (size_t)(eq - word));
@@ -873,6 +874,12 @@ static struct projection *current;
 const struct projection *projection_current(void)
 {
 	return current;
+}
+
+void projection_forget(void)
+{
+	free_projection(current);
+	current = NULL;
 }
 
 const struct system *projection_system(const char *name)

@@ -36,6 +36,12 @@ int projection_load(const char *path, const struct system **sys,
 int projection_load_as(const char *path, const char *name,
 		       const struct system **sys, struct cap_err *err);
 
+/*
+ * Forget the projection loaded: the next load makes a new system (a fuzz
+ * harness reads spec after spec in one process).
+ */
+void projection_forget(void);
+
 /* The system the projection loaded as @name makes, or NULL. */
 const struct system *projection_system(const char *name);
 /* Does @f fold by a projection? */

@@ -75,6 +75,13 @@ replay() {
 		# The spec is parsed before the command is looked for: exit 3
 		# for a bad spec, 2 (no such command) for a good one.
 		run "$name" "$CAPTURE" go --probes "$in" -o "$TMP/go" -- /nonexistent/prog ;;
+	projection)
+		# the spec, a line "--", the events: capture check SPEC EVENTS
+		awk -v d="$TMP" 'f { print >(d "/events.ndjson"); next }
+			$0 == "--" { f = 1; next } { print >(d "/spec.probes") }' "$in"
+		touch "$TMP/spec.probes" "$TMP/events.ndjson"
+		run "$name" "$CAPTURE" check "$TMP/spec.probes" "$TMP/events.ndjson"
+		rm -f "$TMP/spec.probes" "$TMP/events.ndjson" ;;
 	manifest)
 		rm -rf "$TMP/corpus" && mkdir -p "$TMP/corpus" && cp "$in" "$TMP/corpus/MANIFEST.json"
 		run "$name (audit)" "$CAPTURE" audit "$TMP/corpus"
