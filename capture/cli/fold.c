@@ -17,7 +17,8 @@ static const char fold_usage[] =
 	"Fold recorded raw streams into windows.  Each INPUT is one run: a file,\n"
 	"or a directory for systems that record one file per process (PGo).\n"
 	"Window files are SYSTEM/RUN.ndjson, RUN being INPUT's name without\n"
-	"its extension.\n\n"
+	"its extension.  SYSTEM may be a spec with a projection (a path, or a\n"
+	"*.probes file): its events are folded by it (docs/projection.md).\n\n"
 	"options:\n"
 	OUTPUT_OPTIONS_HELP("corpus/SYSTEM")
 	"  -h, --help           this text\n";

@@ -48,7 +48,8 @@ static const char go_usage[] =
 	"                       or a substring; default main.*), or describe SYMBOL:\n"
 	"                       arguments, results, their fields, RET sites, inlining\n"
 	"      --addresses      with --describe: the file offsets of a SYMBOL's probes\n"
-	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
+	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder (a spec\n"
+	"                       with a projection folds them by it: docs/projection.md)\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
 	RING_OPTIONS_HELP("COMMAND")
 	OUTPUT_OPTIONS_HELP("corpus/go")
@@ -74,7 +75,8 @@ static const char probe_usage[] =
 	"                       own, every C one), or describe SYMBOL: arguments,\n"
 	"                       types, fields, RET sites, tail calls, inlining\n"
 	"      --addresses      with --describe: the file offsets of a SYMBOL's probes\n"
-	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
+	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder (a spec\n"
+	"                       with a projection folds them by it: docs/projection.md)\n"
 	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
 	RING_OPTIONS_HELP("COMMAND")
 	OUTPUT_OPTIONS_HELP("corpus/probe")
