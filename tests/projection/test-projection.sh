@@ -165,3 +165,15 @@ badev "a return with no call open" 'bad.ndjson:3: Locked returns from no call op
 badev "a return of another key" 'bad.ndjson:4: Locked reads key 2, its entry \(line 2\) key 1' '4s/"addr":1/"addr":2/'
 badev "an action on a key never read" 'bad.ndjson:10: TryLock is an action on key 2, never read before' '10d'
 badev "a table's value missing" "bad.ndjson:11: TryLock: ok maybe is not in 'actions trylock'" '11s/"ok":true/"ok":"maybe"/'
+
+# The probe spec's own statements for projections, refused before any
+# binary is looked at: exit 3 at SPEC:LINE.
+printf 'func main.main\nnumber goroutines\nentry Main\n\tx i64 x\n' >late.probes
+expect_exit 3 "number goroutines after a func" 'late.probes:2: expected .number goroutines., before any .func.' \
+	"$CAPTURE" go --probes ./late.probes -o late -- /nonexistent/prog
+printf 'func main.main\nentry Main\n\tx addr = 1\n' >addr.probes
+expect_exit 3 "a computed addr field" 'addr.probes:3: an addr field reads one pointer' \
+	"$CAPTURE" go --probes ./addr.probes -o addr -- /nonexistent/prog
+printf 'func main.main\nentry Main\n\tx i64 x\nprojection p\nstate x\ncall Main Mained\nfunc main.f\n' >after.probes
+expect_exit 3 "a probe statement after the projection line" "after.probes:7: 'func': expected state, key" \
+	"$CAPTURE" go --probes ./after.probes -o after -- /nonexistent/prog
