@@ -619,9 +619,11 @@ static void call_return(struct pfold *f, struct pthread *t, struct pkey *k,
 		untraced(f, k, reading);
 		return;
 	}
+	/* only another thread's step moves the key during the call: an overlap */
 	if (!k->present || !same_values(k->shown, fr->pre, f->pj->nstate))
-		die(EXIT_CAPTURE_FAILED, "%s:%ld: projection fold: key %s moved "
-		    "inside a call it did not see overlap", f->r.path, f->r.line, k->id);
+		die(EXIT_CAPTURE_FAILED, "%s:%ld: projection fold: key %s changed "
+		    "inside a call with no overlap seen (a fold's bug)", f->r.path,
+		    f->r.line, k->id);
 	window(f, k, action, rule_data(f, r, action, fr, ev, k, t), reading);
 	pop(f, t);
 }
