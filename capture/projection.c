@@ -850,6 +850,8 @@ static void free_projection(struct projection *pj)
 /* Make @pj a system: its folder, the data key of its actor, ITF's map. */
 static void make_system(struct projection *pj)
 {
+	static const char *const auxiliary[] = { PROJ_UNTRACED, PROJ_OVERLAPPED, NULL };
+
 	pj->actor_keys[0] = pj->actor ? pj->actor : pj->thread.name ? pj->thread.name :
 			    pj->nkey ? pj->key[0].name : NULL;
 	if (pj->map)
@@ -858,6 +860,7 @@ static void make_system(struct projection *pj)
 		.name = pj->name,
 		.summary = "a projection of a probe spec's events (docs/projection.md)",
 		.actions = pj->actions,
+		.auxiliary = auxiliary,
 		.form = FORM_EVENT,
 		.fold = projection_fold,
 		.itf = pj->map ? pj->itf : NULL,
