@@ -9,6 +9,7 @@
 #include "../capture/err.h"
 #include "describe.h"
 #include "goresolve.h"
+#include "govars.h"
 
 /* Go's DW_AT_go_embedded_field (src/cmd/internal/dwarf): a flag on a member. */
 #define DW_AT_go_embedded_field 0x2903
@@ -314,6 +315,20 @@ const char *go_nearest_function(struct go_binary *b, const char *name)
 	functions_read(b, &f);
 	s = nearest(&f.all, name);
 	functions_free(&f);
+	return s;
+}
+
+const char *go_nearest_variable(struct go_binary *b, const char *name)
+{
+	const struct go_vars *vs = go_variables(b);
+	struct names l = { 0 };
+	const char *s;
+
+	for (size_t i = 0; i < vs->n; i++)
+		names_add(&l, vs->v[i].name);
+	names_sort(&l);
+	s = nearest(&l, name);
+	names_free(&l);
 	return s;
 }
 

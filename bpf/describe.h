@@ -31,11 +31,12 @@ int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
 
 /*
  * " (did you mean A, B or C?)": the names nearest @name (by edit distance,
- * or with its last component), of @b's functions or of @parent's children
+ * or with its last component), of @b's functions or variables or of @parent's children
  * with @tag (DW_TAG_member, DW_TAG_formal_parameter); "" if none is near.
  * A static buffer, overwritten by the next call.
  */
 const char *go_nearest_function(struct go_binary *b, const char *name);
+const char *go_nearest_variable(struct go_binary *b, const char *name);
 const char *go_nearest_child(Dwarf_Die *parent, int tag, const char *name);
 
 #endif

@@ -14,6 +14,7 @@
 #include "../capture/json.h"
 #include "describe.h"
 #include "goexpr.h"
+#include "govars.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
@@ -436,6 +437,136 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 	} while (dwarf_siblingof(&p, &p) == 0);
 	return why(w, "the function has no argument or result %s%s", name,
 		   go_nearest_child(fn, DW_TAG_formal_parameter, name));
+}
+
+/* Is @name one of @fn's arguments or results (System V's ~r0 too)? */
+static int is_param(Dwarf_Die *fn, const char *name)
+{
+	Dwarf_Die p;
+
+	if (!strcmp(name, "~r0") || dwarf_child(fn, &p))
+		return !strcmp(name, "~r0");
+	do {
+		const char *n = dwarf_diename(&p);
+
+		if (dwarf_tag(&p) == DW_TAG_formal_parameter && n && !strcmp(n, name))
+			return 1;
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return 0;
+}
+
+/*
+ * Start at variable @var, at its address in the file less the entry
+ * probe's, from the probe's own address (GP_IP): a position-independent
+ * binary's load bias cancels out, and no /proc/PID/maps is read.  A
+ * return reads from the entry's address, saved as an argument register
+ * is (a RET's own would need its own offset).
+ */
+static char *at_variable(struct walk *w, Dwarf_Die *var, const char *name)
+{
+	struct go_func gf;
+	struct cap_err err;
+	Dwarf_Addr addr;
+	long long off;
+	char *e = go_var_addr(var, &addr);
+
+	if (e) {
+		char *r = why(w, "%s", e);
+
+		free(e);
+		return r;
+	}
+	if (sub_type(var, &w->type))
+		return why(w, "variable %s has no type", name);
+	if (go_func_die(w->b, w->fn, w->func, &gf, &err)) {
+		e = why(w, "%s", cap_err_text(&err));
+		cap_err_release(&err);
+		return e;
+	}
+	off = (long long)addr - (long long)gf.entry_pc;
+	if (off < INT_MIN || off > INT_MAX)
+		return why(w, "variable %s is further than a read's offset reaches from "
+			   "the function's code (%lld bytes)", name, off);
+	w->piece[0] = (struct piece){ .size = 1 << 20, .mem = 1, .reg = GP_IP,
+				      .off0 = (int)off };
+	w->npieces = 1;
+	w->is_arg_reg = 1;
+	return NULL;
+}
+
+/* What a variable's name may hold: Go's package paths, C++'s and Rust's ::. */
+static int var_char(char c)
+{
+	return isalnum((unsigned char)c) || (c && strchr("_./:-", c));
+}
+
+/*
+ * The variable the expression at @p names, the longest name that is one
+ * (main.counter of main.counter.hits); *@end past it.  NULL with *@found
+ * 0 if it names none; else why not, or NULL with *@found 1.
+ */
+static char *variable(struct walk *w, const char *p, const char **end, int *found)
+{
+	size_t n = 0;
+	char *e = NULL;
+
+	*found = 0;
+	while (var_char(p[n]))
+		n++;
+	for (; n && !*found && !e; n--) {
+		char *name;
+		Dwarf_Die var;
+		int rc;
+
+		if (var_char(p[n]) && p[n] != '.')
+			continue;       /* a name ends before a '.', '[' or ')' */
+		name = xasprintf("%.*s", (int)n, p);
+		rc = go_var_find(go_dwarf(w->b), go_variables(w->b), w->fn, name, &var, &e);
+		if (rc == -1) {
+			char *r = why(w, "%s", e);
+
+			free(e);
+			e = r;
+		} else if (rc == 1) {
+			*found = 1;
+			*end = p + n;
+			e = at_variable(w, &var, name);
+		}
+		free(name);
+	}
+	return e;
+}
+
+/*
+ * Start at the expression's first name @name (at @p): an argument or a
+ * result, else a variable (variable()); *@end past it.  Neither: why,
+ * with the nearest variables where no argument is near.
+ */
+static char *first(struct walk *w, Dwarf_Die *fn, const char *p, const char *name,
+		   int at_exit, const char **end)
+{
+	size_t n = strlen(name);
+	int found = 0;
+	char *e = NULL, *head;
+	const char *near;
+
+	w->at_exit = at_exit;
+	*end = p + n;
+	if (!is_param(fn, name) && ((e = variable(w, p, end, &found)) || found))
+		return e;
+	if (!(e = start(w, fn, name, at_exit)) || strstr(e, "(did you mean"))
+		return e;
+	for (n = 0; var_char(p[n]); n++)
+		;
+	head = xasprintf("%.*s", (int)n, p);
+	near = go_nearest_variable(w->b, head);
+	if (*near) {
+		free(e);
+		e = why(w, "%s has no argument or result %s, and the binary no variable %s%s",
+			w->func, name, head, near);
+	}
+	free(head);
+	return e;
 }
 
 /*
@@ -1398,10 +1529,10 @@ static char *path(struct walk *w, Dwarf_Die *fn, const char *p, int at_exit,
 	char name[MAX_NAME];
 	char *e;
 
-	p = ident(p, name);
+	ident(p, name);
 	if (!name[0])
 		return why(w, "expected a name");
-	if ((e = start(w, fn, name, at_exit)))
+	if ((e = first(w, fn, p, name, at_exit, &p)))
 		return e;
 	peel(&w->type);
 	for (;;) {

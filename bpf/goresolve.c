@@ -16,6 +16,7 @@
 #include "describe.h"
 #include "gocommand.h"
 #include "goresolve.h"
+#include "govars.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
@@ -53,6 +54,8 @@ struct go_binary {
 	struct fn_index index;	/* every function by name and base, once read */
 	char *struct_name;	/* go_member()'s last struct (runtime.g, of every goid) */
 	Dwarf_Die struct_die;
+	struct go_vars vars;	/* its variables, once read */
+	int vars_read;
 };
 
 static void close_debug(struct go_binary *b)
@@ -220,6 +223,7 @@ void go_close(struct go_binary *b)
 	free(b->index.by_name);
 	free(b->index.by_base);
 	rust_index_free(&b->rust);
+	go_vars_free(&b->vars);
 	dwarf_end(b->dw);
 	close_debug(b);
 	elf_end(b->elf);
@@ -410,8 +414,10 @@ static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 		unsigned long at = off + (insn[i].address - lo);
 
 		if (b->abi == GO_ABI_GO && i < 6 && !f->check &&
-		    is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i]))
+		    is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i])) {
 			f->check = at;
+			f->entry_pc = insn[i].address;
+		}
 		if (b->abi == GO_ABI_SYSV && !f->tail_call && jumps_out(&insn[i], lo, hi))
 			f->tail_call = at;
 		if (insn[i].id != X86_INS_RET)
@@ -639,28 +645,46 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 	return 0;
 }
 
-int go_func(struct go_binary *b, const char *name, struct go_func *f,
-	    struct cap_err *err)
+int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
+		struct go_func *f, struct cap_err *err)
 {
 	Dwarf_Addr lo, hi, pc;
-	Dwarf_Die d;
 
-	if (go_subprogram(b, name, &d, err))
-		return -1;
-	if (dwarf_lowpc(&d, &lo) || dwarf_highpc(&d, &hi))
+	if (dwarf_lowpc(d, &lo) || dwarf_highpc(d, &hi))
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no code range", b->path, name);
 	memset(f, 0, sizeof(*f));
 	if (file_offset(b, lo, &f->entry, err) || scan_code(b, name, lo, hi, f, err))
 		return -1;
-	if (b->abi == GO_ABI_SYSV && (sysv_probe_pc(b, &d, &pc, err) ||
+	if (!f->check)
+		f->entry_pc = lo;
+	if (b->abi == GO_ABI_SYSV && (sysv_probe_pc(b, d, &pc, err) ||
 				      file_offset(b, pc, &f->entry, err)))
 		return -1;
+	if (b->abi == GO_ABI_SYSV)
+		f->entry_pc = pc;
 	return 0;
+}
+
+int go_func(struct go_binary *b, const char *name, struct go_func *f,
+	    struct cap_err *err)
+{
+	Dwarf_Die d;
+
+	return go_subprogram(b, name, &d, err) ? -1 : go_func_die(b, &d, name, f, err);
 }
 
 Dwarf *go_dwarf(struct go_binary *b)
 {
 	return b->dw;
+}
+
+const struct go_vars *go_variables(struct go_binary *b)
+{
+	if (!b->vars_read) {
+		go_vars_read(b->dw, &b->vars);
+		b->vars_read = 1;
+	}
+	return &b->vars;
 }
 
 /*

@@ -21,6 +21,10 @@ struct cap_err;
 struct go_func {
 	unsigned long entry;          /* file offset of the first instruction */
 	unsigned long check;          /* file offset of the stack-check JBE, 0: none */
+	unsigned long entry_pc;       /* the address of the entry's probe (the
+				       * check's, or the entry's) in the file:
+				       * the probe's address less it is the load
+				       * bias */
 	unsigned long ret[GO_MAX_RETS]; /* file offsets of RET instructions */
 	int nret;
 	unsigned long tail_call;      /* System V: file offset of a jump out of the
@@ -45,6 +49,9 @@ void go_close(struct go_binary *b);
 /* Where @name can be probed. */
 int go_func(struct go_binary *b, const char *name, struct go_func *out,
 	    struct cap_err *err);
+/* Where function @d (named @name, for messages) can be probed. */
+int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
+		struct go_func *out, struct cap_err *err);
 /* @name's DWARF subprogram (not an inlined one). */
 int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 		  struct cap_err *err);
@@ -71,6 +78,9 @@ const char *go_debug_path(const struct go_binary *b);
 Dwarf *go_dwarf(struct go_binary *b);
 /* The ELF of the code (not of a separate debug file): segments, notes, CFI. */
 Elf *go_elf(struct go_binary *b);
+/* Its variables with a fixed address (bpf/govars.h), read once. */
+struct go_vars;
+const struct go_vars *go_variables(struct go_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */
 int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
 /*

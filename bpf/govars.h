@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A binary's variables with a fixed address, by the names a probe spec
+ * gives them (docs/go.md, "Variables"): Go's package variables by their
+ * symbol (main.counter, go.etcd.io/raft/v3.x), C's globals and statics
+ * by their name, C++'s and Rust's through their namespaces (ns::x,
+ * crate::module::COUNTER); a C static of another file than the probed
+ * function's as FILE::NAME (state.c::counter, FILE the base name of its
+ * compile unit's file).  Read from DWARF (libdw): the variables at a
+ * unit's top and in its namespaces, each with its location.
+ */
+#ifndef GOVARS_H
+#define GOVARS_H
+
+#include <elfutils/libdw.h>
+
+struct go_var {
+	char *name;             /* as a spec names it, without FILE:: */
+	char *file;             /* its unit's file's base name */
+	Dwarf_Off die, cu;
+	int external;           /* DW_AT_external: one definition for all units */
+};
+
+struct go_vars {
+	struct go_var *v;
+	size_t n, cap;
+};
+
+void go_vars_read(Dwarf *dw, struct go_vars *vs);
+void go_vars_free(struct go_vars *vs);
+
+/*
+ * The variable @name names as seen from function @fn, as C scopes it: a
+ * static of @fn itself, one of @fn's unit, else the one that is external
+ * (or the only one).  1 and *@var; 0 if no variable has the name; -1 and
+ * why in *@e (caller frees) if several do and none is the one.
+ */
+int go_var_find(Dwarf *dw, const struct go_vars *vs, Dwarf_Die *fn,
+		const char *name, Dwarf_Die *var, char **e);
+
+/*
+ * Variable @var's address in the file (DW_OP_addr, DW_OP_addrx): NULL,
+ * or why it has none (thread-local, folded to a constant, optimized
+ * out), for the caller to free.
+ */
+char *go_var_addr(Dwarf_Die *var, Dwarf_Addr *addr);
+
+#endif

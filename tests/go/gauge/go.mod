@@ -1,0 +1,3 @@
+module capture.test/gauge
+
+go 1.26
