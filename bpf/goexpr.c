@@ -18,7 +18,7 @@
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
-#define MAX_PIECES 8
+#define MAX_PIECES 16
 #define MAX_NAME 128
 #define MAX_OPS 32
 #define MAX_DEREF 3
@@ -54,6 +54,7 @@ struct walk {
 	int nguards;
 	int is_int;             /* a len: an int, whatever the field counting it */
 	int at_exit;            /* read at a return */
+	int is_var;             /* it starts at a variable */
 };
 
 /* "EXPR: why", for the caller to report with the spec's file:line. */
@@ -456,19 +457,19 @@ static int is_param(Dwarf_Die *fn, const char *name)
 }
 
 /*
- * Start at variable @var, at its address in the file less the entry
- * probe's, from the probe's own address (GP_IP): a position-independent
- * binary's load bias cancels out, and no /proc/PID/maps is read.  A
- * return reads from the entry's address, saved as an argument register
- * is (a RET's own would need its own offset).
+ * Start at variable @var, each of its pieces (govars.h) at its address in
+ * the file less the entry probe's, from the probe's own address (GP_IP):
+ * a position-independent binary's load bias cancels out, and no
+ * /proc/PID/maps is read.  A return reads from the entry's address,
+ * saved as an argument register is (a RET's own would need its own offset).
  */
 static char *at_variable(struct walk *w, Dwarf_Die *var, const char *name)
 {
+	struct go_var_piece p[GO_VAR_PIECES];
 	struct go_func gf;
 	struct cap_err err;
-	Dwarf_Addr addr;
-	long long off;
-	char *e = go_var_addr(var, &addr);
+	int n;
+	char *e = go_var_pieces(var, p, &n);
 
 	if (e) {
 		char *r = why(w, "%s", e);
@@ -483,14 +484,17 @@ static char *at_variable(struct walk *w, Dwarf_Die *var, const char *name)
 		cap_err_release(&err);
 		return e;
 	}
-	off = (long long)addr - (long long)gf.entry_pc;
-	if (off < INT_MIN || off > INT_MAX)
-		return why(w, "variable %s is further than a read's offset reaches from "
-			   "the function's code (%lld bytes)", name, off);
-	w->piece[0] = (struct piece){ .size = 1 << 20, .mem = 1, .reg = GP_IP,
-				      .off0 = (int)off };
-	w->npieces = 1;
-	w->is_arg_reg = 1;
+	for (int i = 0; i < n; i++) {
+		long long off = (long long)p[i].addr - (long long)gf.entry_pc;
+
+		if (off < INT_MIN || off > INT_MAX)
+			return why(w, "variable %s is further than a read's offset reaches "
+				   "from the function's code (%lld bytes)", name, off);
+		w->piece[i] = (struct piece){ .off = p[i].off, .size = p[i].size, .mem = 1,
+					      .reg = GP_IP, .off0 = (int)off };
+	}
+	w->npieces = n;
+	w->is_arg_reg = w->is_var = 1;
 	return NULL;
 }
 
@@ -612,6 +616,9 @@ static char *place(struct walk *w)
 			return NULL;
 		}
 	}
+	if (w->is_var)
+		return why(w, "byte %d of the variable is in none of the pieces DWARF "
+			   "gives it: the optimizer dropped it", w->voff);
 	if (go_abi(w->b) == GO_ABI_SYSV)
 		return why(w, "byte %d of the value is in no place DWARF gives at the "
 			   "probe site (optimized out, or inside a register the probe "
@@ -917,18 +924,29 @@ static char *enum_value(struct walk *w, Dwarf_Die *vp, struct go_value *out)
 	return NULL;
 }
 
+static int is_pointer(const char *name, Dwarf_Die *t);
+static char *along(struct walk *w, int (*end)(const char *, Dwarf_Die *),
+		   const char *what);
+
+/* A Rust AtomicPtr<T>: its fields are T's, through the pointer in its cell. */
+static int is_atomic_ptr(struct walk *w)
+{
+	return go_is_rust(w->b) && dwarf_tag(&w->type) == DW_TAG_structure_type &&
+	       !strncmp(type_name(&w->type), "AtomicPtr<", 10);
+}
+
 /* Member @name of the struct the value is (or points to). */
 static char *member(struct walk *w, const char *name)
 {
 	char tuple[MAX_NAME];
 	Dwarf_Die m;
+	char *e;
 
-	if (dwarf_tag(&w->type) == DW_TAG_pointer_type) {
-		char *e = deref(w, 0);
-
-		if (e)
-			return e;
-	}
+	if (is_atomic_ptr(w) && find_member(&w->type, name, &m) &&
+	    (e = along(w, is_pointer, "pointer in its cell")))
+		return e;
+	if (dwarf_tag(&w->type) == DW_TAG_pointer_type && (e = deref(w, 0)))
+		return e;
 	if (go_is_rust(w->b) && !variant_part(&w->type, &m))
 		return variant(w, &m, name);
 	if (go_is_rust(w->b) && isdigit((unsigned char)*name)) {
@@ -1084,6 +1102,13 @@ static int is_pointer(const char *name, Dwarf_Die *t)
 {
 	(void)name;
 	return dwarf_tag(t) == DW_TAG_pointer_type;
+}
+
+/* an integer or a bool: the value inside a Rust atomic's cell */
+static int is_base(const char *name, Dwarf_Die *t)
+{
+	(void)name;
+	return dwarf_tag(t) == DW_TAG_base_type;
 }
 
 /* hashbrown's RawTableInner's count of its items */
@@ -1307,19 +1332,43 @@ static void take_value(struct walk *w, enum go_kind kind, int size,
 	take_guards(w, out);
 }
 
+/* Rust's integer atomics (core::sync::atomic), read by their value. */
+static int rust_atomic(const char *n)
+{
+	static const char *const types[] = { "AtomicBool", "AtomicU8", "AtomicU16",
+		"AtomicU32", "AtomicU64", "AtomicUsize", "AtomicI8", "AtomicI16",
+		"AtomicI32", "AtomicI64", "AtomicIsize" };
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(n, types[i]))
+			return 1;
+	return 0;
+}
+
 /*
  * sync/atomic's Int32, Int64, Uint32, Uint64, Uintptr and Bool are read
  * by their value, their field v (a Bool's a uint32 that is 0 or 1: its
- * low byte, as a bool).  1 if @w was one of them (now at v), 0 if not.
+ * low byte, as a bool); Rust's AtomicU8 ... AtomicIsize by the integer
+ * in their cell (v.value today: found, not assumed), an AtomicBool's a
+ * u8 that is 0 or 1.  1 if @w was one of them (now at its value), 0 if not.
  */
 static int atomic_value(struct walk *w, int *is_bool)
 {
 	static const char *const types[] = { "Int32", "Int64", "Uint32", "Uint64",
 					     "Uintptr", "Bool" };
 	const char *n = type_name(&w->type);
+	char *e;
 
 	*is_bool = 0;
-	if (dwarf_tag(&w->type) != DW_TAG_structure_type || strncmp(n, "sync/atomic.", 12))
+	if (dwarf_tag(&w->type) != DW_TAG_structure_type)
+		return 0;
+	if (go_is_rust(w->b) && rust_atomic(n)) {
+		*is_bool = !strcmp(n, "AtomicBool");
+		e = along(w, is_base, "integer in its cell");
+		free(e);
+		return !e;
+	}
+	if (strncmp(n, "sync/atomic.", 12))
 		return 0;
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (!strcmp(n + 12, types[i])) {
@@ -1366,7 +1415,7 @@ static char *finish(struct walk *w, struct go_value *out)
 	if (dwarf_tag(&w->type) == DW_TAG_enumeration_type && enum_base(&w->type))
 		return why(w, "enum %s: DWARF gives it no underlying type (DWARF 5 "
 			   "does: -gdwarf-5)", out->type);
-	if (dwarf_tag(&w->type) == DW_TAG_pointer_type)
+	if (dwarf_tag(&w->type) == DW_TAG_pointer_type || is_atomic_ptr(w))
 		return why(w, "%s is an address, which differs from run to run: read a field through it",
 			   type_name(&w->type));
 	if (dwarf_tag(&w->type) != DW_TAG_base_type ||

@@ -114,8 +114,9 @@ static int in_scope(Dwarf_Die *scope, const char *name, Dwarf_Die *var)
 			return 1;
 		if (is_defined(&d) && n && !strcmp(n, name) &&
 		    dwarf_hasattr(&d, DW_AT_location)) {
-			Dwarf_Addr addr;
-			char *e = go_var_addr(&d, &addr);
+			struct go_var_piece p[GO_VAR_PIECES];
+			int np;
+			char *e = go_var_pieces(&d, p, &np);
 
 			free(e);
 			if (!e) {       /* a static, not a local on the stack */
@@ -187,34 +188,70 @@ static int block_addr(Dwarf_Attribute *a, Dwarf_Addr *addr)
 	return 0;
 }
 
-char *go_var_addr(Dwarf_Die *var, Dwarf_Addr *addr)
+/* Operation @op of location @a, an address: 0 and *@addr, else -1. */
+static int address(Dwarf_Attribute *a, Dwarf_Op *op, Dwarf_Addr *addr)
 {
-	const char *n = name_of(var) ? name_of(var) : "?";
+	if (op->atom == DW_OP_addr) {
+		*addr = op->number;
+		return 0;
+	}
+	return (op->atom == DW_OP_addrx || op->atom == DW_OP_GNU_addr_index) ?
+	       indexed(a, op, addr) : -1;
+}
+
+/* The pieces of location @ops: each an address, then DW_OP_piece; a gap none. */
+static char *pieces(const char *n, Dwarf_Attribute *a, Dwarf_Op *ops, size_t nops,
+		    struct go_var_piece *p, int *np)
+{
+	int off = 0, have = 0;
+	Dwarf_Addr addr = 0;
+
+	*np = 0;
+	for (size_t i = 0; i < nops; i++) {
+		if (ops[i].atom != DW_OP_piece) {
+			if (have || address(a, &ops[i], &addr))
+				return xasprintf("variable %s is not at a fixed address (DW_OP "
+						 "%#x): a local, or computed", n, ops[i].atom);
+			have = 1;
+			continue;
+		}
+		if (have && *np == GO_VAR_PIECES)
+			return xasprintf("variable %s is in more than %d pieces", n,
+					 GO_VAR_PIECES);
+		if (have)
+			p[(*np)++] = (struct go_var_piece){ addr, off, (int)ops[i].number };
+		off += (int)ops[i].number;
+		have = 0;
+	}
+	if (have)       /* one address: all of it */
+		p[(*np)++] = (struct go_var_piece){ addr, off, 1 << 20 };
+	return *np ? NULL : xasprintf("variable %s: DWARF gives it no address", n);
+}
+
+char *go_var_pieces(Dwarf_Die *var, struct go_var_piece *p, int *n)
+{
+	const char *name = name_of(var) ? name_of(var) : "?";
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
 	size_t nops;
 
 	if (!dwarf_attr(var, DW_AT_location, &a))
-		return xasprintf("variable %s has no address: %s", n,
+		return xasprintf("variable %s has no address: %s", name,
 				 dwarf_hasattr(var, DW_AT_const_value) ?
 				 "the compiler folded it to a constant" :
 				 "DWARF gives it no location (optimized out?)");
-	if (!block_addr(&a, addr))
+	if (!block_addr(&a, &p[0].addr)) {
+		p[0].off = 0;
+		p[0].size = 1 << 20;
+		*n = 1;
 		return NULL;
+	}
 	if (dwarf_getlocation(&a, &ops, &nops) || nops < 1)
-		return xasprintf("variable %s: DWARF gives it no single location", n);
+		return xasprintf("variable %s: DWARF gives it no single location", name);
 	for (size_t i = 1; i < nops; i++)
 		if (ops[i].atom == DW_OP_form_tls_address ||
 		    ops[i].atom == DW_OP_GNU_push_tls_address)
 			return xasprintf("variable %s is thread-local: each thread has its "
-					 "own, at an address the probe cannot compute", n);
-	if (nops == 1 && ops[0].atom == DW_OP_addr) {
-		*addr = ops[0].number;
-		return NULL;
-	}
-	if (nops == 1 && (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) &&
-	    !indexed(&a, &ops[0], addr))
-		return NULL;
-	return xasprintf("variable %s is not at a fixed address (DW_OP %#x): a local, "
-			 "or computed", n, ops[0].atom);
+					 "own, at an address the probe cannot compute", name);
+	return pieces(name, &a, ops, nops, p, n);
 }

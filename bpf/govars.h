@@ -38,11 +38,23 @@ void go_vars_free(struct go_vars *vs);
 int go_var_find(Dwarf *dw, const struct go_vars *vs, Dwarf_Die *fn,
 		const char *name, Dwarf_Die *var, char **e);
 
+#define GO_VAR_PIECES 16
+
+/* Bytes [@off, @off + @size) of a variable, at @addr in the file. */
+struct go_var_piece {
+	Dwarf_Addr addr;
+	int off, size;
+};
+
 /*
- * Variable @var's address in the file (DW_OP_addr, DW_OP_addrx): NULL,
- * or why it has none (thread-local, folded to a constant, optimized
- * out), for the caller to free.
+ * Where variable @var is in the file: one address (DW_OP_addr, clang's
+ * DW_OP_addrx), a piece of it all; or the pieces an optimizer scattered
+ * it in (DW_OP_piece, each at an address of its own; LLVM does so with a
+ * Rust static struct), a part no piece has optimized out.  Up to
+ * GO_VAR_PIECES into @p, how many into *@n: NULL, or why it has none
+ * (thread-local, folded to a constant, optimized out), for the caller to
+ * free.
  */
-char *go_var_addr(Dwarf_Die *var, Dwarf_Addr *addr);
+char *go_var_pieces(Dwarf_Die *var, struct go_var_piece *p, int *n);
 
 #endif
