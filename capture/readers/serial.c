@@ -108,6 +108,31 @@ static int on_end(struct serial *s, const char *count)
 	return 0;
 }
 
+/*
+ * A line that is a JSON object and no event, before the BEGIN marker: no
+ * console writes one, a recorded or probed stream of events does (a
+ * probe spec's, folded by the wrong system): refused at its first line,
+ * not at the end as a capture without its marker.
+ */
+static int not_console(struct serial *s, const char *line)
+{
+	const char *end = NULL;
+	cJSON *v;
+	int object;
+
+	line += strspn(line, " \t");
+	if (*line != '{')
+		return 0;
+	v = cJSON_ParseWithOpts(line, &end, 0);
+	object = v && cJSON_IsObject(v) && strspn(end, " \t\r") == strlen(end);
+	cJSON_Delete(v);
+	if (!object)
+		return 0;
+	return serial_fail(s, EXIT_BAD_INPUT,
+			   "a JSON object where a console's output was due: not a %s "
+			   "capture (another system's events?)", s->ops->system);
+}
+
 /* Each line of the stream to its handler; then the markers were both there. */
 static int read_lines(struct serial *s)
 {
@@ -121,6 +146,8 @@ static int read_lines(struct serial *s)
 			rc = on_begin(s);
 		else if ((p = strstr(line, "CAPTURE END")))
 			rc = on_end(s, p + strlen("CAPTURE END"));
+		else if (!s->begun)
+			rc = not_console(s, line);
 	}
 	if (rc)
 		return -1;

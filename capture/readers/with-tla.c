@@ -7,7 +7,7 @@
 
 /*
  * The with_tla event of one line into *@ev (NULL: a zap line that is not
- * a trace line, skipped); -1 if it is neither.
+ * a trace line, skipped: its level and msg strings); -1 if it is neither.
  */
 static int trace_event(const struct line_reader *in, const cJSON *line,
 		       const cJSON **ev, struct cap_err *err)
@@ -20,7 +20,8 @@ static int trace_event(const struct line_reader *in, const cJSON *line,
 		*ev = line;
 	else if (cJSON_IsObject(inner) && tag && !strcmp(tag, "trace"))
 		*ev = inner;
-	else if (!cJSON_IsObject(inner) && !json_get(line, "level"))
+	else if (!cJSON_IsObject(inner) &&
+		 !(json_get_str(line, "level") && json_get_str(line, "msg")))
 		return cap_fail_at(err, EXIT_BAD_INPUT, in->path, in->line,
 				   "neither a with_tla event nor a zap trace line");
 	return 0;

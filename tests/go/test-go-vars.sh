@@ -7,7 +7,8 @@
 # counter, a pointer to a struct, an array, another package's variable by
 # its import path) and checked against its own log (check-gauge.py), the
 # same events from both builds; a misspelt variable refused with exit 3,
-# its SPEC:LINE, the nearest names and nothing written.
+# its SPEC:LINE, the nearest names and nothing written; --fold of a
+# system that does not read such events refused at their first line.
 # needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
 GO=$(go_tool)
@@ -47,3 +48,13 @@ expect_exit 3 "refused: misspelt" \
 	'misspelt.probes:3: .*pie: main.stat: main.apply has no argument or result main, and the binary no variable main.stat \(did you mean main.state' \
 	$CAPTURE go --probes "$TMP/misspelt.probes" -o "$TMP/out-misspelt" -- "$TMP/pie"
 nothing_left "nothing written: misspelt" "$TMP/out-misspelt"
+
+# --fold of a system whose input the gauge's events are not: exit 3 at
+# their first line (spin and rwlock read console logs, etcd with_tla).
+for sys in spin rwlock etcd; do
+	expect_exit 3 "--fold $sys of the gauge's events: refused at their first line" \
+		"f-$sys.failed/raw/pie.events.ndjson:1: " \
+		$CAPTURE go --probes "$D/gauge.probes" --fold $sys -o "$TMP/f-$sys" -- "$TMP/pie" \
+		-workers 1 -ops 2
+	nothing_left "no corpus after --fold $sys" "$TMP/f-$sys"
+done

@@ -157,6 +157,15 @@ static void serial_fails(void)
 		"CAPTURE BEGIN x\n{\"seq\":0}\nCAPTURE END 3\n",
 		EXIT_CAPTURE_FAILED,
 		"run.log:3: the emitter wrote 3 events, the stream has 1: 2 lost");
+	refused("another system's events: at the first line", read_serial,
+		"{\"event\":\"Apply\",\"proc\":0}\n{\"event\":\"Applied\"}\n",
+		EXIT_BAD_INPUT, "run.log:1: a JSON object where a console's output was "
+		"due: not a test capture (another system's events?)");
+	refused("a JSON object amid the boot", read_serial, "boot\n {\"a\":1} \n",
+		EXIT_BAD_INPUT, "run.log:2: a JSON object where a console's output was "
+		"due: not a test capture (another system's events?)");
+	reads("a brace that is no JSON object is noise", read_serial,
+	      "{ boot\n{\"a\":1} x\nCAPTURE BEGIN x\n{\"seq\":0}\nCAPTURE END 1\n", 1, 1);
 	refused("no BEGIN", read_serial, "boot\nlogin:\n", EXIT_CAPTURE_FAILED,
 		"run.log:2: no CAPTURE BEGIN marker: not a test capture, or "
 		"nothing was captured");
@@ -180,6 +189,9 @@ static void with_tla_fails(void)
 	refused("neither kind of line", read_with_tla,
 		"{\"name\":\"x\",\"nid\":\"1\"}\n{\"msg\":\"hi\"}\n", EXIT_BAD_INPUT,
 		"run.log:2: neither a with_tla event nor a zap trace line");
+	refused("a level that is no zap line's: at the first line", read_with_tla,
+		"{\"event\":\"Applied\",\"level\":33}\n", EXIT_BAD_INPUT,
+		"run.log:1: neither a with_tla event nor a zap trace line");
 	refused("a line that is not JSON", read_with_tla, "{\"name\":\n",
 		EXIT_BAD_INPUT, "run.log:1: not a JSON value");
 	refused("a truncated last line", read_with_tla,
