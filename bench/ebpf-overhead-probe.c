@@ -196,7 +196,7 @@ static int bare(char *const argv[], int k)
 	if (fd < 0 || prog < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot load the empty program");
 	link = how == GP_ATTACH_MULTI ?
-	       gp_uprobe_multi_link(prog, argv[1], &off, &cookie, 1, 0) :
+	       gp_uprobe_multi_link(prog, argv[1], &off, &cookie, 1, 0, 0) :
 	       perf_uprobe(prog, argv[1], off);
 	if (link < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot attach the empty program");

@@ -32,7 +32,8 @@ struct uprobe_multi_attr {
 };
 
 int gp_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
-			 const unsigned long long *cookies, unsigned n, pid_t pid)
+			 const unsigned long long *cookies, unsigned n, pid_t pid,
+			 unsigned flags)
 {
 	struct uprobe_multi_attr a;
 
@@ -43,6 +44,7 @@ int gp_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *off
 	a.offsets = (__u64)(unsigned long)offs;
 	a.cookies = (__u64)(unsigned long)cookies;
 	a.cnt = n;
+	a.multi_flags = flags;
 	a.pid = (__u32)pid;
 	return (int)syscall(__NR_bpf, BPF_LINK_CREATE, &a, sizeof(a));
 }
@@ -56,7 +58,7 @@ int gp_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *off
 static int link_errno(int prog_fd, pid_t pid)
 {
 	unsigned long off = 0;
-	int fd = gp_uprobe_multi_link(prog_fd, "/", &off, NULL, 1, pid);
+	int fd = gp_uprobe_multi_link(prog_fd, "/", &off, NULL, 1, pid, 0);
 
 	if (fd >= 0) {
 		close(fd);

@@ -19,14 +19,18 @@ struct cap_err;
  */
 #define GP_TRACE_UPROBE_MULTI 48
 
+/* The link's flag that makes its probes uretprobes (BPF_F_UPROBE_MULTI_RETURN). */
+#define GP_UPROBE_MULTI_RETURN 1
+
 /*
  * One link of program @prog_fd at the @n file offsets @offs of @path,
- * site @cookies[i] at @offs[i], in process @pid (0: every process): its
- * file descriptor (closing it detaches every site at once), or -1 with
- * errno.
+ * site @cookies[i] at @offs[i], in process @pid (0: every process), each
+ * a uretprobe if @flags has GP_UPROBE_MULTI_RETURN: its file descriptor
+ * (closing it detaches every site at once), or -1 with errno.
  */
 int gp_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
-			 const unsigned long long *cookies, unsigned n, pid_t pid);
+			 const unsigned long long *cookies, unsigned n, pid_t pid,
+			 unsigned flags);
 
 /*
  * A program that returns at once, loaded for path @how: its file

@@ -33,7 +33,8 @@
 struct gp_object {
 	char *path;             /* as attached: the binary's, or the library's real path */
 	struct go_binary *bin;
-	int multi_fd;           /* GP_ATTACH_MULTI's link of its sites */
+	int multi_fd[2];        /* GP_ATTACH_MULTI's links of its sites:
+				 * uprobes, uretprobes */
 };
 
 /* A thread seen where there are no goroutines: its index in its process. */
@@ -65,6 +66,7 @@ struct gp_engine {
 	unsigned long offs[GP_MAX_LINKS];   /* file offset of each attachment */
 	unsigned long long cookie[GP_MAX_LINKS];    /* its site id */
 	unsigned char obj[GP_MAX_LINKS];    /* its object */
+	unsigned char ret[GP_MAX_LINKS];    /* a uretprobe (System V returns) */
 	unsigned nlinks;
 	enum gp_attach how;
 	struct bpf_link *links[GP_MAX_LINKS];       /* GP_ATTACH_PERF's */
@@ -123,7 +125,7 @@ struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 	e->bin = b;
 	e->goid_off = goid_off;
 	e->ring_bytes = 1ul << 20;
-	e->objs[0] = (struct gp_object){ xstrdup(binary), b, -1 };
+	e->objs[0] = (struct gp_object){ xstrdup(binary), b, { -1, -1 } };
 	e->nobjs = 1;
 	e->stdin_fd = -1;
 	e->poll_ms = 50;
@@ -156,11 +158,12 @@ static void detach(struct gp_engine *e)
 	unsigned order[GP_MAX_LINKS];
 	int first = 1;
 
-	for (unsigned i = 0; i < e->nobjs; i++) {
-		if (e->objs[i].multi_fd >= 0)
-			close(e->objs[i].multi_fd);
-		e->objs[i].multi_fd = -1;
-	}
+	for (unsigned i = 0; i < e->nobjs; i++)
+		for (int k = 0; k < 2; k++) {
+			if (e->objs[i].multi_fd[k] >= 0)
+				close(e->objs[i].multi_fd[k]);
+			e->objs[i].multi_fd[k] = -1;
+		}
 	link_order(e, order);
 	for (unsigned k = 0, i; k < e->nlinks; k++) {
 		i = order[e->nlinks - 1 - k];
@@ -226,7 +229,7 @@ struct go_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err
 		free(path);
 		return NULL;
 	}
-	e->objs[e->nobjs++] = (struct gp_object){ path, b, -1 };
+	e->objs[e->nobjs++] = (struct gp_object){ path, b, { -1, -1 } };
 	return b;
 }
 
@@ -310,13 +313,37 @@ static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
 }
 
 static int add_link(struct gp_engine *e, unsigned obj, unsigned long off, int site,
-		    struct cap_err *err)
+		    int ret, struct cap_err *err)
 {
 	if (e->nlinks == GP_MAX_LINKS)
 		return cap_fail(err, EXIT_USAGE, "more than %d probe attachments", GP_MAX_LINKS);
 	e->obj[e->nlinks] = (unsigned char)obj;
 	e->offs[e->nlinks] = off;
+	e->ret[e->nlinks] = (unsigned char)ret;
 	e->cookie[e->nlinks++] = (unsigned)site;
+	return 0;
+}
+
+/*
+ * Where function @f of object @obj returns, for site @x: at every RET;
+ * or, when a RET does not take each return of System V code
+ * (goresolve.h), by the kernel's uretprobe at its first instruction,
+ * which takes the return however the function leaves (a RET, or a jump
+ * to another function that returns for it: a tail call).  Never a
+ * uretprobe for Go: its runtime moves goroutine stacks, and the return
+ * address the uretprobe replaces with them.
+ */
+static int add_returns(struct gp_engine *e, struct go_binary *b, unsigned obj,
+		       const char *name, const struct go_func *f, int x,
+		       struct cap_err *err)
+{
+	if (f->uretprobe)
+		return add_link(e, obj, f->start, x, 1, err);
+	if (go_abi(b) == GO_ABI_GO && (f->tail_call || !f->nret))
+		return cap_fail(err, EXIT_USAGE, "%s: no RET takes each of its returns", name);
+	for (int i = 0; i < f->nret; i++)
+		if (add_link(e, obj, f->ret[i], x, 0, err))
+			return -1;
 	return 0;
 }
 
@@ -340,22 +367,14 @@ int gp_probe_in(struct gp_engine *e, struct go_binary *b, const char *name,
 		return -1;
 	id = add_site(e, b, name, entry, func,
 		      f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY, err);
-	if (id < 0 || add_link(e, obj, f.check ? f.check : f.entry, id, err))
+	if (id < 0 || add_link(e, obj, f.check ? f.check : f.entry, id, 0, err))
 		return -1;
 	if (!exit)
 		return id;
-	if (!f.nret)    /* glibc's pthread_mutex_unlock is a jump and no RET */
-		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no RET instruction",
-				go_path(b), name);
 	if (!entry->nsaved)
 		return cap_fail(err, EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
 	x = add_site(e, b, name, exit, func, GP_SITE_EXIT, err);
-	if (x < 0)
-		return -1;
-	for (int i = 0; i < f.nret; i++)
-		if (add_link(e, obj, f.ret[i], x, err))
-			return -1;
-	return id;
+	return x < 0 || add_returns(e, b, obj, name, &f, x, err) ? -1 : id;
 }
 
 /*
@@ -615,36 +634,45 @@ static int follow_target(struct gp_engine *e, pid_t pid)
 }
 
 /*
- * Each object's sites in one link, for @pid alone unless followed: a
- * multi link is of one file.  The libraries first, the binary last (and
- * detached first): a call of the binary probed finds its libraries'
- * probes there already.
+ * Object @o's uprobes (@ret 0) or uretprobes (1) in one link, for @pid
+ * alone unless followed (a link's probes are all one or the other).
  */
-static int attach_multi(struct gp_engine *e, pid_t pid)
+static int attach_multi_link(struct gp_engine *e, unsigned o, int ret, pid_t pid)
 {
 	unsigned long offs[GP_MAX_LINKS];
 	unsigned long long cookie[GP_MAX_LINKS];
+	struct gp_object *ob = &e->objs[o];
+	unsigned n = 0;
 
-	for (unsigned o = e->nobjs; o-- > 0;) {
-		struct gp_object *ob = &e->objs[o];
-		unsigned n = 0;
+	for (unsigned i = 0; i < e->nlinks; i++)
+		if (e->obj[i] == o && e->ret[i] == ret) {
+			offs[n] = e->offs[i];
+			cookie[n++] = e->cookie[i];
+		}
+	if (!n)
+		return 0;
+	ob->multi_fd[ret] = gp_uprobe_multi_link(bpf_program__fd(e->skel->progs.goprobe),
+						 ob->path, offs, cookie, n, e->follow ? 0 : pid,
+						 ret ? GP_UPROBE_MULTI_RETURN : 0);
+	if (ob->multi_fd[ret] < 0)
+		return cap_fail(e->err, attach_failure(),
+				"cannot attach %u %s to %s as one uprobe_multi link: %s%s",
+				n, ret ? "uretprobes" : "uprobes", ob->path, strerror(errno),
+				errno == EINVAL ? " (CAPTURE_UPROBE=perf attaches them one by one)" : "");
+	return 0;
+}
 
-		for (unsigned i = 0; i < e->nlinks; i++)
-			if (e->obj[i] == o) {
-				offs[n] = e->offs[i];
-				cookie[n++] = e->cookie[i];
-			}
-		if (!n)
-			continue;
-		ob->multi_fd = gp_uprobe_multi_link(bpf_program__fd(e->skel->progs.goprobe),
-						    ob->path, offs, cookie, n,
-						    e->follow ? 0 : pid);
-		if (ob->multi_fd < 0)
-			return cap_fail(e->err, attach_failure(),
-					"cannot attach %u uprobes to %s as one uprobe_multi link: %s%s",
-					n, ob->path, strerror(errno),
-					errno == EINVAL ? " (CAPTURE_UPROBE=perf attaches them one by one)" : "");
-	}
+/*
+ * Each object's sites in its links: a multi link is of one file.  The
+ * libraries first, the binary last (and detached first): a call of the
+ * binary probed finds its libraries' probes there already.
+ */
+static int attach_multi(struct gp_engine *e, pid_t pid)
+{
+	for (unsigned o = e->nobjs; o-- > 0;)
+		for (int ret = 0; ret < 2; ret++)
+			if (attach_multi_link(e, o, ret, pid))
+				return -1;
 	return 0;
 }
 
@@ -659,7 +687,8 @@ static int attach(struct gp_engine *e, pid_t pid)
 	link_order(e, order);
 	for (unsigned k = 0; k < e->nlinks; k++) {
 		unsigned i = order[k];
-		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i]);
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = e->cookie[i],
+			    .retprobe = e->ret[i]);
 		const char *path = e->objs[e->obj[i]].path;
 
 		e->links[i] = bpf_program__attach_uprobe_opts(e->skel->progs.goprobe,

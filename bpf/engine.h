@@ -115,10 +115,13 @@ void gp_set_pid(struct gp_engine *e, pid_t pid);
 void gp_preload(struct gp_engine *e);
 
 /*
- * Probe function @name of the binary: its entry reads @entry (which also says which
- * argument registers to save for the exits); if @exit is not NULL every
- * RET reads @exit.  Returns the site id of the entry; the exit's is that
- * plus one; -1 with @err.
+ * Probe function @name of the binary: its entry reads @entry (which also
+ * says which argument registers to save for the exits); if @exit is not
+ * NULL each return reads @exit: at every RET, or by a uretprobe where a
+ * RET does not take each return of System V code (a tail call,
+ * goresolve.h), which sees the registers after the return.  Returns the
+ * site id of the entry; the exit's is that plus one; -1 with @err (a Go
+ * function whose returns no RET takes).
  */
 int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
 	     const struct gp_site *exit, struct cap_err *err);

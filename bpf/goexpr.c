@@ -169,6 +169,19 @@ static int address_op(struct walk *w, const Dwarf_Op *op, const char *name,
 }
 
 /*
+ * An argument in a slot of the function's own frame, read at a return
+ * the kernel's uretprobe sees: the frame is gone, below the stack pointer,
+ * where the uretprobe's trampoline pushes registers.  (A caller's stack
+ * argument, above it, is still there.)
+ */
+static char *dead_slot(struct walk *w, const char *name)
+{
+	return why(w, "argument %s of %s is in a slot of its frame, which is gone "
+		   "where the kernel's uretprobe sees the return (a jump may leave "
+		   "%s: a tail call): read it at the entry", name, w->func, w->func);
+}
+
+/*
  * One operation of a System V location at @pc into @cur: a register, a
  * register plus an offset (DW_OP_breg*) or the frame base plus one
  * (DW_OP_fbreg), as a stack slot when the register is SP.
@@ -207,8 +220,14 @@ static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 	if (reg == -1)
 		return why(w, "argument %s is based on a register the probe cannot read",
 			   name);
+	if (w->at_exit == GO_AT_RETPROBE && reg != SYSV_SP && a == DW_OP_fbreg)
+		return dead_slot(w, name);
 	if (reg == SYSV_SP && w->at_exit) {
-		/* SP at the probe site (after a prologue) is not SP at a RET */
+		/*
+		 * SP at the probe site (after a prologue) is not SP at the
+		 * return: CFA - 8 at a RET, the CFA where a uretprobe sees it
+		 * (the RET popped the return address)
+		 */
 		long k;
 
 		if ((e = sysv_cfa_above_sp(w->b, pc, &k))) {
@@ -218,7 +237,9 @@ static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 			free(e);
 			return r;
 		}
-		off += 8 - k;
+		if (w->at_exit == GO_AT_RETPROBE && off < k)
+			return dead_slot(w, name);
+		off += (w->at_exit == GO_AT_RETPROBE ? 0 : 8) - k;
 	}
 	cur->stack = reg == SYSV_SP;
 	cur->mem = !cur->stack;
@@ -556,7 +577,9 @@ static char *first(struct walk *w, Dwarf_Die *fn, const char *p, const char *nam
 
 	w->at_exit = at_exit;
 	*end = p + n;
-	if (!is_param(fn, name) && ((e = variable(w, p, end, &found)) || found))
+	if (is_param(fn, name))
+		return start(w, fn, name, at_exit);
+	if ((e = variable(w, p, end, &found)) || found)
 		return e;
 	if (!(e = start(w, fn, name, at_exit)) || strstr(e, "(did you mean"))
 		return e;

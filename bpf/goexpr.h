@@ -93,9 +93,16 @@ struct go_value {
 };
 
 /*
+ * Where a value is read: at the entry, at a RET, or at a uretprobe (the
+ * return as the kernel's uretprobe sees it, after the RET: the frame is
+ * gone, engine.h).
+ */
+enum { GO_AT_ENTRY, GO_AT_RET, GO_AT_RETPROBE };
+
+/*
  * Resolve @expr in function @func (whose DWARF subprogram is @fn), at a
- * return when @at_exit (results may be named there, not at entry).
- * Returns NULL, or why not (caller frees).
+ * return when @at_exit (results may be named there, not at entry): one
+ * of the above.  Returns NULL, or why not (caller frees).
  */
 char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	      int at_exit, struct go_value *out);

@@ -378,14 +378,22 @@ static int is_check_jbe(cs_insn *prev, cs_insn *in)
 	       strstr(prev->op_str, "r14");
 }
 
-/* A JMP to a constant address outside [@lo, @hi): a tail call. */
-static int jumps_out(cs_insn *in, Dwarf_Addr lo, Dwarf_Addr hi)
+/*
+ * A JMP that leaves [@lo, @hi), a tail call: to a constant address
+ * outside it, or (System V, @sysv) through memory at a constant place (a
+ * GOT entry: [rip + X]).  Jumps through a register or a table are a
+ * switch's, or a tail call through a pointer: told apart by no one here
+ * (goresolve.h: which code's returns are uretprobes).
+ */
+static int jumps_out(cs_insn *in, Dwarf_Addr lo, Dwarf_Addr hi, int sysv)
 {
 	char *end;
 	unsigned long to;
 
-	if (in->id != X86_INS_JMP || strncmp(in->op_str, "0x", 2))
+	if (in->id != X86_INS_JMP)
 		return 0;
+	if (strncmp(in->op_str, "0x", 2))
+		return sysv && strstr(in->op_str, "[rip");
 	to = strtoul(in->op_str, &end, 16);
 	return !*end && (to < lo || to >= hi);
 }
@@ -418,10 +426,14 @@ static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 			f->check = at;
 			f->entry_pc = insn[i].address;
 		}
-		if (b->abi == GO_ABI_SYSV && !f->tail_call && jumps_out(&insn[i], lo, hi))
+		if (!f->tail_call && jumps_out(&insn[i], lo, hi, b->abi == GO_ABI_SYSV))
 			f->tail_call = at;
 		if (insn[i].id != X86_INS_RET)
 			continue;
+		if (f->nret == GO_MAX_RETS && b->abi == GO_ABI_SYSV) {
+			f->uretprobe = 1;       /* its RETs are too many to probe */
+			continue;
+		}
 		if (f->nret == GO_MAX_RETS) {
 			rc = cap_fail(err, EXIT_BAD_INPUT, "%s: %s has more than %d RET instructions",
 				      b->path, name, GO_MAX_RETS);
@@ -655,13 +667,24 @@ int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
 	memset(f, 0, sizeof(*f));
 	if (file_offset(b, lo, &f->entry, err) || scan_code(b, name, lo, hi, f, err))
 		return -1;
+	f->start = f->entry;
 	if (!f->check)
 		f->entry_pc = lo;
 	if (b->abi == GO_ABI_SYSV && (sysv_probe_pc(b, d, &pc, err) ||
 				      file_offset(b, pc, &f->entry, err)))
 		return -1;
-	if (b->abi == GO_ABI_SYSV)
+	/*
+	 * System V returns are the kernel's uretprobe's, which costs a trap
+	 * where a RET's probe costs a trap and a single step, and takes a
+	 * return by a tail call too; but unoptimized code (probed past its
+	 * prologue) reads its arguments from its frame, gone where a
+	 * uretprobe sees the return: it makes no tail call (an indirect jump
+	 * there is a switch's), so its RETs take every return.
+	 */
+	if (b->abi == GO_ABI_SYSV) {
 		f->entry_pc = pc;
+		f->uretprobe |= pc == lo || f->tail_call || !f->nret;
+	}
 	return 0;
 }
 

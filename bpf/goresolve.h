@@ -19,7 +19,10 @@ struct go_binary;
 struct cap_err;
 
 struct go_func {
-	unsigned long entry;          /* file offset of the first instruction */
+	unsigned long start;          /* file offset of the first instruction */
+	unsigned long entry;          /* file offset of the entry's probe: the
+				       * first instruction, or (System V) past
+				       * the prologue (sysv-resolve.h) */
 	unsigned long check;          /* file offset of the stack-check JBE, 0: none */
 	unsigned long entry_pc;       /* the address of the entry's probe (the
 				       * check's, or the entry's) in the file:
@@ -27,9 +30,17 @@ struct go_func {
 				       * bias */
 	unsigned long ret[GO_MAX_RETS]; /* file offsets of RET instructions */
 	int nret;
-	unsigned long tail_call;      /* System V: file offset of a jump out of the
+	unsigned long tail_call;      /* file offset of a jump that leaves the
 				       * function (a tail call returns through
-				       * another's RET), 0: none */
+				       * another's RET): to an address out of it,
+				       * or (System V) through a GOT entry; 0: none */
+	int uretprobe;                /* System V: its returns are the kernel's
+				       * uretprobe's, at @start (engine.h): any
+				       * optimized function's (probed at its
+				       * first instruction, where a jump through
+				       * a register may be a tail call), and one
+				       * with a tail call, no RET or more than
+				       * GO_MAX_RETS; else its RETs' */
 };
 
 #include <elfutils/libdw.h>
@@ -46,7 +57,7 @@ enum go_abi { GO_ABI_GO, GO_ABI_SYSV };
 struct go_binary *go_open(const char *path, struct cap_err *err);
 void go_close(struct go_binary *b);
 
-/* Where @name can be probed. */
+/* Where @name can be probed (a function without a RET too: it may have no return event). */
 int go_func(struct go_binary *b, const char *name, struct go_func *out,
 	    struct cap_err *err);
 /* Where function @d (named @name, for messages) can be probed. */

@@ -359,12 +359,18 @@ static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
 		cap_err_release(&why);
 		return -1;
 	}
-	if (fn->exit && gf.tail_call)
-		return gospec_refuse(s, fn->exit->line, "%s: %s ends in a tail call (a jump "
-				     "at %#lx): it returns through another function's RET, "
-				     "which a return event would miss; build with "
-				     "-fno-optimize-sibling-calls", go_path(b), fn->name,
+	if (fn->exit && go_abi(b) == GO_ABI_GO && gf.tail_call)
+		return gospec_refuse(s, fn->exit->line, "%s: %s returns through a jump to "
+				     "another function (at %#lx), which no RET of its own "
+				     "takes, and Go's moving stacks allow no uretprobe: probe "
+				     "the return of its caller", go_path(b), fn->name,
 				     gf.tail_call);
+	if (fn->exit && go_abi(b) == GO_ABI_GO && !gf.nret)
+		return gospec_refuse(s, fn->exit->line, "%s: %s has no RET instruction (it "
+				     "never returns): a return event would never come; probe "
+				     "the return of its caller", go_path(b), fn->name);
+	if (fn->exit)
+		fn->exit->at_exit = gf.uretprobe ? GO_AT_RETPROBE : GO_AT_RET;
 	if (fn->entry) {
 		if (resolve_site(&r, fn->entry))
 			return -1;

@@ -19,13 +19,27 @@ int sysv_reg(unsigned dw)
 	return dw < 16 ? map[dw] : -1;
 }
 
+/* Is @fn's frame base the CFA (gcc's DW_OP_call_frame_cfa)? */
+static int cfa_based(Dwarf_Die *fn)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	return dwarf_attr(fn, DW_AT_frame_base, &a) && !dwarf_getlocation(&a, &ops, &nops) &&
+	       nops == 1 && ops[0].atom == DW_OP_call_frame_cfa;
+}
+
 /*
  * Has any parameter of @fn a single location expression in its frame
  * (DW_OP_fbreg, DW_OP_breg*: -O0's slots, which the prologue writes)?  A
- * single register holds from the first instruction; a list says where.
+ * single register holds from the first instruction; a list says where;
+ * a slot at or above the CFA (a struct passed in memory, -O2's
+ * DW_OP_fbreg 0) is the caller's, there from the first instruction.
  */
 static int has_frame_slot(Dwarf_Die *fn)
 {
+	int cfa = cfa_based(fn);
 	Dwarf_Die p;
 
 	if (dwarf_child(fn, &p))
@@ -41,7 +55,8 @@ static int has_frame_slot(Dwarf_Die *fn)
 		    dwarf_getlocation(&a, &ops, &nops))
 			continue;
 		for (size_t i = 0; i < nops; i++)
-			if (ops[i].atom == DW_OP_fbreg ||
+			if ((ops[i].atom == DW_OP_fbreg &&
+			     !(cfa && (Dwarf_Sword)ops[i].number >= 0)) ||
 			    (ops[i].atom >= DW_OP_breg0 && ops[i].atom <= DW_OP_breg31))
 				return 1;
 	} while (dwarf_siblingof(&p, &p) == 0);

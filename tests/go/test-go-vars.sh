@@ -8,7 +8,8 @@
 # its import path) and checked against its own log (check-gauge.py), the
 # same events from both builds; a misspelt variable refused with exit 3,
 # its SPEC:LINE, the nearest names and nothing written; --fold of a
-# system that does not read such events refused at their first line.
+# system that does not read such events refused at their first line; a
+# return event of a function without a RET refused, its entry event not.
 # needs: root btf go python3
 source "$(dirname "$0")/../lib.sh"
 GO=$(go_tool)
@@ -58,3 +59,14 @@ for sys in spin rwlock etcd; do
 		-workers 1 -ops 2
 	nothing_left "no corpus after --fold $sys" "$TMP/f-$sys"
 done
+
+# A return event of a Go function that has no RET (the gauge's stop only
+# panics): refused, no uretprobe in Go; an entry event of it is not.
+printf '%s\n' 'func main.stop' 'return S' '	n i64 len(why)' >"$TMP/noret.probes"
+expect_exit 3 "refused: a return of a function without a RET" \
+	'noret.probes:2: .*exe: main.stop has no RET instruction \(it never returns\): a return event would never come; probe the return of its caller' \
+	$CAPTURE go --probes "$TMP/noret.probes" -o "$TMP/out-noret" -- "$TMP/exe"
+nothing_left "nothing written: noret" "$TMP/out-noret"
+printf '%s\n' 'func main.stop' 'entry S' '	n i64 len(why)' >"$TMP/stop.probes"
+check "an entry event of a function without a RET" \
+	$CAPTURE go --probes "$TMP/stop.probes" -o "$TMP/stop" -- "$TMP/exe" -workers 1 -ops 1

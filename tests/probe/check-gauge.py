@@ -5,7 +5,8 @@ usage: check-gauge.py EVENTS LOG [WORKERS OPS]
 
 The gauges (tests/probe/gauge, tests/go/gauge, tests/probe/rust-gauge)
 log one "apply KEY=VALUE ..." line per operation, in the order the
-workers took their turns.  Each is an Apply event (its worker, op by
+workers took their turns (and the Rust one a "pause worker=W" line,
+a Paused event, after each).  Each is an Apply event (its worker, op by
 name, arg, and the level the line before left, 0 at first) and an
 Applied event with every other key of the line: level, mode, epoch (the
 packed word's fields), closed as a bool, "same" (the word read equals
@@ -19,7 +20,7 @@ import re
 import sys
 
 OPS = ["raise", "lower", "cycle"]
-APPLY = re.compile(r"apply ((?:\S+=\S+ ?)+)$")
+LINE = re.compile(r"(apply|pause) ((?:\S+=\S+ ?)+)$")
 
 
 def value(text):
@@ -40,11 +41,14 @@ def nest(flat):
 def expected(log):
     want, level = [], 0
     for line in log:
-        m = APPLY.match(line.rstrip("\n"))
+        m = LINE.match(line.rstrip("\n"))
         if not m:
             continue
-        kv = dict(pair.split("=", 1) for pair in m.group(1).split())
+        kv = dict(pair.split("=", 1) for pair in m.group(2).split())
         kv = {k: value(v) for k, v in kv.items()}
+        if m.group(1) == "pause":
+            want.append(dict(event="Paused", proc=0, **kv))
+            continue
         worker, op, arg = kv.pop("worker"), kv.pop("op"), kv.pop("arg")
         want.append(dict(event="Apply", proc=0, worker=worker, op=OPS[op], arg=arg,
                          level=level))
@@ -61,11 +65,12 @@ def expected(log):
 def main():
     events = [json.loads(line) for line in open(sys.argv[1])]
     want = expected(open(sys.argv[2]))
-    threads = {}
+    threads, worker = {}, None
     for i, e in enumerate(events):
+        if i < len(want) and want[i]["event"] == "Apply":
+            worker = want[i]["worker"]
         if "thread" in e:
             t = e.pop("thread")
-            worker = want[i - i % 2]["worker"] if i < len(want) else None
             if threads.setdefault(worker, t) != t:
                 sys.exit(f"event {i + 1}: worker {worker} on thread {t}, "
                          f"not {threads[worker]}")
@@ -76,8 +81,9 @@ def main():
             sys.exit(f"event {i + 1}: {json.dumps(got)}, the log says {json.dumps(w)}")
     if len(events) != len(want):
         sys.exit(f"{len(events)} events, the log says {len(want)}")
-    print(f"{len(want) // 2} operations, {sum(w.get('closed', False) for w in want)} "
-          f"closed")
+    print(f"{sum(w['event'] == 'Apply' for w in want)} operations, "
+          f"{sum(w.get('closed', False) for w in want)} closed, "
+          f"{sum(w['event'] == 'Paused' for w in want)} pauses")
 
 
 main()

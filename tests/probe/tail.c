@@ -1,25 +1,69 @@
 // SPDX-License-Identifier: MIT
 /*
- * route() returns either itself or by a tail call to leaf() (gcc -O2: a
- * jmp): capture probe refuses a return event of it (tests/probe/test-probe.sh).
+ * Returns by tail calls (gcc -O2): route() and weigh() return either by
+ * their own RET or by a jump to leaf(), release() only by a jump to
+ * pthread_mutex_unlock through the PLT (it has no RET); keep() jumps to
+ * leaf() with its argument in its frame, gone at the return.  capture probe
+ * takes their returns by the kernel's uretprobe (tests/probe/test-probe.sh);
+ * each call is logged, its result after it returns.
  */
+#include <pthread.h>
 #include <stdio.h>
 
-__attribute__((noipa)) int leaf(int x)
+#ifdef __clang__
+#define PROBED __attribute__((noinline))
+#else
+#define PROBED __attribute__((noipa))
+#endif
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+struct big {                    /* passed in memory, on the caller's stack */
+	long a, b, c;
+};
+
+PROBED int leaf(int x)
 {
-	printf("leaf %d\n", x);
-	return x + 1;
+	return x + 100;
 }
 
-__attribute__((noipa)) int route(int x)
+PROBED int route(int x)
 {
 	if (x > 5)
 		return leaf(x);
 	return x;
 }
 
-int main(int argc, char **argv)
+/* By a jump to leaf() for a positive a: its argument is above its frame. */
+PROBED int weigh(struct big b)
 {
-	(void)argv;
-	return route(argc) == 1 ? 0 : 1;
+	if (b.a > 0)
+		return leaf((int)b.c);
+	return 0;
+}
+
+/* Its argument kept in its frame (volatile), then a jump to leaf(). */
+PROBED int keep(volatile int x)
+{
+	return leaf(x);
+}
+
+PROBED int release(void)
+{
+	return pthread_mutex_unlock(&mu);
+}
+
+int main(void)
+{
+	for (int i = 1; i <= 8; i++) {
+		int r;
+
+		pthread_mutex_lock(&mu);
+		r = route(i);
+		printf("route x=%d r=%d\n", i, r);
+		printf("weigh c=%d r=%d\n", 10 * i, weigh((struct big){ i - 4, 0, 10 * i }));
+		printf("keep r=%d\n", keep(i));
+		printf("release r=%d\n", release());
+	}
+	return 0;
 }

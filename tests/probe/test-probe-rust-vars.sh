@@ -7,7 +7,8 @@
 # tests/probe/rust-gauge.probes (the word split by computed fields, a
 # module's static by its path, a static mut, a static struct, an atomic
 # of every width, an AtomicPtr followed to its struct) and checked against
-# its own log (check-gauge.py), the same events from both builds; an
+# its own log (check-gauge.py), the same events from both builds (pause's
+# return too, which a release build takes by a jump through the GOT); an
 # AtomicPtr read as a value and a misspelt static refused with exit 3,
 # SPEC:LINE and nothing written.
 # needs: root btf python3 cargo
@@ -35,8 +36,15 @@ fi
 captured "$D/rust-gauge.probes" "$D/check-gauge.py" \
 	"a packed static atomic split, a module's static, a static mut, atomics of every width" \
 	debug release
-can_fail "$D/check-gauge.py" release '4s/flags.wide=\(-*[0-9]*\)/flags.wide=9\1/' "AtomicI16"
-can_fail "$D/check-gauge.py" debug '6s/ticks=\([0-9]*\)/ticks=9\1/' "module's static"
+can_fail "$D/check-gauge.py" release '5s/flags.wide=\(-*[0-9]*\)/flags.wide=9\1/' "AtomicI16"
+can_fail "$D/check-gauge.py" debug '7s/ticks=\([0-9]*\)/ticks=9\1/' "module's static"
+can_fail "$D/check-gauge.py" release '4s/pause worker=\([0-9]*\)/pause worker=9\1/' "pause"
+if objdump -d -M intel "$TMP/release" | awk '/<_ZN5gauge5pause17h[0-9a-f]*E>:/,/^$/' |
+	grep -q 'jmp *QWORD PTR \[rip'; then
+	ok "release: pause returns by a jump through the GOT"
+else
+	not_ok "release: pause returns by a jump through the GOT" "rustc compiled it otherwise"
+fi
 
 A='func gauge::apply'
 spec atomicptr "$A" 'entry A' '	x u64 gauge::FLAGS.last'

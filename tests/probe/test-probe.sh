@@ -3,10 +3,13 @@
 # (tests/probe/ledger.c: threads taking turns under a mutex) built -O0 and
 # -O2 with gcc and -O2 with clang, traced by tests/probe/ledger.probes
 # alone and checked against its own log (check-ledger.py), the same events
-# at every level; the manifest's build id and language; every refusal
-# (a value optimized out at the probe site, a field DWARF lacks, a result
-# at an entry, a return by a tail call, an unsupported language, no DWARF,
-# no ELF) with exit 3, its SPEC:LINE or binary, and nothing written.
+# at every level; the manifest's build id and language; returns by tail
+# calls (tests/probe/tail.c: a jump to another function, one through the
+# PLT) at -O0, -O2 and clang -O2, checked against its log (check-tail.py);
+# every refusal (a value optimized out at the probe site, a field DWARF
+# lacks, a result at an entry, a frame's slot read where a uretprobe sees
+# the return, an unsupported language, no DWARF, no ELF)
+# with exit 3, its SPEC:LINE or binary, and nothing written.
 # needs: root btf python3 jq
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/probe-lib.sh"
@@ -54,9 +57,32 @@ spec early 'func ledger_peek' 'entry T' '	x i64 ~r0.balance'
 refused early 'early.probes:3: .*result ~r0 is only known at a return' "$TMP/ledger2"
 spec size 'func ledger_apply' 'entry T' '	x i64 op.id'
 refused size 'size.probes:3: op.id is int \(4 bytes, as i32\), not i64' "$TMP/ledger2"
-gcc -O2 -g "$D/tail.c" -o "$TMP/tail"
-spec tail 'func route' 'return R' '	r i32 ~r0'
-refused tail 'tail.probes:2: .*tail: route ends in a tail call \(a jump at 0x[0-9a-f]+\)' "$TMP/tail"
+# Returns by tail calls (tests/probe/tail.c): a RET at -O0, the kernel's
+# uretprobe at -O2 (a jump to leaf, one through the PLT with no RET).
+build_tail() {   # build_tail NAME CC FLAGS...
+	local name=$1 cc=$2; shift 2
+	$cc "$@" -pthread -o "$TMP/$name" "$D/tail.c" 2>"$TMP/cc.err" ||
+		not_ok "build tail.c $cc $*" "$(tail -n 2 "$TMP/cc.err")"
+}
+build_tail tail0 gcc -O0 -g
+build_tail tail2 gcc -O2 -g
+build_tail tailc clang -O2 -g
+if objdump -d "$TMP/tail2" | grep -A3 '<release>:' | grep -q 'jmp.*pthread_mutex_unlock@plt' &&
+   ! objdump -d "$TMP/tail2" | awk '/<release>:/,/^$/' | grep -qw ret; then
+	ok "tail2: release ends in a jump through the PLT and has no RET"
+else
+	not_ok "tail2: release ends in a jump through the PLT and has no RET" "gcc compiled it otherwise"
+fi
+captured "$D/tail.probes" "$D/check-tail.py" "every return, by a RET or a tail call," \
+	tail0 tail2 tailc
+can_fail "$D/check-tail.py" tail2 '5s/r=\([0-9]*\)/r=9\1/' result
+CAPTURE_UPROBE=perf $CAPTURE probe --probes "$D/tail.probes" -o "$TMP/tail-perf" -- \
+	"$TMP/tail2" >/dev/null 2>"$TMP/tail-perf.err" ||
+	not_ok "tail2 on the perf_event path" "$(tail -n 2 "$TMP/tail-perf.err")"
+same_bytes "tail2: uretprobes attached one by one (perf_event), the same events" \
+	"$TMP/c-tail2/events/tail2.ndjson" "$TMP/tail-perf/events/tail2.ndjson"
+spec deadslot 'func keep' 'return K' '	x i32 x'
+refused deadslot "deadslot.probes:3: .*tailc: x: argument x of keep is in a slot of its frame, which is gone where the kernel's uretprobe sees the return \(a jump may leave keep: a tail call\): read it at the entry" "$TMP/tailc"
 gcc -g "$D/plain.s" -o "$TMP/plain"
 for name in lang nodwarf noelf; do cp "$TMP/nofield.probes" "$TMP/$name.probes"; done
 refused lang 'plain: its DWARF.s language is an assembler.s \(DW_AT_language 0x8001\)' "$TMP/plain"

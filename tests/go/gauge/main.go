@@ -64,10 +64,21 @@ func apply(worker, op, arg int) uint64 {
 	return w
 }
 
+// stop ends the program: it never returns, and has no RET (a return
+// event of it is refused).
+//
+//go:noinline
+func stop(why string) {
+	panic(why)
+}
+
 func main() {
 	workers := flag.Int("workers", 3, "goroutines")
 	ops := flag.Int("ops", 20, "operations each")
 	flag.Parse()
+	if *workers < 1 || *ops < 0 {
+		stop("usage: gauge [-workers N] [-ops N]")
+	}
 	var mu sync.Mutex
 	next := sync.NewCond(&mu)
 	turn := 0

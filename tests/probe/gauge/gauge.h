@@ -24,6 +24,5 @@ unsigned long gauge_apply(int worker, int op, int arg);
 int dial_tick(void);
 void gauge_lock(int worker);
 int gauge_unlock(void);
-int gauge_settle(int worker);
 
 #endif

@@ -3,7 +3,7 @@
  * WORKERS threads each apply OPS operations to the gauge (gauge.c), a
  * sequence that follows from the worker's number alone, taking turns
  * (worker 0, 1, ..., 0, ...), so that the events are the same every run
- * and at every optimization level; then each settles.
+ * and at every optimization level.
  *
  * usage: gauge [WORKERS [OPS]]    (default 3 and 20)
  */
@@ -27,10 +27,6 @@ static void *worker(void *arg)
 		fflush(stdout);
 		gauge_unlock();
 	}
-	gauge_lock(w);
-	gauge_settle(w);
-	fflush(stdout);
-	gauge_unlock();
 	return NULL;
 }
 
