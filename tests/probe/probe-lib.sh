@@ -1,6 +1,15 @@
-# What tests/probe's scripts share (sourced after tests/lib.sh): a
-# program's builds captured under one spec, checked against the log
+# What tests/probe's scripts share (sourced after tests/lib.sh): a C
+# program's builds, captured under one spec, checked against the log
 # each prints, compared with each other; refusals.
+
+# compile NAME SOURCES CC FLAGS...: $TMP/NAME, a threaded C program of
+# SOURCES (words, globs too).
+compile() {
+	local name=$1 src=$2 cc=$3; shift 3
+	# shellcheck disable=SC2086 # SOURCES are words
+	$cc "$@" -pthread -o "$TMP/$name" $src 2>"$TMP/cc.err" ||
+		not_ok "build $name: $cc $*" "$(tail -n 2 "$TMP/cc.err")"
+}
 
 # captured SPEC CHECKER WHAT BIN...: each $TMP/BIN run as BIN $W $OPS
 # under SPEC into $TMP/c-BIN, its events checked against its log by

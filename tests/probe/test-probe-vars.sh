@@ -16,15 +16,10 @@ source "$(dirname "$0")/probe-lib.sh"
 D=$TESTS_DIR/probe
 W=3 OPS=20
 
-build() {   # build NAME CC FLAGS...: the gauge
-	local name=$1 cc=$2; shift 2
-	$cc "$@" -pthread -o "$TMP/$name" "$D"/gauge/*.c 2>"$TMP/cc.err" ||
-		not_ok "build the gauge $cc $*" "$(tail -n 2 "$TMP/cc.err")"
-}
-build gauge0 gcc -O0 -g
-build gauge2 gcc -O2 -g
-build gaugenp gcc -O2 -g -no-pie
-build gaugec clang -O2 -g
+compile gauge0 "$D/gauge/*.c" gcc -O0 -g
+compile gauge2 "$D/gauge/*.c" gcc -O2 -g
+compile gaugenp "$D/gauge/*.c" gcc -O2 -g -no-pie
+compile gaugec "$D/gauge/*.c" clang -O2 -g
 
 captured "$D/gauge.probes" "$D/check-gauge.py" \
 	"a packed global word split, statics of two files, a function's static, globals" \

@@ -16,15 +16,10 @@ source "$(dirname "$0")/probe-lib.sh"
 D=$TESTS_DIR/probe
 W=3 OPS=30
 
-build() {   # build NAME CC FLAGS...: the ledger
-	local name=$1 cc=$2; shift 2
-	$cc "$@" -pthread -o "$TMP/$name" "$D/ledger.c" 2>"$TMP/cc.err" ||
-		not_ok "build the ledger $cc $*" "$(tail -n 2 "$TMP/cc.err")"
-}
-build ledger0 gcc -O0 -g
-build ledger2 gcc -O2 -g
-build ledgerc clang -O2 -g
-build nodwarf gcc -O2
+compile ledger0 "$D/ledger.c" gcc -O0 -g
+compile ledger2 "$D/ledger.c" gcc -O2 -g
+compile ledgerc "$D/ledger.c" clang -O2 -g
+compile nodwarf "$D/ledger.c" gcc -O2
 
 captured "$D/ledger.probes" "$D/check-ledger.py" \
 	"arguments, fields through pointers, unions, arrays, enums, bit-fields, results" \
@@ -59,14 +54,9 @@ spec size 'func ledger_apply' 'entry T' '	x i64 op.id'
 refused size 'size.probes:3: op.id is int \(4 bytes, as i32\), not i64' "$TMP/ledger2"
 # Returns by tail calls (tests/probe/tail.c): a RET at -O0, the kernel's
 # uretprobe at -O2 (a jump to leaf, one through the PLT with no RET).
-build_tail() {   # build_tail NAME CC FLAGS...
-	local name=$1 cc=$2; shift 2
-	$cc "$@" -pthread -o "$TMP/$name" "$D/tail.c" 2>"$TMP/cc.err" ||
-		not_ok "build tail.c $cc $*" "$(tail -n 2 "$TMP/cc.err")"
-}
-build_tail tail0 gcc -O0 -g
-build_tail tail2 gcc -O2 -g
-build_tail tailc clang -O2 -g
+compile tail0 "$D/tail.c" gcc -O0 -g
+compile tail2 "$D/tail.c" gcc -O2 -g
+compile tailc "$D/tail.c" clang -O2 -g
 if objdump -d "$TMP/tail2" | grep -A3 '<release>:' | grep -q 'jmp.*pthread_mutex_unlock@plt' &&
    ! objdump -d "$TMP/tail2" | awk '/<release>:/,/^$/' | grep -qw ret; then
 	ok "tail2: release ends in a jump through the PLT and has no RET"
