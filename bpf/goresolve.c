@@ -657,6 +657,32 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
 	return 0;
 }
 
+/*
+ * Has @scope a call site DWARF marks a tail call (DW_AT_call_tail_call,
+ * or GNU's before DWARF 5), through a register too, which no jump's
+ * disassembly tells from a switch's?  gcc and clang mark them when they
+ * optimize.
+ */
+static int tail_call_site(Dwarf_Die *scope)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c))
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if ((tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) &&
+		    (dwarf_hasattr(&c, DW_AT_call_tail_call) ||
+		     dwarf_hasattr(&c, DW_AT_GNU_tail_call)))
+			return 1;
+		if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+		    tail_call_site(&c))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
 int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
 		struct go_func *f, struct cap_err *err)
 {
@@ -679,11 +705,12 @@ int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
 	 * return by a tail call too; but unoptimized code (probed past its
 	 * prologue) reads its arguments from its frame, gone where a
 	 * uretprobe sees the return: it makes no tail call (an indirect jump
-	 * there is a switch's), so its RETs take every return.
+	 * there is a switch's, and DWARF marks no call site a tail call), so
+	 * its RETs take every return.
 	 */
 	if (b->abi == GO_ABI_SYSV) {
 		f->entry_pc = pc;
-		f->uretprobe |= pc == lo || f->tail_call || !f->nret;
+		f->uretprobe |= pc == lo || f->tail_call || !f->nret || tail_call_site(d);
 	}
 	return 0;
 }
