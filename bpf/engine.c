@@ -289,7 +289,7 @@ static int goid_read(const struct gp_engine *e, const struct gp_read *rd)
 }
 
 static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
-		    const struct gp_site *s, unsigned func, unsigned kind,
+		    const struct gp_site *s, unsigned func, unsigned kind, int uret,
 		    struct cap_err *err)
 {
 	struct gp_plan *p;
@@ -301,6 +301,7 @@ static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
 		return -1;
 	p->func = func;
 	p->kind = kind;
+	p->uret = (unsigned)uret;
 	/* a C library's code in a Go program runs on threads, not goroutines */
 	p->goid_off = go_abi(b) == GO_ABI_GO ? e->goid_off : -1;
 	for (unsigned i = 0; i < s->nreads; i++)
@@ -365,15 +366,15 @@ int gp_probe_in(struct gp_engine *e, struct go_binary *b, const char *name,
 		return cap_fail(err, EXIT_USAGE, "%s: not a file of this engine", go_path(b));
 	if (go_func(b, name, &f, err))
 		return -1;
-	id = add_site(e, b, name, entry, func,
-		      f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY, err);
+	id = add_site(e, b, name, entry, func, f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY,
+		      exit && f.uretprobe, err);
 	if (id < 0 || add_link(e, obj, f.check ? f.check : f.entry, id, 0, err))
 		return -1;
 	if (!exit)
 		return id;
 	if (!entry->nsaved)
 		return cap_fail(err, EXIT_USAGE, "%s: an exit probe needs saved arguments", name);
-	x = add_site(e, b, name, exit, func, GP_SITE_EXIT, err);
+	x = add_site(e, b, name, exit, func, GP_SITE_EXIT, f.uretprobe, err);
 	return x < 0 || add_returns(e, b, obj, name, &f, x, err) ? -1 : id;
 }
 

@@ -374,6 +374,31 @@ static __always_inline void emit(struct scratch *sc, __u32 id,
 		*n += 1;
 }
 
+/*
+ * The calls on this thread whose returns a uretprobe takes, nested (a
+ * return: @add -1): the kernel takes no return past GP_URET_DEPTH, so an
+ * entry that deep saves no frame and counts as one not saved (the run
+ * fails), where its exit would be missing and the next return would
+ * take its frame.  0, or -1 for that entry.
+ */
+static __always_inline int uret_depth(struct scratch *sc, __u64 goid, int add)
+{
+	struct frame_key k = { .goid = goid, .pid = sc->pid, .func = GP_URET_FUNC };
+	__u32 *dp = bpf_map_lookup_elem(&depths, &k);
+	__u32 d = dp ? *dp : 0;
+
+	if (add > 0 && d >= GP_URET_DEPTH) {
+		count(GP_STAT_DEPTH);
+		return -1;
+	}
+	d += add;
+	if (d)
+		bpf_map_update_elem(&depths, &k, &d, BPF_ANY);
+	else
+		bpf_map_delete_elem(&depths, &k);
+	return 0;
+}
+
 static __always_inline void entry(struct scratch *sc, __u32 id,
 				  struct gp_plan *s, __u64 goid)
 {
@@ -381,6 +406,8 @@ static __always_inline void entry(struct scratch *sc, __u32 id,
 		emit(sc, id, s, goid, 0);
 		return;
 	}
+	if (s->uret && uret_depth(sc, goid, 1))
+		return;
 	__u32 pid = sc->pid;
 	struct frame_key dk = { .goid = goid, .pid = pid, .func = s->func };
 	__u32 *dp = bpf_map_lookup_elem(&depths, &dk);
@@ -423,6 +450,8 @@ static __always_inline void leave(struct scratch *sc, __u32 id,
 	}
 	emit(sc, id, s, goid, a);
 	bpf_map_delete_elem(&frames, &fk);
+	if (s->uret)
+		uret_depth(sc, goid, -1);
 	/*
 	 * A depth back at 0 leaves the map: goroutine ids are never reused,
 	 * so a long-lived process starting goroutines (a served harness's

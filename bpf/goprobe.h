@@ -125,10 +125,18 @@ struct gp_value {
 	unsigned short doff;    /* in the words (GP_ROOT_BYTES: the data) */
 };
 
+/*
+ * A thread's calls whose returns a uretprobe takes, nested, that the
+ * kernel follows (its MAX_URETPROBE_DEPTH): deeper, it takes no return.
+ */
+#define GP_URET_DEPTH 64
+#define GP_URET_FUNC 0xffffffffu	/* the depths key of their count */
+
 /* What the BPF program runs for a site (the "sites" map). */
 struct gp_plan {
 	unsigned int func;
 	unsigned int kind;
+	unsigned int uret;      /* its function's returns are a uretprobe's */
 	unsigned int nsaved;
 	unsigned int nblocks;
 	unsigned int nreads;

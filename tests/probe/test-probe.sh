@@ -6,6 +6,8 @@
 # at every level; the manifest's build id and language; returns by tail
 # calls (tests/probe/tail.c: a jump to another function, one through the
 # PLT) at -O0, -O2 and clang -O2, checked against its log (check-tail.py);
+# recursion under uretprobes (tests/probe/deep.c) paired, and past the
+# kernel's 64 nested returns a failure;
 # every refusal (a value optimized out at the probe site, a field DWARF
 # lacks, a result at an entry, a frame's slot read where a uretprobe sees
 # the return, an unsupported language, no DWARF, no ELF)
@@ -71,6 +73,20 @@ CAPTURE_UPROBE=perf $CAPTURE probe --probes "$D/tail.probes" -o "$TMP/tail-perf"
 	not_ok "tail2 on the perf_event path" "$(tail -n 2 "$TMP/tail-perf.err")"
 same_bytes "tail2: uretprobes attached one by one (perf_event), the same events" \
 	"$TMP/c-tail2/events/tail2.ndjson" "$TMP/tail-perf/events/tail2.ndjson"
+# Recursion: each return paired with its own entry, 64 deep at most
+# (the kernel's uretprobes), deeper a failure, not a wrong pairing.
+compile deep "$D/deep.c" gcc -O2 -g
+if $CAPTURE probe --probes "$D/deep.probes" -o "$TMP/deep40" -- "$TMP/deep" 40 \
+	>/dev/null 2>"$TMP/deep.err" &&
+   [ "$(jq -s -c '[.[] | select(.n == .r)] | length' "$TMP/deep40/events/deep.ndjson")" = 41 ] &&
+   [ "$(jq -s -c '[.[].n] == [range(41)]' "$TMP/deep40/events/deep.ndjson")" = true ]; then
+	ok "recursion 40 deep: 41 returns, each with its own argument"
+else
+	not_ok "recursion 40 deep: 41 returns, each with its own argument" "$(tail -n 2 "$TMP/deep.err")"
+fi
+expect_exit 6 "recursion 100 deep: past 64 returns by uretprobe, the capture fails" \
+	'lost events: .* 37 frames not saved' \
+	$CAPTURE probe --probes "$D/deep.probes" -o "$TMP/deep100" -- "$TMP/deep" 100
 spec deadslot 'func keep' 'return K' '	x i32 x'
 refused deadslot "deadslot.probes:3: .*tailc: x: argument x of keep is in a slot of its frame, which is gone where the kernel's uretprobe sees the return \(a jump may leave keep: a tail call\): read it at the entry" "$TMP/tailc"
 gcc -g "$D/plain.s" -o "$TMP/plain"
