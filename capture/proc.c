@@ -351,18 +351,23 @@ static char *real_path_of(const char *path)
 	return out;
 }
 
-/* 1 if @in is @out or lies inside it, 2 if (@out_inside) @in holds @out, else 0. */
-static int overlaps(const char *out, const char *in, int out_inside)
+/* How an output and an input overlap (resolved paths). */
+enum overlap { SAME = 1, HOLDS = 2, INSIDE = 4 };
+
+static enum overlap overlaps(const char *out, const char *in)
 {
 	size_t no = strlen(out), ni = strlen(in);
 
-	if (!strcmp(out, in) || (ni > no && !strncmp(in, out, no) && in[no] == '/'))
-		return 1;
-	return out_inside && no > ni && !strncmp(out, in, ni) && out[ni] == '/' ? 2 : 0;
+	if (!strcmp(out, in))
+		return SAME;
+	if (ni > no && !strncmp(in, out, no) && in[no] == '/')
+		return HOLDS;
+	return no > ni && !strncmp(out, in, ni) && out[ni] == '/' ? INSIDE : 0;
 }
 
-void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
-			       int out_inside)
+/* Dies if @out overlaps one of the @n @inputs in a way of @refused. */
+static void refuse_overlap(const char *out, char *const inputs[], int n,
+			   unsigned refused, const char *same)
 {
 	char *real_out = real_path_of(out);
 	struct stat so, si;
@@ -370,20 +375,27 @@ void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
 
 	for (int i = 0; i < n && real_out; i++) {
 		char *real_in = strcmp(inputs[i], "-") ? realpath(inputs[i], NULL) : NULL;
-		int how = real_in ? overlaps(real_out, real_in, out_inside) : 0;
+		enum overlap how = real_in ? overlaps(real_out, real_in) & refused : 0;
 
 		if (real_in && !how && have_out && !stat(real_in, &si) &&
 		    si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-			how = 1;   /* a hard link */
+			how = SAME;   /* a hard link */
 		free(real_in);
 		if (how) {
 			free(real_out);
 			die(EXIT_USAGE, "output %s %s input %s: give another output",
-			    out, how == 1 ? "would replace" : "lies inside",
-			    inputs[i]);
+			    out, how == SAME ? same : how == HOLDS ?
+			    "would replace" : "lies inside", inputs[i]);
 		}
 	}
 	free(real_out);
+}
+
+void refuse_output_over_inputs(const char *out, char *const inputs[], int n,
+			       int out_inside)
+{
+	refuse_overlap(out, inputs, n, SAME | HOLDS | (out_inside ? INSIDE : 0),
+		       "would replace");
 }
 
 static const char *file_kind(mode_t mode)
@@ -394,13 +406,8 @@ static const char *file_kind(mode_t mode)
 	       S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
-/*
- * A wrong output path is a wrong command line, told before any work: the
- * rename that puts the file in place would replace whatever @path names,
- * so only a regular file (or nothing) may be there.
- */
-void check_output_file(const char *path, char *const inputs[], int n,
-		       int replace)
+/* The directory output @path goes into exists and can be written. */
+static void check_output_parent(const char *path)
 {
 	char *copy = xstrdup(path);
 	const char *dir = dirname(copy);
@@ -412,6 +419,19 @@ void check_output_file(const char *path, char *const inputs[], int n,
 		die(EXIT_USAGE, "output %s: cannot write in %s: %s", path, dir,
 		    strerror(errno));
 	free(copy);
+}
+
+/*
+ * A wrong output path is a wrong command line, told before any work: the
+ * rename that puts the file in place would replace whatever @path names,
+ * so only a regular file (or nothing) may be there.
+ */
+void check_output_file(const char *path, char *const inputs[], int n,
+		       int replace)
+{
+	struct stat st;
+
+	check_output_parent(path);
 	if (lstat(path, &st))
 		return;
 	if (!S_ISREG(st.st_mode))
@@ -421,6 +441,153 @@ void check_output_file(const char *path, char *const inputs[], int n,
 	if (!replace)
 		die(EXIT_USAGE, "output %s exists: not replacing it without "
 		    "--force", path);
+}
+
+/* @path without its trailing slashes (a copy): "out/" lstat()s where it points. */
+static char *without_slashes(const char *path)
+{
+	char *p = xstrdup(path);
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	return p;
+}
+
+/*
+ * A directory output is written into, never replaced: it may hold an
+ * input (each file is checked), but may not be one or lie inside one.
+ * A missing one is made in a directory that exists, as a file output.
+ */
+void check_output_dir_of_files(const char *dir, char *const inputs[], int n,
+			       const char *what)
+{
+	char *d;
+	struct stat st;
+
+	if (!strcmp(dir, "-"))
+		die(EXIT_USAGE, "output -: %s converts into a directory of files, "
+		    "OUT/TRACE.ndjson: give a directory", what);
+	d = without_slashes(dir);
+	if (!lstat(d, &st)) {
+		if (S_ISLNK(st.st_mode))
+			die(EXIT_USAGE, "output %s is a symbolic link: not writing "
+			    "through it", d);
+		if (!S_ISDIR(st.st_mode))
+			die(EXIT_USAGE, "output %s is %s, not a directory: %s converts "
+			    "into a directory of files", d, S_ISREG(st.st_mode) ?
+			    "a regular file" : file_kind(st.st_mode), what);
+		if (access(d, W_OK | X_OK))
+			die(EXIT_USAGE, "output %s: cannot write in it: %s", d,
+			    strerror(errno));
+	} else {
+		check_output_parent(d);
+	}
+	refuse_overlap(d, inputs, n, SAME | INSIDE, "would write into");
+	free(d);
+}
+
+const char *file_name_refused(const char *name)
+{
+	if (!*name)
+		return "it is empty";
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return "it names a directory";
+	if (strchr(name, '/'))
+		return "it holds a /";
+	if (strlen(name) > FILE_NAME_MAX)
+		return "it is longer than " FILE_NAME_MAX_TEXT " bytes";
+	return NULL;
+}
+
+/* Files being written into a directory: their staging directory. */
+struct file_set {
+	char *dir, *stage;
+	int stage_is_dir;    /* the directory was missing: the stage becomes it */
+};
+
+static void file_set_remove(void *arg)
+{
+	struct file_set *fs = arg;
+
+	remove_tree(fs->stage);
+}
+
+/*
+ * The files' checks (file outputs', in a directory that exists), before
+ * anything is written; then the stage, where they are written: the
+ * directory itself when it is missing, else a hidden one inside it (the
+ * window reader lists no dot file), both named after this process.
+ */
+static void file_set_begin(struct file_set *fs, const char *dir,
+			   const struct out_file *f, size_t n,
+			   char *const inputs[], int ninputs, int replace)
+{
+	char *base;
+
+	fs->dir = without_slashes(dir);
+	fs->stage_is_dir = !file_exists(fs->dir);
+	for (size_t i = 0; i < n && !fs->stage_is_dir; i++) {
+		char *path = xasprintf("%s/%s", fs->dir, f[i].name);
+
+		check_output_file(path, inputs, ninputs, replace);
+		free(path);
+	}
+	base = fs->stage_is_dir ? xstrdup(fs->dir) :
+	       xasprintf("%s/.capture", fs->dir);
+	remove_stale_tmps(base);
+	fs->stage = owned_tmp_name(base);
+	free(base);
+	if (!mkdtemp(fs->stage))
+		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", fs->stage,
+		    strerror(errno));
+}
+
+void write_files_atomic(const char *dir, const struct out_file *f, size_t n,
+			char *const inputs[], int ninputs, int replace)
+{
+	struct file_set fs = { 0 };
+	int cleanup;
+
+	file_set_begin(&fs, dir, f, n, inputs, ninputs, replace);
+	cleanup = on_failure(file_set_remove, &fs);
+	for (size_t i = 0; i < n; i++) {
+		char *tmp = xasprintf("%s/%s", fs.stage, f[i].name);
+		char *path = xasprintf("%s/%s", fs.dir, f[i].name);
+		struct stat st;
+
+		write_file(tmp, f[i].data, f[i].len);
+		/* a replaced file keeps its mode; a new one has the umask's */
+		if (!stat(path, &st) && chmod(tmp, st.st_mode & 07777))
+			die(EXIT_CAPTURE_FAILED, "cannot chmod %s: %s", tmp,
+			    strerror(errno));
+		free(path);
+		free(tmp);
+	}
+	/* all written: now into place, where a signal waits for it */
+	cleanups_hold();
+	if (fs.stage_is_dir) {
+		if (chmod(fs.stage, umasked(0777)) ||
+		    renameat2(AT_FDCWD, fs.stage, AT_FDCWD, fs.dir, RENAME_NOREPLACE))
+			die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s",
+			    fs.stage, fs.dir, strerror(errno));
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			char *tmp = xasprintf("%s/%s", fs.stage, f[i].name);
+			char *path = xasprintf("%s/%s", fs.dir, f[i].name);
+
+			if (rename(tmp, path))
+				die(EXIT_CAPTURE_FAILED, "cannot rename %s to %s: %s",
+				    tmp, path, strerror(errno));
+			free(path);
+			free(tmp);
+		}
+		rmdir(fs.stage);
+	}
+	cancel_on_failure(cleanup);
+	cleanups_release();
+	free(fs.stage);
+	free(fs.dir);
 }
 
 /*

@@ -60,6 +60,38 @@ int copy_file(const char *src, const char *dst);
  */
 void check_output_file(const char *path, char *const inputs[], int n,
 		       int replace);
+/*
+ * @dir can take the files write_files_atomic() writes into it (@what
+ * converts into it, for the message): "-" (standard output holds no
+ * files), a symbolic link, anything but a directory, one that cannot be
+ * written, a missing one whose directory is not there, and one that is or
+ * lies inside one of the @n @inputs die with EXIT_USAGE naming it.
+ */
+void check_output_dir_of_files(const char *dir, char *const inputs[], int n,
+			       const char *what);
+/*
+ * Why @name, which came from input (a trace's id), cannot be a file's
+ * name in an output directory, without naming another place: it is empty,
+ * "." or "..", holds a '/' or is too long; NULL if it can.
+ */
+#define FILE_NAME_MAX 200
+#define FILE_NAME_MAX_TEXT "200"
+const char *file_name_refused(const char *name);
+struct out_file {
+	char *name;        /* a name file_name_refused() takes, and an extension */
+	char *data;
+	size_t len;
+};
+/*
+ * Write the @n files @f into directory @dir (checked by
+ * check_output_dir_of_files()) whole or not at all: each file's checks
+ * first (a file output's, check_output_file(): an existing one only with
+ * @replace, none that is one of the @ninputs @inputs), then every file
+ * into a staging directory, then into place.  A missing @dir is made;
+ * failures die, leaving @dir as it was.
+ */
+void write_files_atomic(const char *dir, const struct out_file *f, size_t n,
+			char *const inputs[], int ninputs, int replace);
 /* @mode less the process's umask: what open() and mkdir() would give. */
 mode_t umasked(mode_t mode);
 /*

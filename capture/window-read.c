@@ -677,6 +677,15 @@ void window_set_free(struct window_set *ws)
 	memset(ws, 0, sizeof(*ws));
 }
 
+int window_trace_order(const void *a, const void *b)
+{
+	const struct window *x = *(const struct window *const *)a;
+	const struct window *y = *(const struct window *const *)b;
+	int c = strcmp(x->trace, y->trace);
+
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 int window_is_identity(const struct window *w)
 {
 	return cJSON_Compare(w->pre, w->post, 1);

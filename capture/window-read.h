@@ -86,6 +86,12 @@ void window_set_walk(const struct window_set *ws, size_t file,
  */
 cJSON *json_file_read(const char *path, const char *what);
 
+/*
+ * qsort() order of canonical windows (pointers to them): by trace_id,
+ * then seq, the order of their runs.
+ */
+int window_trace_order(const void *a, const void *b);
+
 /* Does @post equal @pre? */
 int window_is_identity(const struct window *w);
 

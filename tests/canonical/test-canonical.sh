@@ -101,6 +101,19 @@ expect_exit 3 "a canonical trace with a gap is refused" \
 	'ndjson:[0-9]+: trace 01-free: seq 4 where 3 was due' \
 	"$CAPTURE" convert "$TMP/gap" "$TMP/gap-out"
 nothing_left "a refused conversion writes nothing" "$TMP/gap-out"
+# Every refusal of canonical input exits with capture's own code, whatever
+# it held when it died (LeakSanitizer is on): a trace's first window
+# missing, two inputs of which one is not canonical.
+mkdir "$TMP/first"
+sed '1s/"seq": 1,/"seq": 7,/' "$TMP/spin-canon/spin/AcquireLock.ndjson" >"$TMP/first/AcquireLock.ndjson"
+expect_exit 3 "a canonical trace without its first window is refused" \
+	'AcquireLock.ndjson:[0-9]+: trace 01-free: seq [0-9]+ where 1 was due' \
+	"$CAPTURE" convert "$TMP/first" "$TMP/first-out"
+cp "$TMP/spin-event/spin/01-free.ndjson" "$TMP/first/ZEvent.ndjson"
+expect_exit 3 "canonical and event files together are refused" \
+	'ZEvent.ndjson:1: not in the canonical form, as the other inputs are' \
+	"$CAPTURE" convert "$TMP/first" "$TMP/first-out"
+nothing_left "refused canonical input: nothing written" "$TMP/first-out"
 
 # The schema refuses what is not a canonical window (its checks can fail).
 sed '2s/"input": /"data": /' "$TMP/spin-canon/spin/AcquireLock.ndjson" >"$TMP/bad.ndjson"

@@ -155,6 +155,95 @@ expect_exit 6 "grade --json > /dev/full: exit 6 naming the cause" \
 expect_exit 2 "a failure keeps its own code with stdout full" 'no directory' \
 	to_full "$CAPTURE" convert "$win" "$TMP/nodir/x"
 
+# --- canonical IN: OUT a directory of files, through the same checks ---
+# OUT/TRACE.ndjson replaces a file only with --force,
+# never through a symbolic link, never into an input; a trace_id is a
+# file's name only if it names no other place; all written or none.
+"$CAPTURE" fold spin "$log" "$ROOT"/tests/spin-fold/domain/01-free.ftrace \
+	--form canonical -o "$TMP/canon" >/dev/null
+canon=$TMP/canon
+mkdir "$TMP/cout"
+echo precious >"$TMP/cout/contention.ndjson"
+chmod 640 "$TMP/cout/contention.ndjson"
+before=$(tree "$TMP/cout")
+expect_exit 2 "convert CANONICAL DIR: an existing OUT/TRACE.ndjson needs --force" \
+	"output $TMP/cout/contention.ndjson exists: not replacing it without --force" \
+	"$CAPTURE" convert "$canon" "$TMP/cout"
+unchanged "convert CANONICAL DIR: nothing written, the user's file stays" "$TMP/cout" "$before"
+expect_exit 0 "convert --force CANONICAL DIR replaces it" '' \
+	"$CAPTURE" convert --force "$canon" "$TMP/cout"
+"$CAPTURE" fold spin "$log" -o "$TMP/cevent" >/dev/null
+same_bytes "convert --force CANONICAL DIR: the trace's windows" \
+	"$TMP/cevent/spin/contention.ndjson" "$TMP/cout/contention.ndjson"
+[ "$(stat -c %a "$TMP/cout/contention.ndjson")" = 640 ] &&
+	ok "convert --force CANONICAL DIR: a replaced file keeps its mode" ||
+	not_ok "convert --force CANONICAL DIR: a replaced file keeps its mode" \
+		"$(stat -c %a "$TMP/cout/contention.ndjson")"
+mkdir "$TMP/linked"
+ln -s "$TMP/linked" "$TMP/clink"
+for out in "$TMP/clink" "$TMP/clink/"; do
+	expect_exit 2 "convert CANONICAL through a symbolic link ($out)" \
+		"output $TMP/clink is a symbolic link: not writing through it" \
+		"$CAPTURE" convert --force "$canon" "$out"
+done
+[ -z "$(ls -A "$TMP/linked")" ] && ok "convert CANONICAL LINK: nothing written where it points" ||
+	not_ok "convert CANONICAL LINK: nothing written where it points" "$(ls -A "$TMP/linked")"
+before=$(tree "$canon")
+expect_exit 2 "convert C C: the input corpus is no output" \
+	"output $canon would write into input $canon: give another output" \
+	"$CAPTURE" convert --force "$canon" "$canon"
+expect_exit 2 "convert C C/sub: nor a directory inside it" \
+	"output $canon/spin lies inside input $canon: give another output" \
+	"$CAPTURE" convert --force "$canon" "$canon/spin"
+unchanged "convert into the input: the corpus stays as it was" "$canon" "$before"
+# A canonical file converted beside itself: its trace's file would be it.
+mkdir "$TMP/cdir"
+"$CAPTURE" convert --form canonical "$win" "$TMP/cdir/contention.ndjson"
+cp "$TMP/cdir/contention.ndjson" "$TMP/one.canon.ndjson"
+expect_exit 2 "convert DIR/TRACE.ndjson DIR: a trace's file that is the input" \
+	"output $TMP/cdir/contention.ndjson would replace input $TMP/cdir/contention.ndjson" \
+	"$CAPTURE" convert --force "$TMP/cdir/contention.ndjson" "$TMP/cdir"
+same_bytes "convert DIR/TRACE.ndjson DIR: the input stays" "$TMP/one.canon.ndjson" \
+	"$TMP/cdir/contention.ndjson"
+(cd "$TMP" && expect_exit 2 "convert CANONICAL -: standard output holds no directory" \
+	"output -: canonical input converts into a directory of files, OUT/TRACE.ndjson: give a directory" \
+	"$CAPTURE" convert "$canon" -)
+(cd "$TMP" && expect_exit 2 "convert CANONICAL-FILE -: the same" \
+	"output -: canonical input converts into a directory of files" \
+	"$CAPTURE" convert "$TMP/one.canon.ndjson" -)
+[ ! -e "$TMP/-" ] && ok "convert CANONICAL -: no directory named -" ||
+	not_ok "convert CANONICAL -: no directory named -" "$TMP/- exists"
+# A trace_id names a file in OUT, nothing else: ../victim would be OUT's
+# sibling.  Refused as bad input at its line; nothing written anywhere.
+mkdir "$TMP/evil"
+sed 's/"trace_id": "contention"/"trace_id": "..\/victim"/' \
+	"$canon/spin/AcquireLock.ndjson" >"$TMP/evil/AcquireLock.ndjson"
+sed 's/"trace_id": "contention"/"trace_id": "..\/victim"/' \
+	"$canon/spin/ReleaseLock.ndjson" >"$TMP/evil/ReleaseLock.ndjson"
+echo precious >"$TMP/victim.ndjson"
+expect_exit 3 "a trace_id ../victim is no file name in OUT" \
+	"evil/(AcquireLock|ReleaseLock).ndjson:[0-9]+: trace_id '../victim' cannot name a file in $TMP/eout: it holds a /" \
+	"$CAPTURE" convert --force "$TMP/evil" "$TMP/eout"
+[ "$(cat "$TMP/victim.ndjson")" = precious ] && [ ! -e "$TMP/eout" ] &&
+	ok "a trace_id ../victim: its sibling stays, nothing written" ||
+	not_ok "a trace_id ../victim: its sibling stays, nothing written" "$(ls "$TMP")"
+# Whole or nothing: the second trace's failure leaves the first unwritten.
+mkdir -p "$TMP/half/contention.ndjson"
+expect_exit 2 "convert CANONICAL DIR: a trace's file that is a directory" \
+	"output $TMP/half/contention.ndjson is a directory: not replacing it" \
+	"$CAPTURE" convert --force "$canon" "$TMP/half"
+[ "$(ls -A "$TMP/half")" = contention.ndjson ] &&
+	ok "convert CANONICAL DIR: one trace refused, the other not written" ||
+	not_ok "convert CANONICAL DIR: one trace refused, the other not written" "$(ls -A "$TMP/half")"
+sed 's/"trace_id": "contention"/"trace_id": "sub\/x"/' "$canon/spin/AcquireLock.ndjson" >"$TMP/evil/AcquireLock.ndjson"
+sed 's/"trace_id": "contention"/"trace_id": "sub\/x"/' "$canon/spin/ReleaseLock.ndjson" >"$TMP/evil/ReleaseLock.ndjson"
+mkdir "$TMP/eout"
+expect_exit 3 "a trace_id sub/x after a good trace: bad input, not usage" \
+	"trace_id 'sub/x' cannot name a file" \
+	"$CAPTURE" convert "$TMP/evil" "$TMP/eout"
+[ -z "$(ls -A "$TMP/eout")" ] && ok "a trace_id sub/x: no trace written" ||
+	not_ok "a trace_id sub/x: no trace written" "$(ls -A "$TMP/eout")"
+
 # --- usage checked before work ------------------------------------------
 mkdir -p "$TMP/odd"
 for o in "" . .. / "$TMP/odd/." "$TMP/odd/.." "$TMP/odd/../"; do
