@@ -17,21 +17,6 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-static int same_json(const cJSON *a, const cJSON *b)
-{
-	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	int same;
-
-	if (!a || !b)
-		return a == b;
-	json_write(&x, a, JSON_COMPACT);
-	json_write(&y, b, JSON_COMPACT);
-	same = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
-	strbuf_release(&x);
-	strbuf_release(&y);
-	return same;
-}
-
 static void same_windows(const struct window_file *a,
 			 const struct window_file *b, const char *form)
 {
@@ -42,11 +27,11 @@ static void same_windows(const struct window_file *a,
 
 		if (strcmp(x->action, y->action))
 			why = "action";
-		else if (!same_json(x->data, y->data))
+		else if (!fuzz_same_json(x->data, y->data))
 			why = "data";
-		else if (!same_json(x->pre, y->pre))
+		else if (!fuzz_same_json(x->pre, y->pre))
 			why = "pre_state";
-		else if (!same_json(x->post, y->post))
+		else if (!fuzz_same_json(x->post, y->post))
 			why = "post_state";
 	}
 	if (why) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "capture/cli/command.h"
 #include "capture/fold.h"
+#include "capture/json.h"
 #include "capture/options.h"
 #include "capture/system.h"
 #include "tests/fuzz/fuzz.h"
@@ -222,6 +223,36 @@ const char *fuzz_input_pgo(const uint8_t *data, size_t size)
 
 		part_self(data + at, n, i, self);
 		snprintf(path, sizeof(path), "%s/trace-%s-%d.log", dir, self, i);
+		write_at(path, data + at, n);
+		at += n + skip;
+	}
+	return dir;
+}
+
+int fuzz_same_json(const cJSON *a, const cJSON *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	int same;
+
+	if (!a || !b)
+		return a == b;
+	json_write(&x, a, JSON_COMPACT);
+	json_write(&y, b, JSON_COMPACT);
+	same = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+const char *fuzz_input_parts(const uint8_t *data, size_t size, const char *ext)
+{
+	size_t at = 0;
+
+	fresh_dir();
+	for (int i = 0; at < size || i == 0; i++) {
+		size_t skip, n = part_len(data + at, size - at, &skip);
+
+		snprintf(path, sizeof(path), "%s/part-%d%s", dir, i, ext);
 		write_at(path, data + at, n);
 		at += n + skip;
 	}

@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cJSON.h>
 #include "capture/err.h"
 
 /* Where die() returns to: if (setjmp(fuzz_jmp)) return fuzz_died(...); */
@@ -62,6 +63,15 @@ const char *fuzz_input_also(const char *name, const uint8_t *data,
  */
 const char *fuzz_input_pgo(const uint8_t *data,
 			     size_t size);
+
+/* @a and @b (either may be NULL) written as the same compact JSON. */
+int fuzz_same_json(const cJSON *a, const cJSON *b);
+
+/*
+ * Files split from @data at lines "--", part-0@ext, part-1@ext, ... (the
+ * window files of a directory); returns the directory.
+ */
+const char *fuzz_input_parts(const uint8_t *data, size_t size, const char *ext);
 
 /*
  * Fold @input as `capture check SYSTEM INPUT` does; a death must be bad

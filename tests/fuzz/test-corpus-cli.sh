@@ -39,6 +39,14 @@ pgo_dir() {
 		END { flush() }'
 }
 
+# parts IN DIR: a canonical input's part-I.ndjson files, split at lines
+# "--" as fuzz-canonical does.
+parts() {
+	rm -rf "$2" && mkdir -p "$2"
+	awk -v d="$2" '$0 == "--" { i++; next } { printf "%s\n", $0 >(d "/part-" (i + 0) ".ndjson") }
+		END { if (!NR) printf "" >(d "/part-0.ndjson") }' "$1"
+}
+
 # harness INPUT: the commands that read what the harness fuzzes.
 replay() {
 	local h=$1 in=$2 name="$1/$(basename "$2")" sys
@@ -68,6 +76,10 @@ replay() {
 			rm -f "$TMP/out.ndjson"
 			run "$name ($form)" "$CAPTURE" convert --form $form "$in" "$TMP/out.ndjson"
 		done ;;
+	canonical)
+		parts "$in" "$TMP/canon"
+		rm -rf "$TMP/canon-out"
+		run "$name" "$CAPTURE" convert --form event "$TMP/canon" "$TMP/canon-out" ;;
 	audit)
 		cp "$in" "$TMP/windows.ndjson"
 		run "$name" "$CAPTURE" audit --force --svg "$TMP/audit.svg" "$TMP/windows.ndjson" ;;
