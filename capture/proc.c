@@ -491,13 +491,28 @@ const char *file_name_refused(const char *name)
 {
 	if (!*name)
 		return "it is empty";
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		return "it names a directory";
+	if (*name == '.')
+		return "it starts with a dot (., .., a hidden file)";
 	if (strchr(name, '/'))
 		return "it holds a /";
 	if (strlen(name) > FILE_NAME_MAX)
 		return "it is longer than " FILE_NAME_MAX_TEXT " bytes";
 	return NULL;
+}
+
+const char *rel_path_refused(const char *rel)
+{
+	if (*rel == '/')
+		return "it is absolute";
+	for (const char *p = rel;; p++) {
+		size_t n = strcspn(p, "/");
+
+		if (!n || (n == 1 && *p == '.') || (n == 2 && !strncmp(p, "..", 2)))
+			return "a component of it is empty, . or ..";
+		p += n;
+		if (!*p)
+			return NULL;
+	}
 }
 
 /* Files being written into a directory: their staging directory. */

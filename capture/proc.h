@@ -70,13 +70,19 @@ void check_output_file(const char *path, char *const inputs[], int n,
 void check_output_dir_of_files(const char *dir, char *const inputs[], int n,
 			       const char *what);
 /*
- * Why @name, which came from input (a trace's id), cannot be a file's
- * name in an output directory, without naming another place: it is empty,
- * "." or "..", holds a '/' or is too long; NULL if it can.
+ * Why @name, which came from input (a trace's id, an action), cannot be
+ * a file's name in an output directory, naming no other place and seen
+ * by a listing: it is empty, starts with a dot (".", "..", a hidden
+ * file), holds a '/' or is too long; NULL if it can.
  */
 #define FILE_NAME_MAX 200
 #define FILE_NAME_MAX_TEXT "200"
 const char *file_name_refused(const char *name);
+/*
+ * Why @rel, a path a corpus's manifest names, may lie outside the corpus:
+ * it is absolute, or a component of it is empty, "." or ".."; NULL if not.
+ */
+const char *rel_path_refused(const char *rel);
 struct out_file {
 	char *name;        /* a name file_name_refused() takes, and an extension */
 	char *data;

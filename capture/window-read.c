@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -423,6 +424,30 @@ static int add_canonical(struct window_set *ws, const char *dir,
 	return 1;
 }
 
+/*
+ * A run's name becomes the path of its window file, SYSTEM/NAME.ndjson:
+ * one holding a '/' could name a file outside the corpus.  What the dying
+ * run read is freed first (@mpath, @m, @text).
+ */
+static void refuse_run_paths(char *mpath, cJSON *m, char *text)
+{
+	static char msg[512];
+	const cJSON *run;
+
+	cJSON_ArrayForEach(run, json_get(m, "runs")) {
+		const char *name = json_get_str(run, "name");
+
+		if (!name || !strchr(name, '/'))
+			continue;
+		snprintf(msg, sizeof(msg), "%s: run '%.200s' names no file "
+			 "inside the corpus: it holds a /", mpath, name);
+		cJSON_Delete(m);
+		free(text);
+		free(mpath);
+		die(EXIT_BAD_INPUT, "%s", msg);
+	}
+}
+
 static void add_corpus(struct window_set *ws, const char *dir)
 {
 	char *mpath = xasprintf("%s/MANIFEST.json", dir);
@@ -439,6 +464,7 @@ static void add_corpus(struct window_set *ws, const char *dir)
 		die_at(EXIT_BAD_INPUT, mpath, 0, "%s", !m ? "not JSON" :
 		       !system ? "no \"system\"" : "unknown system");
 	set_system(ws, f, mpath);
+	refuse_run_paths(mpath, m, text);
 	if (add_canonical(ws, dir, mpath, m))
 		goto done;
 	cJSON_ArrayForEach(run, manifest_runs(m, mpath)) {
@@ -496,11 +522,16 @@ static void add_dir(struct window_set *ws, const char *dir)
 
 void window_set_add(struct window_set *ws, const char *arg)
 {
-	char *input = xstrdup(arg);
-	size_t n = strlen(input);
+	/* on the stack: the readers below die holding nothing of ours */
+	char input[PATH_MAX], *manifest;
+	size_t n = strlen(arg);
 	struct stat st;
-	char *manifest;
+	int corpus;
 
+	if (n >= sizeof(input))
+		die(EXIT_BAD_INPUT, "%.64s...: a path of %zu bytes, longer than "
+		    "PATH_MAX", arg, n);
+	memcpy(input, arg, n + 1);
 	while (n > 1 && input[n - 1] == '/')
 		input[--n] = '\0';
 	if (stat(input, &st))
@@ -508,17 +539,16 @@ void window_set_add(struct window_set *ws, const char *arg)
 		       "no such file or directory" : strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		window_set_add_file(ws, input, input);
-		free(input);
 		return;
 	}
 	manifest = xasprintf("%s/MANIFEST.json", input);
 	/* one that cannot be read (EACCES) is a corpus's: add_corpus says so */
-	if (file_exists(manifest) || errno != ENOENT)
+	corpus = file_exists(manifest) || errno != ENOENT;
+	free(manifest);
+	if (corpus)
 		add_corpus(ws, input);
 	else
 		add_dir(ws, input);
-	free(manifest);
-	free(input);
 }
 
 /* How many of the distinct actions of @n files @f declares. */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "corpus.h"
 #include "die.h"
+#include "proc.h"
 #include "windows.h"
 
 /* The canonical form's file of one action, with its windows so far. */
@@ -110,9 +111,10 @@ static struct canonical_file *canonical_file(struct window_writer *w,
 	for (size_t i = 0; i < cs->n; i++)
 		if (!strcmp(cs->files[i].action, action))
 			return &cs->files[i];
-	if (!*action || strchr(action, '/') || *action == '.')
+	if (file_name_refused(action))
 		die_at(EXIT_BAD_INPUT, w->rel, 0, "action \"%s\" cannot name "
-		       "a canonical window file", action);
+		       "a canonical window file: %s", action,
+		       file_name_refused(action));
 	cs->files = xrealloc(cs->files, (cs->n + 1) * sizeof(*cs->files));
 	cf = &cs->files[cs->n++];
 	cf->action = xstrdup(action);

@@ -44,14 +44,30 @@ static const char verify_usage[] =
 
 static cJSON *load_manifest(const char *dir)
 {
+	static const char *const lists[] = { "files", "varying" };
+	static char msg[512];
 	char *path = xasprintf("%s/MANIFEST.json", dir);
 	char *text = read_file(path, NULL);
 	cJSON *m = text ? cJSON_Parse(text) : NULL;
+	const cJSON *f;
 
 	if (!text)
 		die_at(EXIT_BAD_INPUT, path, 0, "cannot read: not a corpus");
 	if (!cJSON_IsObject(m) || !cJSON_IsObject(json_get(m, "files")))
 		die_at(EXIT_BAD_INPUT, path, 0, "not a manifest (no \"files\")");
+	/* each is read (hashed, compared): none may lie outside the corpus */
+	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++)
+		cJSON_ArrayForEach(f, json_get(m, lists[i]))
+			if (rel_path_refused(f->string)) {
+				snprintf(msg, sizeof(msg), "%s: \"%s\" lists "
+					 "'%.200s', not a path inside the corpus: %s",
+					 path, lists[i], f->string,
+					 rel_path_refused(f->string));
+				cJSON_Delete(m);
+				free(text);
+				free(path);
+				die(EXIT_BAD_INPUT, "%s", msg);
+			}
 	free(text);
 	free(path);
 	return m;

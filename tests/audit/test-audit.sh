@@ -200,6 +200,15 @@ expect_exit 3 "directory without windows" 'empty: no MANIFEST.json and no' "$CAP
 expect_exit 2 "--system contradicting the manifest" 'system' "$CAPTURE" audit --system locksvc "$TMP/corpus"
 expect_exit 2 "two systems at once" 'one system at a time' "$CAPTURE" audit "$TMP/corpus" "$ref/locksvc"
 expect_exit 2 "no input" '' "$CAPTURE" audit
+# A run's name becomes the path of its window file: never outside the corpus.
+cp -r "$TMP/corpus" "$TMP/escape"
+mkdir -p "$TMP/spin"
+cp "$TMP/corpus/spin/contention.ndjson" "$TMP/spin/stolen.ndjson"
+sed -i 's|"name": "contention"|"name": "../../spin/stolen"|; s|"spin/contention.ndjson"|"spin/../../spin/stolen.ndjson"|' \
+	"$TMP/escape/MANIFEST.json"
+expect_exit 3 "a run named ../../spin/stolen: no file read outside the corpus" \
+	"escape/MANIFEST.json: run '../../spin/stolen' names no file inside the corpus" \
+	"$CAPTURE" audit "$TMP/escape"
 
 # Inputs without a window: refused at the file, exit 3 -- once a
 # qsort(NULL, 0) that UBSan stopped, and without it "0 windows".

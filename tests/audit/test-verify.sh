@@ -87,6 +87,19 @@ cp "$log" "$TMP/gone.log"
 rm "$TMP/gone.log"
 expect_exit 8 "input gone: could not rerun" 'could not rerun' "$CAPTURE" verify "$TMP/orphan"
 expect_exit 3 "not a corpus" 'MANIFEST.json: cannot read' "$CAPTURE" verify "$ROOT/tests"
+# A manifest names the files verify reads and hashes: none outside the
+# corpus (a FIFO or /dev/zero there would be read forever).
+cp -r "$TMP/spin" "$TMP/outside"
+mkfifo "$TMP/fifo"
+python3 - "$TMP/outside/MANIFEST.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["files"]["../fifo"] = "0" * 64
+open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
+PY
+expect_exit 3 "a manifest naming a file outside the corpus" \
+	"outside/MANIFEST.json: \"files\" lists '../fifo', not a path inside the corpus" \
+	timeout 20 "$CAPTURE" verify "$TMP/outside"
 # Verify trusts no one: a manifest whose command would run a
 # program, scenario files or a source tree the checkout does not ship is
 # shown and refused, exit 8, before anything runs; --trust reruns it.

@@ -222,7 +222,7 @@ sed 's/"trace_id": "contention"/"trace_id": "..\/victim"/' \
 	"$canon/spin/ReleaseLock.ndjson" >"$TMP/evil/ReleaseLock.ndjson"
 echo precious >"$TMP/victim.ndjson"
 expect_exit 3 "a trace_id ../victim is no file name in OUT" \
-	"evil/(AcquireLock|ReleaseLock).ndjson:[0-9]+: trace_id '../victim' cannot name a file in $TMP/eout: it holds a /" \
+	"evil/(AcquireLock|ReleaseLock).ndjson:[0-9]+: trace_id '../victim' cannot name a file in $TMP/eout: it starts with a dot" \
 	"$CAPTURE" convert --force "$TMP/evil" "$TMP/eout"
 [ "$(cat "$TMP/victim.ndjson")" = precious ] && [ ! -e "$TMP/eout" ] &&
 	ok "a trace_id ../victim: its sibling stays, nothing written" ||
