@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include "die.h"
 #include "err.h"
@@ -822,6 +823,12 @@ void hex_digest(const unsigned char *md, unsigned n, char hex[65])
 	for (unsigned i = 0; i < n && i < 32; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	hex[64] = '\0';
+}
+
+void hashing_init(void)
+{
+	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL))
+		die(EXIT_CAPTURE_FAILED, "cannot initialize OpenSSL");
 }
 
 void sha256_hex(const void *data, size_t len, char hex[65])

@@ -149,6 +149,13 @@ int mkdir_ok(const char *path, struct cap_err *err);
 void remove_tree(const char *path);
 /* remove_tree(@path) if the process dies: a handle for cancel_on_failure(). */
 int remove_on_failure(const char *path);
+/*
+ * Call in main(), before any thread: OpenSSL without its exit-time
+ * cleanup, which exit() (a die() on any thread) would otherwise run under
+ * a thread still hashing (the bpf engine deciding how uprobes attach, a
+ * hashing worker): a SIGSEGV in EVP_MD_fetch.  The process's end frees it.
+ */
+void hashing_init(void);
 /* Hex sha256 of a file (65 bytes incl. NUL into @hex); 0 on success. */
 int sha256_file(const char *path, char hex[65]);
 /* The same on a thread: gives up (-1) as soon as *@stop is set. */

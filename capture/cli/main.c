@@ -6,6 +6,7 @@
 #include "command.h"
 #include "../die.h"
 #include "../live.h"
+#include "../proc.h"
 #include "../system.h"
 #include "../version.h"
 
@@ -54,6 +55,7 @@ static void print_usage(FILE *f)
 int main(int argc, char **argv)
 {
 	cleanup_on_signals();
+	hashing_init();
 	system_table_set(systems);
 	check_stdout_at_exit();
 	if (argc < 2) {

@@ -173,6 +173,17 @@ expect_exit 2 "--shard 3/2" 'K/N' \
 expect_exit 2 "--merge without corpora" '' "$CAPTURE" etcd --merge -o "$TMP/u3"
 expect_exit 2 "--merge of a corpus without scenarios" 'no scenarios directory' \
 	"$CAPTURE" etcd --merge "$TMP/one" --via trace -o "$TMP/u4"
+# By eBPF, --merge of what is no explored corpus is refused before the
+# probed harness starts: no engine thread attaching meets the refusal's
+# exit.
+for what in "$TMP/one" "$TMP/nowhere"; do
+	expect_exit 2 "--merge (ebpf) of $(basename "$what"), no explored corpus" \
+		'no scenarios directory' "$CAPTURE" etcd --merge "$TMP/s1" "$what" -o "$TMP/u7"
+	grep -q 'probed harness\|uprobes attached' "$TMP/.stderr" &&
+		not_ok "--merge (ebpf) of $(basename "$what"): refused before any harness starts" \
+			"$(grep -m1 'probed harness\|uprobes attached' "$TMP/.stderr")" ||
+		ok "--merge (ebpf) of $(basename "$what"): refused before any harness starts"
+done
 expect_exit 2 "a missing scenario file" 'no such scenario file' \
 	"$CAPTURE" etcd --scenario "$TMP/nowhere/01-x" --via trace -o "$TMP/u5"
 expect_exit 2 "a seed that is no number" 'seed' \

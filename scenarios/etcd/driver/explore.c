@@ -21,8 +21,10 @@
  * classes come from what the probes saw (served.h).
  */
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
@@ -265,6 +267,23 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 			     try_step_map(e, t->f.steps), path);
 	keep_if_new(e, path, &seen, 0);
 	classes_free(&seen);
+}
+
+/* On the stack: a refusal leaves nothing to free. */
+void etcd_merge_check(char *const *corpora, int n)
+{
+	char sdir[PATH_MAX];
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		if (snprintf(sdir, sizeof(sdir), "%s/scenarios", corpora[i]) >=
+		    (int)sizeof(sdir))
+			die(EXIT_USAGE, "%.64s...: a path longer than PATH_MAX",
+			    corpora[i]);
+		if (stat(sdir, &st) || !S_ISDIR(st.st_mode))
+			die(EXIT_USAGE, "%s: no scenarios directory (not an "
+			    "explored corpus)", sdir);
+	}
 }
 
 void etcd_merge(char *const *corpora, int n, const char *bin, int probed,

@@ -34,5 +34,11 @@ void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
  */
 void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
 		const char *dir);
+/*
+ * Dies (EXIT_USAGE) unless each of @corpora[0..n) is an explored corpus
+ * (has CORPUS/scenarios/): called before any work, so that no harness is
+ * built or started, and no engine thread attaching meets the exit.
+ */
+void etcd_merge_check(char *const *corpora, int n);
 
 #endif

@@ -235,6 +235,8 @@ int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
 				lc->driver_option, merge ? "merge" : "explore");
 	if (merge ? !lc->noperands : lc->noperands)
 		return live_misuse(err);
+	if (merge)
+		etcd_merge_check(lc->operands, lc->noperands);
 	if (e->seconds)
 		x.seconds = option_seconds(e->seconds, "--seconds", 1e7);
 	if (!x.budget && !x.seconds)
