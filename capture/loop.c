@@ -5,6 +5,7 @@
  * that run instead, the driver's run, the fold of each run, the commit.
  * The CLI (capture/cli/live.c) only parses argv into the selection.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -225,10 +226,33 @@ int live_capture_run(struct live_capture *lc)
 	return EXIT_OK;
 }
 
+/*
+ * An output is never an input: -o may not be, hold or lie inside a corpus
+ * a mode reads (--merge's) or the --scenarios directory, which the swap
+ * at the commit would remove with the old corpus.  Before any work.
+ */
+static void refuse_output_inputs(const struct live_capture *lc)
+{
+	static char out[PATH_MAX];
+	char *scenarios[] = { (char *)lc->scenarios }, *dir;
+
+	/* no input to compare, or no output named yet (a misuse, told later) */
+	if ((!lc->noperands && !lc->scenarios) ||
+	    (!lc->out->dir && !lc->live->default_dir && !lc->scenario))
+		return;
+	dir = output_dir(lc);
+	/* a copy that a refusal (which dies) leaves nothing allocated of */
+	snprintf(out, sizeof(out), "%s", dir);
+	free(dir);
+	refuse_output_over_inputs(out, lc->operands, lc->noperands, 1);
+	refuse_output_over_inputs(out, scenarios, lc->scenarios ? 1 : 0, 1);
+}
+
 int live_run(struct live_capture *lc, struct cap_err *err)
 {
 	int rc;
 
+	refuse_output_inputs(lc);
 	lc->environment = json_obj();
 	if (lc->scenario)
 		select_scenarios(lc);

@@ -94,6 +94,16 @@ merged=$(coverage "$TMP/m")
 	ok "the merged corpus covers what both shards do ($merged)" ||
 	not_ok "merged coverage" "shards together $both, merged $merged"
 check "verify the merged corpus" "$CAPTURE" verify --trust "$TMP/m"
+# An output is never an input: -o one of the merged corpora
+# would replace that shard with the merge.
+cp -r "$TMP/s2" "$TMP/s2-kept"
+for o in "$TMP/s2" "$TMP/s2/scenarios/m" "$TMP"; do
+	expect_exit 2 "--merge A B -o ${o#$TMP}: refused" \
+		"output $o (would replace|lies inside) input $TMP/s[12]: give another output" \
+		"$CAPTURE" etcd --merge "$TMP/s1" "$TMP/s2" --via trace -o "$o"
+done
+diff -r "$TMP/s2" "$TMP/s2-kept" >/dev/null && ok "--merge A B -o B: shard B as it was" ||
+	not_ok "--merge A B -o B: shard B as it was" "$(diff -rq "$TMP/s2" "$TMP/s2-kept" | head -n 3)"
 grep -q '"--scenarios",' "$TMP/m/MANIFEST.json" &&
 	ok "the merged manifest records the replay of its scenarios" ||
 	not_ok "merged manifest" "no --scenarios in its command"

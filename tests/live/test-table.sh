@@ -68,6 +68,16 @@ done
 expect_exit 2 "the known list of a --scenarios DIR is in NN order" \
 	"known: early, late, or all\)" \
 	"$CAPTURE" spin --scenarios "$TMP/mine" --scenario README -o "$TMP/u"
+# An output is never an input: -o that holds or lies inside the
+# --scenarios directory is refused before anything runs.
+expect_exit 2 "-o holding the --scenarios directory" \
+	"output $TMP would replace input $TMP/mine: give another output" \
+	"$CAPTURE" spin --scenarios "$TMP/mine" --scenario all -o "$TMP"
+expect_exit 2 "-o inside the --scenarios directory" \
+	"output $TMP/mine/out lies inside input $TMP/mine: give another output" \
+	"$CAPTURE" spin --scenarios "$TMP/mine" --scenario all -o "$TMP/mine/out"
+[ ! -e "$TMP/mine/out" ] && ok "-o inside --scenarios: nothing written" ||
+	not_ok "-o inside --scenarios: nothing written" "$(ls "$TMP/mine")"
 
 # The driver option and each driver's own options.
 expect_exit 2 "spin: an unknown --kernel lists the drivers" \
