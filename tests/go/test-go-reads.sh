@@ -113,6 +113,17 @@ fi
 spec noinst 'func main.Put[bool,bool]' 'return Put' '	puts i64 ~r0'
 refused noinst 'noinst.probes:1: .*no function main\.Put\[go\.shape\.bool,go\.shape\.bool\]' "$N"
 spec genkind 'func main.Put' 'entry P' '	v i64 v'
+# A generic function of more instantiations than a spec probes by its name
+# (tests/go/shapes: 18): refused, exit 3, however many there are.
+GOTOOLCHAIN=local GOFLAGS=-mod=readonly $GO -C "$D/shapes" build -trimpath \
+	-buildvcs=false -o "$TMP/shapes" . 2>"$TMP/go.err" ||
+	not_ok "build the shapes" "$(tail -n 2 "$TMP/go.err")"
+spec manyinst 'func main.Keep' 'entry K' '	g u64 goid'
+refused manyinst 'manyinst.probes:1: .*main\.Keep has 18 instantiations, more than 16: name one \(main\.Keep\[TYPES\]\)' \
+	"$TMP/shapes"
+spec oneinst 'func main.Keep[int8]' 'entry K' '	g u64 goid'
+check "one of 18 instantiations, by its type arguments" \
+	$CAPTURE go --probes "$TMP/oneinst.probes" -o "$TMP/oneinst" -- "$TMP/shapes"
 refused genkind 'genkind.probes:3: v is go\.shape\.uint64 \(8 bytes, as u64\), not i64' "$N"
 spec nofield "$S" 'entry T' '	x i64 n.Nope'
 refused nofield 'nofield.probes:3: .*n\.Nope: main\.Node has no field Nope' "$N"
