@@ -234,6 +234,12 @@ static const char *last_part(const char *name)
 }
 
 /*
+ * @name as a spec writes it: in double quotes if it holds a blank or a
+ * '#' (Rust's <T as Trait>::f, {closure#0}; docs/probes.md), for "%s%s%s".
+ */
+#define QUOTE(name) strpbrk(name, " \t#") ? "\"" : "", name, strpbrk(name, " \t#") ? "\"" : ""
+
+/*
  * Up to three names of @l nearest @name: within a third of its length
  * (at least 2 edits), else those with its last component; the nearest
  * first, then by name.
@@ -265,10 +271,10 @@ static const char *nearest(const struct names *l, const char *name)
 	}
 	if (!nbest)
 		return "";
-	n = snprintf(buf, sizeof(buf), " (did you mean %s", best[0]);
+	n = snprintf(buf, sizeof(buf), " (did you mean %s%s%s", QUOTE(best[0]));
 	for (size_t k = 1; k < nbest && n > 0 && (size_t)n < sizeof(buf); k++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
-			      k + 1 < nbest ? ", " : " or ", best[k]);
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s%s%s",
+			      k + 1 < nbest ? ", " : " or ", QUOTE(best[k]));
 	if (n > 0 && (size_t)n < sizeof(buf))
 		snprintf(buf + n, sizeof(buf) - n, "?)");
 	return buf;

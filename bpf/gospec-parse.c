@@ -1068,6 +1068,50 @@ static int split(char *text, char **tok, int max)
 	return n;
 }
 
+/*
+ * A '#' starts a comment, but inside a quoted name (a Rust closure's
+ * {closure#0}).
+ */
+static void strip_comment(char *text)
+{
+	int quoted = 0;
+
+	for (char *p = text; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '#' && !quoted) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
+/*
+ * The words of a func, entry or return line, as split() cuts them, but a
+ * word in double quotes is one word whatever it holds, without its
+ * quotes: a function's name with blanks (Rust's <crate::T as
+ * crate::Trait>::method), docs/probes.md.  -1 (refused) for a quote not
+ * closed, or closed inside a word.
+ */
+static int split_names(struct go_spec *s, long line, char *text, char **tok, int max)
+{
+	int n = 0;
+
+	for (char *p = text + strspn(text, " \t\r"); *p; p += strspn(p, " \t\r")) {
+		char *end = *p == '"' ? strchr(p + 1, '"') : p + strcspn(p, " \t\r");
+
+		if (*p == '"' && (!end || end == p + 1 || (end[1] && !strchr(" \t\r", end[1]))))
+			return gospec_refuse(s, line, "a quoted name without its closing \" "
+					     "(or empty, or followed by more than a blank)");
+		if (n == max)
+			return max + 1;
+		tok[n++] = *p == '"' ? p + 1 : p;
+		p = *end ? end + 1 : end;
+		*end = '\0';
+	}
+	return n;
+}
+
 static int add_func(struct go_spec *s, long line, char **tok, int n)
 {
 	struct func *fn;
@@ -1198,6 +1242,16 @@ static int use_group(struct go_spec *s, struct site *site, long line,
 	return 0;
 }
 
+/* Does @text start with one of the statements that name functions? */
+static int names_line(const char *text)
+{
+	size_t skip = strspn(text, " \t\r"), len = strcspn(text + skip, " \t\r");
+
+	return (len == 4 && !strncmp(text + skip, "func", 4)) ||
+	       (len == 5 && !strncmp(text + skip, "entry", 5)) ||
+	       (len == 6 && !strncmp(text + skip, "return", 6));
+}
+
 static int parse_line(struct go_spec *s, char *text, long line,
 		      struct site **site)
 {
@@ -1205,13 +1259,14 @@ static int parse_line(struct go_spec *s, char *text, long line,
 	int n;
 	struct func *fn = s->nfuncs ? &s->func[s->nfuncs - 1] : NULL;
 
-	text[strcspn(text, "#")] = 0;
+	strip_comment(text);
 	if (s->open_group && !is_statement(text))
 		return group_line(s, text, line);
 	s->open_group = NULL;
-	n = split(text, tok, MAX_WORDS);
-	if (!n)
-		return 0;
+	n = names_line(text) ? split_names(s, line, text, tok, MAX_WORDS) :
+	    split(text, tok, MAX_WORDS);
+	if (n <= 0)
+		return n;
 	if (!strcmp(tok[0], "projection"))
 		return 1;   /* the rest is the spec's projection, not its probes */
 	if (!strcmp(tok[0], "group")) {

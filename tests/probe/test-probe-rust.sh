@@ -93,6 +93,45 @@ for bin in release v0; do
 	check "$bin: one instantiation of a generic function by its type arguments" \
 		[ "$(cat "$TMP/one-$bin/events/$bin.ndjson" 2>/dev/null)" = '{"event":"A","proc":0,"round":'$OPS'}' ]
 done
+# A trait's method, <Type as Trait>::method, written in double quotes (its
+# blanks are the name's), in `func` and in `while`: Cap's allows is asked
+# by each review whose rule is a Cap, then by its policy (a Cap) when the
+# rule allowed, with the review's cents.
+spec trait 'func "<till::shop::Cap as till::shop::Rule>::allows" # a comment' \
+	'entry Allows while "till::shop::Till::review"' '	cents i64 cents' \
+	'func till::shop::Till::review'
+for bin in release v0; do
+	if $CAPTURE probe --probes "$TMP/trait.probes" -o "$TMP/trait-$bin" -- "$TMP/$bin" $W $OPS \
+		>"$TMP/trait.out" 2>"$TMP/trait.err" && out=$(python3 - \
+		"$TMP/trait-$bin/events/$bin.ndjson" "$TMP/trait.out" 2>&1 <<'PY'
+import json, re, sys
+want = []
+for m in re.finditer(r"^review round=\d+ account=(\d+) cents=(\d+) rule=(cap|quiet)\((\d+)\) "
+                     r"policy=(cap|quiet)\((\d+)\)", open(sys.argv[2]).read(), re.M):
+    account, cents, rule, arg, policy, parg = int(m[1]), int(m[2]), m[3], int(m[4]), m[5], int(m[6])
+    if rule == "cap":
+        want.append(cents)
+    if (cents <= arg if rule == "cap" else account != arg) and policy == "cap":
+        want.append(cents)
+got = [json.loads(line)["cents"] for line in open(sys.argv[1])]
+if not want or got != want:
+    sys.exit(f"got {got}, want {want}")
+print(f"{len(got)} calls")
+PY
+); then
+		ok "$bin: a trait's method by its quoted name, in func and while ($out)"
+	else
+		not_ok "$bin: a trait's method by its quoted name" "${out:-$(tail -n 2 "$TMP/trait.err")}"
+	fi
+done
+# What a spec cannot name bare, the did-you-mean offers quoted; a v0
+# closure's # inside quotes is the name's, not a comment.
+spec traitbare 'func till::shop::Cap::allows' 'entry A' '	c i64 cents'
+refused traitbare 'traitbare.probes:1: .*no function till::shop::Cap::allows \(did you mean "<till::shop::Cap as till::shop::Rule>::allows"' "$TMP/v0"
+spec closure 'func "till::main::{closure#3}"' 'entry C'
+refused closure 'closure.probes:1: .*till::main::\{closure#3\}.*inlined' "$TMP/v0"
+spec unclosed 'func "<till::shop::Cap as till::shop::Rule>::allows' 'entry A'
+refused unclosed 'unclosed.probes:1: a quoted name without its closing "' "$TMP/v0"
 spec verbose 'func till::shop::Till::find' 'entry F' '	v bool verbose'
 refused verbose 'verbose.probes:3: .*release: verbose: argument verbose of find is optimized out at the probe site' "$TMP/release"
 spec nofield 'func till::shop::Till::apply' 'entry A' '	c i64 op.Transfer.amount'

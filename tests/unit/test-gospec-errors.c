@@ -113,6 +113,15 @@ static void numbers(void)
 int main(void)
 {
 	parses("a good spec parses", FN "\tid i64 t.ID\n\tx i64 = id + 1\n");
+	parses("a quoted function name, blanks and # in it",
+	       "func \"<a::T as a::Tr>::m\" # a comment\nentry E while \"a::{closure#0}\"\n"
+	       "func \"a::{closure#0}\"\n");
+	refused("a quote not closed", "func \"<a::T as a::Tr>::m\nentry E\n", 1,
+		"a quoted name without its closing \" (or empty, or followed by more than a blank)");
+	refused("a quote glued to a word", "func \"a\"b\nentry E\n", 1,
+		"a quoted name without its closing \" (or empty, or followed by more than a blank)");
+	refused("a name with a blank, unquoted", "func <a::T as a::Tr>::m\nentry E\n", 1,
+		"expected 'func SYMBOL'");
 	unreadable();
 	refused("no function", "# nothing\n", 0, "the probe spec names no function");
 	refused("a bad slice", FN "\tv i64 a[:0]\n", 3,
