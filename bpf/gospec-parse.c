@@ -167,15 +167,53 @@ static int number(const char *word, unsigned long long *v)
 	return errno == ERANGE ? NOT_64_BITS : 0;
 }
 
+/* Refuse @what, out of the range of @kind in @size bytes, naming it. */
+static int out_of_range(struct go_spec *s, long line, const char *what,
+			enum go_kind kind, int size)
+{
+	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == GO_KIND_SIGNED));
+
+	return gospec_refuse(s, line, "%s: out of range for %s (%lld to %llu)", what,
+			     gospec_type_label(kind, size),
+			     kind == GO_KIND_SIGNED ? -(long long)max - 1 : 0, max);
+}
+
 int gospec_fits(struct go_spec *s, long line, const char *what,
 		unsigned long long v, enum go_kind kind, int size)
 {
 	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == GO_KIND_SIGNED));
 
-	if (v <= max)
+	return v <= max ? 0 : out_of_range(s, line, what, kind, size);
+}
+
+/*
+ * "or -N": a signed field's negative default, kept as its 64-bit two's
+ * complement (what a read of the field holds once sign-extended).
+ */
+static int negative_default(struct go_spec *s, long line, struct field *f,
+			    const char *word)
+{
+	long long v, min = -(long long)(~0ull >> (64 - 8 * f->size + 1)) - 1;
+	char *end;
+	char *what;
+	int rc;
+
+	if (f->kind != GO_KIND_SIGNED || f->table)
+		return gospec_refuse(s, line, "or %s: a negative default needs a "
+				     "signed field", word);
+	errno = 0;
+	v = strtoll(word, &end, 10);
+	if (end == word || *end)
+		return gospec_refuse(s, line, "or %s: a default is a number of the "
+				     "field's type (or true, false)", word);
+	if (errno != ERANGE && v >= min) {
+		f->def = (unsigned long long)v;
 		return 0;
-	return gospec_refuse(s, line, "%s: out of range for %s (0 to %llu)", what,
-			     gospec_type_label(kind, size), max);
+	}
+	what = xasprintf("or %s", word);
+	rc = out_of_range(s, line, what, f->kind, f->size);
+	free(what);
+	return rc;
 }
 
 /* @word as a number, or as a name of @t: number()'s codes. */
@@ -216,6 +254,8 @@ static int add_default(struct go_spec *s, long line, struct field *f,
 		f->def = !strcmp(word, "true");
 		return 0;
 	}
+	if (*word == '-' && f->kind != GO_KIND_BOOL)
+		return negative_default(s, line, f, word);
 	rc = number(word, &f->def);
 	if ((rc && rc != NOT_64_BITS) || f->kind == GO_KIND_BOOL || *word == '-')
 		return gospec_refuse(s, line,

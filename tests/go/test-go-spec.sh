@@ -171,7 +171,31 @@ refused badname "badname.probes:3: field name 'a..b': Go-like identifiers joined
 # Numbers only the binary bounds: a table field's default by its Go type,
 # an index by the offset a read reaches (it wrapped to element 0).
 spec tabledef 'names K a b' "$A" 'entry T' '	from K t.From or 4294967296'
-refused tabledef 'tabledef.probes:4: or 4294967296: out of range for i32 \(0 to 2147483647\)'
+refused tabledef 'tabledef.probes:4: or 4294967296: out of range for i32 \(-2147483648 to 2147483647\)'
+# A signed field's default is any number it holds, negative ones too; the
+# range a refusal names is the type's.
+spec negdef "$A" 'entry T' '	id i64 t.ID' '	fee i64 *t.Fee or -1'
+if $CAPTURE go --probes "$TMP/negdef.probes" -o "$TMP/negdef" -- $BANK >"$TMP/negdef.out" \
+	2>"$TMP/negdef.err" && out=$(python3 - "$TMP/negdef/events/bank.ndjson" "$TMP/negdef.out" <<'PY'
+import json, re, sys
+want = sorted((int(m[1]), -1 if m[2] == "none" else int(m[2])) for m in
+              re.finditer(r"transfer (\d+) .* fee (\w+) ok", open(sys.argv[2]).read()))
+got = sorted((e["id"], e["fee"]) for e in map(json.loads, open(sys.argv[1])))
+if got != want or not any(fee == -1 for _, fee in want):
+    sys.exit(f"(id, fee) pairs differ: {len(got)} events, {len(want)} logged")
+print(f"{len(got)} events, {sum(fee == -1 for _, fee in got)} without a fee")
+PY
+); then
+	ok "or -1 on an i64: -1 where the fee is nil ($out)"
+else
+	not_ok "or -1 on an i64" "${out:-$(tail -n 2 "$TMP/negdef.err")}"
+fi
+spec negsmall "$A" 'entry T' '	from i8 t.From or -129'
+refused negsmall 'negsmall.probes:3: or -129: out of range for i8 \(-128 to 127\)'
+spec posbig "$A" 'entry T' '	from i8 t.From or 128'
+refused posbig 'posbig.probes:3: or 128: out of range for i8 \(-128 to 127\)'
+spec negunsigned "$A" 'entry T' '	from u32 t.From or -1'
+refused negunsigned 'negunsigned.probes:3: or -1: a negative default needs a signed field'
 spec farindex "$A" 'entry T' '	bal i64 b.accounts[4294967296].Balance'
 refused farindex "farindex.probes:3: .*b\.accounts\[4294967296\]\.Balance: index 4294967296: further than a read's offset reaches"
 spec hugeindex "$A" 'entry T' '	bal i64 b.accounts[99999999999999999999].Balance'

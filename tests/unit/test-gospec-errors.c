@@ -93,9 +93,20 @@ static void numbers(void)
 	refused("or 0x100 for a u8", FN "\tv u8 *t.X or 0x100\n", 3,
 		"or 0x100: out of range for u8 (0 to 255)");
 	refused("or 128 for an i8", FN "\tv i8 *t.X or 128\n", 3,
-		"or 128: out of range for i8 (0 to 127)");
+		"or 128: out of range for i8 (-128 to 127)");
 	refused("or 2^31 for an i32", FN "\tv i32 *t.X or 2147483648\n", 3,
-		"or 2147483648: out of range for i32 (0 to 2147483647)");
+		"or 2147483648: out of range for i32 (-2147483648 to 2147483647)");
+	parses("or -128 for an i8", FN "\tv i8 *t.X or -128\n");
+	parses("or -2^63 for an i64", FN "\tv i64 *t.X or -9223372036854775808\n");
+	refused("or -129 for an i8", FN "\tv i8 *t.X or -129\n", 3,
+		"or -129: out of range for i8 (-128 to 127)");
+	refused("or -2^63-1 for an i64", FN "\tv i64 *t.X or -9223372036854775809\n", 3,
+		"or -9223372036854775809: out of range for i64 "
+		"(-9223372036854775808 to 9223372036854775807)");
+	refused("or -1 for a u8", FN "\tv u8 *t.X or -1\n", 3,
+		"or -1: a negative default needs a signed field");
+	refused("or -x for an i8", FN "\tv i8 *t.X or -x\n", 3,
+		"or -x: a default is a number of the field's type (or true, false)");
 	parses("or 2^64-1 for a u64", FN "\tv u64 *t.X or 18446744073709551615\n");
 	refused("or 2^64 for a u64", FN "\tv u64 *t.X or 18446744073709551616\n", 3,
 		"or 18446744073709551616: a number too large for 64 bits");
