@@ -33,7 +33,8 @@ void option_unrecorded_clear(void)
 /*
  * A corpus is swapped in as the last component of -o: "", "/", "." and
  * ".." (after trailing slashes) name no such component, and the rename
- * would fail only after the whole run.  Refused before any work.
+ * would fail only after the whole run; "-", standard output by
+ * convention, holds no corpus.  Refused before any work.
  */
 static void check_output_dir(const char *arg)
 {
@@ -46,7 +47,7 @@ static void check_output_dir(const char *arg)
 	last = last ? last + 1 : arg;
 	n -= (size_t)(last - arg);
 	if (!n || (last[0] == '/' && n == 1) || (n == 1 && last[0] == '.') ||
-	    (n == 2 && !strncmp(last, "..", 2)))
+	    (n == 2 && !strncmp(last, "..", 2)) || !strcmp(arg, "-"))
 		die(EXIT_USAGE, "-o '%s': not a name a corpus can take (give a "
 		    "new or corpus directory, e.g. -o out)", arg);
 }

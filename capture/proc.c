@@ -432,6 +432,10 @@ void check_output_file(const char *path, char *const inputs[], int n,
 {
 	struct stat st;
 
+	/* "-" is standard output where a command says so (convert), else no file */
+	if (!strcmp(path, "-"))
+		die(EXIT_USAGE, "output -: standard output is no file here: give a "
+		    "file name");
 	check_output_parent(path);
 	if (lstat(path, &st))
 		return;

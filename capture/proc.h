@@ -52,7 +52,8 @@ void write_file(const char *path, const void *data, size_t len);
 /* Copy @src to @dst; -1 (errno set) if @src cannot be read. */
 int copy_file(const char *src, const char *dst);
 /*
- * @path can be written by write_file_atomic(): its directory exists and is
+ * @path can be written by write_file_atomic(): it is not "-" (standard
+ * output, which a caller takes before), its directory exists and is
  * writable, and it is missing or a regular file (never a directory,
  * device, FIFO, socket or symbolic link) that is none of the @n @inputs
  * and may be replaced (@replace: --force).  Dies with EXIT_USAGE naming

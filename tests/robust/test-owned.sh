@@ -246,10 +246,13 @@ expect_exit 3 "a trace_id sub/x after a good trace: bad input, not usage" \
 
 # --- usage checked before work ------------------------------------------
 mkdir -p "$TMP/odd"
-for o in "" . .. / "$TMP/odd/." "$TMP/odd/.." "$TMP/odd/../"; do
+for o in "" . .. / - "$TMP/odd/." "$TMP/odd/.." "$TMP/odd/../"; do
 	(cd "$TMP/odd" && expect_exit 2 "-o '$o' is a usage error" "-o '$o': not a name a corpus can take" \
 		"$CAPTURE" fold spin "$log" -o "$o")
 done
+(cd "$TMP/odd" && expect_exit 2 "audit --svg -: standard output is no file here" \
+	"output -: standard output is no file here: give a file name" \
+	"$CAPTURE" audit --svg - "$win")
 [ -z "$(ls -A "$TMP/odd")" ] && ok "odd -o paths: nothing ran, nothing written" ||
 	not_ok "odd -o paths: nothing ran, nothing written" "$(ls -A "$TMP/odd")"
 expect_exit 2 "convert --system on the event form is checked" \
