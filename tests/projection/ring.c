@@ -2,7 +2,8 @@
 /*
  * ring: a ring of 4 slots whose ends live in one packed word, for
  * capture's projections (docs/projection.md, tests/projection/ring.probes).
- * The word of the global the_ring holds, from its low bits up:
+ * The ring is file-scope statics, the global ring_word and ring_slot; the
+ * word holds, from its low bits up:
  *
  *   bits 0-7    head: how many values were taken (mod 256)
  *   bits 8-15   tail: how many were put (mod 256)
@@ -10,9 +11,9 @@
  * so it holds (tail - head) mod 256 values, at most 4; value i (in order
  * put) is in slot i mod 4.
  *
- *   ring_put(r, v)    puts v at the tail: 1, or 0 when the ring is full
+ *   ring_put(v)       puts v at the tail: 1, or 0 when the ring is full
  *                     (nothing changes)
- *   ring_get(r, out)  takes the value at the head into *out: 1, or 0 when
+ *   ring_get(out)     takes the value at the head into *out: 1, or 0 when
  *                     the ring is empty (nothing changes, *out 0)
  *
  * Threads 0 .. P-1 put, thread P gets, taking turns under a mutex (0, 1,
@@ -35,12 +36,8 @@
 
 #define SLOTS 4
 
-struct ring {
-	uint32_t word;
-	int slot[SLOTS];
-};
-
-static struct ring the_ring;
+static uint32_t ring_word;
+static int ring_slot[SLOTS];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t next_turn = PTHREAD_COND_INITIALIZER;
 static int turn, producers = 2, turns = 12;
@@ -48,26 +45,26 @@ static int turn, producers = 2, turns = 12;
 static unsigned head(uint32_t w) { return w & 0xff; }
 static unsigned tail(uint32_t w) { return (w >> 8) & 0xff; }
 
-PROBED int ring_put(struct ring *r, int v)
+PROBED int ring_put(int v)
 {
-	uint32_t w = r->word;
+	uint32_t w = ring_word;
 
 	if (((tail(w) - head(w)) & 0xff) == SLOTS)
 		return 0;
-	r->slot[tail(w) % SLOTS] = v;
-	r->word = (w & ~0xff00u) | (((tail(w) + 1) & 0xff) << 8);
+	ring_slot[tail(w) % SLOTS] = v;
+	ring_word = (w & ~0xff00u) | (((tail(w) + 1) & 0xff) << 8);
 	return 1;
 }
 
-PROBED int ring_get(struct ring *r, int *out)
+PROBED int ring_get(int *out)
 {
-	uint32_t w = r->word;
+	uint32_t w = ring_word;
 
 	*out = 0;
 	if (tail(w) == head(w))
 		return 0;
-	*out = r->slot[head(w) % SLOTS];
-	r->word = (w & ~0xffu) | ((head(w) + 1) & 0xff);
+	*out = ring_slot[head(w) % SLOTS];
+	ring_word = (w & ~0xffu) | ((head(w) + 1) & 0xff);
 	return 1;
 }
 
@@ -81,14 +78,14 @@ static void *thread(void *arg)
 			pthread_cond_wait(&next_turn, &mu);
 		if (t < producers) {
 			int v = 100 * (t + 1) + i;
-			int ok = ring_put(&the_ring, v);
+			int ok = ring_put(v);
 
-			printf("put thread=%d value=%d ok=%d word=%#x\n", t, v, ok, the_ring.word);
+			printf("put thread=%d value=%d ok=%d word=%#x\n", t, v, ok, ring_word);
 		}
 		for (int k = 0; t == producers && k < (i % 4 == 3 ? 6 : i % 2); k++) {
-			int v, ok = ring_get(&the_ring, &v);
+			int v, ok = ring_get(&v);
 
-			printf("get thread=%d value=%d ok=%d word=%#x\n", t, v, ok, the_ring.word);
+			printf("get thread=%d value=%d ok=%d word=%#x\n", t, v, ok, ring_word);
 		}
 		fflush(stdout);
 		turn++;
