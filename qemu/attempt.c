@@ -3,6 +3,7 @@
  * One QEMU process for a guest boot (attempt.h): launched, watched for
  * life and progress, judged when it exits.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,7 @@ void attempt_launch(struct attempt *a)
 		progress("booting the %s guest (%s)", b->name, accel_name(a->accel));
 	proc_start(&a->proc, l.argv, "/dev/null", a->qemu_err);
 	a->started = a->changed = a->said = monotonic_seconds();
+	a->owed = a->queued = 0;
 	a->life = 0;
 	a->seen = 0;
 	qemu_line_free(&l);
@@ -159,14 +161,68 @@ static int alive(const struct attempt *a)
 }
 
 /*
+ * Seconds process @pid's threads have spent runnable but waiting for a
+ * CPU, summed: the second field of /proc/PID/task/TID/schedstat (ns).  0
+ * where the kernel keeps no such count.
+ */
+static double queued_seconds(int pid)
+{
+	char path[96];
+	struct dirent *e;
+	double sum = 0;
+	DIR *d;
+
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d))) {
+		unsigned long long ran, waited;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%.32s/schedstat", pid, e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fscanf(f, "%llu %llu", &ran, &waited) == 2)
+			sum += (double)waited / 1e9;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+/*
+ * The guest's clock at monotonic time @now: the time since launch the
+ * host gave it.  Time QEMU waited for a CPU is left off, so a loaded host
+ * (other guests, the tests beside it) does not make a running guest look
+ * silent, while a guest that idles or spins still runs out of time.  The
+ * kernel adds a wait to the count when the wait ends, so a look may owe
+ * for earlier looks' time; the clock then steps back, never below launch.
+ * A thread that ended lowers the sum; that look owes nothing.
+ */
+static double guest_clock(struct attempt *a, double now)
+{
+	double queued = queued_seconds(a->proc.pid);
+
+	if (queued > a->queued)
+		a->owed += queued - a->queued;
+	if (a->owed > now - a->started)
+		a->owed = now - a->started;
+	a->queued = queued;
+	return now - a->owed;
+}
+
+/*
  * A running guest's evidence: any byte on its console or event channel is
  * progress.  Returns a problem once it has been silent too long or ran out
- * of time, else NULL.
+ * of time, both on the guest's clock, else NULL.
  */
-char *attempt_watch(struct attempt *a, double now)
+char *attempt_watch(struct attempt *a, double wall)
 {
 	long long seen = file_size(a->console) + file_size(a->events) +
 			 (a->trace ? file_size(a->trace) : 0);
+	double now = guest_clock(a, wall);
 	double stall = env_seconds("CAPTURE_GUEST_STALL", DEFAULT_STALL);
 	double timeout = env_seconds("CAPTURE_GUEST_TIMEOUT", DEFAULT_TIMEOUT);
 
@@ -188,6 +244,11 @@ char *attempt_watch(struct attempt *a, double now)
 		a->said = now;
 	}
 	return NULL;
+}
+
+double attempt_elapsed(const struct attempt *a, double wall)
+{
+	return wall - a->owed - a->started;
 }
 
 void attempt_free(struct attempt *a)

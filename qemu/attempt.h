@@ -40,7 +40,13 @@ struct attempt {
 	struct proc proc;
 	int cleanup;        /* removes @events if we die */
 	int trace_cleanup;  /* removes @trace if we die */
+	/*
+	 * Times on the guest's clock (attempt.c, guest_clock): launch, last
+	 * progress, first life, last report of silence.
+	 */
 	double started, changed, life, said;
+	double owed;        /* seconds QEMU waited for a CPU, left off its clock */
+	double queued;      /* its threads' wait at the last look (schedstat) */
 	long long seen;     /* console + events bytes at the last look */
 	char *problem;      /* why it does not count, NULL if it does */
 };
@@ -51,11 +57,14 @@ void attempt_judge(struct attempt *a, struct proc_result r);
 /* Does @a's console show @marker? */
 int attempt_console_says(const struct attempt *a, const char *marker);
 /*
- * A running guest's evidence: any byte on its console or event channel is
- * progress.  Returns a problem once it has been silent too long or ran out
- * of time, else NULL.
+ * A running guest's evidence at monotonic time @wall: any byte on its
+ * console or event channel is progress.  Returns a problem once it has
+ * been silent too long or ran out of time, both on the guest's clock (the
+ * time the host gave it, attempt.c), else NULL.
  */
-char *attempt_watch(struct attempt *a, double now);
+char *attempt_watch(struct attempt *a, double wall);
+/* Seconds since @a's launch on its clock, at monotonic time @wall. */
+double attempt_elapsed(const struct attempt *a, double wall);
 /* Free what @a holds; its snapshot's trace part and QMP directory go. */
 void attempt_free(struct attempt *a);
 /* Remove what @a wrote to its channels. */

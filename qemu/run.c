@@ -281,10 +281,10 @@ static int race(struct guests *g, size_t i, double now)
 		kill_attempt(g, (size_t)j);
 		return 1;
 	}
-	if (t->life && now - a->started > 2 * (t->life - t->started)) {
+	if (t->life && attempt_elapsed(a, now) > 2 * (t->life - t->started)) {
 		char *why = xasprintf("a KVM guest showed no life within %.1f s, "
 				      "twice what TCG needed to reach /init",
-				      now - a->started);
+				      attempt_elapsed(a, now));
 
 		progress("KVM is of no use here: %s; using TCG", why);
 		accel_settle(ACCEL_TCG, why);
