@@ -104,7 +104,8 @@ deps:
 pydeps:
 	@scripts/install-python-deps
 
-quickstart: deps
+# The Python packages too: make check then runs offline.
+quickstart: deps pydeps
 	$(MAKE) all
 	$(NOJOBS) build/capture spin --scenario contention -o corpus/contention
 
