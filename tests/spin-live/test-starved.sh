@@ -5,7 +5,7 @@
 # loop at normal priority for longer than CAPTURE_GUEST_STALL, so the guest
 # gets almost no CPU for that while; a wall-clock watch calls it hung.
 # needs: qemu reference
-# serial
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 
 ref=$REF/sysmobench-corpora/spin
