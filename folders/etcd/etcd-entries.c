@@ -186,7 +186,7 @@ static void fold_entries(struct fold_run *run)
 const struct folder folder_etcd_entries = {
 	.name = "etcd-entries",
 	.summary = "etcd with each node's log as its entries' terms, followed "
-		   "from the same trace events (docs/etcd.md)",
+		   "from the same trace events (docs/etcd-entries.md)",
 	.actions = etcd_actions,
 	.form = FORM_STREAM,
 	.fold = fold_entries,

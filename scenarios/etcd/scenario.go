@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 // The scenario language: a header of "config KEY VALUE" lines, then one
-// step a line, "#" starting a comment.  docs/etcd.md describes every word
+// step a line, "#" starting a comment.  docs/raft-scenarios.md describes every word
 // and the raft calls it makes.
 package main
 

@@ -6,7 +6,7 @@
 # array and its merge as a dependent job, and stops the daemons at exit,
 # whatever happened.  The Slurm corpus must equal, byte for byte, the same
 # shards explored and merged here by hand at the same paths (a corpus's
-# MANIFEST.json names its own directory: docs/etcd.md); only the jobs'
+# MANIFEST.json names its own directory: docs/etcd-explore.md); only the jobs'
 # logs (OUT/logs) are left out of the comparison.
 # needs: root go goproxy slurm
 # locks: slurm

@@ -1,13 +1,13 @@
 # Sourced by test-disagreements.sh, which makes the corpora (one capture
 # of the explored corpus serves both checks): etcd-entries on them
-# (docs/etcd.md, "The log as entries").  Each folds byte-identically
+# (docs/etcd-entries.md).  Each folds byte-identically
 # twice, drops to the corpus's own etcd windows byte for byte, and passes
 # raft-entries.js on every scored window (a later term no message of a
 # window brings has a window of its own: folders/etcd/etcd.c,
 # untraced_rise).  Also sourced by
 # tests/etcd-cluster/test-etcd-cluster.sh, on the start of its live
 # stream: a live cluster's whole corpus repeats each log in every window
-# (350 MB for 8 s, about 12 minutes to fold), measured by hand (docs/etcd.md).
+# (350 MB for 8 s, about 12 minutes to fold), measured by hand (docs/results/etcd.md).
 
 # check_entries NAME KEEP: $TMP/NAME's raw traces as etcd-entries.  A
 # failed grade names each window it disagrees on (file:line, action, the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# etcd-entries (docs/etcd.md, "The log as entries") on the raft traces
+# etcd-entries (docs/etcd-entries.md) on the raft traces
 # captured here (tests/canonical/etcd) and upstream's with_tla example:
 # it folds byte-identically twice, drops to etcd's windows byte for byte,
 # sees the truncation 11-partition makes, and passes raft-entries.js; hand-

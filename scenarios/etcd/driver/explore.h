@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * capture etcd --explore and --merge: coverage-guided search for scenarios
- * of the harness's language (docs/etcd.md, "Exploration").  Both write
+ * of the harness's language (docs/etcd-explore.md).  Both write
  * scenario files NNN-explored into a directory, which capture etcd then
  * captures as it does any --scenarios directory.
  */

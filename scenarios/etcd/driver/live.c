@@ -64,7 +64,7 @@ static const char etcd_usage[] =
 	"                       crash, loss, or all (docs/etcd-live.md)\n"
 	"      --explore        search for scenarios that add audit classes (with\n"
 	"                       the with_tla harness), shrink them, and capture\n"
-	"                       them as a --scenarios directory (docs/etcd.md)\n"
+	"                       them as a --scenarios directory (docs/etcd-explore.md)\n"
 	"      --seed N         the exploration's or --live's seed (default 1)\n"
 	"      --budget N       scenarios to try (default 200)\n"
 	"      --shard K/N      shard K of N explorations of one seed\n"

@@ -262,8 +262,8 @@ static struct scenario stale_move(const char *want, int prevote,
 
 /*
  * Scripted moves, from a fresh cluster under a header of their own, toward
- * the classes that need messages queued in one exact order (docs/etcd.md,
- * "Exploration"): X, a candidate that installed one copy of a stale
+ * the classes that need messages queued in one exact order (docs/etcd-explore.md,
+ * "How it searches"): X, a candidate that installed one copy of a stale
  * MsgSnap, steps down by a rejected pre-vote of a later term alone.
  * Steps name the nodes X, Y, Z; NULL ends a part.
  */
