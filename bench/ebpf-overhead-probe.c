@@ -14,7 +14,7 @@
  * --bpf-stats-count does both.
  * The consumer's CPU time is this process's, the target's excluded (the
  * bench subtracts a run with N = 0).  The probes attach as the engine
- * decides (CAPTURE_UPROBE forces a path, docs/go.md).  --bare instead
+ * decides (CAPTURE_UPROBE forces a path, docs/engine.md).  --bare instead
  * attaches a program that returns at once at the probe's own site in
  * (*raft).Step, on the same path, and prints the target's ns per call
  * alone: the trap without the probe.  --reads K does the same with a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What a probe spec computes from a record beyond the values it reads
- * (docs/go.md): a value computed from other values (sums, minima and
+ * (docs/probe-spec-computed.md): a value computed from other values (sums, minima and
  * maxima, comparisons and a choice between two on one), values kept from
  * one record for later ones, and which probed calls are open on each
  * goroutine (an event "while FUNC" is written only inside a FUNC call).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Probe specs for `capture go` and `capture etcd` (format: docs/go.md).
+ * Probe specs for `capture go` and `capture etcd` (format: docs/probe-spec.md).
  * One line a statement, so that every refusal names its exact file:line:
  *
  *   header KEY [proc]      events start with "KEY":EVENT (and "proc":P)

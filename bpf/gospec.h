@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A probe spec (docs/go.md): which functions of a Go binary `capture go`
+ * A probe spec (docs/probe-spec.md): which functions of a Go binary `capture go`
  * (and `capture etcd`, scenarios/etcd/raft.probes) probes, what each entry
  * or return reads (Go expressions over arguments, receivers and results,
  * resolved through DWARF), and the event each record becomes.  Every

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A binary's variables with a fixed address, by the names a probe spec
- * gives them (docs/go.md, "Variables"): Go's package variables by their
+ * gives them (docs/probe-spec.md, "Variables"): Go's package variables by their
  * symbol (main.counter, go.etcd.io/raft/v3.x), C's globals and statics
  * by their name, C++'s and Rust's through their namespaces (ns::x,
  * crate::module::COUNTER); a C static of another file than the probed

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The engine's two attach paths (docs/go.md, "Attaching"): every site as
+# The engine's two attach paths (docs/engine.md, "Attaching"): every site as
 # one uprobe_multi link, or a perf-event uprobe per site.  Each forced by
 # CAPTURE_UPROBE gives the same events and windows, byte for byte, and the
 # manifest records which ran; the multi path detaches in one step, the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The probe spec's reads of real Go values (docs/go.md, "EXPR"): a toy
+# The probe spec's reads of real Go values (docs/probe-spec.md, "Expressions"): a toy
 # cluster (tests/go/nodes) whose nodes are named by strings of a named
 # string type, traced by tests/go/nodes.probes and checked against its log;
 # each refusal of these reads with exit 3, SPEC:LINE and nothing written.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The probe spec language beyond reads (docs/go.md): the toy bank traced by
+# The probe spec language beyond reads (docs/probe-spec.md): the toy bank traced by
 # tests/go/features.probes and checked against its log; each new refusal
 # with its exit code, SPEC:LINE and nothing written; the runtime failures
 # (a "once" event missing from a call, a computed field over a nil value,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# capture go's package variables (docs/go.md, "Variables"): the Go gauge
+# capture go's package variables (docs/probe-spec.md, "Variables"): the Go gauge
 # (tests/go/gauge: goroutines taking turns on a state that is one packed
 # package variable) built as an executable and position-independent
 # (-buildmode=pie: the load bias from the probe's own address), traced by

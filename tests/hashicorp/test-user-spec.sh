@@ -1,6 +1,6 @@
 #!/bin/bash
 # A second, user-style spec of HashiCorp's raft (tests/hashicorp/user.probes),
-# written from `capture go --describe` and docs/go.md alone: every symbol
+# written from `capture go --describe` and docs/probe-spec.md alone: every symbol
 # and field it names appears in --describe's output for the harness
 # binary (check-described.py, which refuses a planted name and the
 # source-read raft.probes); run by `capture go` on each of etcd's five

@@ -1,5 +1,5 @@
 #!/bin/bash
-# capture probe's variables (docs/go.md, "Variables"): the C gauge
+# capture probe's variables (docs/probe-spec.md, "Variables"): the C gauge
 # (tests/probe/gauge: threads taking turns on a state that is one packed
 # global word) built -O0, -O2 and -O2 -no-pie with gcc and -O2 with
 # clang (position-independent but for -no-pie: the load bias from the

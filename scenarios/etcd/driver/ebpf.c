@@ -114,7 +114,7 @@ void raft_ebpf_prepare(struct live_capture *lc)
 }
 
 /*
- * A probe spec of raft (docs/go.md), @spec next to the harness's source:
+ * A probe spec of raft (docs/probe-spec.md), @spec next to the harness's source:
  * the toolkit's, as its BPF program, even where CAPTURE_HOME points the
  * scenarios elsewhere.
  */

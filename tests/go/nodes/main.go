@@ -1,4 +1,4 @@
-// A toy cluster for the probe spec's reads of real Go values (docs/go.md,
+// A toy cluster for the probe spec's reads of real Go values (docs/probe-spec.md,
 // tests/go/test-go-reads.sh): nodes named by strings ("node-a", ...) of a
 // named string type, peers in a named slice type, a state embedded in the
 // node, an atomic counter, a generic store, a log behind an interface, a
