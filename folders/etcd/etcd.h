@@ -35,7 +35,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 /*
  * Another raft in etcd's projection (hashicorp.c, raftrs.c), folded by
  * etcd's folder from the with_tla-shaped events its probe spec writes
- * (docs/hashicorp.md, "mapping another raft"): its own name, so that its
+ * (docs/raft-mapping.md): its own name, so that its
  * corpora and audits stand beside etcd's; etcd's actions, checks and
  * grader, and the audit domain @AUDIT (../etcd-audit.h: etcd's cells, or
  * the projection's for a raft etcd's code does not decide).  Windows

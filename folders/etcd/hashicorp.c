@@ -2,7 +2,7 @@
 /*
  * hashicorp: HashiCorp's raft in etcd's projection (etcd.h's
  * ETCD_RAFT_FOLDER), from the events of scenarios/hashicorp/raft.probes
- * (docs/hashicorp.md, "mapping another raft").
+ * (docs/raft-mapping.md).
  */
 #include "etcd.h"
 #include "../etcd-audit.h"

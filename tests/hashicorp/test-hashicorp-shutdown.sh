@@ -1,7 +1,7 @@
 #!/bin/bash
 # hashicorp's Shutdown state has no role in etcd's projection, so
-# raft.probes makes no event of a site read in it (docs/hashicorp.md,
-# "mapping another raft"): a race of Shutdown() with a handler once
+# raft.probes makes no event of a site read in it (docs/raft-mapping.md,
+# "What has no role"): a race of Shutdown() with a handler once
 # failed a loaded capture with "role: 3 has no name in table roles".
 # Here a site that is always read in Shutdown (Shutdown()'s return),
 # written as the spec writes its Commit site, is added to raft.probes:

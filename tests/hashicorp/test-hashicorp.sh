@@ -76,7 +76,7 @@ refused "a compaction of what the log dropped already" "$TMP/07-twice" 5
 # A generated scenario (-generate 140 40) whose compactions dropped the
 # entry an append names as previous: the follower rejected it, the
 # leader sent its snapshot, which did not bring it back, and again, a
-# loop that never settled (docs/hashicorp.md, "compact in a search").
+# loop that never settled (docs/hashicorp.md, "Steps on hashicorp's raft").
 # compact keeps that entry now, as etcd's compaction keeps its term.
 cat >"$TMP/compact-loop" <<'SC'
 config prevote on

@@ -145,7 +145,7 @@ EOF
 
 # The three-way differential on the same files: raft-rs's windows are
 # etcd's, byte for byte, on the five; hashicorp's differ from both where
-# docs/hashicorp.md says (the lost candidate).
+# docs/raft-differential.md says (the lost candidate).
 for i in 1 2 3 4 5; do
 	n=$(basename "$(ls "$TMP"/a/raftrs/0$i-*.ndjson)")
 	same_bytes "$n: raft-rs's windows are etcd's" "$TMP/etcd/etcd/$n" "$TMP/a/raftrs/$n"
