@@ -52,7 +52,8 @@ graded() {
 }
 
 # fails CORPUS: its scorecard's failures, one a line (file, action, why;
-# not the line: raft-rs may have one more window before, docs/raftrs.md).
+# not the line: raft-rs may have one more window before,
+# docs/raft-differential.md).
 fails() {
 	"$CAPTURE" grade --json --exec "$RAFT_GRADER" "$1" 2>/dev/null |
 		python3 -c 'import json, os, sys

@@ -26,7 +26,7 @@ else
 fi
 check "capture verify of the explored corpus" "$CAPTURE" verify --trust "$TMP/x"
 
-# raft-next.js passes every scored window (docs/raftrs.md, "Exploration").
+# raft-next.js passes every scored window (docs/results/raftrs.md).
 "$CAPTURE" grade --json --exec "$RAFT_GRADER" "$TMP/x" >"$TMP/g.json" 2>"$TMP/g.err"
 py 'r["all"]["passed"] > 0 and r["all"]["failed"] == 0 and r["all"]["passed"] == r["all"]["windows"] - r["all"]["unscoreable"]' "$TMP/g.json" &&
 	ok "raft-next.js passes every scored window of the explored corpus" ||
