@@ -458,7 +458,7 @@ static const char *const task_actor[] = { "producer", "consumer", NULL };
 const struct folder folder_dqueue_task = {
 	.name = "dqueue-task",
 	.summary = "dqueue at SysMoBench's task granularity: every label a "
-		   "step, over {pc, network, processor} (docs/canonical.md)",
+		   "step, over {pc, network, processor} (docs/task-projections.md)",
 	.actions = task_actions,
 	.form = FORM_CANONICAL,
 	.fold = task_fold,

@@ -10,7 +10,7 @@
  * comes from node 2 (the leader; node 3 for a vote request); a new term
  * is 3; a snapshot is of index 2, the log's last.  The post is what the action does where it can: an append, a
  * grant, a step down to follower on a current leader's message, a
- * commit (docs/canonical.md).  A cell impossible only by what a sender
+ * commit (docs/task-projections.md).  A cell impossible only by what a sender
  * sends draws none (by_sender_only()).
  */
 #include <stdio.h>

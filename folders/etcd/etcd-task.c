@@ -28,7 +28,7 @@ const struct folder folder_etcd_task = {
 	.name = "etcd-task",
 	.summary = "etcd at SysMoBench's task granularity: state grouped by "
 		   "variable, the message received as the input "
-		   "(docs/canonical.md)",
+		   "(docs/task-projections.md)",
 	.actions = etcd_actions,
 	.form = FORM_CANONICAL,
 	.fold = fold_task,

@@ -392,7 +392,7 @@ const struct folder folder_locksvc = {
 const struct folder folder_locksvc_task = {
 	.name = "locksvc-task",
 	.summary = "locksvc at SysMoBench's task granularity: the recorded "
-		   "{q, hasLock, pc} (docs/canonical.md)",
+		   "{q, hasLock, pc} (docs/task-projections.md)",
 	.actions = locksvc_actions,
 	.form = FORM_CANONICAL,
 	.fold = task_fold,

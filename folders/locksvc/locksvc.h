@@ -2,7 +2,7 @@
 /*
  * PGo's lock service (locksvc.c) and its projection at SysMoBench's task
  * granularity, system locksvc-task: the recorded variables {q, hasLock,
- * pc} (docs/canonical.md).
+ * pc} (docs/task-projections.md).
  */
 #ifndef FOLDERS_LOCKSVC_H
 #define FOLDERS_LOCKSVC_H

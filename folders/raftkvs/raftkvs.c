@@ -829,7 +829,7 @@ const struct folder folder_raftkvs_task = {
 	.name = "raftkvs-task",
 	.summary = "raftkvs at SysMoBench's task granularity: state grouped "
 		   "by variable, the message received as the input "
-		   "(docs/canonical.md)",
+		   "(docs/task-projections.md)",
 	.actions = task_actions,
 	.form = FORM_CANONICAL,
 	.fold = task_fold,

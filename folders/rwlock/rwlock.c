@@ -479,7 +479,7 @@ const struct folder folder_rwlock_task = {
 	.name = "rwlock-task",
 	.summary = "rwlock at SysMoBench's rwmutex task granularity: the "
 		   "kernel's events over {writer, readers, pc, acquiring} "
-		   "(docs/canonical.md)",
+		   "(docs/task-projections.md)",
 	.actions = task_actions,
 	.form = FORM_CANONICAL,
 	.fold = fold_task,

@@ -212,7 +212,7 @@ static void fold_task(struct fold_run *run)
 const struct folder folder_spin_task = {
 	.name = "spin-task",
 	.summary = "spin at SysMoBench's task granularity: the kernel's events "
-		   "over {lockState, pc} (docs/canonical.md)",
+		   "over {lockState, pc} (docs/task-projections.md)",
 	.actions = task_actions,
 	.form = FORM_CANONICAL,
 	.fold = fold_task,

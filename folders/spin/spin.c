@@ -145,7 +145,7 @@ static _Noreturn void violation(struct spin_fold *s, const char *fmt,
  * generate_windows.py reads (trace_*.jsonl: seq, action, actor, state,
  * state the lock after it), seq from 1.  A failed try is written as the
  * AcquireFail the fold knows, inferred or not: their instrumentation
- * prints none, their generator knows none (docs/canonical.md).
+ * prints none, their generator knows none (docs/task-projections.md).
  */
 static void traced(struct spin_fold *s, const struct spin_event *e,
 		   enum spin_action action)

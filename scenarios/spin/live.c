@@ -40,7 +40,7 @@ static const char spin_usage[] =
 	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}),\n"
 	"                       spin-spinning (the state also shows who spins)\n"
 	"                       or spin-task (the kernel's events over\n"
-	"                       {lockState, pc}: docs/canonical.md)\n"
+	"                       {lockState, pc}: docs/task-projections.md)\n"
 	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
 	"  -h, --help           this text\n\n"
 	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"

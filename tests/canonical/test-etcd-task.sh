@@ -1,4 +1,4 @@
-# etcd-task (docs/canonical.md): real captured raft traces at the task's
+# etcd-task (docs/task-projections.md): real captured raft traces at the task's
 # granularity: the same windows as etcd's, grouped by variable, the
 # message received as the input, logLastTerm followed from the trace and
 # refused where no trace shows it.

@@ -1,4 +1,4 @@
-# locksvc-task (docs/canonical.md): PGo's recorded lock service at the
+# locksvc-task (docs/task-projections.md): PGo's recorded lock service at the
 # task's granularity, the variables its recorder writes ({q, hasLock,
 # pc}), checked against locksvc's {holder, waiters} of the same runs.
 # needs: reference venv python3

@@ -1,4 +1,4 @@
-# spin-task (docs/canonical.md): capture spin's real events folded at the
+# spin-task (docs/task-projections.md): capture spin's real events folded at the
 # task's granularity, every target action with windows, the impossibility
 # windows of its audit domain, each refused by the audit.
 # needs: venv python3

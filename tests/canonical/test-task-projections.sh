@@ -1,4 +1,4 @@
-# The task projections of dqueue, raftkvs and rwlock (docs/canonical.md):
+# The task projections of dqueue, raftkvs and rwlock (docs/task-projections.md):
 # every file valid against the schema, one per action; each refines its
 # system window for window on the same runs; the counts per action are
 # what the raw input shows; what the projection cannot observe or the
@@ -61,7 +61,7 @@ project rwlock "${rl[@]}"
 
 # no harness gap: every target action has windows, but raftkvs's vote
 # response (the shared runs are one server each, gen-run.py's handlers
-# run answers no vote: docs/canonical.md)
+# run answers no vote: docs/task-projections.md)
 gaps=
 for sys in dqueue rwlock raftkvs; do
 	for a in $("$CAPTURE" list | sed -n "/^$sys-task:/{n;s/^  actions: //p}"); do

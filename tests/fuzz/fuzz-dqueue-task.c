@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The dqueue-task folder (every label a step, docs/canonical.md) over one
+ * The dqueue-task folder (every label a step, docs/task-projections.md) over one
  * PGo run directory: the input split at lines "--" into one file per
  * archetype instance, as fuzz-pgo splits what follows its system line.
  */

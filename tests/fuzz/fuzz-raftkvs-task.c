@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The raftkvs-task folder (by variable, docs/canonical.md) over one
+ * The raftkvs-task folder (by variable, docs/task-projections.md) over one
  * PGo run directory: the input split at lines "--" into one file per
  * archetype instance, as fuzz-pgo splits what follows its system line.
  */

@@ -1,7 +1,7 @@
 # SysMoBench's own graders (tv.mjs and its reference specs, in
 # ../shared/reference/sysmobench-graders) on every corpus they apply to,
 # through capture grade's adapter (sysmobench-tv.js): each fails exactly
-# the documented disagreements (docs/canonical.md) and nothing else, and
+# the documented disagreements (docs/results/canonical.md) and nothing else, and
 # rejects the impossibility windows their state can express.
 # needs: reference node python3
 source "$(dirname "$0")/../lib.sh"

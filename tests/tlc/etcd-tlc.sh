@@ -24,7 +24,7 @@ etcd_tlc() {
 
 # etcd_task_runs NAME: $TMP/NAME's raw traces folded as etcd-task run by
 # run, into $TMP/NAME.task/RUN/; the runs etcd-task refuses (exit 3: a log
-# grown by what the trace does not show, docs/canonical.md) are left out.
+# grown by what the trace does not show, docs/task-projections.md) are left out.
 etcd_task_runs() {
 	local name=$1 f rc
 	for f in "$TMP/$name"/raw/*.ndjson; do
