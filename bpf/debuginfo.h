@@ -2,8 +2,8 @@
 /*
  * Where an ELF file's DWARF is when the file has none (a distribution's
  * library, a binary split by objcopy --only-keep-debug): its separate
- * debug file, looked for as gdb looks (docs/probes.md, "Separate debug
- * information").  With DIRS the debug directories (CAPTURE_DEBUG_DIRS,
+ * debug file, looked for as gdb looks (docs/libraries.md, "Separate
+ * debug information").  With DIRS the debug directories (CAPTURE_DEBUG_DIRS,
  * colon-separated, else /usr/lib/debug), in this order:
  *
  *   DIR/.build-id/xx/yyyy.debug    by the file's GNU build id, xxyyyy

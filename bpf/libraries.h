@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Which file a probe spec's library is (docs/probes.md, "Libraries"): a
+ * Which file a probe spec's library is (docs/libraries.md): a
  * path as given; a name (libc.so.6) as the target's dynamic linker finds
  * it for the binary (its interpreter's --list: DT_NEEDED, RUNPATH,
  * LD_LIBRARY_PATH, ld.so.cache, as at the target's start), or for a

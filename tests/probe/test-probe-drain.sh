@@ -1,10 +1,10 @@
 #!/bin/bash
-# The engine's ring drains (docs/probes.md, "Overhead"): the probes wake
-# the consumer only once the ring is a quarter full, so the records of a
-# run that never fills it so far reach the consumer by its poll timer and
-# by the drain after the detach; the engine counts the records the
-# probes sent against those it received and fails the capture if they
-# differ.  The till's release build (tests/probe/rust) under
+# The engine's ring drains (docs/engine.md, "Handing records over"):
+# the probes wake the consumer only once the ring is a quarter full, so
+# the records of a run that never fills it so far reach the consumer by
+# its poll timer and by the drain after the detach; the engine counts
+# the records the probes sent against those it received and fails the
+# capture if they differ.  The till's release build (tests/probe/rust) under
 # bench/rust-apply.probes, `till bench N`: N calls of Till::apply, one
 # record each, every one an event.
 # needs: root btf cargo
