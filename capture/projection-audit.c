@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * A projection's audit domain (docs/projection.md, "Audit"): rows are the
+ * A projection's audit domain (docs/projection.md, "The audit"): rows are the
  * acting key's pre-state by the "row" fields, columns each action by the
  * "column" data keys it has; an axis without values takes those the
  * windows show.  Labels: "f=v g=w" ("any" without rows), "Action" or
