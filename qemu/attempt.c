@@ -80,7 +80,8 @@ void attempt_launch(struct attempt *a)
 		progress("booting the %s guest (%s)", b->name, accel_name(a->accel));
 	proc_start(&a->proc, l.argv, "/dev/null", a->qemu_err);
 	a->started = a->changed = a->said = monotonic_seconds();
-	a->owed = a->queued = 0;
+	a->looked = a->started;
+	a->owed = a->pending = a->waited = a->ran = 0;
 	a->life = 0;
 	a->seen = 0;
 	qemu_line_free(&l);
@@ -160,36 +161,56 @@ static int alive(const struct attempt *a)
 	return file_size(a->events) || attempt_console_says(a, LIFE_MARKER);
 }
 
-/*
- * Seconds process @pid's threads have spent runnable but waiting for a
- * CPU, summed: the second field of /proc/PID/task/TID/schedstat (ns).  0
- * where the kernel keeps no such count.
- */
-static double queued_seconds(int pid)
+/* What the kernel says of a process's threads at one look. */
+struct sched_look {
+	double ran, waited;  /* seconds on a CPU, and runnable waiting for one */
+	int runnable;        /* a thread is runnable (state R) now */
+};
+
+/* One thread's /proc/PID/task/TID/{schedstat,stat}, added to @l. */
+static void look_thread(const char *dir, struct sched_look *l)
 {
-	char path[96];
+	char path[160], line[512], *paren;
+	unsigned long long ran, waited;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/schedstat", dir);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%llu %llu", &ran, &waited) == 2) {
+			l->ran += (double)ran / 1e9;
+			l->waited += (double)waited / 1e9;
+		}
+		fclose(f);
+	}
+	/* "TID (COMM) S ...": the state follows the last ')'. */
+	snprintf(path, sizeof path, "%s/stat", dir);
+	if ((f = fopen(path, "r"))) {
+		if (fgets(line, sizeof line, f) && (paren = strrchr(line, ')')) &&
+		    paren[1] == ' ' && paren[2] == 'R')
+			l->runnable = 1;
+		fclose(f);
+	}
+}
+
+/* The process @pid's threads, summed; all 0 where the kernel keeps no count. */
+static struct sched_look sched_look(int pid)
+{
+	struct sched_look l = { 0, 0, 0 };
+	char path[64], dir[128];
 	struct dirent *e;
-	double sum = 0;
 	DIR *d;
 
 	snprintf(path, sizeof path, "/proc/%d/task", pid);
 	if (!(d = opendir(path)))
-		return 0;
+		return l;
 	while ((e = readdir(d))) {
-		unsigned long long ran, waited;
-		FILE *f;
-
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof path, "/proc/%d/task/%.32s/schedstat", pid, e->d_name);
-		if (!(f = fopen(path, "r")))
-			continue;
-		if (fscanf(f, "%llu %llu", &ran, &waited) == 2)
-			sum += (double)waited / 1e9;
-		fclose(f);
+		snprintf(dir, sizeof dir, "%s/%.32s", path, e->d_name);
+		look_thread(dir, &l);
 	}
 	closedir(d);
-	return sum;
+	return l;
 }
 
 /*
@@ -197,19 +218,29 @@ static double queued_seconds(int pid)
  * host gave it.  Time QEMU waited for a CPU is left off, so a loaded host
  * (other guests, the tests beside it) does not make a running guest look
  * silent, while a guest that idles or spins still runs out of time.  The
- * kernel adds a wait to the count when the wait ends, so a look may owe
- * for earlier looks' time; the clock then steps back, never below launch.
- * A thread that ended lowers the sum; that look owes nothing.
+ * kernel adds a wait to its count when the wait ends: a wait going on now
+ * shows as a runnable thread with no new CPU time, and is owed look by
+ * look as pending; an ended wait owes what pending did not cover.  The
+ * clock never goes below launch.
  */
 static double guest_clock(struct attempt *a, double now)
 {
-	double queued = queued_seconds(a->proc.pid);
+	struct sched_look l = sched_look(a->proc.pid);
+	double dt = now - a->looked;
 
-	if (queued > a->queued)
-		a->owed += queued - a->queued;
+	if (l.waited > a->waited) {
+		if (l.waited - a->waited > a->pending)
+			a->owed += l.waited - a->waited - a->pending;
+		a->pending = 0;
+	} else if (l.runnable && l.ran <= a->ran) {
+		a->owed += dt;
+		a->pending += dt;
+	}
 	if (a->owed > now - a->started)
 		a->owed = now - a->started;
-	a->queued = queued;
+	a->waited = l.waited;
+	a->ran = l.ran;
+	a->looked = now;
 	return now - a->owed;
 }
 

@@ -46,7 +46,9 @@ struct attempt {
 	 */
 	double started, changed, life, said;
 	double owed;        /* seconds QEMU waited for a CPU, left off its clock */
-	double queued;      /* its threads' wait at the last look (schedstat) */
+	double pending;     /* of which owed while the wait went on, uncounted */
+	double waited, ran; /* its threads' wait and CPU time at the last look */
+	double looked;      /* monotonic time of the last look */
 	long long seen;     /* console + events bytes at the last look */
 	char *problem;      /* why it does not count, NULL if it does */
 };
