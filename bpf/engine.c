@@ -704,16 +704,19 @@ static int attach(struct gp_engine *e, pid_t pid)
 
 /*
  * The target, held on @hold until the probes are attached.  It dies with
- * capture (PR_SET_PDEATHSIG), and closes its copy of the pipe's write end so
- * that a capture that fails before releasing it leaves no target waiting.
+ * capture (PR_SET_PDEATHSIG; a capture that died before the prctl has
+ * left @parent already, to init or a subreaper), and closes its copy of the
+ * pipe's write end so that a capture that fails before releasing it leaves
+ * no target waiting.
  */
 static _Noreturn void child(const int hold[2], const char *path,
-			    char *const argv[], const char *out_path, int in)
+			    char *const argv[], const char *out_path, int in,
+			    pid_t parent)
 {
 	char c;
 
 	setpgid(0, 0);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);
 	close(hold[1]);
 	if (out_path) {
@@ -876,7 +879,7 @@ static int run_target(struct gp_engine *e, struct ring_buffer *rb,
 		      double timeout_s, int *status)
 {
 	int hold[2], cleanup, rc;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (pipe2(hold, O_CLOEXEC))
 		return cap_fail(e->err, EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
@@ -888,7 +891,7 @@ static int run_target(struct gp_engine *e, struct ring_buffer *rb,
 		return cap_fail(e->err, EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
 	}
 	if (pid == 0)
-		child(hold, e->path, argv, out_path, e->stdin_fd);
+		child(hold, e->path, argv, out_path, e->stdin_fd, parent);
 	setpgid(pid, pid);
 	target = pid;
 	cleanup = on_failure(kill_target, &target);

@@ -2,9 +2,9 @@
 # capture etcd --live --nemesis: a short run with every fault kind once
 # (the members in network namespaces of their own), the clients' history
 # linearizable and the raft checks passing through the faults; nothing
-# (namespace, link, nft table, process) left after a run or a SIGINT; the
-# seeded bug (a put answered before it commits) caught with a minimal
-# history; an unknown fault kind a usage error.
+# (namespace, link, nft table, process) left after a run, a SIGINT or a
+# SIGKILL of capture; the seeded bug (a put answered before it commits)
+# caught with a minimal history; an unknown fault kind a usage error.
 # needs: root go goproxy
 # locks: etcd-live
 source "$(dirname "$0")/../lib.sh"
@@ -112,6 +112,25 @@ wait $pid || rc=$?
 	not_ok "SIGINT during a nemesis run exits 130" "exit $rc: $(tail -n 2 "$TMP/int.err")"
 left "SIGINT leaves no namespace, link, table or process" "$TMP/ns2"
 nothing_left "SIGINT leaves no corpus" "$TMP/int"
+
+# SIGKILL: capture cleans nothing up, yet every process it started dies
+# with it (parent-death signals: the cluster's, and the members' from the
+# cluster), and with the last of them the namespaces, links and tables.
+# Their end is asynchronous: polled, 20 s at most.
+$CAPTURE etcd --live --seconds 30 --nemesis all -o "$TMP/kill" 2>"$TMP/kill.err" &
+pid=$!
+watch $pid "$TMP/ns3"
+kill -KILL $pid
+wait $pid 2>/dev/null
+for _ in $(seq 200); do
+	pgrep -f "$LIVE" >/dev/null || [ -n "$(held $(cat "$TMP/ns3"))" ] || break
+	sleep 0.1
+done
+[ "$(wc -l <"$TMP/ns3")" = 3 ] || not_ok "SIGKILL: the members seen running" "$(cat "$TMP/ns3")"
+left "SIGKILL leaves no namespace, link, table or process" "$TMP/ns3"
+# (a failure above must not leave the members to the next test)
+for p in $(pgrep -f "$LIVE"); do kill -KILL "$p"; done
+rm -rf "$TMP"/kill.tmp-*
 
 # The seeded bug: a put answered 300 ms before it is sent.
 check "build the seeded-bug variant" go -C "$ROOT/scenarios/etcd/live" build -trimpath \

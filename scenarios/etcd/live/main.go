@@ -126,7 +126,7 @@ type node struct {
 }
 
 func (n *node) start(self, initial string) {
-	n.cmd = exec.Command(self, "member", "-dir", n.dir, "-name", n.name,
+	n.cmd = command(self, "member", "-dir", n.dir, "-name", n.name,
 		"-cluster", initial, "-peer", n.peer, "-client", n.client)
 	n.cmd.Stderr = os.Stderr
 	if err := n.ns.start(n.cmd); err != nil {

@@ -5,7 +5,9 @@
 // have no name (nothing under /run/netns): this process holds each by an
 // open descriptor and the processes started in them hold them too, so
 // they go, with their links and filter rules, when the last of those
-// exits, however the run ends (a SIGKILL of the process group included).
+// exits.  Every process started here dies with this one (a parent-death
+// signal, command), which dies with capture however capture ends: so the
+// namespaces go with capture, SIGKILL included.
 package main
 
 import (
@@ -25,9 +27,10 @@ const subnet = "10.29.0"
 
 // A namespace, held open by this process.
 type netns struct {
-	fd   int
-	name string // for messages
-	addr string // its address on the bridge ("" for the hub)
+	fd    int
+	name  string      // for messages
+	addr  string      // its address on the bridge ("" for the hub)
+	calls chan func() // run on the thread that made the namespace (newNS)
 }
 
 // inNS runs f on an OS thread moved into ns; the thread is never given
@@ -46,12 +49,13 @@ func inNS(ns *netns, f func() error) error {
 	return <-errc
 }
 
-// newNS makes a new network namespace and keeps it open.
+// newNS makes a new network namespace and keeps it open, and the thread
+// that made it, in it, for the rest of the process (ns.start).
 func newNS(name, addr string) *netns {
-	ns := &netns{name: name, addr: addr}
+	ns := &netns{name: name, addr: addr, calls: make(chan func())}
 	errc := make(chan error, 1)
 	go func() {
-		runtime.LockOSThread() // the thread is left in the new namespace
+		runtime.LockOSThread()
 		if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
 			errc <- fmt.Errorf("unshare: %v", err)
 			return
@@ -60,6 +64,9 @@ func newNS(name, addr string) *netns {
 			syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		ns.fd = fd
 		errc <- err
+		for f := range ns.calls {
+			f()
+		}
 	}()
 	if err := <-errc; err != nil {
 		die("network namespace %s: %v (needs root)", name, err)
@@ -81,7 +88,7 @@ func (ns *netns) run(argv ...string) {
 
 func (ns *netns) try(argv ...string) error {
 	return inNS(ns, func() error {
-		out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+		out, err := command(argv[0], argv[1:]...).CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("in %s: %q: %v: %s", ns.name, argv, err, out)
 		}
@@ -137,7 +144,7 @@ func newNetwork(names []string) *network {
 // nft applies a ruleset (nft -f -) inside ns.
 func (ns *netns) nft(rules string) {
 	err := inNS(ns, func() error {
-		cmd := exec.Command("nft", "-f", "-")
+		cmd := command("nft", "-f", "-")
 		cmd.Stdin = strings.NewReader(rules)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -150,7 +157,21 @@ func (ns *netns) nft(rules string) {
 	}
 }
 
-// start starts cmd inside ns.
+// command is a process that dies with this one (SIGKILL).  The kernel
+// sends the parent-death signal when the thread that started the process
+// ends, not the process: one started by inNS is waited for there, before
+// its thread ends; a member is started by ns.start.
+func command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	return cmd
+}
+
+// start starts cmd (made by command) inside ns, from the thread that made
+// ns, which lives as long as this process: a thread of inNS ends with its
+// call and would take the process with it.
 func (ns *netns) start(cmd *exec.Cmd) error {
-	return inNS(ns, cmd.Start)
+	errc := make(chan error, 1)
+	ns.calls <- func() { errc <- cmd.Start() }
+	return <-errc
 }
