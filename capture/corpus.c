@@ -570,10 +570,30 @@ static void say_kept(const char *kept)
 }
 
 /*
+ * Did the run capture anything: is a file of @dir not empty?  (A walk
+ * that fails says yes: keeping is what a failed run did before.)
+ */
+static int captured_some(const char *dir)
+{
+	struct stat st;
+	int some = 0;
+
+	if (nftw(dir, collect, 16, FTW_PHYS) || walk_unreadable)
+		some = 1;
+	for (size_t i = 0; i < walk_n && !some; i++)
+		some = lstat(walk_paths[i], &st) || st.st_size > 0;
+	walk_free();
+	return some;
+}
+
+/*
  * The failure's cleanup (registered after the files it keeps were
  * created, so it runs before the write-behind thread stops): the files
  * still open are written out, the message goes into FAILURE, and the
  * temporary directory becomes @c->kept, which remove_tmp() then leaves.
+ * A run that captured nothing (every file empty: it failed before its
+ * target gave anything) keeps nothing, so never replaces what an earlier
+ * failure kept, which cannot be had again.
  */
 static void keep_tmp(void *arg)
 {
@@ -585,6 +605,13 @@ static void keep_tmp(void *arg)
 		return;   /* an interrupted run leaves nothing (robustness.md) */
 	while (c->open)
 		fclose(c->open->f);
+	if (!captured_some(c->tmp)) {
+		fprintf(stderr, "capture: the run captured nothing: nothing kept\n");
+		if (file_exists(c->kept))
+			fprintf(stderr, "capture: %s/, an earlier failure's, is left as it was\n",
+				c->kept);
+		return;
+	}
 	if (file_exists(c->kept) && !kept_by_us(c->kept)) {
 		fprintf(stderr, "capture: %s exists and is not what capture kept "
 			"of a failed run: not keeping this run's files\n", c->kept);

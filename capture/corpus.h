@@ -84,8 +84,10 @@ void corpus_vary(struct corpus *c, const char *rel, const char *why);
  * that cannot be repeated) keeps them when it fails: the temporary
  * directory, its files written out, becomes DEST.failed/ (an older one
  * replaced, if capture kept it), with FAILURE holding the failure's
- * message, and a line on stderr names it and its files.  An interrupt
- * (SIGINT, SIGTERM, SIGHUP) still removes everything.  Call it once the
+ * message, and a line on stderr names it and its files.  A run that
+ * captured nothing (every file empty) keeps nothing and leaves an older
+ * one as it was.  An interrupt (SIGINT, SIGTERM, SIGHUP) still removes
+ * everything.  Call it once the
  * files it must keep are created (the cleanup then runs before the
  * thread writing them stops).
  */

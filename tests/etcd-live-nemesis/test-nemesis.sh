@@ -4,7 +4,8 @@
 # linearizable and the raft checks passing through the faults; nothing
 # (namespace, link, nft table, process) left after a run, a SIGINT or a
 # SIGKILL of capture; the seeded bug (a put answered before it commits)
-# caught with a minimal history; an unknown fault kind a usage error.
+# caught with a minimal history, its failed run kept and not replaced by
+# later runs that capture nothing; an unknown fault kind a usage error.
 # needs: root go goproxy
 # locks: etcd-live
 source "$(dirname "$0")/../lib.sh"
@@ -147,6 +148,18 @@ nothing_left "the seeded-bug run leaves no corpus" "$TMP/bug"
 [ -s "$TMP/bug.failed/history/live.ndjson" ] && grep -q 'not linearizable' "$TMP/bug.failed/FAILURE" &&
 	ok "the seeded-bug run keeps its history and raw stream in DEST.failed/" ||
 	not_ok "the seeded-bug run keeps its history in DEST.failed/" "$(ls -A "$TMP/bug.failed" 2>&1)"
+# Later runs on that DEST that fail before capturing anything (an unknown
+# fault kind, a missing --binary) keep nothing: the kept run stays.
+still_kept() {
+	grep -q 'not linearizable' "$TMP/bug.failed/FAILURE" && [ -s "$TMP/bug.failed/history/live.ndjson" ] &&
+		grep -q "bug.failed/, an earlier failure's, is left as it was" "$TMP/.stderr" &&
+		ok "$1: the kept failed run stays" ||
+		not_ok "$1: the kept failed run stays" "$(cat "$TMP/bug.failed/FAILURE"; tail -n 1 "$TMP/.stderr")"
+}
 expect_exit 2 "an unknown fault kind is a usage error" 'unknown fault "flood"' \
-	$CAPTURE etcd --live --seconds 1 --nemesis pause,flood -o "$TMP/u"
-nothing_left "the usage error leaves no corpus" "$TMP/u"
+	$CAPTURE etcd --live --seconds 1 --nemesis pause,flood -o "$TMP/bug"
+nothing_left "the usage error leaves no corpus" "$TMP/bug"
+still_kept "an unknown fault kind"
+expect_exit 3 "a missing --binary is refused" 'absent: cannot open' \
+	$CAPTURE etcd --live --seconds 1 --binary "$TMP/absent" -o "$TMP/bug"
+still_kept "a missing --binary"
