@@ -11,9 +11,9 @@
 // puts and gets of shared keys for N seconds, kills the leader half-way
 // under load (SIGKILL) and restarts it from its data directory, or with
 // -nemesis applies the faults a schedule drawn from the seed gives
-// (nemesis.go); then it stops every member, writes the clients' history
-// to FILE if given (history.go), checks it for linearizability and prints one JSON
-// line: requests done, the operations' outcomes, the verdict, seconds,
+// (nemesis.go); then it stops every member once each serves again (ready),
+// writes the clients' history to FILE if given (history.go), checks it for
+// linearizability and prints one JSON line: requests done, the operations' outcomes, the verdict, seconds,
 // requests per second, the leader changes or the nemesis's schedule and
 // what it applied.  Exit 4: the history is not linearizable (a minimal
 // history that shows it on stderr); 2: an unknown fault kind.  A member
@@ -279,6 +279,30 @@ func (c *clusterState) waitLeader(not int) int {
 	return -1
 }
 
+// ready waits until member n serves its clients, which it does once it
+// has joined the cluster (its attributes committed), or dies if it exits
+// or takes 30 s.  A member is stopped only once ready: etcd's Close waits
+// for the client servers that readiness starts, so it never returns in a
+// member stopped before (the others stopped, it never joins), and a
+// SIGTERM just after a restart can come before the member's handler is set.
+func (c *clusterState) ready(n *node) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		_, err := c.cli.Status(ctx, n.client)
+		cancel()
+		if err == nil {
+			return
+		}
+		select {
+		case err := <-n.done:
+			die("%s exited before it was ready: %v", n.name, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	die("%s not ready within 30 s", n.name)
+}
+
 // restartLeader kills the leader under load (SIGKILL: a crash, nothing
 // flushed or handed over) and starts it again from its data directory once
 // another member leads.  The clients go on throughout: what the killed
@@ -409,6 +433,11 @@ func cluster(args []string) {
 	wg.Wait()
 	w.bug.Wait()
 	s.Seconds = time.Since(begin).Seconds()
+	// A member restarted late (the leader half-way in a short run, a
+	// crash the nemesis healed as it stopped) may still be starting.
+	for _, n := range c.nodes {
+		c.ready(n)
+	}
 	c.cli.Close()
 	for _, n := range c.nodes {
 		n.stop()
