@@ -18,27 +18,42 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 
-# netns_of: the network namespaces of the running members, one a line.
+# cookie PATH: the cookie of the network namespace PATH names.  Its inode
+# number is no name: the next namespace made on the machine takes it up
+# once this one is gone; a cookie is never reused (SO_NETNS_COOKIE, 71).
+cookie() {
+	nsenter --net="$1" python3 -c 'import socket
+print(int.from_bytes(socket.socket().getsockopt(socket.SOL_SOCKET, 71, 8), "little"))' 2>/dev/null
+}
+# netns_of: the running members' network namespaces, one a line: its
+# inode, then its cookie.
 netns_of() {
-	for p in $(pgrep -f "$1 member"); do readlink "/proc/$p/ns/net"; done | sort -u
+	local p
+	for p in $(pgrep -f "$LIVE member"); do
+		echo "$(readlink "/proc/$p/ns/net") $(cookie "/proc/$p/ns/net")"
+	done | awk 'NF == 2' | sort -u
 }
-# held NS...: the namespaces some process is in or holds open.
+# held NSFILE: of the namespaces in NSFILE (netns_of's lines), those some
+# process is in or holds open.
 held() {
-	local refs
-	refs=$(find /proc/[0-9]*/ns/net /proc/[0-9]*/fd -maxdepth 1 -lname 'net:*' \
-		-printf '%l\n' 2>/dev/null; for f in /proc/[0-9]*/ns/net; do readlink "$f"; done 2>/dev/null)
-	for ns in "$@"; do grep -qxF "$ns" <<<"$refs" && echo "$ns"; done
+	local ns c path
+	while read -r ns c; do
+		for path in $(find /proc/[0-9]*/ns/net /proc/[0-9]*/fd -maxdepth 1 -printf '%p %l\n' \
+			2>/dev/null | awk -v ns="$ns" '$2 == ns { print $1 }'); do
+			[ "$(cookie "$path")" = "$c" ] && { echo "$ns"; break; }
+		done
+	done <"$1"
 }
-# watch PID OUT: the members' namespaces seen while capture PID runs, into OUT.
+# watch PID OUT: the members' namespaces, once all three run while capture
+# PID runs, into OUT.
 watch() {
 	: >"$2"
 	for _ in $(seq 600); do
 		kill -0 "$1" 2>/dev/null || break
-		netns_of "$LIVE" >>"$2"
-		[ "$(sort -u "$2" | wc -l)" -ge 3 ] && break
+		[ "$(pgrep -fc "$LIVE member")" -ge 3 ] && netns_of >"$2"
+		[ "$(wc -l <"$2")" -ge 3 ] && break
 		sleep 0.1
 	done
-	sort -u -o "$2" "$2"
 }
 # ours: the run's links and tables seen from this machine's namespace
 # (none should ever be: they live in the run's own namespaces).
@@ -46,7 +61,7 @@ ours() { ip -br link | grep -E '^(vm[0-9]|vclients|br0)[@ ]'; nft list tables 2>
 # left NAME NSFILE: nothing of a run left (namespaces, links, tables, members).
 left() {
 	local ns bad=""
-	ns=$(held $(cat "$2"))
+	ns=$(held "$2")
 	[ -n "$ns" ] && bad+=" namespaces still held: $ns;"
 	[ -n "$(ours)" ] && bad+=" links or tables: $(ours);"
 	pgrep -f "$LIVE" >/dev/null && bad+=" processes: $(pgrep -af "$LIVE");"
@@ -57,10 +72,10 @@ left() {
 $CAPTURE etcd --live --seconds 8 --nemesis all --seed 3 -o "$TMP/n" >"$TMP/n.out" 2>&1 &
 pid=$!
 watch $pid "$TMP/ns"
-[ "$(wc -l <"$TMP/ns")" = 3 ] && [ -n "$(held $(cat "$TMP/ns"))" ] &&
+[ "$(wc -l <"$TMP/ns")" = 3 ] && [ -n "$(held "$TMP/ns")" ] &&
 	ok "three members in namespaces of their own (seen held while they run)" ||
 	not_ok "members in namespaces of their own" "$(cat "$TMP/ns")"
-grep -qxF "$(readlink /proc/self/ns/net)" "$TMP/ns" &&
+cut -d' ' -f1 "$TMP/ns" | grep -qxF "$(readlink /proc/self/ns/net)" &&
 	not_ok "no member in this machine's namespace" "$(cat "$TMP/ns")"
 rc=0
 wait $pid || rc=$?
@@ -134,7 +149,7 @@ watch $pid "$TMP/ns3"
 kill -KILL $pid
 wait $pid 2>/dev/null
 for _ in $(seq 200); do
-	pgrep -f "$LIVE" >/dev/null || [ -n "$(held $(cat "$TMP/ns3"))" ] || break
+	pgrep -f "$LIVE" >/dev/null || [ -n "$(held "$TMP/ns3")" ] || break
 	sleep 0.1
 done
 [ "$(wc -l <"$TMP/ns3")" = 3 ] || not_ok "SIGKILL: the members seen running" "$(cat "$TMP/ns3")"
