@@ -68,18 +68,23 @@ static void observe_window(void *ctx, const struct window *w)
 /*
  * A check failed on a try: its scenario is a finding (a bug in raft or in
  * the fold) that outlives the work directory, saved under the lines the
- * message named.
+ * message named.  A signal that stopped the fold found nothing: the run
+ * leaves nothing and says nothing after the signal's message.
  */
 static void keep_failed(void *scenario)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *kept = xasprintf("%s/capture-explore-failed-XXXXXX",
-			       tmp ? tmp : "/tmp");
-	int fd = mkstemp(kept);
+	char *kept;
+	int fd;
 
+	if (cleanups_by_signal())
+		return;
+	kept = xasprintf("%s/capture-explore-failed-XXXXXX", temp_dir());
+	fd = mkstemp(kept);
 	if (fd >= 0 && !copy_file(scenario, kept))
 		fprintf(stderr, "capture: explore: %s is kept as %s\n",
 			(char *)scenario, kept);
+	else if (fd >= 0)
+		unlink(kept);
 	if (fd >= 0)
 		close(fd);
 	free(kept);
