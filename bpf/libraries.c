@@ -106,15 +106,16 @@ static char *linker_list(const char *binary, const char *interp)
 {
 	char *out = owned_tmp_in(temp_dir(), "ld-list"), *text = NULL;
 	const char *argv[] = { interp, "--list", binary, NULL };
-	int fd = mkstemp(out);
+	int cleanup, fd = mkstemp_on_failure(out, &cleanup);
 	struct proc_result r;
 
 	if (fd >= 0) {
 		close(fd);
 		r = proc_run(argv, out, "/dev/null", 10);
 		text = r.exited && !r.status ? read_file(out, NULL) : NULL;
+		unlink(out);
+		cancel_on_failure(cleanup);
 	}
-	unlink(out);
 	free(out);
 	return text;
 }

@@ -248,6 +248,7 @@ struct corpus *corpus_begin(const char *dest)
 	struct corpus *c = xcalloc(1, sizeof(*c));
 	size_t n = strlen(dest);
 	struct stat st;
+	int err;
 
 	c->cleanup = on_failure(remove_tmp, c);
 	while (n > 1 && dest[n - 1] == '/')
@@ -262,11 +263,15 @@ struct corpus *corpus_begin(const char *dest)
 	make_parents(c);
 	remove_stale_tmps(c->dest);
 	c->tmp = owned_tmp_name(c->dest);
-	if (!mkdtemp(c->tmp))
-		die(bad_output_path(errno) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
+	/* made and marked as one step: a signal's remove_tmp() sees it */
+	cleanups_hold();
+	c->tmp_made = mkdtemp(c->tmp) != NULL;
+	err = errno;
+	cleanups_release();
+	if (!c->tmp_made)
+		die(bad_output_path(err) ? EXIT_USAGE : EXIT_CAPTURE_FAILED,
 		    "output %s: cannot create %s: %s", c->dest, c->tmp,
-		    strerror(errno));
-	c->tmp_made = 1;
+		    strerror(err));
 	/*
 	 * mkdtemp's 0700 would keep the corpus from whoever may read its
 	 * directory: a new corpus gets the umask's mode, a replaced one keeps

@@ -219,11 +219,10 @@ static void copy_if_stream(struct input_copy *cp, const char *input)
 	if (strcmp(input, "-") && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
 		must_be_file(input, &st);
 	cp->path = owned_tmp_in(temp_dir(), "capture-input");
-	fd = mkstemp(cp->path);
+	fd = mkstemp_on_failure(cp->path, &cp->cleanup);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", cp->path,
 		    strerror(errno));
-	cp->cleanup = remove_on_failure(cp->path);
 	in = strcmp(input, "-") ? fopen(input, "rb") : stdin;
 	if (!in)
 		die_at(EXIT_BAD_INPUT, input, 0, "cannot open: %s", strerror(errno));

@@ -163,6 +163,11 @@ void proc_start(struct proc *p, const char *const argv[], const char *out_path,
 	pid_t parent = getpid();
 
 	fflush(NULL);
+	/*
+	 * Started and registered as one step: a child started once a signal's
+	 * cleanups run would work on in what they remove, unstopped.
+	 */
+	cleanups_hold();
 	p->pid = vfork();
 	if (p->pid < 0)
 		die(EXIT_CAPTURE_FAILED, "vfork: %s", strerror(errno));
@@ -170,6 +175,7 @@ void proc_start(struct proc *p, const char *const argv[], const char *out_path,
 		child(argv, out_path, err_path, parent);
 	setpgid(p->pid, p->pid);
 	p->cleanup = on_failure(kill_group, (void *)(long)p->pid);
+	cleanups_release();
 }
 
 static struct proc_result result_of(int status)
@@ -526,24 +532,19 @@ struct file_set {
 	int stage_is_dir;    /* the directory was missing: the stage becomes it */
 };
 
-static void file_set_remove(void *arg)
-{
-	struct file_set *fs = arg;
-
-	remove_tree(fs->stage);
-}
-
 /*
  * The files' checks (file outputs', in a directory that exists), before
  * anything is written; then the stage, where they are written: the
  * directory itself when it is missing, else a hidden one inside it (the
  * window reader lists no dot file), both named after this process.
+ * Returns the stage's cleanup.
  */
-static void file_set_begin(struct file_set *fs, const char *dir,
-			   const struct out_file *f, size_t n,
-			   char *const inputs[], int ninputs, int replace)
+static int file_set_begin(struct file_set *fs, const char *dir,
+			  const struct out_file *f, size_t n,
+			  char *const inputs[], int ninputs, int replace)
 {
 	char *base;
+	int cleanup;
 
 	fs->dir = without_slashes(dir);
 	fs->stage_is_dir = !file_exists(fs->dir);
@@ -558,9 +559,11 @@ static void file_set_begin(struct file_set *fs, const char *dir,
 	remove_stale_tmps(base);
 	fs->stage = owned_tmp_name(base);
 	free(base);
-	if (!mkdtemp(fs->stage))
+	cleanup = mkdtemp_on_failure(fs->stage);
+	if (cleanup < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", fs->stage,
 		    strerror(errno));
+	return cleanup;
 }
 
 void write_files_atomic(const char *dir, const struct out_file *f, size_t n,
@@ -569,8 +572,7 @@ void write_files_atomic(const char *dir, const struct out_file *f, size_t n,
 	struct file_set fs = { 0 };
 	int cleanup;
 
-	file_set_begin(&fs, dir, f, n, inputs, ninputs, replace);
-	cleanup = on_failure(file_set_remove, &fs);
+	cleanup = file_set_begin(&fs, dir, f, n, inputs, ninputs, replace);
 	for (size_t i = 0; i < n; i++) {
 		char *tmp = xasprintf("%s/%s", fs.stage, f[i].name);
 		char *path = xasprintf("%s/%s", fs.dir, f[i].name);
@@ -732,10 +734,9 @@ void write_file_atomic(const char *path, const void *data, size_t len)
 	check_output_file(path, NULL, 0, 1);
 	remove_stale_tmps(path);
 	tmp = owned_tmp_name(path);
-	fd = mkstemp(tmp);
+	fd = mkstemp_on_failure(tmp, &cleanup);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", tmp, strerror(errno));
-	cleanup = remove_on_failure(tmp);
 	close(fd);
 	write_file(tmp, data, len);
 	if (chmod(tmp, mode) || rename(tmp, path))
@@ -820,6 +821,29 @@ static void remove_path(void *path)
 int remove_on_failure(const char *path)
 {
 	return on_failure(remove_path, (void *)path);
+}
+
+int mkdtemp_on_failure(char *tmpl)
+{
+	int cleanup = -1;
+
+	cleanups_hold();
+	if (mkdtemp(tmpl))
+		cleanup = remove_on_failure(tmpl);
+	cleanups_release();
+	return cleanup;
+}
+
+int mkstemp_on_failure(char *tmpl, int *cleanup)
+{
+	int fd;
+
+	cleanups_hold();
+	fd = mkstemp(tmpl);
+	if (fd >= 0)
+		*cleanup = remove_on_failure(tmpl);
+	cleanups_release();
+	return fd;
 }
 
 void hex_digest(const unsigned char *md, unsigned n, char hex[65])

@@ -151,6 +151,15 @@ void remove_tree(const char *path);
 /* remove_tree(@path) if the process dies: a handle for cancel_on_failure(). */
 int remove_on_failure(const char *path);
 /*
+ * mkdtemp(@tmpl) and remove_on_failure() of it as one step against a
+ * signal's cleanups (cleanups_hold()): a temporary made while they run
+ * would outlive them.  The cleanup's handle, or -1 (errno) if mkdtemp
+ * failed.
+ */
+int mkdtemp_on_failure(char *tmpl);
+/* The same for mkstemp(@tmpl): its descriptor and *@cleanup, or -1 (errno). */
+int mkstemp_on_failure(char *tmpl, int *cleanup);
+/*
  * Call in main(), before any thread: OpenSSL without its exit-time
  * cleanup, which exit() (a die() on any thread) would otherwise run under
  * a thread still hashing (the bpf engine deciding how uprobes attach, a

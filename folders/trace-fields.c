@@ -78,12 +78,11 @@ char *fold_run_decoded(struct fold_run *run,
 	if (!ftrace_is(run->path))
 		return NULL;
 	path = owned_tmp_in(temp_dir(), "capture-decoded");
-	fd = mkstemp(path);
+	fd = mkstemp_on_failure(path, cleanup);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s: %s", path,
 		    strerror(errno));
 	close(fd);
-	*cleanup = remove_on_failure(path);
 	trace = json_obj();
 	decode(run->path, NULL, path, trace);
 	json_add(run->info, "trace", trace);

@@ -113,14 +113,14 @@ struct jvm_engine *jvm_open(struct go_spec *spec, const char *spec_path, struct 
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->changed, NULL);
 	tmpl = owned_tmp_in(temp_dir(), "capture-jvm");
-	if (!mkdtemp(tmpl)) {
+	e->cleanup = mkdtemp_on_failure(tmpl);
+	if (e->cleanup < 0) {
 		cap_fail(err, EXIT_CAPTURE_FAILED, "%s: %s", tmpl, strerror(errno));
 		free(tmpl);
 		free(e);
 		return NULL;
 	}
 	e->dir = tmpl;
-	e->cleanup = remove_on_failure(e->dir);
 	e->plan = xasprintf("%s/plan", e->dir);
 	e->fifo = xasprintf("%s/fifo", e->dir);
 	e->spec_path = xstrdup(spec_path);

@@ -25,8 +25,11 @@ int cache_commit(const char *tmp, const char *final, struct cap_err *err)
 	return 0;
 }
 
-/* A new empty file under last-run/ for one command's output; NULL and @err. */
-static char *temp_file(const char *what, struct cap_err *err)
+/*
+ * A new empty file under last-run/ for one command's output, removed if
+ * the process dies (*@cleanup); NULL and @err.
+ */
+static char *temp_file(const char *what, int *cleanup, struct cap_err *err)
 {
 	char *base = cache_path(err, "last-run/%s", what), *path = NULL;
 	int fd;
@@ -37,7 +40,7 @@ static char *temp_file(const char *what, struct cap_err *err)
 		path = owned_tmp_name(base);
 		free(base);
 	}
-	fd = path ? mkstemp(path) : -1;
+	fd = path ? mkstemp_on_failure(path, cleanup) : -1;
 	if (path && fd < 0) {
 		cap_fail(err, EXIT_CAPTURE_FAILED, "cannot create %s", path);
 		free(path);
@@ -75,21 +78,21 @@ static char *first_line(int code, const char *const argv[], const char *out,
 
 char *command_output(int code, const char *const argv[], struct cap_err *err)
 {
-	char *out = temp_file("out", err), *errors = out ? temp_file("err", err) : NULL;
 	int cleanup[2];
+	char *out = temp_file("out", &cleanup[0], err);
+	char *errors = out ? temp_file("err", &cleanup[1], err) : NULL;
 	char *text = NULL;
 
 	if (errors) {
-		cleanup[0] = remove_on_failure(out);
-		cleanup[1] = remove_on_failure(errors);
 		text = first_line(code, argv, out, errors, err);
 		remove(errors);
 		cancel_on_failure(cleanup[1]);
-		cancel_on_failure(cleanup[0]);
 	}
 	/* Nothing left in last-run/, whether it failed or not. */
-	if (out)
+	if (out) {
 		remove(out);
+		cancel_on_failure(cleanup[0]);
+	}
 	free(errors);
 	free(out);
 	return text;

@@ -73,7 +73,8 @@ static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run
 	/* QEMU's socket path must fit a sockaddr_un: a long $TMPDIR cannot. */
 	a->qmp_dir = owned_tmp_in(strlen(temp_dir()) < 64 ? temp_dir() : "/tmp",
 				  "capture-qmp");
-	if (!mkdtemp(a->qmp_dir)) {
+	a->qmp_cleanup = mkdtemp_on_failure(a->qmp_dir);
+	if (a->qmp_cleanup < 0) {
 		cap_fail(g->err, EXIT_CAPTURE_FAILED, "cannot create %s: %s",
 			 a->qmp_dir, strerror(errno));
 		g->failed = 1;
@@ -82,7 +83,6 @@ static int choose_boot(struct guests *g, struct attempt *a, struct boot_run *run
 		free(a->snapshot);
 		return -1;
 	}
-	a->qmp_cleanup = remove_on_failure(a->qmp_dir);
 	a->saving = 1;
 	/* This process's, of this boot and accelerator: several may save at once. */
 	part = snapshot_trace_path(a->snapshot);

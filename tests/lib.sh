@@ -121,6 +121,15 @@ nothing_left() {
 	fi
 }
 
+# held_fifo FILE: $TMP/fifo, whose writer gives the first 5 lines of FILE,
+# then holds it open (its pid in $holder): a reader of it waits there.
+held_fifo() {
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo"
+	{ head -n 5 "$1"; exec sleep 60; } >"$TMP/fifo" &
+	holder=$!
+}
+
 # started_then PATTERN PID: wait (10 s at most) until a path matches
 # PATTERN while PID runs; 0 if it did.
 started_then() {

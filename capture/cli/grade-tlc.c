@@ -192,10 +192,8 @@ static void run_all(struct tlc_grade *g)
 	g->cleanup = -1;
 	if (g->out)
 		remove_tree(base);
-	else if (!mkdtemp(base))
+	else if ((g->cleanup = mkdtemp_on_failure(base)) < 0)
 		die(EXIT_CAPTURE_FAILED, "%s: %s", base, strerror(errno));
-	else
-		g->cleanup = remove_on_failure(base);
 	if (g->n && !g->per_window)
 		run_tlc(g, base, 0, g->n);
 	for (size_t k = 0; g->per_window && k < g->n; k++) {

@@ -85,6 +85,8 @@ static void start(struct grader *g)
 	if (pipe(to) || pipe(from))
 		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	/* started and registered as one step, as proc_start() does */
+	cleanups_hold();
 	g->pid = fork();
 	if (g->pid < 0)
 		die(EXIT_CAPTURE_FAILED, "fork: %s", strerror(errno));
@@ -109,6 +111,7 @@ static void start(struct grader *g)
 	signal(SIGPIPE, SIG_IGN);
 	g->lines = xcalloc(1, sizeof(*g->lines));
 	g->cleanup = on_failure(kill_grader, g);
+	cleanups_release();
 }
 
 /*

@@ -526,9 +526,9 @@ int cmd_verify(int argc, char **argv)
 	if (!trust)
 		refuse_untrusted(old);
 	tmp = owned_tmp_in(temp_dir(), "capture-verify");
-	if (!mkdtemp(tmp))
+	cleanup = mkdtemp_on_failure(tmp);
+	if (cleanup < 0)
 		die(EXIT_RERUN_FAILED, "cannot create %s: %s", tmp, strerror(errno));
-	cleanup = remove_on_failure(tmp);
 	out = xasprintf("%s/corpus", tmp);
 	printf("verify %s\n", argv[optind]);
 	altered = check_digests(argv[optind], old);

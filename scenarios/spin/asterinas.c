@@ -358,13 +358,6 @@ struct asterinas_work {
 	char *tmp, *log, *qemu_log, *commit, *abs_dir;
 };
 
-static void remove_work_dir(void *arg)
-{
-	struct asterinas_work *w = arg;
-
-	remove_tree(w->dir);
-}
-
 static void asterinas_run_one(const struct spin_scenario *sc,
 			      const struct spin_run_options *opt, const char *src,
 			      const char *raw_path, cJSON *environment)
@@ -378,9 +371,9 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 		die(EXIT_USAGE, "--kernel asterinas runs at one CPU (--cpus 1)");
 	if (opt->boot_only)
 		die(EXIT_USAGE, "--kernel asterinas has no boot-only mode");
-	if (!mkdtemp(w.dir))
+	cleanup = mkdtemp_on_failure(w.dir);
+	if (cleanup < 0)
 		die(EXIT_CAPTURE_FAILED, "%s: %s", w.dir, strerror(errno));
-	cleanup = on_failure(remove_work_dir, &w);
 	w.tmp = xasprintf("%s/git.out", w.dir);
 	w.commit = check_source(dir, w.tmp);
 	/* docker -v takes an absolute path (a bare name is a volume). */

@@ -158,11 +158,10 @@ static int spin_instead(struct live_capture *lc, struct cap_err *err)
 	if (!lc->scenario)
 		return live_misuse(err);
 	path = owned_tmp_in(temp_dir(), "capture-boot-only");
-	fd = mkstemp(path);
+	fd = mkstemp_on_failure(path, &cleanup);
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "cannot create %s", path);
 	close(fd);
-	cleanup = remove_on_failure(path);
 	one.n = 1;
 	one.raw = (char *[]){ path };
 	lc->driver->run(&one);

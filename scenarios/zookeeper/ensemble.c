@@ -175,9 +175,9 @@ struct zk_ensemble *zk_ensemble_new(int n, const char *lib, const char *agent,
 	en->e = e;
 	en->classpath = zk_classpath(lib);
 	en->dir = owned_tmp_in(temp_dir(), "capture-zookeeper");
-	if (!mkdtemp(en->dir))
+	en->cleanup = mkdtemp_on_failure(en->dir);
+	if (en->cleanup < 0)
 		die(EXIT_CAPTURE_FAILED, "%s: %s", en->dir, strerror(errno));
-	en->cleanup = remove_on_failure(en->dir);
 	logback = xasprintf("%s/logback.xml", en->dir);
 	write_text(logback, "<configuration><appender name=\"F\" class=\"ch.qos.logback.core."
 		   "FileAppender\"><file>${zk.log}</file><encoder><pattern>%d %-5level "

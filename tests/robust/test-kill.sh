@@ -13,15 +13,6 @@ export TMPDIR=$TMP/tmpdir
 mkdir -p "$TMPDIR"
 sum_before=$(sha256sum "$log")
 
-# held_stdin: a FIFO whose writer gives half the log, then holds it open
-# (pid in $holder): a fold of "-" waits there, inside its input copy.
-held_stdin() {
-	rm -f "$TMP/fifo"
-	mkfifo "$TMP/fifo"
-	{ head -n 5 "$log"; exec sleep 60; } >"$TMP/fifo" &
-	holder=$!
-}
-
 # left NAME PATTERN: something matches PATTERN (what a SIGKILL leaves).
 left() {
 	compgen -G "$2" >/dev/null && ok "$1" || not_ok "$1" "nothing matches $2: $(ls -a "$TMPDIR")"
@@ -31,7 +22,7 @@ gone() {
 }
 
 # --- SIGKILL of a fold while it copies a pipe input ---------------------
-held_stdin
+held_fifo "$log"
 "$CAPTURE" fold spin - -o "$TMP/p" <"$TMP/fifo" >/dev/null 2>&1 &
 pid=$!
 if started_then "$TMPDIR/capture-input.tmp-$pid-??????" "$pid"; then
@@ -70,7 +61,7 @@ gone "nothing of the trace's fold left in \$TMPDIR" "$TMPDIR/capture-decoded*"
 # A corpus of "-": its rerun reads verify's stdin.
 "$CAPTURE" fold spin - -o "$TMP/c" <"$log" >/dev/null 2>&1
 cp -a "$TMP/c" "$TMP/c.before"
-held_stdin
+held_fifo "$log"
 "$CAPTURE" verify "$TMP/c" <"$TMP/fifo" >/dev/null 2>&1 &
 pid=$!
 if started_then "$TMPDIR/capture-verify.tmp-$pid-??????" "$pid" &&
@@ -123,7 +114,7 @@ sigterm() {   # sigterm NAME STDIN CMD...
 	local name=$1 in=$2 bad=0 i rc why=
 	shift 2
 	for ((i = 0; i < 20; i++)); do
-		held_stdin
+		held_fifo "$log"
 		"$@" <"$in" >/dev/null 2>"$TMP/term.err" &
 		pid=$!
 		sleep 0.3

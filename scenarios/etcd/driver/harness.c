@@ -175,14 +175,13 @@ cJSON *etcd_go_mod_version(const char *src, const char *module)
 cJSON *etcd_tool_version(const char *const argv[])
 {
 	char *tmp = owned_tmp_in(temp_dir(), "capture-version");
-	int fd = mkstemp(tmp), cleanup;
+	int cleanup, fd = mkstemp_on_failure(tmp, &cleanup);
 	char *text;
 	cJSON *v;
 
 	if (fd < 0)
 		die(EXIT_CAPTURE_FAILED, "mkstemp: cannot create a temporary file");
 	close(fd);
-	cleanup = remove_on_failure(tmp);
 	proc_must(EXIT_ENV_MISSING, argv, tmp);
 	text = read_file(tmp, NULL);
 	unlink(tmp);

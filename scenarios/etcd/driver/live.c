@@ -212,9 +212,9 @@ static int explore_then_capture(struct live_capture *lc, const struct raft_harne
 	};
 	int cleanup, rc;
 
-	if (!mkdtemp(stage))
+	cleanup = mkdtemp_on_failure(stage);
+	if (cleanup < 0)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
-	cleanup = remove_on_failure(stage);
 	find_scenarios(lc, h, x, merge, stage);
 	rc = live_capture_run(&found);
 	remove_tree(stage);

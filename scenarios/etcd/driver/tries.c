@@ -99,9 +99,9 @@ char *work_dir(int *cleanup)
 {
 	char *work = owned_tmp_in(temp_dir(), "capture-explore");
 
-	if (!mkdtemp(work))
+	*cleanup = mkdtemp_on_failure(work);
+	if (*cleanup < 0)
 		die(EXIT_CAPTURE_FAILED, "%s: cannot create", work);
-	*cleanup = remove_on_failure(work);
 	return work;
 }
 
