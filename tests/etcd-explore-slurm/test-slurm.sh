@@ -6,8 +6,11 @@
 # array and its merge as a dependent job, and stops the daemons at exit,
 # whatever happened.  The Slurm corpus must equal, byte for byte, the same
 # shards explored and merged here by hand at the same paths (a corpus's
-# MANIFEST.json names its own directory: docs/etcd-explore.md); only the jobs'
-# logs (OUT/logs) are left out of the comparison.
+# MANIFEST.json names its own directory: docs/etcd-explore.md); only the
+# jobs' logs (OUT/logs) are left out of the comparison.  The script's jobs
+# do not outlive it: SIGINT or SIGTERM of it, or an sbatch that fails,
+# leave none of them queued, and a rerun on an OUT whose jobs are still
+# queued is refused.
 # needs: root go goproxy slurm
 # locks: slurm
 source "$(dirname "$0")/../lib.sh"
@@ -119,3 +122,64 @@ expect_exit 1 "a failed shard: the merge is cancelled, the script fails" 'the me
 	not_ok "a failed shard leaves no merged corpus" "$(ls "$TMP/fail/merged")"
 expect_exit 2 "an existing OUT/merged is refused" 'exists' \
 	"$ROOT/scripts/explore-slurm" "${X[@]}" "$TMP/slurm-run"
+
+# run_jobs DIR: ids of the script's jobs (capture-explore, capture-merge)
+# in the queue that run in DIR.
+run_jobs() {
+	squeue -h -n capture-explore,capture-merge -o '%F|%Z' |
+		awk -v dir="$1" -F'|' '$2 == dir { print $1 }' | sort -un | paste -sd ' '
+}
+# A shard that never ends on its own: the script is stopped while its
+# jobs are queued or running.  A rerun on the same OUT meanwhile is
+# refused; the signal cancels every job it submitted, and none is left
+# to write OUT/merged.
+printf '#!/bin/sh\nexec sleep 600\n' >"$TMP/endless"
+chmod +x "$TMP/endless"
+for sig in INT TERM; do
+	o=$TMP/stop-$sig
+	code=$((128 + $(kill -l $sig)))
+	# A script's background job starts with SIGINT ignored: undo that.
+	env --default-signal=INT,TERM "$ROOT/scripts/explore-slurm" --shards 2 \
+		--capture "$TMP/endless" "$o" 2>"$TMP/stop.err" &
+	pid=$!
+	# The merge is submitted last: then every job of the run is queued.
+	for ((i = 0; i < 300; i++)); do
+		squeue -h -n capture-merge -o %Z | grep -qxF "$o" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	jobs=$(run_jobs "$o")
+	if ! squeue -h -n capture-merge -o %Z | grep -qxF "$o"; then
+		not_ok "SIG$sig of the script" "its merge job never was queued: $(tail -n 3 "$TMP/stop.err")"
+		kill "$pid" 2>/dev/null; wait "$pid"
+		continue
+	fi
+	# (timeout: a rerun that submits would wait for the endless shards)
+	expect_exit 2 "SIG$sig: a rerun on an OUT whose jobs are queued is refused" \
+		"$o: jobs $jobs of an earlier run are still queued or running" \
+		timeout 120 "$ROOT/scripts/explore-slurm" --shards 2 --capture "$TMP/endless" "$o"
+	[ "$(run_jobs "$o")" = "$jobs" ] && ok "SIG$sig: the refused rerun submitted nothing" ||
+		not_ok "SIG$sig: the refused rerun submitted nothing" "jobs $jobs before, $(run_jobs "$o") after"
+	kill -$sig "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = "$code" ] && ok "SIG$sig of the script: exit $code" ||
+		not_ok "SIG$sig of the script: exit $code" "exit $rc: $(tail -n 3 "$TMP/stop.err")"
+	left=$(run_jobs "$o")
+	[ -z "$left" ] && ok "SIG$sig of the script: none of its jobs ($jobs) is left in the queue" ||
+		not_ok "SIG$sig of the script: none of its jobs is left in the queue" "$(squeue)"
+	[ ! -e "$o/merged" ] && ok "SIG$sig of the script: no OUT/merged" ||
+		not_ok "SIG$sig of the script: no OUT/merged" "$(ls "$o/merged")"
+done
+
+# An sbatch that fails after the array was submitted (here the merge's,
+# refused by an sbatch in front of Slurm's): the array is cancelled.
+mkdir "$TMP/bin"
+printf '#!/bin/sh\ncase " $* " in *" --job-name=capture-merge "*) echo "sbatch: error: refused here" >&2; exit 1 ;; esac\nexec %s "$@"\n' \
+	"$(command -v sbatch)" >"$TMP/bin/sbatch"
+chmod +x "$TMP/bin/sbatch"
+expect_exit 1 "the merge's sbatch fails: the script fails" 'refused here' \
+	env PATH="$TMP/bin:$PATH" "$ROOT/scripts/explore-slurm" --shards 2 --capture "$TMP/endless" "$TMP/nomerge"
+left=$(run_jobs "$TMP/nomerge")
+[ -z "$left" ] && ok "the merge's sbatch fails: the shards' array is cancelled" ||
+	not_ok "the merge's sbatch fails: the shards' array is cancelled" "$(squeue)"
