@@ -45,7 +45,13 @@ void scenario_write(const struct scenario *s, const char *comment,
 	for (size_t i = 0; i < s->n; i++)
 		if (!skip || !skip[i])
 			strbuf_addf(&sb, "%s\n", s->lines[i]);
+	/*
+	 * Into the work or stage directory, which a signal's cleanups remove:
+	 * a file made while they run would keep it from going.
+	 */
+	cleanups_hold();
 	write_file(path, sb.buf, sb.len);
+	cleanups_release();
 	strbuf_release(&sb);
 }
 

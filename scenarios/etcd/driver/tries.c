@@ -81,7 +81,10 @@ void slots_init(struct slot *slots, const char *work)
 					  .cover = xasprintf("%s/cover-%d",
 							     work, i + 1) };
 		slots[i].job.files = &slots[i].f;
+		/* in the work directory, as scenario_write()'s files are */
+		cleanups_hold();
 		mkdir_p(slots[i].cover);
+		cleanups_release();
 		free(name);
 	}
 }
