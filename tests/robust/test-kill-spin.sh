@@ -3,8 +3,10 @@
 # in $TMPDIR (no longer /tmp whatever TMPDIR says); the next capture
 # removes both, saying so, saves the snapshot and its corpus is whole.  A
 # private cache (the big builds shared) so that a snapshot is saved, and a
-# private $TMPDIR so that what is left there is seen.
+# private $TMPDIR so that what is left there is seen.  It fills the
+# shared cache and boots a guest: a guest script's lock.
 # needs: root qemu
+# locks: guest
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
 cache=${CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capture}
