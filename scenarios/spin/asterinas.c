@@ -350,8 +350,8 @@ static void describe(cJSON *env, const char *commit, int kvm)
 }
 
 /*
- * The run's scratch: the failure cleanup holds it, so that what a step that
- * dies leaves allocated is still reachable, not leaked.
+ * The run's scratch, in static storage (one run at a time): what a step
+ * that dies leaves allocated in it is still reachable at exit, not leaked.
  */
 struct asterinas_work {
 	char *dir;
@@ -362,11 +362,12 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 			      const struct spin_run_options *opt, const char *src,
 			      const char *raw_path, cJSON *environment)
 {
-	struct asterinas_work w = { .dir = owned_tmp_in(temp_dir(), "capture-asterinas") };
+	static struct asterinas_work w;
 	const char *dir = src;
 	int kvm = access("/dev/kvm", R_OK | W_OK) == 0;
 	int cleanup;
 
+	w = (struct asterinas_work){ .dir = owned_tmp_in(temp_dir(), "capture-asterinas") };
 	if (opt->cpus != 1)
 		die(EXIT_USAGE, "--kernel asterinas runs at one CPU (--cpus 1)");
 	if (opt->boot_only)
