@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scenarios/etcd/driver/gocover.h"
-#include "scenarios/etcd/driver/coverage.h"
+#include "scenarios/etcd/driver/etcd-harness.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

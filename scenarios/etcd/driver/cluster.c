@@ -140,7 +140,7 @@ static void cluster_prepare(struct live_capture *lc)
 	if (gp_may_probe(&err))
 		die_err(&err);
 	o->bin = o->binary ? xstrdup(o->binary) :
-		 etcd_go_build(LIVE_SRC, "build/etcd/live", "",
+		 etcd_go_build(LIVE_SRC, "build/etcd/live", "", NULL,
 			       "the live etcd cluster (etcd server and client)");
 }
 

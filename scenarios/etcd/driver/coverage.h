@@ -8,9 +8,6 @@
 
 #include "explorer.h"
 
-/* etcd's raft package (go.mod's module), for the with_tla harness's build. */
-#define ETCD_RAFT_PACKAGE "go.etcd.io/raft/v3"
-
 /*
  * The pairs of the explored raft's package (its harness's module: its
  * units count) the try run under GOCOVERDIR @dir ran that no try ran before:

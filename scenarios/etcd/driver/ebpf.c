@@ -71,7 +71,7 @@ char *raft_build_harness(const struct raft_harness *h)
 	if (h->build)
 		return h->build(h);
 	what = xasprintf("the %s harness", h->name);
-	bin = etcd_go_build(h->src, h->bin, "", what);
+	bin = etcd_go_build(h->src, h->bin, "", NULL, what);
 	free(what);
 	return bin;
 }

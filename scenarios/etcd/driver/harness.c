@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The etcd harness (harness.h): the Go mains of scenarios/etcd/ built
- * reproducibly, the harness a capture runs, its provenance, and the
- * with_tla driver, which runs it natively with upstream's trace hook.
+ * A raft harness's build and provenance (harness.h): a Go main built
+ * reproducibly, the versions it was built from, the checks every raft
+ * corpus passes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,15 +10,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
-#include "../../../capture/corpus.h"
 #include "../../../capture/die.h"
 #include "../../../capture/home.h"
 #include "../../../capture/json.h"
-#include "../../../capture/live.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
-#include "args.h"
-#include "coverage.h"
 #include "harness.h"
 
 static const char *go_tool(void)
@@ -30,17 +26,6 @@ static const char *go_tool(void)
 	die(EXIT_ENV_MISSING, "no Go toolchain (go on PATH or /usr/local/go/bin/go)");
 }
 
-/*
- * Build the Go main in @src (relative to capture's home) into @bin
- * (reproducibly: -trimpath, no VCS stamp), with @cover's coverage flags
- * (NULL: none).  Go's build cache keeps what was compiled: a rebuild of
- * unchanged sources costs a link at most, and one of an up-to-date @bin
- * leaves the file as it is.  Captures side by side build one @bin in
- * turn, under @bin.lock: the first writes it, the others find it up to
- * date.  Two that both wrote it would each put a new file in its place,
- * and a capture that attached its uprobes to one file could run the
- * other, which no probe fires in.
- */
 /* Hold @out.lock (exclusive, until the descriptor is closed). */
 static int build_lock(const char *out)
 {
@@ -57,8 +42,17 @@ static int build_lock(const char *out)
 	return fd;
 }
 
-static char *go_build(const char *src, const char *bin, const char *tags,
-		      const char *const cover[3], const char *what)
+/*
+ * Reproducibly: -trimpath, no VCS stamp.  Go's build cache keeps what was
+ * compiled: a rebuild of unchanged sources costs a link at most, and one
+ * of an up-to-date @bin leaves the file as it is.  Captures side by side
+ * build one @bin in turn, under @bin.lock: the first writes it, the
+ * others find it up to date.  Two that both wrote it would each put a new
+ * file in its place, and a capture that attached its uprobes to one file
+ * could run the other, which no probe fires in.
+ */
+char *etcd_go_build(const char *src, const char *bin, const char *tags,
+		    const char *const cover[3], const char *what)
 {
 	char *dir = xasprintf("%s/%s", capture_home(), src);
 	char *out = xasprintf("%s/%s", capture_home(), bin);
@@ -82,27 +76,11 @@ static char *go_build(const char *src, const char *bin, const char *tags,
 	return out;
 }
 
-char *etcd_go_build(const char *src, const char *bin, const char *tags,
-		    const char *what)
-{
-	return go_build(src, bin, tags, NULL, what);
-}
-
 /*
- * Go writes no counters unless the main package is covered too; "count"
- * counters give the exploration how often each unit ran; "atomic" counts
- * alike and is the mode whose counters a running process may clear.
+ * Go writes no counters unless the main package is covered too; "atomic"
+ * counters count how often each unit ran, as "count" ones do, and are
+ * the mode whose counters a running process may clear.
  */
-char *etcd_cover_harness(void)
-{
-	static const char pkgs[] = "-coverpkg=.," ETCD_RAFT_PACKAGE;
-	static const char *const count[3] = { "-cover", "-covermode=count", pkgs };
-
-	return go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
-			"with_tla", count,
-			"the etcd harness (with_tla, Go coverage of raft)");
-}
-
 char *raft_cover_harness(const char *src, const char *bin, const char *module,
 			 const char *name)
 {
@@ -110,23 +88,12 @@ char *raft_cover_harness(const char *src, const char *bin, const char *module,
 	const char *const atomic[3] = { "-cover", "-covermode=atomic", pkgs };
 	char *cover = xasprintf("%s-cover", bin);
 	char *what = xasprintf("the %s harness (Go coverage of raft)", name);
-	char *path = go_build(src, cover, "", atomic, what);
+	char *path = etcd_go_build(src, cover, "", atomic, what);
 
 	free(what);
 	free(cover);
 	free(pkgs);
 	return path;
-}
-
-const char *etcd_harness(struct live_capture *lc)
-{
-	const struct etcd_args *e = lc->opts;
-
-	if (!lc->data)
-		lc->data = e->binary ? xstrdup(e->binary) :
-			   etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
-					 "with_tla", "the etcd harness (with_tla)");
-	return lc->data;
 }
 
 void etcd_harness_status(const char *bin, const char *scenario, int status)
@@ -223,39 +190,3 @@ void etcd_require_actions(const struct folder *f, const cJSON *counts)
 			    "every target action must have at least one",
 			    f->actions[i]);
 }
-
-static void trace_prepare(struct live_capture *lc)
-{
-	etcd_harness(lc);
-}
-
-/* The with_tla harness, writing its step map beside (etcd-steps.h). */
-static void trace_run(struct live_capture *lc)
-{
-	const char *harness = etcd_harness(lc);
-
-	lc->maps = xcalloc(lc->n, sizeof(*lc->maps));
-	for (size_t i = 0; i < lc->n; i++) {
-		char *rel = xasprintf(".harness-steps-%s", lc->sc[i].run);
-		const char *argv[4] = { harness, lc->sc[i].path, NULL, NULL };
-		struct proc_result r;
-
-		lc->maps[i] = corpus_path(lc->corpus, rel);
-		argv[2] = lc->maps[i];
-		free(rel);
-
-		progress("etcd %s (trace)", lc->sc[i].run);
-		r = proc_run(argv, lc->raw[i], NULL, ETCD_HARNESS_TIMEOUT);
-		if (!r.exited)
-			die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", harness,
-			    lc->sc[i].path, r.timed_out ? "timed out after" : "signal",
-			    r.timed_out ? (int)ETCD_HARNESS_TIMEOUT : r.status);
-		etcd_harness_status(harness, lc->sc[i].path, r.status);
-	}
-}
-
-const struct live_driver etcd_trace_driver = {
-	.name = "trace",
-	.prepare = trace_prepare,
-	.run = trace_run,
-};

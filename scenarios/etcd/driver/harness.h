@@ -1,40 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The etcd harness: the Go mains of scenarios/etcd/ (a deterministic
- * 3-node cluster on unmodified go.etcd.io/raft/v3) and scenarios/etcd/live/
- * built reproducibly, their provenance, the checks every etcd corpus
- * passes, and the with_tla driver (harness.c).  The bottom of etcd's live
- * side: the drivers (ebpf.h), --live (cluster.h) and the entry (live.c)
- * are above it.
+ * A raft harness built and described (harness.c): a Go main built
+ * reproducibly (with coverage for the exploration), the versions a
+ * harness was built from, the status of its run, the actions every
+ * corpus of --scenario all holds.  The bottom of the raft drivers: the
+ * eBPF driver (ebpf.h), etcd's with_tla harness (etcd-harness.h) and
+ * --live (cluster.h) are above it.
  */
 #ifndef SCENARIOS_ETCD_HARNESS_H
 #define SCENARIOS_ETCD_HARNESS_H
 
 #include <cJSON.h>
 
-struct live_capture;
 struct folder;
 
 /* Seconds one scenario's harness may run. */
 #define ETCD_HARNESS_TIMEOUT 120.0
 
 /*
- * The harness --via trace runs: --binary FILE, else built (reproducibly)
- * into build/etcd/ with upstream's with_tla hook; made once, kept as
- * lc->data (the etcd system's release() frees it).  The eBPF driver's
- * harness is its own (ebpf.c).
+ * Build the Go main in @src into @bin (both relative to capture's home)
+ * with build tags @tags and @cover's coverage flags (NULL: none), saying
+ * @what is built.
  */
-const char *etcd_harness(struct live_capture *lc);
-
-/* Build the Go main in @src into @bin (both relative to capture's home). */
 char *etcd_go_build(const char *src, const char *bin, const char *tags,
-		    const char *what);
-/*
- * The with_tla harness built with "go build -cover" of itself and raft,
- * into build/etcd/harness-with_tla-cover (run under GOCOVERDIR, it
- * writes Go's coverage files, gocover.h).
- */
-char *etcd_cover_harness(void);
+		    const char *const cover[3], const char *what);
 /*
  * A raft's plain harness, the Go main in @src, built with "go build
  * -cover" of itself and raft @module, atomic counters, into @bin +
@@ -67,7 +56,5 @@ void etcd_require_actions(const struct folder *f, const cJSON *counts);
 
 /* Die for the harness's exit @status (3: a bad scenario line). */
 void etcd_harness_status(const char *bin, const char *scenario, int status);
-
-extern const struct live_driver etcd_trace_driver;
 
 #endif

@@ -22,6 +22,7 @@
 #include "args.h"
 #include "cluster.h"
 #include "ebpf.h"
+#include "etcd-harness.h"
 #include "explore.h"
 #include "harness.h"
 
@@ -177,12 +178,10 @@ static void find_scenarios(struct live_capture *lc, const struct raft_harness *h
 			   const struct explore_opts *x, int merge, const char *stage)
 {
 	int probed = lc->driver->run == raft_ebpf_run;
-	char *bin = probed ? raft_build_harness(h) :
-		etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
-			      "with_tla", "the etcd harness (with_tla)");
+	char *bin = probed ? raft_build_harness(h) : etcd_traced_harness(0);
 	char *cover = merge || x->unguided || h->uncovered ? NULL :
 		probed ? raft_cover_harness(h->src, h->bin, h->module, h->name) :
-		etcd_cover_harness();
+		etcd_traced_harness(1);
 
 	if (merge)
 		etcd_merge(lc->operands, lc->noperands, bin, probed, stage);
