@@ -9,5 +9,10 @@
 
 ETCD_RAFT_FOLDER(hashicorp, "HashiCorp's raft (github.com/hashicorp/raft) in etcd's "
 		 "projection, from its probe spec's events",
-		 /* etcd's own impossible cells are decided from etcd's code */
+		 /*
+		  * The projection's impossible cells, not etcd's own (decided
+		  * from etcd's code): hashicorp's replicator sends a snapshot
+		  * to a node of an older term (docs/hashicorp.md), which
+		  * etcd's leader never does.
+		  */
 		 &raft_audit);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The etcd audit's classes of a harness run (classes.h). */
+/* The audit classes of a harness run (classes.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +9,7 @@
 #include "../../../capture/die.h"
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
-#include "../../../folders/etcd-audit.h"
-#include "../../../folders/etcd/etcd.h"
+#include "../../../capture/system.h"
 #include "classes.h"
 
 int classes_has(const struct classes *c, const char *key)
@@ -91,16 +90,16 @@ static void keep_failed(void *scenario)
 }
 
 /* The classes of a trace the harness wrote for @scenario. */
-struct classes trace_classes(const struct audit_domain *audit,
+struct classes trace_classes(const struct folder *f,
 			     const struct classes *domain,
 			     const char *trace, const char *steps,
 			     const char *scenario)
 {
-	struct observed o = { .audit = audit, .domain = domain,
+	struct observed o = { .audit = f->audit, .domain = domain,
 			      .scenario = scenario };
 	int saved = on_failure(keep_failed, (void *)scenario);
 
-	fold_observed(&folder_etcd, trace, steps, observe_window, &o);
+	fold_observed(f, trace, steps, observe_window, &o);
 	cancel_on_failure(saved);
 	return o.seen;
 }

@@ -18,7 +18,6 @@ struct gp_engine;
 struct go_spec;
 struct live_capture;
 struct cap_err;
-struct audit_domain;
 
 /*
  * A raft's harness under the probes, paths relative to capture's home
@@ -43,7 +42,6 @@ struct raft_harness {
 	char *(*build)(const struct raft_harness *h);          /* NULL: go build */
 	void (*describe)(cJSON *env, const struct raft_harness *h, const char *bin);
 	int uncovered;       /* 0: Go's coverage of @module (raft_cover_harness()) */
-	const struct audit_domain *audit;   /* the explorer's; NULL: etcd_audit */
 };
 
 extern const struct raft_harness etcd_raft_harness;

@@ -6,9 +6,9 @@
  * Each try is one harness run: "-generate" draws a scenario step by step
  * from the cluster's state (scenarios/etcd/explore.go), either fresh or,
  * guided, as a mutation of a kept scenario (its first K steps, then new
- * ones).  Its trace is folded (every check of the etcd folder: a violation
- * names the scenario's line) and its windows classified by the etcd audit
- * domain; the scenario is kept when it adds a class.  All randomness is a
+ * ones).  Its trace is folded (every check of the system's folder: a
+ * violation names the scenario's line) and its windows classified by the
+ * folder's audit domain; the scenario is kept when it adds a class.  All randomness is a
  * splitmix64 stream from --seed and the shard, and the seeds it hands the
  * generator: the same seed and budget give the same scenarios.  Then each
  * kept scenario is shrunk: steps are dropped while its replay still covers
@@ -30,7 +30,7 @@
 #include "../../../capture/json.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/scenario.h"
-#include "../../../folders/etcd-audit.h"
+#include "../../../capture/system.h"
 #include "classes.h"
 #include "coverage.h"
 #include "ebpf.h"
@@ -158,7 +158,7 @@ static void explore_batch(struct explorer *e, struct slot *slots)
 			die(EXIT_CAPTURE_FAILED, "the generator refused its own "
 			    "step (its message is above)");
 		e->tried++;
-		seen = trace_classes(e->audit, &e->domain, slots[i].f.trace,
+		seen = trace_classes(e->folder, &e->domain, slots[i].f.trace,
 				     try_step_map(e, slots[i].f.steps), slots[i].f.scen);
 		fresh = jobs[i].coverdir ? try_units(e, jobs[i].coverdir) : 0;
 		if (keep_if_new(e, slots[i].f.scen, &seen, fresh))
@@ -210,14 +210,14 @@ static void explorer_free(struct explorer *e, char *work, int cleanup)
 }
 
 void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
-		  const char *bin, const char *cover_bin, int probed, const char *dir)
+		  const struct folder *f, const char *bin, const char *cover_bin,
+		  int probed, const char *dir)
 {
 	int cleanup;
 	char *work = work_dir(&cleanup), *origin;
-	const struct audit_domain *audit = h->audit ? h->audit : &etcd_audit;
 	struct explorer e = { .x = x, .h = h, .package = h->module, .bin = bin,
 			      .cover_bin = cover_bin, .work = work,
-			      .audit = audit, .domain = reachable_domain(audit),
+			      .folder = f, .domain = reachable_domain(f->audit),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 
@@ -263,7 +263,7 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness refused it)",
 		    path);
 	e->tried++;
-	seen = trace_classes(e->audit, &e->domain, t->f.trace,
+	seen = trace_classes(e->folder, &e->domain, t->f.trace,
 			     try_step_map(e, t->f.steps), path);
 	keep_if_new(e, path, &seen, 0);
 	classes_free(&seen);
@@ -286,14 +286,13 @@ void etcd_merge_check(char *const *corpora, int n)
 	}
 }
 
-void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
-		const char *dir)
+void etcd_merge(char *const *corpora, int n, const struct raft_harness *h,
+		const struct folder *f, const char *bin, int probed, const char *dir)
 {
 	int cleanup;
-	char *work = work_dir(&cleanup);
-	struct explorer e = { .h = &etcd_raft_harness, .bin = bin, .work = work,
-			      .audit = &etcd_audit,
-			      .domain = reachable_domain(&etcd_audit),
+	char *work = work_dir(&cleanup), *origin;
+	struct explorer e = { .h = h, .bin = bin, .work = work,
+			      .folder = f, .domain = reachable_domain(f->audit),
 			      .start = monotonic_seconds() };
 	struct slot slots[BATCH];
 
@@ -320,7 +319,9 @@ void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
 	if (e.served)
 		served_stop(e.served);
 	report(&e, "merged");
-	write_kept(e.kept, e.nkept, "capture etcd --merge", dir);
+	origin = xasprintf("capture %s --merge", h->name);
+	write_kept(e.kept, e.nkept, origin, dir);
+	free(origin);
 	slots_free(slots);
 	explorer_free(&e, work, cleanup);
 }

@@ -13,26 +13,32 @@
 /* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
 void explore_parse_shard(struct explore_opts *x, const char *arg);
 
+struct folder;
 struct raft_harness;
 
 /*
  * Explore raft @h with the with_tla harness @bin (etcd's; guided tries:
  * @cover_bin, the same built with Go coverage of @h's module; NULL when
- * unguided, or @h has no coverage signal: the classes alone guide); write the kept scenarios, shrunk, into @dir (which exists
- * and is empty).  With @probed, @bin is @h's plain harness (@cover_bin
+ * unguided, or @h has no coverage signal: the classes alone guide), its
+ * traces folded by @f (the system's folder) into classes of @f's audit
+ * domain; write the kept scenarios, shrunk, into @dir (which exists and
+ * is empty).  With @probed, @bin is @h's plain harness (@cover_bin
  * built with -covermode=atomic) and every try runs in one process of it
  * under @h's probes (served.h).
  */
 void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
-		  const char *bin, const char *cover_bin, int probed, const char *dir);
+		  const struct folder *f, const char *bin, const char *cover_bin,
+		  int probed, const char *dir);
 
 /*
  * The scenarios of corpora @corpora[0..n) (each CORPUS/scenarios), in
- * order, keeping those that add a class, into @dir (exists, empty);
- * replayed on the with_tla harness @bin, or with @probed on the plain
- * one in one process under raft's probes, as etcd_explore()'s tries.
+ * order, keeping those that add a class (of @f's audit domain), into
+ * @dir (exists, empty); replayed on the with_tla harness @bin, or with
+ * @probed on @h's plain one in one process under @h's probes, as
+ * etcd_explore()'s tries.
  */
-void etcd_merge(char *const *corpora, int n, const char *bin, int probed,
+void etcd_merge(char *const *corpora, int n, const struct raft_harness *h,
+		const struct folder *f, const char *bin, int probed,
 		const char *dir);
 /*
  * Dies (EXIT_USAGE) unless each of @corpora[0..n) is an explored corpus

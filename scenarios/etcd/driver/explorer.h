@@ -23,8 +23,8 @@ struct explorer {
 	struct scenario *kept;     /* the parents among them too */
 	size_t nkept, nparents;
 	long tried;
-	const struct audit_domain *audit;   /* h's, else etcd's raft's */
-	struct classes domain;   /* its cells not declared impossible */
+	const struct folder *folder;   /* the system's: its checks, its audit */
+	struct classes domain;   /* its audit's cells not declared impossible */
 	double start;
 	const char *cover_bin;   /* guided: the harness built with -cover */
 	struct gocover_pkg raft; /* its raft package, once a try wrote it */

@@ -184,9 +184,10 @@ static void find_scenarios(struct live_capture *lc, const struct raft_harness *h
 		etcd_traced_harness(1);
 
 	if (merge)
-		etcd_merge(lc->operands, lc->noperands, bin, probed, stage);
+		etcd_merge(lc->operands, lc->noperands, h, lc->sys->folder, bin,
+			   probed, stage);
 	else
-		etcd_explore(x, h, bin, cover, probed, stage);
+		etcd_explore(x, h, lc->sys->folder, bin, cover, probed, stage);
 	free(cover);
 	free(bin);
 }

@@ -62,7 +62,7 @@ static void shrink_judge(struct shrinking *k, struct explorer *e,
 
 	if (status)
 		return;   /* a step the shorter scenario cannot take */
-	seen = trace_classes(e->audit, &e->domain, t->f.trace, try_step_map(e, t->f.steps), t->f.scen);
+	seen = trace_classes(e->folder, &e->domain, t->f.trace, try_step_map(e, t->f.steps), t->f.scen);
 	for (size_t i = 0; i < k->s->adds.n && all; i++)
 		all = classes_has(&seen, k->s->adds.v[i]);
 	classes_free(&seen);

@@ -13,7 +13,6 @@
  * they are the spec's.
  */
 #include "../../etcd/driver/raft-system.h"
-#include "../../../folders/etcd-audit.h"
 
 static const struct raft_harness hashicorp_raft_harness = {
 	.name = "hashicorp",
@@ -21,12 +20,6 @@ static const struct raft_harness hashicorp_raft_harness = {
 	.bin = "build/hashicorp/harness",
 	.spec = "scenarios/hashicorp/raft.probes",
 	.module = "github.com/hashicorp/raft",
-	/*
-	 * The projection's impossible cells, not etcd's own: hashicorp's
-	 * replicator sends a snapshot to a node of an older term
-	 * (docs/hashicorp.md), which etcd's leader never does.
-	 */
-	.audit = &raft_audit,
 	/*
 	 * Guided by the windows' classes alone: Go's hit counts of
 	 * hashicorp's raft follow the schedule (docs/hashicorp.md).
