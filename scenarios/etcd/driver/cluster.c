@@ -28,6 +28,7 @@
 #include "args.h"
 #include "cluster.h"
 #include "ebpf.h"
+#include "etcd-harness.h"
 #include "harness.h"
 #include "messages.h"
 

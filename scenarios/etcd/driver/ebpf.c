@@ -28,14 +28,6 @@
 
 enum { O_RESOLVE = 0x1300 };
 
-const struct raft_harness etcd_raft_harness = {
-	.name = "etcd",
-	.src = "scenarios/etcd",
-	.bin = "build/etcd/harness",
-	.spec = "scenarios/etcd/raft.probes",
-	.module = "go.etcd.io/raft/v3",
-};
-
 const struct option raft_ebpf_options[] = {
 	RING_LONG_OPTIONS,
 	{ "resolve", required_argument, NULL, O_RESOLVE },
@@ -341,5 +333,3 @@ void raft_live_release(struct live_capture *lc)
 {
 	free(lc->data);
 }
-
-const struct live_driver etcd_ebpf_driver = RAFT_EBPF_DRIVER(&etcd_raft_harness);

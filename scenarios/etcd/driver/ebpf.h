@@ -33,6 +33,9 @@ struct cap_err;
  * version and its toolchain (@describe, with the harness's sha256, as
  * etcd_describe_harness() does for Go's), and says whether --explore has
  * a coverage signal of it (@uncovered: none; the classes alone guide).
+ * A raft whose harness can also be built to write its events itself
+ * (etcd's with_tla) names that build (@traced): the exploration's tries
+ * under a driver other than eBPF run it.
  */
 struct raft_harness {
 	const char *name;    /* "etcd": progress and messages */
@@ -42,9 +45,8 @@ struct raft_harness {
 	char *(*build)(const struct raft_harness *h);          /* NULL: go build */
 	void (*describe)(cJSON *env, const struct raft_harness *h, const char *bin);
 	int uncovered;       /* 0: Go's coverage of @module (raft_cover_harness()) */
+	char *(*traced)(int cover);   /* NULL: the eBPF driver is its only one */
 };
-
-extern const struct raft_harness etcd_raft_harness;
 
 /* @h's harness built (@h->build, else go build of @src), its path. */
 char *raft_build_harness(const struct raft_harness *h);
@@ -83,18 +85,8 @@ void raft_ebpf_describe(struct live_capture *lc);
  * every target action required of --scenario all; lc->data freed.
  */
 void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h);
-/*
- * --explore (or etcd's --merge CORPUS...) of raft @h: its options checked
- * (lc->opts a struct etcd_args), the scenarios found into a stage
- * (explore.h: with an eBPF driver, @h's harness served under @h's
- * probes), then captured as "--scenarios DIR/scenarios --scenario all".
- */
-int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
-			 int merge, struct cap_err *err);
 void raft_live_finish(struct live_capture *lc, const cJSON *counts);
 void raft_live_release(struct live_capture *lc);
-
-extern const struct live_driver etcd_ebpf_driver;
 
 /* An engine on a binary with raft's probes (scenarios/etcd/raft.probes). */
 struct etcd_probed {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * etcd's with_tla harness (etcd-harness.h): built reproducibly with
- * upstream's trace hook, and the driver that runs it natively.
+ * etcd's harnesses (etcd-harness.h): its raft under the probes, and the
+ * with_tla build with upstream's trace hook, with the driver that runs
+ * it natively.
  */
 #include <stdlib.h>
 #include "../../../capture/corpus.h"
@@ -9,6 +10,7 @@
 #include "../../../capture/live.h"
 #include "../../../capture/proc.h"
 #include "args.h"
+#include "ebpf.h"
 #include "etcd-harness.h"
 #include "harness.h"
 
@@ -73,3 +75,14 @@ const struct live_driver etcd_trace_driver = {
 	.prepare = trace_prepare,
 	.run = trace_run,
 };
+
+const struct raft_harness etcd_raft_harness = {
+	.name = "etcd",
+	.src = "scenarios/etcd",
+	.bin = "build/etcd/harness",
+	.spec = "scenarios/etcd/raft.probes",
+	.module = ETCD_RAFT_PACKAGE,
+	.traced = etcd_traced_harness,
+};
+
+const struct live_driver etcd_ebpf_driver = RAFT_EBPF_DRIVER(&etcd_raft_harness);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * etcd's with_tla harness (etcd-harness.c): the Go main of scenarios/etcd/
+ * etcd's harnesses (etcd-harness.c): the Go main of scenarios/etcd/ under
+ * raft's probes (etcd's struct raft_harness and its eBPF driver), and
  * built with upstream's with_tla trace hook, which writes raft's events
- * itself, and the driver that runs it natively (--via trace).
+ * itself, with the driver that runs it natively (--via trace).
  */
 #ifndef SCENARIOS_ETCD_ETCD_HARNESS_H
 #define SCENARIOS_ETCD_ETCD_HARNESS_H
@@ -26,6 +27,8 @@ char *etcd_traced_harness(int cover);
  */
 const char *etcd_harness(struct live_capture *lc);
 
-extern const struct live_driver etcd_trace_driver;
+/* etcd's raft under the probes (ebpf.h), and its eBPF driver. */
+extern const struct raft_harness etcd_raft_harness;
+extern const struct live_driver etcd_ebpf_driver, etcd_trace_driver;
 
 #endif

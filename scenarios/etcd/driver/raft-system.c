@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* The command of a raft beside etcd's (raft-system.h). */
+#include <stdlib.h>
+#include <unistd.h>
+#include "../../../bpf/engine.h"
+#include "../../../capture/die.h"
 #include "../../../capture/err.h"
+#include "../../../capture/proc.h"
+#include "../../../capture/system.h"
 #include "explore.h"
+#include "harness.h"
 #include "raft-system.h"
 
 enum { O_BINARY = 0x1400, O_EXPLORE = 0x1402, O_SEED, O_BUDGET, O_SECONDS,
@@ -42,6 +49,84 @@ void raft_system_option(void *opts, int opt, const char *arg)
 		explore_parse_shard(&e->x, arg);
 	else
 		e->x.unguided = 1;
+}
+
+/*
+ * Find the scenarios of raft @h into @stage: an eBPF driver's --explore
+ * and --merge with @h's plain harness under @h's probes, another
+ * driver's (etcd's --via trace) with @h's harness that writes its own
+ * trace.
+ */
+static void find_scenarios(struct live_capture *lc, const struct raft_harness *h,
+			   const struct explore_opts *x, int merge, const char *stage)
+{
+	int probed = lc->driver->run == raft_ebpf_run;
+	char *bin = probed ? raft_build_harness(h) : h->traced(0);
+	char *cover = merge || x->unguided || h->uncovered ? NULL :
+		probed ? raft_cover_harness(h->src, h->bin, h->module, h->name) :
+		h->traced(1);
+
+	if (merge)
+		etcd_merge(lc->operands, lc->noperands, h, lc->sys->folder, bin,
+			   probed, stage);
+	else
+		etcd_explore(x, h, lc->sys->folder, bin, cover, probed, stage);
+	free(cover);
+	free(bin);
+}
+
+/*
+ * --explore, --merge CORPUS...: find the scenarios into a stage, then
+ * capture them as the selection "--scenarios DIR/scenarios --scenario
+ * all" (the command the manifest records: verify replays the kept
+ * scenarios, whatever budget found them).
+ */
+static int explore_then_capture(struct live_capture *lc, const struct raft_harness *h,
+				const struct explore_opts *x, int merge)
+{
+	char *stage = owned_tmp_in(temp_dir(), "capture-scenarios");
+	char *keep = xasprintf("%s/scenarios", lc->out->dir ? lc->out->dir :
+			       lc->live->default_dir);
+	struct live_capture found = {
+		.sys = lc->sys, .live = lc->live, .driver = lc->driver,
+		.opts = lc->opts, .driver_opts = lc->driver_opts,
+		.folder = lc->folder, .out = lc->out,
+		.scenario = "all", .scenarios = keep, .from = stage,
+	};
+	int cleanup, rc;
+
+	cleanup = mkdtemp_on_failure(stage);
+	if (cleanup < 0)
+		die(EXIT_CAPTURE_FAILED, "%s: cannot create", stage);
+	find_scenarios(lc, h, x, merge, stage);
+	rc = live_capture_run(&found);
+	remove_tree(stage);
+	cancel_on_failure(cleanup);
+	free(stage);
+	free(keep);
+	return rc;
+}
+
+int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
+			 int merge, struct cap_err *err)
+{
+	const struct etcd_args *e = lc->opts;
+	struct explore_opts x = e->x;
+
+	if (lc->driver_option)
+		return cap_fail(err, EXIT_USAGE, "--%s does not go with --%s",
+				lc->driver_option, merge ? "merge" : "explore");
+	if (merge ? !lc->noperands : lc->noperands)
+		return live_misuse(err);
+	if (merge)
+		etcd_merge_check(lc->operands, lc->noperands);
+	if (e->seconds)
+		x.seconds = option_seconds(e->seconds, "--seconds", 1e7);
+	if (!x.budget && !x.seconds)
+		x.budget = 200;
+	if (lc->driver->run == raft_ebpf_run && gp_may_probe(err))
+		die_err(err);
+	return explore_then_capture(lc, h, &x, merge);
 }
 
 /*

@@ -4,8 +4,10 @@
  * files (capture hashicorp, capture raftrs; raft-system.c): its options
  * (a scenario capture's --binary, --explore's --seed, --budget,
  * --seconds, --shard, --unguided), their help, and the live system over
- * the one eBPF driver of its struct raft_harness (ebpf.h).  Each system's
- * entry keeps only what names its harness, build, spec and usage.
+ * the one eBPF driver of its struct raft_harness (ebpf.h); and the
+ * capture of --explore, which capture etcd's --explore and --merge run
+ * too.  Each system's entry keeps only what names its harness, build,
+ * spec and usage.
  */
 #ifndef SCENARIOS_ETCD_RAFT_SYSTEM_H
 #define SCENARIOS_ETCD_RAFT_SYSTEM_H
@@ -46,6 +48,15 @@
 	"      --unguided       fresh random scenarios only (a baseline)\n" \
 	OUTPUT_OPTIONS_HELP(DIR) \
 	"  -h, --help           this text\n"
+
+/*
+ * --explore (or etcd's --merge CORPUS...) of raft @h: its options checked
+ * (lc->opts a struct etcd_args), the scenarios found into a stage
+ * (explore.h: with an eBPF driver, @h's harness served under @h's
+ * probes), then captured as "--scenarios DIR/scenarios --scenario all".
+ */
+int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
+			 int merge, struct cap_err *err);
 
 extern const struct option raft_system_options[];
 extern const struct etcd_args raft_system_defaults;
