@@ -25,9 +25,9 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
-#include "args.h"
 #include "cluster.h"
 #include "ebpf.h"
+#include "etcd-args.h"
 #include "etcd-harness.h"
 #include "harness.h"
 #include "messages.h"
@@ -256,7 +256,8 @@ static struct scenario_file *live_run_file(void)
 int etcd_live(struct live_capture *lc, struct cap_err *err)
 {
 	const struct etcd_args *e = lc->opts;
-	long seconds = e->seconds ? option_number(e->seconds, "--seconds", 1, 3600) : 30;
+	long seconds = e->raft.seconds ?
+		       option_number(e->raft.seconds, "--seconds", 1, 3600) : 30;
 	struct cluster *o;
 
 	if (lc->driver != &etcd_ebpf_driver)
@@ -267,8 +268,8 @@ int etcd_live(struct live_capture *lc, struct cap_err *err)
 	o = xcalloc(1, sizeof(*o));
 	*o = (struct cluster){
 		.seconds = seconds, .clients = e->clients ? e->clients : 8,
-		.restart = !e->no_restart, .nemesis = e->nemesis, .seed = e->x.seed,
-		.binary = e->binary,
+		.restart = !e->no_restart, .nemesis = e->nemesis, .seed = e->raft.x.seed,
+		.binary = e->raft.binary,
 		.ring = &((const struct etcd_ebpf_opts *)lc->driver_opts)->ring,
 	};
 	return live_capture_run(&(struct live_capture){

@@ -49,7 +49,7 @@ void raft_ebpf_option(void *opts, int opt, const char *arg)
 static const char *probed_harness(struct live_capture *lc)
 {
 	const struct etcd_ebpf_opts *o = lc->driver_opts;
-	const struct etcd_args *e = lc->opts;
+	const struct raft_args *e = lc->opts;
 
 	if (!lc->data)
 		lc->data = e->binary ? xstrdup(e->binary) : raft_build_harness(o->h);

@@ -62,7 +62,7 @@ struct etcd_ebpf_opts {
 
 /*
  * The eBPF driver over the harness @H (a struct raft_harness *): the
- * system's lc->opts is a struct etcd_args (its --binary), lc->data the
+ * system's lc->opts is a struct raft_args (its --binary), lc->data the
  * harness's path, which the system's release() frees.
  */
 #define RAFT_EBPF_DRIVER(H) { \

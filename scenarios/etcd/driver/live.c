@@ -11,9 +11,9 @@
 #include "../../../capture/err.h"
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
-#include "args.h"
 #include "cluster.h"
 #include "ebpf.h"
+#include "etcd-args.h"
 #include "etcd-harness.h"
 #include "explore.h"
 #include "raft-system.h"
@@ -88,7 +88,7 @@ static const struct option etcd_options[] = {
 };
 
 static const struct etcd_args etcd_defaults = {
-	.x = { .seed = 1, .shard = 1, .shards = 1 },
+	.raft = { .x = { .seed = 1, .shard = 1, .shards = 1 } },
 };
 
 static void etcd_option(void *opts, int opt, const char *arg)
@@ -97,13 +97,13 @@ static void etcd_option(void *opts, int opt, const char *arg)
 
 	for (unsigned i = 0; etcd_options[i].name; i++)
 		if (etcd_options[i].val == opt)
-			e->given |= 1u << i;
+			e->raft.given |= 1u << i;
 	if (opt == O_BINARY)
-		e->binary = arg;
+		e->raft.binary = arg;
 	else if (opt == O_LIVE || opt == O_EXPLORE || opt == O_MERGE)
-		*(opt == O_LIVE ? &e->live : opt == O_EXPLORE ? &e->explore : &e->merge) = 1;
+		*(opt == O_LIVE ? &e->live : opt == O_EXPLORE ? &e->raft.explore : &e->merge) = 1;
 	else if (opt == O_SECONDS)
-		e->seconds = arg;
+		e->raft.seconds = arg;
 	else if (opt == O_CLIENTS)
 		e->clients = option_number(arg, "--clients", 1, 256);
 	else if (opt == O_NO_RESTART)
@@ -111,13 +111,13 @@ static void etcd_option(void *opts, int opt, const char *arg)
 	else if (opt == O_NEMESIS)
 		e->nemesis = arg;
 	else if (opt == O_SEED)
-		e->x.seed = option_unsigned(arg, "--seed");
+		e->raft.x.seed = option_unsigned(arg, "--seed");
 	else if (opt == O_BUDGET)
-		e->x.budget = option_number(arg, "--budget", 1, 1000000000);
+		e->raft.x.budget = option_number(arg, "--budget", 1, 1000000000);
 	else if (opt == O_SHARD)
-		explore_parse_shard(&e->x, arg);
+		explore_parse_shard(&e->raft.x, arg);
 	else
-		e->x.unguided = 1;
+		e->raft.x.unguided = 1;
 }
 
 enum etcd_mode { SCENARIO, LIVE, EXPLORE, MERGE };
@@ -151,11 +151,11 @@ static unsigned option_modes(int opt)
 static int etcd_mode(const struct etcd_args *e, enum etcd_mode *m,
 		     struct cap_err *err)
 {
-	*m = e->live ? LIVE : e->explore ? EXPLORE : e->merge ? MERGE : SCENARIO;
-	if (e->live + e->explore + e->merge > 1)
+	*m = e->live ? LIVE : e->raft.explore ? EXPLORE : e->merge ? MERGE : SCENARIO;
+	if (e->live + e->raft.explore + e->merge > 1)
 		return live_misuse(err);
 	for (unsigned i = 0; etcd_options[i].name; i++)
-		if ((e->given & 1u << i) && !(option_modes(etcd_options[i].val) & 1u << *m))
+		if ((e->raft.given & 1u << i) && !(option_modes(etcd_options[i].val) & 1u << *m))
 			return cap_fail(err, EXIT_USAGE, "--%s does not go with %s",
 					etcd_options[i].name, mode_names[*m]);
 	return 0;

@@ -25,13 +25,13 @@ const struct option raft_system_options[] = {
 	{ 0 }
 };
 
-const struct etcd_args raft_system_defaults = {
+const struct raft_args raft_system_defaults = {
 	.x = { .seed = 1, .shard = 1, .shards = 1 },
 };
 
 void raft_system_option(void *opts, int opt, const char *arg)
 {
-	struct etcd_args *e = opts;
+	struct raft_args *e = opts;
 
 	if (opt != O_BINARY && opt != O_EXPLORE)
 		e->given = 1;   /* an option of --explore's */
@@ -110,7 +110,7 @@ static int explore_then_capture(struct live_capture *lc, const struct raft_harne
 int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
 			 int merge, struct cap_err *err)
 {
-	const struct etcd_args *e = lc->opts;
+	const struct raft_args *e = lc->opts;
 	struct explore_opts x = e->x;
 
 	if (lc->driver_option)
@@ -136,7 +136,7 @@ int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
  */
 int raft_system_instead(struct live_capture *lc, struct cap_err *err)
 {
-	const struct etcd_args *e = lc->opts;
+	const struct raft_args *e = lc->opts;
 
 	if (!e->explore && e->given)
 		return cap_fail(err, EXIT_USAGE, "--seed, --budget, --seconds, "

@@ -51,7 +51,7 @@
 
 /*
  * --explore (or etcd's --merge CORPUS...) of raft @h: its options checked
- * (lc->opts a struct etcd_args), the scenarios found into a stage
+ * (lc->opts a struct raft_args), the scenarios found into a stage
  * (explore.h: with an eBPF driver, @h's harness served under @h's
  * probes), then captured as "--scenarios DIR/scenarios --scenario all".
  */
@@ -59,7 +59,7 @@ int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
 			 int merge, struct cap_err *err);
 
 extern const struct option raft_system_options[];
-extern const struct etcd_args raft_system_defaults;
+extern const struct raft_args raft_system_defaults;
 void raft_system_option(void *opts, int opt, const char *arg);
 /* --explore instead of a scenario capture, of the driver's harness. */
 int raft_system_instead(struct live_capture *lc, struct cap_err *err);
@@ -74,7 +74,7 @@ void raft_system_describe(struct live_capture *lc, cJSON *m);
 #define RAFT_LIVE_SYSTEM(SUMMARY, USAGE, VIA, DRIVERS, DIR) { \
 	.summary = (SUMMARY), .usage = (USAGE), \
 	.options = raft_system_options, \
-	.opts = { sizeof(struct etcd_args), &raft_system_defaults }, \
+	.opts = { sizeof(struct raft_args), &raft_system_defaults }, \
 	.option = raft_system_option, \
 	.driver_option = { "via", required_argument, NULL, (VIA) }, \
 	.drivers = (DRIVERS), .raw_ext = "ndjson", .default_dir = (DIR), \
