@@ -15,6 +15,13 @@ import re
 import subprocess
 import sys
 
+# A family's rooms, scenarios/FAMILY/ and folders/FAMILY/: what the
+# systems of one family share (the rafts' explorer, eBPF driver and
+# harness build; their projection's fold and audit domain), below each
+# system's room and above what every system shares.
+FAMILIES = ["raft"]
+FAMILY = "(" + "|".join(FAMILIES) + ")"
+
 # (layer, room pattern): the first match names a path's room.
 ROOMS = [
     (8, r"capture/cli/"),
@@ -22,8 +29,10 @@ ROOMS = [
     # system's driver over a harness of its own, as its folder refines
     # that system's folder): above every other system's room.
     (7, r"scenarios/(hashicorp|raftrs)/"),
+    (5.5, rf"scenarios/{FAMILY}/"),
     (6, r"scenarios/[^/]+/"),
     (5, r"scenarios/"),
+    (3.5, rf"folders/{FAMILY}/"),
     (4, r"folders/[^/]+/"),
     (3, r"folders/"),
     # The JVM probe engine reads bpf/'s probe-spec language (its parser,

@@ -55,6 +55,21 @@ printf '#include "../../etcd/driver/ebpf.h"\n' >"$P"/scenarios/hashicorp/driver/
 printf '#include "../../hashicorp/driver/h.h"\n' >"$P"/scenarios/etcd/driver/e.c
 planted "a planted include up or sideways is found (5 of 7)" 5 "$($LAYERS includes "$P")"
 
+# A family's rooms (scenarios/raft/, folders/raft/) sit below its
+# systems': a system includes its family's, the family none of its
+# systems', and the family's live side its folding side.
+F=$TMP/family
+mkdir -p "$F"/scenarios/raft "$F"/scenarios/etcd/driver "$F"/folders/raft "$F"/folders/etcd
+touch "$F"/scenarios/raft/ebpf.h "$F"/scenarios/etcd/driver/live.h \
+	"$F"/folders/raft/raft.h "$F"/folders/etcd/etcd.h
+printf '#include "../../raft/ebpf.h"\n' >"$F"/scenarios/etcd/driver/live.c
+printf '#include "../../folders/raft/raft.h"\n' >"$F"/scenarios/raft/explore.c
+printf '#include "../raft/raft.h"\n' >"$F"/folders/etcd/etcd.c
+printf '#include "../etcd/driver/live.h"\n' >"$F"/scenarios/raft/served.c
+printf '#include "../etcd/etcd.h"\n' >"$F"/folders/raft/raft.c
+planted "a family's room including one of its systems' is found (2 of 5)" 2 \
+	"$($LAYERS includes "$F")"
+
 # Planted objects: the core calls the CLI, a folder another system's.
 O=$TMP/obj
 mkdir -p "$O"/capture/cli "$O"/folders/a "$O"/folders/b
@@ -65,3 +80,9 @@ compile folders/a/a.o 'int fa(void) { return 2; }'
 compile folders/b/b.o 'int fa(void); int fb(void) { return fa(); }'
 planted "a planted symbol up or sideways is found" 2 "$($LAYERS symbols "$O")"
 planted "a planted use of a CLI-only symbol is found" 1 "$($LAYERS cli-symbols "$O")"
+O=$TMP/familyobj
+mkdir -p "$O"/folders/raft "$O"/folders/etcd
+compile folders/raft/raft.o 'int etcd_only(void); int fold(void) { return etcd_only(); }'
+compile folders/etcd/etcd.o 'int fold(void); int etcd_only(void) { return fold(); }'
+planted "a family's symbol used by a system is allowed, the reverse is found" 1 \
+	"$($LAYERS symbols "$O")"
