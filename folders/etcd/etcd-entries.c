@@ -17,7 +17,7 @@
  * commit) has terms no event shows: null until a message shows them.
  *
  * Its audit domain is etcd's with the append's outcome told by the terms
- * (folders/etcd-audit.c for the others): an append that matches (nothing
+ * (folders/raft/raft-audit.c for the others): an append that matches (nothing
  * new), appends, or conflicts and truncates, each with the commit moved
  * to the leader's commit or clamped to its last new entry, or none; one
  * rejected for a previous entry missing, of another term, a stale term,
@@ -28,7 +28,7 @@
 #include "../../capture/audit.h"
 #include "../../capture/fold.h"
 #include "../../capture/json.h"
-#include "../etcd-audit.h"
+#include "../raft/raft-audit.h"
 #include "etcd.h"
 
 #define APPEND "HandleAppendEntries"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * etcd-task's audit domain: etcd's (folders/etcd-audit.c), the same
+ * etcd-task's audit domain: etcd's (folders/raft/raft-audit.c), the same
  * cells, read from the task's shape -- the acting node (the message's
  * "to", else "node") and its slice of each variable -- and each
  * impossible cell drawn as a window in that shape: the transition as if
@@ -18,7 +18,7 @@
 #include <string.h>
 #include "../../capture/die.h"
 #include "../../capture/json.h"
-#include "../etcd-audit.h"
+#include "../raft/raft-audit.h"
 
 #define TERM 2
 #define LOG 2      /* every node's last index */
@@ -276,7 +276,7 @@ static cJSON *task_impossible_windows(const char *row, const char *col)
 }
 
 const struct audit_domain etcd_task_audit = {
-	.describes = "etcd's classes (folders/etcd-audit.c) over the task's "
+	.describes = "etcd's classes (folders/raft/raft-audit.c) over the task's "
 		     "shape: pre-state of the acting node x action x outcome x "
 		     "term rose",
 	.axes = etcd_audit_axes,

@@ -68,7 +68,7 @@
 #include "etcd.h"
 #include "../../capture/fold.h"
 #include "../../capture/readers/with-tla.h"
-#include "../etcd-audit.h"
+#include "../raft/raft-audit.h"
 
 struct slice {
 	const char *role;   /* a static string: follower, candidate, ... */

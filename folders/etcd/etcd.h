@@ -37,7 +37,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
  * etcd's folder from the with_tla-shaped events its probe spec writes
  * (docs/raft-mapping.md): its own name, so that its
  * corpora and audits stand beside etcd's; etcd's actions, checks and
- * grader, and the audit domain @AUDIT (../etcd-audit.h: etcd's cells, or
+ * grader, and the audit domain @AUDIT (../raft/raft-audit.h: etcd's cells, or
  * the projection's for a raft etcd's code does not decide).  Windows
  * without a manifest are etcd's, unless --system.
  */

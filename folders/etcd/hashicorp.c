@@ -5,7 +5,7 @@
  * (docs/raft-mapping.md).
  */
 #include "etcd.h"
-#include "../etcd-audit.h"
+#include "../raft/raft-audit.h"
 
 ETCD_RAFT_FOLDER(hashicorp, "HashiCorp's raft (github.com/hashicorp/raft) in etcd's "
 		 "projection, from its probe spec's events",

@@ -5,7 +5,7 @@
  * (docs/raftrs.md).
  */
 #include "etcd.h"
-#include "../etcd-audit.h"
+#include "../raft/raft-audit.h"
 
 ETCD_RAFT_FOLDER(raftrs, "TiKV's raft-rs (crate raft) in etcd's projection, "
 		 "from its probe spec's events",

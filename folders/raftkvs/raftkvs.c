@@ -60,7 +60,7 @@
 #include "../../capture/readers/pgo-record.h"
 #include "../../capture/readers/pgo.h"
 #include "../../capture/readers/tla-value.h"
-#include "../etcd-audit.h"
+#include "../raft/raft-audit.h"
 
 extern const struct folder folder_raftkvs, folder_raftkvs_task;
 

@@ -28,10 +28,10 @@
  * impossible in etcd's domain alone (etcd_only).
  */
 #include <string.h>
-#include "../capture/audit.h"
-#include "../capture/json.h"
-#include "../capture/fold.h"
-#include "etcd-audit.h"
+#include "../../capture/audit.h"
+#include "../../capture/json.h"
+#include "../../capture/fold.h"
+#include "raft-audit.h"
 
 struct etcd_class {
 	const char *action;

@@ -3,10 +3,10 @@
  * The raft projection's audit domain ({role, term, vote, commit, log}):
  * etcd's, and every raft folded into its projection (raftkvs).
  */
-#ifndef FOLDERS_ETCD_AUDIT_H
-#define FOLDERS_ETCD_AUDIT_H
+#ifndef FOLDERS_RAFT_RAFT_AUDIT_H
+#define FOLDERS_RAFT_RAFT_AUDIT_H
 
-#include "../capture/audit.h"
+#include "../../capture/audit.h"
 
 /*
  * etcd_audit: go.etcd.io/raft/v3's cells (the projection's impossible ones
