@@ -64,7 +64,7 @@
 #include "../../capture/err.h"
 #include "../../capture/json.h"
 #include "../../capture/ndjson.h"
-#include "etcd-steps.h"
+#include "../raft/raft-steps.h"
 #include "etcd.h"
 #include "../../capture/fold.h"
 #include "../../capture/readers/with-tla.h"

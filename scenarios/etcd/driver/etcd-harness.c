@@ -45,7 +45,7 @@ static void trace_prepare(struct live_capture *lc)
 	etcd_harness(lc);
 }
 
-/* The with_tla harness, writing its step map beside (etcd-steps.h). */
+/* The with_tla harness, writing its step map beside (folders/raft/raft-steps.h). */
 static void trace_run(struct live_capture *lc)
 {
 	const char *harness = etcd_harness(lc);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The etcd harness's step map: etcd-steps.h. */
+/* A raft harness's step map: raft-steps.h. */
 #include <stdlib.h>
 #include <string.h>
 #include "../../capture/die.h"
 #include "../../capture/ndjson.h"
-#include "etcd-steps.h"
+#include "raft-steps.h"
 
 struct step_at {
 	long events;   /* trace events written before the step */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The etcd harness's step map (etcd-harness SCENARIO STEP_MAP): one line
- * per scenario step, "N FILE:LINE", N the trace events written before the
+ * A raft harness's step map (etcd-harness SCENARIO STEP_MAP, and the
+ * explorer's -generate): one line per scenario step, "N FILE:LINE", N the trace events written before the
  * step.  It turns a trace line into the scenario line that made it, so a
  * violation names the step of the scenario.
  */
-#ifndef CAPTURE_ETCD_STEPS_H
-#define CAPTURE_ETCD_STEPS_H
+#ifndef FOLDERS_RAFT_RAFT_STEPS_H
+#define FOLDERS_RAFT_RAFT_STEPS_H
 
 struct etcd_steps;
 
