@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * etcd-entries: etcd's projection with each log as its entries' terms
- * (etcd.c), its own system as spin-spinning is spin's: {"nodes": {id:
+ * (raft.c), its own system as spin-spinning is spin's: {"nodes": {id:
  * {role, term, vote, commit, log, logTerms}}}, logTerms[i] the term of
  * entry i + 1, null where no event shows it; an append's data adds
  * entryTerms, the terms of the entries it carries.  Dropping logTerms
@@ -29,7 +29,7 @@
 #include "../../capture/fold.h"
 #include "../../capture/json.h"
 #include "../raft/raft-audit.h"
-#include "etcd.h"
+#include "../raft/raft.h"
 
 #define APPEND "HandleAppendEntries"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * etcd-task: etcd's windows at SysMoBench's task granularity (etcd.c;
+ * etcd-task: etcd's windows at SysMoBench's task granularity (raft.c;
  * tla_eval/skills/wv-eval/references/canonical_window_format.md): state
  * grouped by variable, each a map from node id to its value --
  * currentTerm, state (StateFollower, StatePreCandidate, StateCandidate,
@@ -9,11 +9,11 @@
  * from, to, term, and logIndex, logTerm (a vote request), prevLogIndex,
  * prevLogTerm, entries (how many), commitIndex (an append), commitIndex
  * (a heartbeat).  Other actions' input is {node}.  logLastTerm is followed
- * from the trace (etcd.c) and refused where no trace shows it.  Its audit
+ * from the trace (raft.c) and refused where no trace shows it.  Its audit
  * domain, etcd's in this shape, draws the impossibility windows
  * (etcd-task-audit.c).
  */
-#include "etcd.h"
+#include "../raft/raft.h"
 
 extern const struct audit_domain etcd_task_audit;
 

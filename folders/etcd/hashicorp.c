@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * hashicorp: HashiCorp's raft in etcd's projection (etcd.h's
+ * hashicorp: HashiCorp's raft in etcd's projection (raft.h's
  * ETCD_RAFT_FOLDER), from the events of scenarios/hashicorp/raft.probes
  * (docs/raft-mapping.md).
  */
-#include "etcd.h"
+#include "../raft/raft.h"
 #include "../raft/raft-audit.h"
 
 ETCD_RAFT_FOLDER(hashicorp, "HashiCorp's raft (github.com/hashicorp/raft) in etcd's "

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * raftrs: TiKV's raft-rs in etcd's projection (etcd.h's
+ * raftrs: TiKV's raft-rs in etcd's projection (raft.h's
  * ETCD_RAFT_FOLDER), from the events of scenarios/raftrs/raft.probes
  * (docs/raftrs.md).
  */
-#include "etcd.h"
+#include "../raft/raft.h"
 #include "../raft/raft-audit.h"
 
 ETCD_RAFT_FOLDER(raftrs, "TiKV's raft-rs (crate raft) in etcd's projection, "

@@ -213,7 +213,7 @@ static const struct impossible_cell impossible[] = {
  * v3.7.0 cannot: only a leader traces what opens these windows.  And the
  * new-term cells of a heartbeat that advances a commit and of a snapshot,
  * which etcd's fold no longer fills by a term rise no message of the
- * window brings (a rejected pre-vote's receipt: folders/etcd/etcd.c,
+ * window brings (a rejected pre-vote's receipt: folders/raft/raft.c,
  * untraced_rise); raftkvs's fold was not examined for them.
  */
 #define HIGHER_BEAT "a heartbeat of a higher term carries commit min(Match, " \

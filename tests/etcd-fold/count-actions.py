@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Count the target actions of a with_tla trace straight from its events.
 
-An independent cross-check of the etcd folder (folders/etcd/etcd.c): it does not
+An independent cross-check of the etcd folder (folders/raft/raft.c): it does not
 project states, it only counts the events that start each action:
 ElectionTimeout = BecomeCandidate; HandleVoteRequest, HandleAppendEntries,
 HandleHeartbeat = ReceiveRequestVoteRequest / ReceiveAppendEntriesRequest by

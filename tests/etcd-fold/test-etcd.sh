@@ -1,4 +1,4 @@
-# The etcd folder (folders/etcd/etcd.c) on upstream's own with_tla trace
+# The etcd folder (folders/raft/raft.c) on upstream's own with_tla trace
 # (reference/etcd-with-tla/example.ndjson: 5 nodes, membership changes):
 # it folds, its windows per action match an independent count over the raw
 # events, the projection follows nodes joining and leaving, wrapped and bare

@@ -13,7 +13,7 @@ project() {
 # rejected pre-vote's response: SendPreVoteResponse, and its receipt when
 # its term is higher, ReceivePreVoteResponse (raft.probes); the folder
 # takes the send as no step, and the with_tla path's fold splits the
-# receipt's window from its BecomeFollower (folders/etcd/etcd.c,
+# receipt's window from its BecomeFollower (folders/raft/raft.c,
 # untraced_rise), so the windows are still compared whole.
 probed() {
 	grep -Ev '^\{"name":"(Send|Receive)PreVoteResponse",' "$1"

@@ -3,7 +3,7 @@
 # (docs/etcd-entries.md).  Each folds byte-identically
 # twice, drops to the corpus's own etcd windows byte for byte, and passes
 # raft-entries.js on every scored window (a later term no message of a
-# window brings has a window of its own: folders/etcd/etcd.c,
+# window brings has a window of its own: folders/raft/raft.c,
 # untraced_rise).  Also sourced by
 # tests/etcd-cluster/test-etcd-cluster.sh, on the start of its live
 # stream: a live cluster's whole corpus repeats each log in every window

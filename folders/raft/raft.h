@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * etcd raft's folder (etcd.c), which its live side folds with, and its
+ * etcd raft's folder (raft.c), which its live side folds with, and its
  * projections: the reference one, system etcd, {"nodes": {id: {role,
  * term, vote, commit, log}}}, and the one at SysMoBench's task
  * granularity, system etcd-task (etcd-task.c): the same windows grouped
  * by variable, with the received message as the input.
  */
-#ifndef FOLDERS_ETCD_H
-#define FOLDERS_ETCD_H
+#ifndef FOLDERS_RAFT_RAFT_H
+#define FOLDERS_RAFT_RAFT_H
 
 #include "../../capture/itf.h"
 #include "../../capture/system.h"
@@ -37,7 +37,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
  * etcd's folder from the with_tla-shaped events its probe spec writes
  * (docs/raft-mapping.md): its own name, so that its
  * corpora and audits stand beside etcd's; etcd's actions, checks and
- * grader, and the audit domain @AUDIT (../raft/raft-audit.h: etcd's cells, or
+ * grader, and the audit domain @AUDIT (raft-audit.h: etcd's cells, or
  * the projection's for a raft etcd's code does not decide).  Windows
  * without a manifest are etcd's, unless --system.
  */

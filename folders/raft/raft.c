@@ -64,11 +64,11 @@
 #include "../../capture/err.h"
 #include "../../capture/json.h"
 #include "../../capture/ndjson.h"
-#include "../raft/raft-steps.h"
-#include "etcd.h"
+#include "raft-steps.h"
+#include "raft.h"
 #include "../../capture/fold.h"
 #include "../../capture/readers/with-tla.h"
-#include "../raft/raft-audit.h"
+#include "raft-audit.h"
 
 struct slice {
 	const char *role;   /* a static string: follower, candidate, ... */
