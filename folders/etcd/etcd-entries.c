@@ -30,6 +30,7 @@
 #include "../../capture/json.h"
 #include "../raft/raft-audit.h"
 #include "../raft/raft.h"
+#include "etcd.h"
 
 #define APPEND "HandleAppendEntries"
 

@@ -14,6 +14,7 @@
  * (etcd-task-audit.c).
  */
 #include "../raft/raft.h"
+#include "etcd.h"
 
 extern const struct audit_domain etcd_task_audit;
 

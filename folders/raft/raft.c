@@ -68,7 +68,6 @@
 #include "raft.h"
 #include "../../capture/fold.h"
 #include "../../capture/readers/with-tla.h"
-#include "raft-audit.h"
 
 struct slice {
 	const char *role;   /* a static string: follower, candidate, ... */
@@ -1366,18 +1365,13 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 	etcd_steps_free(f.steps);
 }
 
-static void etcd_fold(struct fold_run *run)
-{
-	etcd_fold_projection(run, &folder_etcd, ETCD_NODES);
-}
-
 const char *const etcd_actions[] = {
 	"ElectionTimeout", "HandleVoteRequest", "ClientProposal",
 	"HandleAppendEntries", "HandleHeartbeat", NULL,
 };
 
 /* Its other windows (the header comment), which refining systems share. */
-static const char *const etcd_auxiliary[] = {
+const char *const etcd_auxiliary[] = {
 	"BecomeLeader", "BecomeFollower", "BecomePreCandidate", "Commit",
 	"HandleSnapshot", "Restart", "UntracedChange", "AddNode",
 	"RemoveNode", NULL,
@@ -1390,16 +1384,3 @@ const struct itf_var etcd_itf[] = {
 };
 
 const char *const etcd_actor[] = { "node", NULL };
-
-const struct folder folder_etcd = {
-	.name = "etcd",
-	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
-		   "zap-wrapped NDJSON or bare events)",
-	.actions = etcd_actions,
-	.auxiliary = etcd_auxiliary,
-	.form = FORM_STREAM,
-	.fold = etcd_fold,
-	.audit = &etcd_audit,
-	.itf = etcd_itf,
-	.actor = etcd_actor,
-};

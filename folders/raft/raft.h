@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * etcd raft's folder (raft.c), which its live side folds with, and its
- * projections: the reference one, system etcd, {"nodes": {id: {role,
- * term, vote, commit, log}}}, and the one at SysMoBench's task
- * granularity, system etcd-task (etcd-task.c): the same windows grouped
- * by variable, with the received message as the input.
+ * The raft projection's fold (raft.c): upstream etcd's with_tla events,
+ * or the same events a raft's probe spec writes, folded into the
+ * reference projection {"nodes": {id: {role, term, vote, commit, log}}}
+ * (etcd's, folders/etcd/etcd.c, and every raft folded into it), the one
+ * at SysMoBench's task granularity (etcd-task: the same windows grouped
+ * by variable, with the received message as the input) or the one with
+ * each log's terms (etcd-entries).
  */
 #ifndef FOLDERS_RAFT_RAFT_H
 #define FOLDERS_RAFT_RAFT_H
@@ -14,10 +16,9 @@
 
 struct fold_run;
 
-extern const struct folder folder_etcd, folder_etcd_task, folder_etcd_entries,
-	folder_hashicorp, folder_raftrs;
-/* Every projection's target actions. */
-extern const char *const etcd_actions[];
+extern const struct folder folder_etcd;
+/* Every projection's target actions, and the reference one's other windows. */
+extern const char *const etcd_actions[], *const etcd_auxiliary[];
 /* etcd's state and window data, which etcd-entries refines (hashicorp.c shares them). */
 extern const struct itf_var etcd_itf[];
 extern const char *const etcd_actor[];
@@ -42,6 +43,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
  * without a manifest are etcd's, unless --system.
  */
 #define ETCD_RAFT_FOLDER(NAME, SUMMARY, AUDIT) \
+	extern const struct folder folder_##NAME; \
 	static void fold_##NAME(struct fold_run *run) \
 	{ \
 		etcd_fold_projection(run, &folder_##NAME, ETCD_NODES); \
