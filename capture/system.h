@@ -44,7 +44,8 @@ struct folder {
 	const char *const *actor;
 	/*
 	 * Another system's projection with that system's actions (the
-	 * extended spin-spinning of spin), or NULL: such a system is never
+	 * extended spin-spinning of spin), or a family's (a raft's, of
+	 * folders/raft/'s raft_projection), or NULL: such a system is never
 	 * inferred from action names; a manifest or --system names it.
 	 */
 	const struct folder *refines;

@@ -1384,3 +1384,13 @@ const struct itf_var etcd_itf[] = {
 };
 
 const char *const etcd_actor[] = { "node", NULL };
+
+const struct folder raft_projection = {
+	.name = "raft",
+	.summary = "the raft projection, which each raft's folder folds into",
+	.actions = etcd_actions,
+	.auxiliary = etcd_auxiliary,
+	.form = FORM_STREAM,
+	.itf = etcd_itf,
+	.actor = etcd_actor,
+};

@@ -16,7 +16,14 @@
 
 struct fold_run;
 
-extern const struct folder folder_etcd;
+/*
+ * The projection itself, as what a raft folded into it refines
+ * (ETCD_RAFT_FOLDER): its actions and other windows, no fold of its own,
+ * no system of the table.  etcd's folder, the projection's reference,
+ * refines nothing: windows of these actions without a manifest are
+ * inferred to be etcd's, never another raft's (capture/window-read.c).
+ */
+extern const struct folder raft_projection;
 /* Every projection's target actions, and the reference one's other windows. */
 extern const char *const etcd_actions[], *const etcd_auxiliary[];
 /* etcd's state and window data, which etcd-entries refines (hashicorp.c shares them). */
@@ -51,7 +58,7 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 	const struct folder folder_##NAME = { \
 		.name = #NAME, .summary = SUMMARY, .actions = etcd_actions, \
 		.form = FORM_STREAM, .fold = fold_##NAME, .audit = (AUDIT), \
-		.itf = etcd_itf, .actor = etcd_actor, .refines = &folder_etcd, \
+		.itf = etcd_itf, .actor = etcd_actor, .refines = &raft_projection, \
 	}
 
 #endif
