@@ -6,7 +6,7 @@
  * scenarios/hashicorp/, under the probes of scenarios/hashicorp/raft.probes
  * (etcd's eBPF driver, ebpf.c, over another struct raft_harness), and
  * folds the events with etcd's folder into etcd's projection
- * (folders/etcd/hashicorp.c; docs/hashicorp.md).  In driver/ because
+ * (folders/hashicorp/hashicorp.c; docs/hashicorp.md).  In driver/ because
  * scenarios/hashicorp/ is a Go package (Go refuses C files beside its
  * own); its room sits above etcd's (tests/layers/layers.py), whose
  * driver and checks it runs.  Nothing in C knows hashicorp's types:
