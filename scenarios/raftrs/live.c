@@ -6,7 +6,7 @@
  * (built by cargo), under the probes of scenarios/raftrs/raft.probes
  * (etcd's eBPF driver over a struct raft_harness, and its explorer:
  * --explore), and folds the events with etcd's folder into etcd's
- * projection (folders/etcd/raftrs.c; docs/raftrs.md).  Above etcd's room: it uses etcd's driver and checks.
+ * projection (folders/raftrs/raftrs.c; docs/raftrs.md).  Above etcd's room: it uses etcd's driver and checks.
  * Nothing in C knows raft-rs's types: they are the spec's.
  */
 #include <stdlib.h>

@@ -25,6 +25,6 @@ planted "a stale path planted in a C comment is found" capture/loop.c \
 planted "a stale placeholder path is found" capture/audit.h \
 	's|folders/SYSTEM/SYSTEM-audit.c|folders/SYSTEM/SYSTEM-audits.c|' folders/SYSTEM/SYSTEM-audits.c
 planted "a stale brace path is found" docs/raftrs.md \
-	'1s|$| (`folders/etcd/{raftrs,raft-rs}.c`)|' folders/etcd/raft-rs.c
+	'1s|$| (`folders/raftrs/{raftrs,raft-rs}.c`)|' folders/raftrs/raft-rs.c
 planted "a stale path planted in README is found" README.md \
 	's|scripts/debian-packages|scripts/debian-pkgs|' scripts/debian-pkgs

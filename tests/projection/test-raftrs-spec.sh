@@ -2,7 +2,7 @@
 # raft-rs re-expressed as a spec alone (tests/projection/raftrs.probes:
 # capture raftrs's probes, its steps as calls, a projection in etcd's
 # state): on the five published scenarios its windows are the C folder's
-# (capture raftrs, folders/etcd/raftrs.c) byte for byte, raft-next.js
+# (capture raftrs, folders/raftrs/raftrs.c) byte for byte, raft-next.js
 # passes every one, etcd's folder folds the spec's own events to the same
 # windows, and two captures are byte-identical.  docs/projection.md lists
 # where the two part on other scenarios, and why.
