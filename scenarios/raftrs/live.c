@@ -15,7 +15,7 @@
 #include "../../capture/home.h"
 #include "../../capture/json.h"
 #include "../../capture/proc.h"
-#include "../etcd/driver/harness.h"
+#include "../raft/harness.h"
 #include "../etcd/driver/raft-system.h"
 
 /* A Rust tool: on PATH, else where rustup puts it (~/.cargo/bin). */

@@ -25,11 +25,11 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
+#include "../../raft/harness.h"
 #include "cluster.h"
 #include "ebpf.h"
 #include "etcd-args.h"
 #include "etcd-harness.h"
-#include "harness.h"
 #include "messages.h"
 
 #define LIVE_SRC "scenarios/etcd/live"

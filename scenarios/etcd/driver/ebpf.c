@@ -21,10 +21,10 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
-#include "goprobe.skel.h"
+#include "../../raft/harness.h"
 #include "args.h"
 #include "ebpf.h"
-#include "harness.h"
+#include "goprobe.skel.h"
 
 enum { O_RESOLVE = 0x1300 };
 

@@ -9,10 +9,10 @@
 #include "../../../capture/die.h"
 #include "../../../capture/live.h"
 #include "../../../capture/proc.h"
+#include "../../raft/harness.h"
 #include "args.h"
 #include "ebpf.h"
 #include "etcd-harness.h"
-#include "harness.h"
 
 /*
  * Go writes no counters unless the main package is covered too; "count"

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
-#include "../../../capture/die.h"
-#include "../../../capture/home.h"
-#include "../../../capture/json.h"
-#include "../../../capture/proc.h"
-#include "../../../capture/system.h"
+#include "../../capture/die.h"
+#include "../../capture/home.h"
+#include "../../capture/json.h"
+#include "../../capture/proc.h"
+#include "../../capture/system.h"
 #include "harness.h"
 
 static const char *go_tool(void)

@@ -7,8 +7,8 @@
  * eBPF driver (ebpf.h), etcd's with_tla harness (etcd-harness.h) and
  * --live (cluster.h) are above it.
  */
-#ifndef SCENARIOS_ETCD_HARNESS_H
-#define SCENARIOS_ETCD_HARNESS_H
+#ifndef SCENARIOS_RAFT_HARNESS_H
+#define SCENARIOS_RAFT_HARNESS_H
 
 #include <cJSON.h>
 
