@@ -21,8 +21,8 @@
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
+#include "../../raft/args.h"
 #include "../../raft/harness.h"
-#include "args.h"
 #include "ebpf.h"
 #include "goprobe.skel.h"
 

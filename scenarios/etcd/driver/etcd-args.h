@@ -7,7 +7,7 @@
 #ifndef SCENARIOS_ETCD_ETCD_ARGS_H
 #define SCENARIOS_ETCD_ETCD_ARGS_H
 
-#include "args.h"
+#include "../../raft/args.h"
 
 struct etcd_args {
 	struct raft_args raft;  /* --binary, --explore, --seconds, --seed (also

@@ -9,8 +9,8 @@
 #include "../../../capture/die.h"
 #include "../../../capture/live.h"
 #include "../../../capture/proc.h"
+#include "../../raft/args.h"
 #include "../../raft/harness.h"
-#include "args.h"
 #include "ebpf.h"
 #include "etcd-harness.h"
 

@@ -8,7 +8,7 @@
 #ifndef CAPTURE_ETCD_EXPLORE_H
 #define CAPTURE_ETCD_EXPLORE_H
 
-#include "explore-opts.h"
+#include "../../raft/explore-opts.h"
 
 /* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
 void explore_parse_shard(struct explore_opts *x, const char *arg);

@@ -14,7 +14,7 @@
 
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
-#include "args.h"
+#include "../../raft/args.h"
 #include "ebpf.h"
 
 /* The usage's first lines, of system @NAME. */

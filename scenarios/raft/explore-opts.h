@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The options of capture etcd --explore (explore.h), apart: the option
+ * The options of a raft's --explore (explore.h), apart: the option
  * table's context (args.h) holds them without depending on the explorer.
  */
-#ifndef CAPTURE_ETCD_EXPLORE_OPTS_H
-#define CAPTURE_ETCD_EXPLORE_OPTS_H
+#ifndef SCENARIOS_RAFT_EXPLORE_OPTS_H
+#define SCENARIOS_RAFT_EXPLORE_OPTS_H
 
 struct explore_opts {
 	unsigned long long seed;

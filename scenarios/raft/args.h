@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The options every raft's command shares (raft-system.c's table, and
- * etcd's, whose context holds more around them: etcd-args.h): the
- * context the loop hands its hooks as lc->opts (capture/live.h), what
- * the eBPF driver and --explore read.
+ * etcd's, whose context holds more around them:
+ * scenarios/etcd/driver/etcd-args.h): the context the loop hands its
+ * hooks as lc->opts (capture/live.h), what the eBPF driver and --explore
+ * read.
  */
-#ifndef SCENARIOS_ETCD_ARGS_H
-#define SCENARIOS_ETCD_ARGS_H
+#ifndef SCENARIOS_RAFT_ARGS_H
+#define SCENARIOS_RAFT_ARGS_H
 
 #include "explore-opts.h"
 
