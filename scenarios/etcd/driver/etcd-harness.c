@@ -10,8 +10,8 @@
 #include "../../../capture/live.h"
 #include "../../../capture/proc.h"
 #include "../../raft/args.h"
+#include "../../raft/ebpf.h"
 #include "../../raft/harness.h"
-#include "ebpf.h"
 #include "etcd-harness.h"
 
 /*

@@ -15,7 +15,7 @@
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../raft/args.h"
-#include "ebpf.h"
+#include "../../raft/ebpf.h"
 
 /* The usage's first lines, of system @NAME. */
 #define RAFT_SYSTEM_USAGE(NAME) \

@@ -18,7 +18,7 @@
 #include "../../../capture/json.h"
 #include "../../../capture/options.h"
 #include "../../../capture/proc.h"
-#include "ebpf.h"
+#include "../../raft/ebpf.h"
 #include "served.h"
 #include "tries.h"
 

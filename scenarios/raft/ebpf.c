@@ -4,27 +4,27 @@
  * uprobe engine (bpf/) with its raft's probe spec (etcd's
  * scenarios/etcd/raft.probes, read by bpf/gospec.c, writes upstream's
  * with_tla event stream; another raft's spec writes the same schema).
- * What capture etcd --live (cluster.c) shares with it is declared in
- * ebpf.h.
+ * What capture etcd --live (scenarios/etcd/driver/cluster.c) shares with
+ * it is declared in ebpf.h.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../../bpf/engine.h"
-#include "../../../bpf/gospec.h"
-#include "../../../capture/corpus.h"
-#include "../../../capture/die.h"
-#include "../../../capture/err.h"
-#include "../../../capture/home.h"
-#include "../../../capture/json.h"
-#include "../../../capture/live.h"
-#include "../../../capture/options.h"
-#include "../../../capture/proc.h"
-#include "../../../capture/system.h"
-#include "../../raft/args.h"
-#include "../../raft/harness.h"
+#include "../../bpf/engine.h"
+#include "../../bpf/gospec.h"
+#include "../../capture/corpus.h"
+#include "../../capture/die.h"
+#include "../../capture/err.h"
+#include "../../capture/home.h"
+#include "../../capture/json.h"
+#include "../../capture/live.h"
+#include "../../capture/options.h"
+#include "../../capture/proc.h"
+#include "../../capture/system.h"
+#include "args.h"
 #include "ebpf.h"
 #include "goprobe.skel.h"
+#include "harness.h"
 
 enum { O_RESOLVE = 0x1300 };
 

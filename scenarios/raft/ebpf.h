@@ -3,16 +3,16 @@
  * The eBPF driver of a raft harness (ebpf.c): etcd's, and any other raft
  * folded under etcd's projection (scenarios/hashicorp/driver/live.c,
  * scenarios/raftrs/live.c), each naming its harness and probe spec
- * (struct raft_harness); and what capture etcd --live (cluster.c) shares
- * with it: raft's probes on a binary, their provenance, the driver's
- * options.
+ * (struct raft_harness); and what capture etcd --live
+ * (scenarios/etcd/driver/cluster.c) shares with it: raft's probes on a
+ * binary, their provenance, the driver's options.
  */
-#ifndef SCENARIOS_ETCD_EBPF_H
-#define SCENARIOS_ETCD_EBPF_H
+#ifndef SCENARIOS_RAFT_EBPF_H
+#define SCENARIOS_RAFT_EBPF_H
 
 #include <stdio.h>
 #include <cJSON.h>
-#include "../../../capture/options.h"
+#include "../../capture/options.h"
 
 struct gp_engine;
 struct go_spec;
