@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Go's coverage file reader (scenarios/etcd/driver/gocover.c) over one
+ * Go's coverage file reader (scenarios/raft/gocover.c) over one
  * input: the first two bytes (little-endian) say how long the meta-data
  * file that follows is (cut to what there is), the rest is a counter
  * file.  The raft package is read from the first and its counters from
@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "scenarios/etcd/driver/gocover.h"
+#include "scenarios/raft/gocover.h"
 #include "scenarios/etcd/driver/etcd-harness.h"
 #include "tests/fuzz/fuzz.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The reader of Go's coverage files (scenarios/etcd/driver/gocover.c) on
+ * The reader of Go's coverage files (scenarios/raft/gocover.c) on
  * real ones: tests/etcd-explore/gocover/ holds the meta-data and counter
  * files of the with_tla harness built with "go build -cover
  * -covermode=set -coverpkg=.,go.etcd.io/raft/v3" replaying
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "capture/die.h"
 #include "capture/proc.h"
-#include "scenarios/etcd/driver/gocover.h"
+#include "scenarios/raft/gocover.h"
 #include "tests/unit/unit.h"
 
 #define DIR "tests/etcd-explore/gocover/"

@@ -12,10 +12,10 @@
 #include "../../../capture/live.h"
 #include "../../../capture/options.h"
 #include "../../raft/ebpf.h"
+#include "../../raft/explore.h"
 #include "cluster.h"
 #include "etcd-args.h"
 #include "etcd-harness.h"
-#include "explore.h"
 #include "raft-system.h"
 
 static const char etcd_usage[] =

@@ -7,8 +7,8 @@
 #include "../../../capture/err.h"
 #include "../../../capture/proc.h"
 #include "../../../capture/system.h"
+#include "../../raft/explore.h"
 #include "../../raft/harness.h"
-#include "explore.h"
 #include "raft-system.h"
 
 enum { O_BINARY = 0x1400, O_EXPLORE = 0x1402, O_SEED, O_BUDGET, O_SECONDS,

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../../capture/fold.h"
-#include "../../../capture/audit.h"
-#include "../../../capture/die.h"
-#include "../../../capture/json.h"
-#include "../../../capture/proc.h"
-#include "../../../capture/system.h"
+#include "../../capture/audit.h"
+#include "../../capture/die.h"
+#include "../../capture/fold.h"
+#include "../../capture/json.h"
+#include "../../capture/proc.h"
+#include "../../capture/system.h"
 #include "classes.h"
 
 int classes_has(const struct classes *c, const char *key)

@@ -3,10 +3,10 @@
  * The exploration's harness runs (explore.c): a try's files, a batch of
  * BATCH runs at once under one deadline, the work directory.
  */
-#ifndef SCENARIOS_ETCD_TRIES_H
-#define SCENARIOS_ETCD_TRIES_H
+#ifndef SCENARIOS_RAFT_TRIES_H
+#define SCENARIOS_RAFT_TRIES_H
 
-#include "../../../capture/proc.h"
+#include "../../capture/proc.h"
 
 /* The work files of one harness run. */
 struct try_files {

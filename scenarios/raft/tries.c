@@ -2,8 +2,8 @@
 /* The exploration's harness runs, in batches (tries.h). */
 #include <stdlib.h>
 #include <unistd.h>
-#include "../../../capture/die.h"
-#include "../../../capture/proc.h"
+#include "../../capture/die.h"
+#include "../../capture/proc.h"
 #include "tries.h"
 
 #define RUN_TIMEOUT 60.0

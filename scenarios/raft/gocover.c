@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../../capture/die.h"
-#include "../../../capture/proc.h"
+#include "../../capture/die.h"
+#include "../../capture/proc.h"
 #include "gocover.h"
 
 #define META_HEADER 56      /* MetaFileHeader */

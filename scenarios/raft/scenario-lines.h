@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A scenario file of the harness's language as the exploration edits it. */
-#ifndef SCENARIOS_ETCD_SCENARIO_LINES_H
-#define SCENARIOS_ETCD_SCENARIO_LINES_H
+#ifndef SCENARIOS_RAFT_SCENARIO_LINES_H
+#define SCENARIOS_RAFT_SCENARIO_LINES_H
 
 #include "classes.h"
 

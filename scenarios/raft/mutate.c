@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../../capture/die.h"
-#include "../../../capture/proc.h"
+#include "../../capture/die.h"
+#include "../../capture/proc.h"
 #include "mutate.h"
 #include "scenario-lines.h"
 

@@ -9,12 +9,12 @@
  * so this is a small strict reader that refuses any other magic, version,
  * counter flavor or a length that does not add up.
  */
-#ifndef CAPTURE_ETCD_GOCOVER_H
-#define CAPTURE_ETCD_GOCOVER_H
+#ifndef SCENARIOS_RAFT_GOCOVER_H
+#define SCENARIOS_RAFT_GOCOVER_H
 
 #include <stdint.h>
 #include <stddef.h>
-#include "../../../capture/err.h"
+#include "../../capture/err.h"
 
 /* One package of a meta-data file: its units numbered 0..units-1. */
 struct gocover_pkg {

@@ -2,9 +2,9 @@
 /* Scenario files as lines (scenario-lines.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "../../../capture/die.h"
-#include "../../../capture/json.h"
-#include "../../../capture/proc.h"
+#include "../../capture/die.h"
+#include "../../capture/json.h"
+#include "../../capture/proc.h"
 #include "scenario-lines.h"
 
 struct scenario scenario_read(const char *path)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The guided tries' prefixes (explore.c): mutations of kept scenarios. */
-#ifndef SCENARIOS_ETCD_MUTATE_H
-#define SCENARIOS_ETCD_MUTATE_H
+#ifndef SCENARIOS_RAFT_MUTATE_H
+#define SCENARIOS_RAFT_MUTATE_H
 
 #include "explorer.h"
 #include "tries.h"

@@ -3,8 +3,8 @@
  * Go's statement coverage of raft as the exploration's second signal: the
  * (raft unit, AFL hit-count bucket) pairs of a try (gocover.h reads the files).
  */
-#ifndef SCENARIOS_ETCD_COVERAGE_H
-#define SCENARIOS_ETCD_COVERAGE_H
+#ifndef SCENARIOS_RAFT_COVERAGE_H
+#define SCENARIOS_RAFT_COVERAGE_H
 
 #include "explorer.h"
 

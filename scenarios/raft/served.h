@@ -9,8 +9,8 @@
  * scenarios/etcd/serve.go; a harness's own, ebpf.h) send each try's
  * events to its trace file and say how it ended.
  */
-#ifndef SCENARIOS_ETCD_SERVED_H
-#define SCENARIOS_ETCD_SERVED_H
+#ifndef SCENARIOS_RAFT_SERVED_H
+#define SCENARIOS_RAFT_SERVED_H
 
 struct job;
 struct raft_harness;

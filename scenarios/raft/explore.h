@@ -5,10 +5,10 @@
  * scenario files NNN-explored into a directory, which capture etcd then
  * captures as it does any --scenarios directory.
  */
-#ifndef CAPTURE_ETCD_EXPLORE_H
-#define CAPTURE_ETCD_EXPLORE_H
+#ifndef SCENARIOS_RAFT_EXPLORE_H
+#define SCENARIOS_RAFT_EXPLORE_H
 
-#include "../../raft/explore-opts.h"
+#include "explore-opts.h"
 
 /* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
 void explore_parse_shard(struct explore_opts *x, const char *arg);

@@ -5,8 +5,8 @@
  * run's windows fall in, found by folding its trace with every check of
  * the system's folder.
  */
-#ifndef SCENARIOS_ETCD_CLASSES_H
-#define SCENARIOS_ETCD_CLASSES_H
+#ifndef SCENARIOS_RAFT_CLASSES_H
+#define SCENARIOS_RAFT_CLASSES_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The shrinking of the scenarios an exploration kept (explore.c). */
-#ifndef SCENARIOS_ETCD_SHRINK_H
-#define SCENARIOS_ETCD_SHRINK_H
+#ifndef SCENARIOS_RAFT_SHRINK_H
+#define SCENARIOS_RAFT_SHRINK_H
 
 #include "explorer.h"
 #include "tries.h"

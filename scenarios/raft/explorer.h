@@ -3,8 +3,8 @@
  * One exploration's state (explore.c), which its coverage signal
  * (coverage.c), mutations (mutate.c) and shrinking (shrink.c) read.
  */
-#ifndef SCENARIOS_ETCD_EXPLORER_H
-#define SCENARIOS_ETCD_EXPLORER_H
+#ifndef SCENARIOS_RAFT_EXPLORER_H
+#define SCENARIOS_RAFT_EXPLORER_H
 
 #include "classes.h"
 #include "gocover.h"

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../../capture/die.h"
-#include "../../../capture/err.h"
-#include "../../../capture/proc.h"
+#include "../../capture/die.h"
+#include "../../capture/err.h"
+#include "../../capture/proc.h"
 #include "coverage.h"
 
 /* Go's names: covcounters.HASH.PID.TIME, covmeta.HASH. */

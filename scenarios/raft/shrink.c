@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../../capture/proc.h"
+#include "../../capture/proc.h"
 #include "served.h"
 #include "shrink.h"
 

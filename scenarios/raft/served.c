@@ -9,16 +9,16 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "../../../bpf/engine.h"
-#include "../../../bpf/goexpr.h"
-#include "../../../bpf/goresolve.h"
-#include "../../../bpf/gospec.h"
-#include "../../../capture/die.h"
-#include "../../../capture/err.h"
-#include "../../../capture/json.h"
-#include "../../../capture/options.h"
-#include "../../../capture/proc.h"
-#include "../../raft/ebpf.h"
+#include "../../bpf/engine.h"
+#include "../../bpf/goexpr.h"
+#include "../../bpf/goresolve.h"
+#include "../../bpf/gospec.h"
+#include "../../capture/die.h"
+#include "../../capture/err.h"
+#include "../../capture/json.h"
+#include "../../capture/options.h"
+#include "../../capture/proc.h"
+#include "ebpf.h"
 #include "served.h"
 #include "tries.h"
 
