@@ -16,7 +16,7 @@
 #include "../../capture/json.h"
 #include "../../capture/proc.h"
 #include "../raft/harness.h"
-#include "../etcd/driver/raft-system.h"
+#include "../raft/raft-system.h"
 
 /* A Rust tool: on PATH, else where rustup puts it (~/.cargo/bin). */
 static char *rust_tool(const char *name)

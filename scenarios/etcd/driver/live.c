@@ -13,10 +13,10 @@
 #include "../../../capture/options.h"
 #include "../../raft/ebpf.h"
 #include "../../raft/explore.h"
+#include "../../raft/raft-system.h"
 #include "cluster.h"
 #include "etcd-args.h"
 #include "etcd-harness.h"
-#include "raft-system.h"
 
 static const char etcd_usage[] =
 	"usage: capture etcd --scenario NAME|all [--via ebpf|trace] [options]\n"

@@ -12,7 +12,7 @@
  * driver and checks it runs.  Nothing in C knows hashicorp's types:
  * they are the spec's.
  */
-#include "../../etcd/driver/raft-system.h"
+#include "../../raft/raft-system.h"
 
 static const struct raft_harness hashicorp_raft_harness = {
 	.name = "hashicorp",

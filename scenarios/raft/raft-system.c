@@ -2,13 +2,13 @@
 /* The command of a raft beside etcd's (raft-system.h). */
 #include <stdlib.h>
 #include <unistd.h>
-#include "../../../bpf/engine.h"
-#include "../../../capture/die.h"
-#include "../../../capture/err.h"
-#include "../../../capture/proc.h"
-#include "../../../capture/system.h"
-#include "../../raft/explore.h"
-#include "../../raft/harness.h"
+#include "../../bpf/engine.h"
+#include "../../capture/die.h"
+#include "../../capture/err.h"
+#include "../../capture/proc.h"
+#include "../../capture/system.h"
+#include "explore.h"
+#include "harness.h"
 #include "raft-system.h"
 
 enum { O_BINARY = 0x1400, O_EXPLORE = 0x1402, O_SEED, O_BUDGET, O_SECONDS,

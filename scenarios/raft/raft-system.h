@@ -9,13 +9,13 @@
  * too.  Each system's entry keeps only what names its harness, build,
  * spec and usage.
  */
-#ifndef SCENARIOS_ETCD_RAFT_SYSTEM_H
-#define SCENARIOS_ETCD_RAFT_SYSTEM_H
+#ifndef SCENARIOS_RAFT_RAFT_SYSTEM_H
+#define SCENARIOS_RAFT_RAFT_SYSTEM_H
 
-#include "../../../capture/live.h"
-#include "../../../capture/options.h"
-#include "../../raft/args.h"
-#include "../../raft/ebpf.h"
+#include "../../capture/live.h"
+#include "../../capture/options.h"
+#include "args.h"
+#include "ebpf.h"
 
 /* The usage's first lines, of system @NAME. */
 #define RAFT_SYSTEM_USAGE(NAME) \
