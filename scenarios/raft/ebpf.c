@@ -36,7 +36,7 @@ const struct option raft_ebpf_options[] = {
 
 void raft_ebpf_option(void *opts, int opt, const char *arg)
 {
-	struct etcd_ebpf_opts *o = opts;
+	struct raft_ebpf_opts *o = opts;
 
 	if (!ring_option(opt, arg, &o->ring))
 		o->resolve = arg;
@@ -48,7 +48,7 @@ void raft_ebpf_option(void *opts, int opt, const char *arg)
  */
 static const char *probed_harness(struct live_capture *lc)
 {
-	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->driver_opts;
 	const struct raft_args *e = lc->opts;
 
 	if (!lc->data)
@@ -63,14 +63,14 @@ char *raft_build_harness(const struct raft_harness *h)
 	if (h->build)
 		return h->build(h);
 	what = xasprintf("the %s harness", h->name);
-	bin = etcd_go_build(h->src, h->bin, "", NULL, what);
+	bin = raft_go_build(h->src, h->bin, "", NULL, what);
 	free(what);
 	return bin;
 }
 
 const struct raft_harness *raft_driver_harness(const struct live_capture *lc)
 {
-	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->driver_opts;
 
 	if (lc->driver->run != raft_ebpf_run)
 		die(EXIT_CAPTURE_FAILED, "%s: not an eBPF driver's capture",
@@ -81,7 +81,7 @@ const struct raft_harness *raft_driver_harness(const struct live_capture *lc)
 /* --resolve FUNC: where the engine would probe FUNC. */
 int raft_ebpf_instead(struct live_capture *lc, struct cap_err *err)
 {
-	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->driver_opts;
 	struct go_binary *b;
 	struct go_func f;
 
@@ -115,7 +115,7 @@ static char *probe_spec(const char *spec)
 	return xasprintf("%s/%s", toolkit_tree(), spec);
 }
 
-void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *spec,
+void raft_probed_open(struct raft_probed *p, const char *bin, const char *spec,
 		      const char *raw, const struct ring_options *ring)
 {
 	char *path = probe_spec(spec);
@@ -136,7 +136,7 @@ void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *spec,
 	free(path);
 }
 
-long etcd_probed_end(struct etcd_probed *p)
+long raft_probed_end(struct raft_probed *p)
 {
 	struct cap_err err;
 	long events;
@@ -154,14 +154,14 @@ long etcd_probed_end(struct etcd_probed *p)
  * The probed harness @bin ended with @rc, @scenario the last it ran: its
  * status, every record translated, nothing printed (stdout to @tmp_out).
  */
-static void probed_done(struct etcd_probed *p, const char *bin, const char *scenario,
+static void probed_done(struct raft_probed *p, const char *bin, const char *scenario,
 			int rc, const char *tmp_out)
 {
 	size_t len = 0;
 	char *stdout_text;
 
-	etcd_harness_status(bin, scenario, rc);
-	etcd_probed_end(p);
+	raft_harness_status(bin, scenario, rc);
+	raft_probed_end(p);
 	stdout_text = read_file(tmp_out, &len);
 	if (!stdout_text || len)
 		die(EXIT_CAPTURE_FAILED,
@@ -177,12 +177,12 @@ static void run_probed(const char *bin, const char *spec, const char *scenario,
 		       const struct ring_options *ring)
 {
 	struct cap_err err;
-	struct etcd_probed p;
+	struct raft_probed p;
 	char *argv[] = { (char *)bin, (char *)scenario, NULL };
 	int rc;
 
-	etcd_probed_open(&p, bin, spec, raw, ring);
-	rc = gp_run(p.e, argv, tmp_out, ETCD_HARNESS_TIMEOUT, go_spec_record,
+	raft_probed_open(&p, bin, spec, raw, ring);
+	rc = gp_run(p.e, argv, tmp_out, RAFT_HARNESS_TIMEOUT, go_spec_record,
 		    p.spec, &err);
 	if (rc < 0)
 		die_err(&err);
@@ -197,7 +197,7 @@ static void run_probed(const char *bin, const char *spec, const char *scenario,
  */
 struct batch {
 	struct live_capture *lc;
-	struct etcd_probed p;
+	struct raft_probed p;
 	int start_site;     /* main.scenarioStart's */
 	size_t started;
 };
@@ -229,18 +229,18 @@ static void batch_record(const struct gp_record *r, void *arg)
 /* 0, or -1 if @bin has no main.scenarioStart (a harness without -batch). */
 static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_out)
 {
-	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->driver_opts;
 	struct gp_site none = { 0 };
 	struct cap_err err;
 	struct batch b = { .lc = lc };
 	char **argv = xcalloc(lc->n + 3, sizeof(*argv));
 	int rc;
 
-	etcd_probed_open(&b.p, bin, o->h->spec, lc->raw[0], &o->ring);
+	raft_probed_open(&b.p, bin, o->h->spec, lc->raw[0], &o->ring);
 	b.start_site = gp_probe(b.p.e, o->h->start ? o->h->start : "main.scenarioStart",
 			       &none, NULL, &err);
 	if (b.start_site < 0) {
-		etcd_probed_end(&b.p);
+		raft_probed_end(&b.p);
 		gp_close(b.p.e);
 		free(argv);
 		return -1;
@@ -251,7 +251,7 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
 	argv[1] = "-batch";
 	for (size_t i = 0; i < lc->n; i++)
 		argv[i + 2] = lc->sc[i].path;
-	rc = gp_run(b.p.e, argv, tmp_out, ETCD_HARNESS_TIMEOUT * (double)lc->n,
+	rc = gp_run(b.p.e, argv, tmp_out, RAFT_HARNESS_TIMEOUT * (double)lc->n,
 		    batch_record, &b, &err);
 	if (rc < 0)
 		die_err(&err);
@@ -267,7 +267,7 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
  * What was probed: the harness's build id, the BPF object's digest, the
  * probe spec's and how the probes attached.
  */
-void etcd_describe_probes(const char *bin, const char *spec_path, cJSON *env)
+void raft_describe_probes(const char *bin, const char *spec_path, cJSON *env)
 {
 	struct cap_err err;
 	struct go_binary *b = go_open(bin, &err);
@@ -292,7 +292,7 @@ void etcd_describe_probes(const char *bin, const char *spec_path, cJSON *env)
 
 void raft_ebpf_run(struct live_capture *lc)
 {
-	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->driver_opts;
 	const char *bin = probed_harness(lc);
 	char *tmp_out = corpus_path(lc->corpus, ".harness-stdout");
 
@@ -308,9 +308,9 @@ void raft_ebpf_run(struct live_capture *lc)
 
 void raft_ebpf_describe(struct live_capture *lc)
 {
-	const struct etcd_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->driver_opts;
 
-	etcd_describe_probes(probed_harness(lc), o->h->spec, lc->environment);
+	raft_describe_probes(probed_harness(lc), o->h->spec, lc->environment);
 }
 
 void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h)
@@ -320,13 +320,13 @@ void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_har
 	if (h->describe)
 		h->describe(lc->environment, h, lc->data);
 	else
-		etcd_describe_harness(lc->environment, h->src, h->module, lc->data);
+		raft_describe_harness(lc->environment, h->src, h->module, lc->data);
 }
 
 void raft_live_finish(struct live_capture *lc, const cJSON *counts)
 {
 	if (!strcmp(lc->scenario, "all"))
-		etcd_require_actions(lc->sys->folder, counts);
+		raft_require_actions(lc->sys->folder, counts);
 }
 
 void raft_live_release(struct live_capture *lc)

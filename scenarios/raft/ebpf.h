@@ -31,7 +31,7 @@ struct cap_err;
  * their arguments i and status read where DWARF puts them), builds
  * itself into @bin (@build: returns the path), describes its raft's
  * version and its toolchain (@describe, with the harness's sha256, as
- * etcd_describe_harness() does for Go's), and says whether --explore has
+ * raft_describe_harness() does for Go's), and says whether --explore has
  * a coverage signal of it (@uncovered: none; the classes alone guide).
  * A raft whose harness can also be built to write its events itself
  * (etcd's with_tla) names that build (@traced): the exploration's tries
@@ -54,7 +54,7 @@ char *raft_build_harness(const struct raft_harness *h);
 const struct raft_harness *raft_driver_harness(const struct live_capture *lc);
 
 /* The driver's options (lc->driver_opts): --ring-bytes, --hold-ring, --resolve. */
-struct etcd_ebpf_opts {
+struct raft_ebpf_opts {
 	struct ring_options ring;
 	const char *resolve;
 	const struct raft_harness *h;   /* the driver's harness: its init */
@@ -67,7 +67,7 @@ struct etcd_ebpf_opts {
  */
 #define RAFT_EBPF_DRIVER(H) { \
 	.name = "ebpf", .options = raft_ebpf_options, \
-	.opts = { sizeof(struct etcd_ebpf_opts), &(const struct etcd_ebpf_opts){ .h = (H) } }, \
+	.opts = { sizeof(struct raft_ebpf_opts), &(const struct raft_ebpf_opts){ .h = (H) } }, \
 	.option = raft_ebpf_option, .instead = raft_ebpf_instead, \
 	.prepare = raft_ebpf_prepare, .run = raft_ebpf_run, \
 	.describe = raft_ebpf_describe, }
@@ -89,7 +89,7 @@ void raft_live_finish(struct live_capture *lc, const cJSON *counts);
 void raft_live_release(struct live_capture *lc);
 
 /* An engine on a binary with raft's probes (scenarios/etcd/raft.probes). */
-struct etcd_probed {
+struct raft_probed {
 	struct gp_engine *e;
 	struct go_spec *spec;	/* gp_run() it with go_spec_record */
 	FILE *out;		/* its events */
@@ -97,14 +97,14 @@ struct etcd_probed {
 };
 
 /* Open the engine on @bin with @ring and @spec's probes, events to @raw (created). */
-void etcd_probed_open(struct etcd_probed *p, const char *bin, const char *spec,
+void raft_probed_open(struct raft_probed *p, const char *bin, const char *spec,
 		      const char *raw, const struct ring_options *ring);
 /*
  * After gp_run(): every record translated, @raw closed; returns the events
  * written.  The engine stays open for its stats (gp_close() it).
  */
-long etcd_probed_end(struct etcd_probed *p);
+long raft_probed_end(struct raft_probed *p);
 /* What was probed, into @env: @bin's build id, the BPF object's and @spec's digests. */
-void etcd_describe_probes(const char *bin, const char *spec, cJSON *env);
+void raft_describe_probes(const char *bin, const char *spec, cJSON *env);
 
 #endif

@@ -209,7 +209,7 @@ static void explorer_free(struct explorer *e, char *work, int cleanup)
 	free(work);
 }
 
-void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
+void raft_explore(const struct explore_opts *x, const struct raft_harness *h,
 		  const struct folder *f, const char *bin, const char *cover_bin,
 		  int probed, const char *dir)
 {
@@ -270,7 +270,7 @@ static void merge_one(struct explorer *e, struct slot *t, const char *path)
 }
 
 /* On the stack: a refusal leaves nothing to free. */
-void etcd_merge_check(char *const *corpora, int n)
+void raft_merge_check(char *const *corpora, int n)
 {
 	char sdir[PATH_MAX];
 	struct stat st;
@@ -286,7 +286,7 @@ void etcd_merge_check(char *const *corpora, int n)
 	}
 }
 
-void etcd_merge(char *const *corpora, int n, const struct raft_harness *h,
+void raft_merge(char *const *corpora, int n, const struct raft_harness *h,
 		const struct folder *f, const char *bin, int probed, const char *dir)
 {
 	int cleanup;

@@ -26,7 +26,7 @@ struct raft_harness;
  * built with -covermode=atomic) and every try runs in one process of it
  * under @h's probes (served.h).
  */
-void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
+void raft_explore(const struct explore_opts *x, const struct raft_harness *h,
 		  const struct folder *f, const char *bin, const char *cover_bin,
 		  int probed, const char *dir);
 
@@ -35,9 +35,9 @@ void etcd_explore(const struct explore_opts *x, const struct raft_harness *h,
  * order, keeping those that add a class (of @f's audit domain), into
  * @dir (exists, empty); replayed on the with_tla harness @bin, or with
  * @probed on @h's plain one in one process under @h's probes, as
- * etcd_explore()'s tries.
+ * raft_explore()'s tries.
  */
-void etcd_merge(char *const *corpora, int n, const struct raft_harness *h,
+void raft_merge(char *const *corpora, int n, const struct raft_harness *h,
 		const struct folder *f, const char *bin, int probed,
 		const char *dir);
 /*
@@ -45,6 +45,6 @@ void etcd_merge(char *const *corpora, int n, const struct raft_harness *h,
  * (has CORPUS/scenarios/): called before any work, so that no harness is
  * built or started, and no engine thread attaching meets the exit.
  */
-void etcd_merge_check(char *const *corpora, int n);
+void raft_merge_check(char *const *corpora, int n);
 
 #endif

@@ -51,7 +51,7 @@ static int build_lock(const char *out)
  * file in its place, and a capture that attached its uprobes to one file
  * could run the other, which no probe fires in.
  */
-char *etcd_go_build(const char *src, const char *bin, const char *tags,
+char *raft_go_build(const char *src, const char *bin, const char *tags,
 		    const char *const cover[3], const char *what)
 {
 	char *dir = xasprintf("%s/%s", capture_home(), src);
@@ -88,7 +88,7 @@ char *raft_cover_harness(const char *src, const char *bin, const char *module,
 	const char *const atomic[3] = { "-cover", "-covermode=atomic", pkgs };
 	char *cover = xasprintf("%s-cover", bin);
 	char *what = xasprintf("the %s harness (Go coverage of raft)", name);
-	char *path = etcd_go_build(src, cover, "", atomic, what);
+	char *path = raft_go_build(src, cover, "", atomic, what);
 
 	free(what);
 	free(cover);
@@ -96,7 +96,7 @@ char *raft_cover_harness(const char *src, const char *bin, const char *module,
 	return path;
 }
 
-void etcd_harness_status(const char *bin, const char *scenario, int status)
+void raft_harness_status(const char *bin, const char *scenario, int status)
 {
 	if (status == EXIT_BAD_INPUT)
 		die(EXIT_BAD_INPUT, "%s: bad scenario (the harness's message is above)",
@@ -105,7 +105,7 @@ void etcd_harness_status(const char *bin, const char *scenario, int status)
 		die(EXIT_CAPTURE_FAILED, "%s %s: exit status %d", bin, scenario, status);
 }
 
-cJSON *etcd_pinned_version(const char *src, const char *file,
+cJSON *raft_pinned_version(const char *src, const char *file,
 			   const char *want, const char *stop, const char *missing)
 {
 	char *path = xasprintf("%s/%s/%s", capture_home(), src, file);
@@ -128,18 +128,18 @@ cJSON *etcd_pinned_version(const char *src, const char *file,
 	return v;
 }
 
-cJSON *etcd_go_mod_version(const char *src, const char *module)
+cJSON *raft_go_mod_version(const char *src, const char *module)
 {
 	char *want = xasprintf("%s ", module);
 	char *missing = xasprintf("no %s requirement", module);
-	cJSON *v = etcd_pinned_version(src, "go.mod", want, " \n", missing);
+	cJSON *v = raft_pinned_version(src, "go.mod", want, " \n", missing);
 
 	free(missing);
 	free(want);
 	return v;
 }
 
-cJSON *etcd_tool_version(const char *const argv[])
+cJSON *raft_tool_version(const char *const argv[])
 {
 	char *tmp = owned_tmp_in(temp_dir(), "capture-version");
 	int cleanup, fd = mkstemp_on_failure(tmp, &cleanup);
@@ -162,15 +162,15 @@ cJSON *etcd_tool_version(const char *const argv[])
 	return v;
 }
 
-void etcd_describe_harness(cJSON *env, const char *src, const char *module,
+void raft_describe_harness(cJSON *env, const char *src, const char *module,
 			   const char *bin)
 {
 	const char *argv[] = { go_tool(), "env", "GOVERSION", NULL };
 	char hex[65];
 
 	json_add(env, "raft_module", json_str(module));
-	json_add(env, "raft_version", etcd_go_mod_version(src, module));
-	json_add(env, "go_version", etcd_tool_version(argv));
+	json_add(env, "raft_version", raft_go_mod_version(src, module));
+	json_add(env, "go_version", raft_tool_version(argv));
 	if (sha256_file(bin, hex))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
 	json_add(env, "harness_sha256", json_str(hex));
@@ -182,7 +182,7 @@ void etcd_describe_harness(cJSON *env, const char *src, const char *module,
  * corpus of this system.  Single scenarios may lack some (election has no
  * proposal).
  */
-void etcd_require_actions(const struct folder *f, const cJSON *counts)
+void raft_require_actions(const struct folder *f, const cJSON *counts)
 {
 	for (int i = 0; f->actions[i]; i++)
 		if (!json_get(counts, f->actions[i]))

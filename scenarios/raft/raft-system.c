@@ -67,10 +67,10 @@ static void find_scenarios(struct live_capture *lc, const struct raft_harness *h
 		h->traced(1);
 
 	if (merge)
-		etcd_merge(lc->operands, lc->noperands, h, lc->sys->folder, bin,
+		raft_merge(lc->operands, lc->noperands, h, lc->sys->folder, bin,
 			   probed, stage);
 	else
-		etcd_explore(x, h, lc->sys->folder, bin, cover, probed, stage);
+		raft_explore(x, h, lc->sys->folder, bin, cover, probed, stage);
 	free(cover);
 	free(bin);
 }
@@ -119,7 +119,7 @@ int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
 	if (merge ? !lc->noperands : lc->noperands)
 		return live_misuse(err);
 	if (merge)
-		etcd_merge_check(lc->operands, lc->noperands);
+		raft_merge_check(lc->operands, lc->noperands);
 	if (e->seconds)
 		x.seconds = option_seconds(e->seconds, "--seconds", 1e7);
 	if (!x.budget && !x.seconds)

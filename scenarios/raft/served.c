@@ -26,7 +26,7 @@
 #define SERVED_TIMEOUT 60
 
 struct served {
-	struct etcd_probed p;
+	struct raft_probed p;
 	const char *bin;
 	char *idle, *out;      /* events outside a try (none); harness stdout */
 	char *exit_cover;      /* GOCOVERDIR of a covered harness's exit */
@@ -162,7 +162,7 @@ struct served *served_start(const struct raft_harness *h, const char *bin,
 	s->exit_cover = xasprintf("%s/served-exit", work);
 	mkdir_p(s->exit_cover);
 	setenv("GOCOVERDIR", s->exit_cover, 1);
-	etcd_probed_open(&s->p, bin, h->spec, s->idle, &ring);
+	raft_probed_open(&s->p, bin, h->spec, s->idle, &ring);
 	s->start_site = probe_args(s, h->try_start ? h->try_start : "main.tryStart",
 				   (const char *const[]){ "i", NULL });
 	s->end_site = probe_args(s, h->try_end ? h->try_end : "main.tryEnd",
@@ -296,7 +296,7 @@ void served_stop(struct served *s)
 	remove_tree(s->exit_cover);
 	if (s->rc)
 		served_failed(s);
-	etcd_probed_end(&s->p);
+	raft_probed_end(&s->p);
 	gp_close(s->p.e);
 	must_be_empty(s->out, "the served harness printed something");
 	must_be_empty(s->idle, "raft ran outside the tries");

@@ -59,7 +59,7 @@ static cJSON *cargo_lock_version(const struct raft_harness *h)
 {
 	char *want = xasprintf("name = \"%s\"\nversion = \"", h->module);
 	char *missing = xasprintf("no package %s", h->module);
-	cJSON *v = etcd_pinned_version(h->src, "Cargo.lock", want, "\"", missing);
+	cJSON *v = raft_pinned_version(h->src, "Cargo.lock", want, "\"", missing);
 
 	free(missing);
 	free(want);
@@ -76,7 +76,7 @@ static void raftrs_describe_harness(cJSON *env, const struct raft_harness *h,
 
 	json_add(env, "raft_module", json_str(h->module));
 	json_add(env, "raft_version", cargo_lock_version(h));
-	json_add(env, "rustc_version", etcd_tool_version(argv));
+	json_add(env, "rustc_version", raft_tool_version(argv));
 	if (sha256_file(bin, hex))
 		die(EXIT_CAPTURE_FAILED, "%s: cannot hash", bin);
 	json_add(env, "harness_sha256", json_str(hex));

@@ -71,7 +71,7 @@ static cJSON *run_cluster(const struct cluster *o, const char *bin,
 			  const char *summary)
 {
 	struct cap_err err;
-	struct etcd_probed pr;
+	struct raft_probed pr;
 	char secs[24], clients[24], seed[24];
 	char *argv[] = { (char *)bin, "cluster", "-dir", (char *)members,
 			 "-seconds", secs, "-clients", clients,
@@ -86,7 +86,7 @@ static cJSON *run_cluster(const struct cluster *o, const char *bin,
 	snprintf(secs, sizeof(secs), "%ld", o->seconds);
 	snprintf(clients, sizeof(clients), "%ld", o->clients);
 	snprintf(seed, sizeof(seed), "%llu", o->seed);
-	etcd_probed_open(&pr, bin, etcd_raft_harness.spec, raw, o->ring);
+	raft_probed_open(&pr, bin, etcd_raft_harness.spec, raw, o->ring);
 	cleanup = on_failure(flush_raw, pr.out);
 	gp_follow(pr.e);
 	start = monotonic_seconds();
@@ -103,7 +103,7 @@ static cJSON *run_cluster(const struct cluster *o, const char *bin,
 		    bin, rc);
 	p = json_obj();
 	cancel_on_failure(cleanup);
-	json_add(p, "events", json_int(etcd_probed_end(&pr)));
+	json_add(p, "events", json_int(raft_probed_end(&pr)));
 	st = gp_stats(pr.e);
 	json_add(p, "records", json_int((long long)st->records));
 	json_add(p, "records_per_second",
@@ -141,7 +141,7 @@ static void cluster_prepare(struct live_capture *lc)
 	if (gp_may_probe(&err))
 		die_err(&err);
 	o->bin = o->binary ? xstrdup(o->binary) :
-		 etcd_go_build(LIVE_SRC, "build/etcd/live", "", NULL,
+		 raft_go_build(LIVE_SRC, "build/etcd/live", "", NULL,
 			       "the live etcd cluster (etcd server and client)");
 }
 
@@ -187,10 +187,10 @@ static void cluster_describe(struct live_capture *lc, cJSON *m)
 	char *summary = corpus_path(lc->corpus, ".summary"), *kept;
 
 	lc->environment = NULL;
-	etcd_describe_harness(env, LIVE_SRC, etcd_raft_harness.module, o->bin);
-	etcd_describe_probes(o->bin, etcd_raft_harness.spec, env);
+	raft_describe_harness(env, LIVE_SRC, etcd_raft_harness.module, o->bin);
+	raft_describe_probes(o->bin, etcd_raft_harness.spec, env);
 	json_add(env, "etcd_server_version",
-		 etcd_go_mod_version(LIVE_SRC, "go.etcd.io/etcd/server/v3"));
+		 raft_go_mod_version(LIVE_SRC, "go.etcd.io/etcd/server/v3"));
 	l = json_add(m, "live", json_obj());
 	json_add(l, "seconds", json_int(o->seconds));
 	json_add(l, "clients", json_int(o->clients));
@@ -212,7 +212,7 @@ static void cluster_describe(struct live_capture *lc, cJSON *m)
 /* Every target action, whatever the run: the workload exercises them all. */
 static void cluster_finish(struct live_capture *lc, const cJSON *counts)
 {
-	etcd_require_actions(lc->folder, counts);
+	raft_require_actions(lc->folder, counts);
 }
 
 static void cluster_release(struct live_capture *lc)
@@ -270,7 +270,7 @@ int etcd_live(struct live_capture *lc, struct cap_err *err)
 		.seconds = seconds, .clients = e->clients ? e->clients : 8,
 		.restart = !e->no_restart, .nemesis = e->nemesis, .seed = e->raft.x.seed,
 		.binary = e->raft.binary,
-		.ring = &((const struct etcd_ebpf_opts *)lc->driver_opts)->ring,
+		.ring = &((const struct raft_ebpf_opts *)lc->driver_opts)->ring,
 	};
 	return live_capture_run(&(struct live_capture){
 		.sys = lc->sys, .live = &cluster_live, .driver = &cluster_driver,

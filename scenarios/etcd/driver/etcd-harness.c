@@ -24,10 +24,10 @@ char *etcd_traced_harness(int cover)
 	static const char *const count[3] = { "-cover", "-covermode=count", pkgs };
 
 	if (cover)
-		return etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
+		return raft_go_build("scenarios/etcd", "build/etcd/harness-with_tla-cover",
 				     "with_tla", count,
 				     "the etcd harness (with_tla, Go coverage of raft)");
-	return etcd_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
+	return raft_go_build("scenarios/etcd", "build/etcd/harness-with_tla",
 			     "with_tla", NULL, "the etcd harness (with_tla)");
 }
 
@@ -61,12 +61,12 @@ static void trace_run(struct live_capture *lc)
 		free(rel);
 
 		progress("etcd %s (trace)", lc->sc[i].run);
-		r = proc_run(argv, lc->raw[i], NULL, ETCD_HARNESS_TIMEOUT);
+		r = proc_run(argv, lc->raw[i], NULL, RAFT_HARNESS_TIMEOUT);
 		if (!r.exited)
 			die(EXIT_CAPTURE_FAILED, "%s %s: %s %d", harness,
 			    lc->sc[i].path, r.timed_out ? "timed out after" : "signal",
-			    r.timed_out ? (int)ETCD_HARNESS_TIMEOUT : r.status);
-		etcd_harness_status(harness, lc->sc[i].path, r.status);
+			    r.timed_out ? (int)RAFT_HARNESS_TIMEOUT : r.status);
+		raft_harness_status(harness, lc->sc[i].path, r.status);
 	}
 }
 
