@@ -61,7 +61,7 @@ static void entries_axes(struct audit_axes *ax, const cJSON *learned)
 	struct audit_axes e = { 0 };
 	int added = 0;
 
-	etcd_audit_axes(&e, learned);
+	raft_audit_axes(&e, learned);
 	for (size_t i = 0; i < e.nrows; i++)
 		audit_add_row(ax, "%s", e.rows[i]);
 	for (size_t i = 0; i < e.ncols; i++) {
@@ -141,7 +141,7 @@ static int entries_classify(const struct window *w, struct strbuf *row,
 	const cJSON *q = node ? json_get(json_get(w->post, "nodes"), node) : NULL;
 
 	if (strcmp(w->action, APPEND) || !p || !q || !json_get_str(p, "role"))
-		return etcd_audit_cell(w->action, w->data, p, q, row, col);
+		return raft_audit_cell(w->action, w->data, p, q, row, col);
 	if (!(result = append_outcome(w->data, p, q, &commit)))
 		return 0;
 	strbuf_addstr(row, json_get_str(p, "role"));
@@ -159,7 +159,7 @@ static const char *entries_impossible(const char *row, const char *col)
 	size_t n = strlen(col);
 
 	if (strncmp(col, APPEND " ", strlen(APPEND) + 1))
-		return etcd_audit_impossible(row, col);
+		return raft_etcd_impossible(row, col);
 	if (strcmp(row, "leader") || strstr(col, ", new term") ||
 	    (n >= 10 && !strcmp(col + n - 10, "stale term")))
 		return NULL;
@@ -181,18 +181,18 @@ static const struct audit_domain entries_audit = {
 
 static void fold_entries(struct fold_run *run)
 {
-	etcd_fold_projection(run, &folder_etcd_entries, ETCD_ENTRIES);
+	raft_fold_projection(run, &folder_etcd_entries, RAFT_ENTRIES);
 }
 
 const struct folder folder_etcd_entries = {
 	.name = "etcd-entries",
 	.summary = "etcd with each node's log as its entries' terms, followed "
 		   "from the same trace events (docs/etcd-entries.md)",
-	.actions = etcd_actions,
+	.actions = raft_actions,
 	.form = FORM_STREAM,
 	.fold = fold_entries,
 	.audit = &entries_audit,
-	.itf = etcd_itf,
-	.actor = etcd_actor,
+	.itf = raft_itf,
+	.actor = raft_actor,
 	.refines = &folder_etcd,
 };

@@ -107,7 +107,7 @@ static int task_classify(const struct window *w, struct strbuf *row,
 	pre = slice(w->pre, node);
 	post = slice(w->post, node);
 	d = message(w->data);
-	in = pre && etcd_audit_cell(w->action, d, pre, post, row, col);
+	in = pre && raft_audit_cell(w->action, d, pre, post, row, col);
 	cJSON_Delete(pre);
 	cJSON_Delete(post);
 	cJSON_Delete(d);
@@ -267,7 +267,7 @@ static cJSON *task_impossible_windows(const char *row, const char *col)
 	result = end ? end + 1 : NULL;
 	if (end)
 		*end = '\0';
-	if (etcd_audit_impossible(row, col) && !by_sender_only(action, result)) {
+	if (raft_etcd_impossible(row, col) && !by_sender_only(action, result)) {
 		all = json_arr();
 		json_add(all, NULL, draw(row, action, result, new_term));
 	}
@@ -279,8 +279,8 @@ const struct audit_domain etcd_task_audit = {
 	.describes = "etcd's classes (folders/raft/raft-audit.c) over the task's "
 		     "shape: pre-state of the acting node x action x outcome x "
 		     "term rose",
-	.axes = etcd_audit_axes,
+	.axes = raft_audit_axes,
 	.classify = task_classify,
-	.impossible = etcd_audit_impossible,
+	.impossible = raft_etcd_impossible,
 	.impossible_windows = task_impossible_windows,
 };

@@ -20,7 +20,7 @@ extern const struct audit_domain etcd_task_audit;
 
 static void fold_task(struct fold_run *run)
 {
-	etcd_fold_projection(run, &folder_etcd_task, ETCD_TASK);
+	raft_fold_projection(run, &folder_etcd_task, RAFT_TASK);
 }
 
 static const char *const task_actor[] = { "to", "node", NULL };
@@ -30,7 +30,7 @@ const struct folder folder_etcd_task = {
 	.summary = "etcd at SysMoBench's task granularity: state grouped by "
 		   "variable, the message received as the input "
 		   "(docs/task-projections.md)",
-	.actions = etcd_actions,
+	.actions = raft_actions,
 	.form = FORM_CANONICAL,
 	.fold = fold_task,
 	.audit = &etcd_task_audit,

@@ -11,18 +11,18 @@
 
 static void etcd_fold(struct fold_run *run)
 {
-	etcd_fold_projection(run, &folder_etcd, ETCD_NODES);
+	raft_fold_projection(run, &folder_etcd, RAFT_NODES);
 }
 
 const struct folder folder_etcd = {
 	.name = "etcd",
 	.summary = "etcd-io/raft cluster from with_tla trace events (upstream's "
 		   "zap-wrapped NDJSON or bare events)",
-	.actions = etcd_actions,
-	.auxiliary = etcd_auxiliary,
+	.actions = raft_actions,
+	.auxiliary = raft_auxiliary,
 	.form = FORM_STREAM,
 	.fold = etcd_fold,
-	.audit = &etcd_audit,
-	.itf = etcd_itf,
-	.actor = etcd_actor,
+	.audit = &raft_etcd_audit,
+	.itf = raft_itf,
+	.actor = raft_actor,
 };

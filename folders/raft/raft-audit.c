@@ -33,13 +33,13 @@
 #include "../../capture/fold.h"
 #include "raft-audit.h"
 
-struct etcd_class {
+struct raft_class {
 	const char *action;
 	const char *results[4];   /* NULL-terminated; none: one class */
 	int term_may_rise;        /* new-term variants are in the domain */
 };
 
-static const struct etcd_class classes[] = {
+static const struct raft_class classes[] = {
 	{ "ElectionTimeout", { NULL }, 0 },
 	{ "HandleVoteRequest", { "granted", "rejected", NULL }, 1 },
 	{ "HandleAppendEntries", { "appended", "no new entries", "rejected", NULL }, 1 },
@@ -56,7 +56,7 @@ static const char *const roles[] = { "follower", "precandidate", "candidate",
 
 #define N_CLASSES (sizeof(classes) / sizeof(classes[0]))
 
-static void add_cols(struct audit_axes *ax, const struct etcd_class *c,
+static void add_cols(struct audit_axes *ax, const struct raft_class *c,
 		     const char *result)
 {
 	const char *sep = result ? " " : "";
@@ -68,7 +68,7 @@ static void add_cols(struct audit_axes *ax, const struct etcd_class *c,
 		audit_add_col(ax, "%s%s%s, new term", c->action, sep, result);
 }
 
-void etcd_audit_axes(struct audit_axes *ax, const cJSON *learned)
+void raft_audit_axes(struct audit_axes *ax, const cJSON *learned)
 {
 	(void)learned;
 	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
@@ -115,7 +115,7 @@ static const char *outcome(const char *a, const cJSON *data,
 	return NULL;
 }
 
-int etcd_audit_cell(const char *action, const cJSON *data, const cJSON *pre,
+int raft_audit_cell(const char *action, const cJSON *data, const cJSON *pre,
 		    const cJSON *post, struct strbuf *row, struct strbuf *col)
 {
 	const char *role = json_get_str(pre, "role"), *result;
@@ -131,14 +131,14 @@ int etcd_audit_cell(const char *action, const cJSON *data, const cJSON *pre,
 	return 1;
 }
 
-static int etcd_classify(const struct window *w, struct strbuf *row,
+static int raft_classify(const struct window *w, struct strbuf *row,
 			 struct strbuf *col)
 {
 	const char *node = json_get_str(w->data, "node");
 	const cJSON *pre = node ? json_get(json_get(w->pre, "nodes"), node) : NULL;
 	const cJSON *post = node ? json_get(json_get(w->post, "nodes"), node) : NULL;
 
-	return etcd_audit_cell(w->action, w->data, pre, post, row, col);
+	return raft_audit_cell(w->action, w->data, pre, post, row, col);
 }
 
 struct impossible_cell {
@@ -276,7 +276,7 @@ const char *raft_audit_impossible(const char *row, const char *col)
 			   row, col);
 }
 
-const char *etcd_audit_impossible(const char *row, const char *col)
+const char *raft_etcd_impossible(const char *row, const char *col)
 {
 	const char *why = raft_audit_impossible(row, col);
 
@@ -289,16 +289,16 @@ const char *etcd_audit_impossible(const char *row, const char *col)
 	"of the acting node x action x outcome (granted/rejected, " \
 	"appended/no new entries/rejected, commit advanced, dropped) x term rose"
 
-const struct audit_domain etcd_audit = {
+const struct audit_domain raft_etcd_audit = {
 	.describes = DESCRIBES,
-	.axes = etcd_audit_axes,
-	.classify = etcd_classify,
-	.impossible = etcd_audit_impossible,
+	.axes = raft_audit_axes,
+	.classify = raft_classify,
+	.impossible = raft_etcd_impossible,
 };
 
 const struct audit_domain raft_audit = {
 	.describes = DESCRIBES,
-	.axes = etcd_audit_axes,
-	.classify = etcd_classify,
+	.axes = raft_audit_axes,
+	.classify = raft_classify,
 	.impossible = raft_audit_impossible,
 };

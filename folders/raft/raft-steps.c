@@ -11,12 +11,12 @@ struct step_at {
 	char *pos;     /* the step's FILE:LINE */
 };
 
-struct etcd_steps {
+struct raft_steps {
 	struct step_at *at;
 	size_t n;
 };
 
-static void add_step(struct etcd_steps *s, const struct line_reader *r,
+static void add_step(struct raft_steps *s, const struct line_reader *r,
 		     const char *text)
 {
 	char *end;
@@ -31,9 +31,9 @@ static void add_step(struct etcd_steps *s, const struct line_reader *r,
 	s->at[s->n++].pos = xstrdup(end + 1);
 }
 
-struct etcd_steps *etcd_steps_read(const char *path)
+struct raft_steps *raft_steps_read(const char *path)
 {
-	struct etcd_steps *s;
+	struct raft_steps *s;
 	struct line_reader r;
 	const char *text;
 
@@ -47,7 +47,7 @@ struct etcd_steps *etcd_steps_read(const char *path)
 	return s;
 }
 
-const char *etcd_step_at(const struct etcd_steps *s, long line)
+const char *raft_step_at(const struct raft_steps *s, long line)
 {
 	const char *pos = NULL;
 
@@ -56,7 +56,7 @@ const char *etcd_step_at(const struct etcd_steps *s, long line)
 	return pos;
 }
 
-void etcd_steps_free(struct etcd_steps *s)
+void raft_steps_free(struct raft_steps *s)
 {
 	if (!s)
 		return;

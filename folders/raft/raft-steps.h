@@ -8,12 +8,12 @@
 #ifndef FOLDERS_RAFT_RAFT_STEPS_H
 #define FOLDERS_RAFT_RAFT_STEPS_H
 
-struct etcd_steps;
+struct raft_steps;
 
 /* Read @path (NULL: no map, returns NULL); a bad line dies naming it. */
-struct etcd_steps *etcd_steps_read(const char *path);
+struct raft_steps *raft_steps_read(const char *path);
 /* The FILE:LINE of the step that wrote trace line @line, or NULL. */
-const char *etcd_step_at(const struct etcd_steps *s, long line);
-void etcd_steps_free(struct etcd_steps *s);
+const char *raft_step_at(const struct raft_steps *s, long line);
+void raft_steps_free(struct raft_steps *s);
 
 #endif

@@ -127,7 +127,7 @@ struct term_commit {
 	long long term, commit;
 };
 
-struct etcd_fold {
+struct raft_fold {
 	struct fold_run *run;
 	struct line_reader r;
 	struct node *nodes;
@@ -138,9 +138,9 @@ struct etcd_fold {
 	long ignored_removed;
 	struct term_commit *commits;
 	size_t ncommits;
-	struct etcd_steps *steps;  /* the scenario's step map, or NULL */
+	struct raft_steps *steps;  /* the scenario's step map, or NULL */
 	const struct folder *folder;
-	enum etcd_projection proj;
+	enum raft_shape proj;
 	struct sent_terms *appends;  /* appends sent, not yet received */
 	size_t nappends;
 	struct sent_terms received[RECEIVED_KEPT];  /* a ring, for duplicates */
@@ -152,9 +152,9 @@ struct etcd_fold {
  * With a step map the message names the scenario step that made the line.
  */
 __attribute__((format(printf, 2, 3)))
-static _Noreturn void violation(struct etcd_fold *f, const char *fmt, ...)
+static _Noreturn void violation(struct raft_fold *f, const char *fmt, ...)
 {
-	const char *step = etcd_step_at(f->steps, f->r.line);
+	const char *step = raft_step_at(f->steps, f->r.line);
 	char msg[512];
 	va_list ap;
 
@@ -177,7 +177,7 @@ static const char *lookup(const char *const (*map)[2], size_t n,
 	return NULL;
 }
 
-static const char *role_name(struct etcd_fold *f, const char *role)
+static const char *role_name(struct raft_fold *f, const char *role)
 {
 	static const char *const map[][2] = {
 		{ "StateFollower", "follower" },
@@ -200,7 +200,7 @@ static int slice_eq(const struct slice *a, const struct slice *b)
 	       !strcmp(a->vote, b->vote);
 }
 
-static void copy_id(struct etcd_fold *f, char *dst, const char *src,
+static void copy_id(struct raft_fold *f, char *dst, const char *src,
 		    const char *what)
 {
 	if (!src || !*src || strlen(src) >= 24)
@@ -209,7 +209,7 @@ static void copy_id(struct etcd_fold *f, char *dst, const char *src,
 	strcpy(dst, src);
 }
 
-static void snapshot(struct etcd_fold *f, const cJSON *ev, struct slice *s)
+static void snapshot(struct raft_fold *f, const cJSON *ev, struct slice *s)
 {
 	const cJSON *st = json_get(ev, "state");
 
@@ -355,7 +355,7 @@ static void find_conflict(struct node *n)
  * after the append's index are the message's, and the old ones after
  * those stay only if none conflicted -- which the length traced tells.
  */
-static void append_untraced(struct etcd_fold *f, struct node *n)
+static void append_untraced(struct raft_fold *f, struct node *n)
 {
 	struct terms *t = &n->log_terms;
 	const struct terms *m = &n->append;
@@ -400,7 +400,7 @@ static void append_undecided(struct node *n)
  * logTerm (then that entry's term is known), and appends as
  * findConflict does.  The length reached must be the one traced.
  */
-static void follow_append(struct etcd_fold *f, struct node *n)
+static void follow_append(struct raft_fold *f, struct node *n)
 {
 	struct terms *t = &n->log_terms;
 	long long idx = n->append_index, prev = term_at(t, idx);
@@ -453,7 +453,7 @@ static void follow_snapshot(struct node *n)
  * its log now (a snapshot: entries 1 to its index).  Its logTerm is its
  * log's term at its index.
  */
-static void remember_append(struct etcd_fold *f, struct node *n,
+static void remember_append(struct raft_fold *f, struct node *n,
 			    const cJSON *msg)
 {
 	const char *type = json_get_str(msg, "type");
@@ -481,7 +481,7 @@ static void remember_append(struct etcd_fold *f, struct node *n,
 }
 
 /* The sent message @key's terms into @into; 0 if it was not seen sent. */
-static int sent_terms_of(struct etcd_fold *f, const char *key,
+static int sent_terms_of(struct raft_fold *f, const char *key,
 			 struct terms *into)
 {
 	for (size_t i = 0; i < f->nappends; i++) {
@@ -510,7 +510,7 @@ static int sent_terms_of(struct etcd_fold *f, const char *key,
  * The received append or snapshot @msg's entries' terms into @n, if it was
  * seen sent (else unknown).  etcd-entries gives the append's in its data.
  */
-static void received_append(struct etcd_fold *f, struct node *n,
+static void received_append(struct raft_fold *f, struct node *n,
 			    const cJSON *msg)
 {
 	char *key = msg_key(msg);
@@ -525,7 +525,7 @@ static void received_append(struct etcd_fold *f, struct node *n,
 		for (size_t i = 0; i < n->append.n; i++)
 			n->append.t[i] = TERM_UNKNOWN;
 	}
-	if (f->proj == ETCD_ENTRIES && !strcmp(n->open, "HandleAppendEntries"))
+	if (f->proj == RAFT_ENTRIES && !strcmp(n->open, "HandleAppendEntries"))
 		json_add(n->data, "entryTerms", terms_json(&n->append));
 	free(key);
 }
@@ -543,7 +543,7 @@ static const char *raft_role(const char *role)
 	return lookup(map, sizeof(map) / sizeof(map[0]), role);
 }
 
-static long long last_term(struct etcd_fold *f, const struct node *n)
+static long long last_term(struct raft_fold *f, const struct node *n)
 {
 	const struct terms *t = &n->shown_terms;
 
@@ -556,7 +556,7 @@ static long long last_term(struct etcd_fold *f, const struct node *n)
 }
 
 /* etcd-task: the state grouped by variable, each a map node -> value. */
-static cJSON *task_state(struct etcd_fold *f)
+static cJSON *task_state(struct raft_fold *f)
 {
 	static const char *const vars[] = {
 		"currentTerm", "state", "votedFor", "commitIndex", "logLen",
@@ -581,11 +581,11 @@ static cJSON *task_state(struct etcd_fold *f)
 	return st;
 }
 
-static cJSON *state_json(struct etcd_fold *f)
+static cJSON *state_json(struct raft_fold *f)
 {
 	cJSON *st, *nodes;
 
-	if (f->proj == ETCD_TASK)
+	if (f->proj == RAFT_TASK)
 		return task_state(f);
 	st = json_obj();
 	nodes = json_add(st, "nodes", json_obj());
@@ -602,13 +602,13 @@ static cJSON *state_json(struct etcd_fold *f)
 		json_add(o, "vote", json_str(n->shown.vote));
 		json_add(o, "commit", json_int(n->shown.commit));
 		json_add(o, "log", json_int(n->shown.log));
-		if (f->proj == ETCD_ENTRIES)
+		if (f->proj == RAFT_ENTRIES)
 			json_add(o, "logTerms", terms_json(&n->shown_terms));
 	}
 	return st;
 }
 
-static void start(struct etcd_fold *f)
+static void start(struct raft_fold *f)
 {
 	cJSON *st;
 
@@ -621,7 +621,7 @@ static void start(struct etcd_fold *f)
 }
 
 /* A node in term @term showed commit @commit. */
-static void note_commit(struct etcd_fold *f, long long term, long long commit)
+static void note_commit(struct raft_fold *f, long long term, long long commit)
 {
 	for (size_t i = 0; i < f->ncommits; i++)
 		if (f->commits[i].term == term) {
@@ -638,7 +638,7 @@ static void note_commit(struct etcd_fold *f, long long term, long long commit)
  * entry committed by then was committed in such a term, and every leader
  * of @term holds it (leader completeness).
  */
-static long long committed_before(const struct etcd_fold *f, long long term)
+static long long committed_before(const struct raft_fold *f, long long term)
 {
 	long long c = 0;
 
@@ -653,7 +653,7 @@ static long long committed_before(const struct etcd_fold *f, long long term)
  * holds every entry shown committed in an earlier term (leader
  * completeness, as far as the projection's log lengths show it).
  */
-static void check_leader(struct etcd_fold *f, const struct node *n)
+static void check_leader(struct raft_fold *f, const struct node *n)
 {
 	for (size_t i = 0; i < f->nleaders; i++) {
 		if (f->leaders[i].term != n->s.term)
@@ -687,7 +687,7 @@ static int log_cut(const struct node *n, const struct slice *now)
 }
 
 /* Move @n's slice to @now, checking what may never happen in between. */
-static void advance(struct etcd_fold *f, struct node *n,
+static void advance(struct raft_fold *f, struct node *n,
 		    const struct slice *now)
 {
 	const struct slice *s = &n->s;
@@ -700,7 +700,7 @@ static void advance(struct etcd_fold *f, struct node *n,
 	if (now->commit > now->log)
 		violation(f, "node %s commits %lld beyond its log %lld", n->id,
 		       now->commit, now->log);
-	if (f->proj != ETCD_NODES)
+	if (f->proj != RAFT_NODES)
 		follow_log(n, now);
 	n->s = *now;
 	note_commit(f, now->term, now->commit);
@@ -708,7 +708,7 @@ static void advance(struct etcd_fold *f, struct node *n,
 		check_leader(f, n);
 }
 
-static void check_timeout(struct etcd_fold *f, const struct node *n,
+static void check_timeout(struct raft_fold *f, const struct node *n,
 			  const struct slice *pre)
 {
 	const struct slice *s = &n->s;
@@ -725,14 +725,14 @@ static void check_timeout(struct etcd_fold *f, const struct node *n,
  * (other nodes keep their shown slices: their pending changes belong to
  * actions whose windows come later).
  */
-static void emit(struct etcd_fold *f, struct node *n, const char *action,
+static void emit(struct raft_fold *f, struct node *n, const char *action,
 		 cJSON *data)
 {
 	cJSON *st;
 
 	start(f);
 	n->shown = n->s;
-	if (f->proj != ETCD_NODES)
+	if (f->proj != RAFT_NODES)
 		terms_copy(&n->shown_terms, &n->log_terms);
 	if (!data) {
 		data = json_obj();
@@ -781,7 +781,7 @@ static int sent_now(const struct node *n, const cJSON *msg)
 	return found;
 }
 
-static void close_open(struct etcd_fold *f, struct node *n)
+static void close_open(struct raft_fold *f, struct node *n)
 {
 	const char *action = n->open;
 
@@ -789,9 +789,9 @@ static void close_open(struct etcd_fold *f, struct node *n)
 	if (!action)
 		return;
 	n->open = NULL;
-	if (f->proj != ETCD_NODES && !strcmp(action, "HandleAppendEntries"))
+	if (f->proj != RAFT_NODES && !strcmp(action, "HandleAppendEntries"))
 		follow_append(f, n);
-	if (f->proj != ETCD_NODES && !strcmp(action, "HandleSnapshot"))
+	if (f->proj != RAFT_NODES && !strcmp(action, "HandleSnapshot"))
 		follow_snapshot(n);
 	emit(f, n, action, n->data);
 	n->data = NULL;
@@ -827,7 +827,7 @@ static const char *aux_label(const char *event, const struct slice *old,
  * BecomePreCandidate window follows.  (A window a stale message left open,
  * no Ready having closed it, would else take in the next campaign.)
  */
-static int pre_campaign(struct etcd_fold *f, struct node *n,
+static int pre_campaign(struct raft_fold *f, struct node *n,
 			const struct slice *now)
 {
 	struct slice before = *now;
@@ -854,7 +854,7 @@ static int pre_campaign(struct etcd_fold *f, struct node *n,
  * (BecomeFollower).  A window that mixed the two would show a step no
  * handler takes.
  */
-static int untraced_rise(struct etcd_fold *f, struct node *n,
+static int untraced_rise(struct raft_fold *f, struct node *n,
 			 const char *event, const struct slice *now)
 {
 	struct slice old = n->s;
@@ -868,7 +868,7 @@ static int untraced_rise(struct etcd_fold *f, struct node *n,
 }
 
 /* Account for what changed in @n since its previous event. */
-static void observe(struct etcd_fold *f, struct node *n, const char *event,
+static void observe(struct raft_fold *f, struct node *n, const char *event,
 		    const struct slice *now)
 {
 	struct slice old = n->s;
@@ -881,7 +881,7 @@ static void observe(struct etcd_fold *f, struct node *n, const char *event,
 		emit(f, n, aux_label(event, &old, now), NULL);
 }
 
-static struct node *find_node(struct etcd_fold *f, const char *id)
+static struct node *find_node(struct raft_fold *f, const char *id)
 {
 	for (size_t i = 0; i < f->n; i++)
 		if (!strcmp(f->nodes[i].id, id))
@@ -889,7 +889,7 @@ static struct node *find_node(struct etcd_fold *f, const char *id)
 	return NULL;
 }
 
-static struct node *add_node(struct etcd_fold *f, const char *id,
+static struct node *add_node(struct raft_fold *f, const char *id,
 			     const struct slice *s)
 {
 	unsigned long long num = strtoull(id, NULL, 10);
@@ -925,7 +925,7 @@ static struct node *add_node(struct etcd_fold *f, const char *id,
  * request; prevLogIndex, prevLogTerm, entries -- how many -- and
  * commitIndex of an append; commitIndex of a heartbeat).
  */
-static cJSON *task_input(struct etcd_fold *f, const struct node *n,
+static cJSON *task_input(struct raft_fold *f, const struct node *n,
 			 const cJSON *msg, const char *action)
 {
 	static const char *const names[][2] = {
@@ -959,13 +959,13 @@ static cJSON *task_input(struct etcd_fold *f, const struct node *n,
 	return d;
 }
 
-static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
+static cJSON *msg_data(struct raft_fold *f, const struct node *n,
 		       const cJSON *msg, const char *action)
 {
 	cJSON *d;
 	char from[24];
 
-	if (f->proj == ETCD_TASK)
+	if (f->proj == RAFT_TASK)
 		return task_input(f, n, msg, action);
 	d = json_obj();
 
@@ -988,7 +988,7 @@ static cJSON *msg_data(struct etcd_fold *f, const struct node *n,
 }
 
 /* What a received message's handler is called (NULL: no window). */
-static const char *handler(struct etcd_fold *f, const cJSON *msg)
+static const char *handler(struct raft_fold *f, const cJSON *msg)
 {
 	static const char *const map[][2] = {
 		{ "MsgApp", "HandleAppendEntries" },
@@ -1004,7 +1004,7 @@ static const char *handler(struct etcd_fold *f, const cJSON *msg)
 	return lookup(map, sizeof(map) / sizeof(map[0]), type);
 }
 
-static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
+static void receive(struct raft_fold *f, struct node *n, const cJSON *ev,
 		    const struct slice *now)
 {
 	const cJSON *msg = json_get(ev, "msg");
@@ -1028,13 +1028,13 @@ static void receive(struct etcd_fold *f, struct node *n, const cJSON *ev,
 		if (term > n->open_term)
 			n->open_term = term;
 	}
-	if (f->proj != ETCD_NODES && action &&
+	if (f->proj != RAFT_NODES && action &&
 	    (!strcmp(action, "HandleAppendEntries") ||
 	     !strcmp(action, "HandleSnapshot")))
 		received_append(f, n, msg);
 }
 
-static void replicate(struct etcd_fold *f, struct node *n,
+static void replicate(struct raft_fold *f, struct node *n,
 		      const struct slice *now)
 {
 	/*
@@ -1063,13 +1063,13 @@ static void replicate(struct etcd_fold *f, struct node *n,
  * check) says so in its data, "dropped", and ends there: a grader takes
  * a leader's proposal that changes nothing only so.
  */
-static void dropped(struct etcd_fold *f, struct node *n)
+static void dropped(struct raft_fold *f, struct node *n)
 {
 	if (!n->open || strcmp(n->open, "ClientProposal")) {
 		close_open(f, n);
 		open_action(n, "ClientProposal", NULL);
 	}
-	if (f->proj != ETCD_TASK) {
+	if (f->proj != RAFT_TASK) {
 		n->data = json_obj();
 		json_add(n->data, "node", json_str(n->id));
 		json_add(n->data, "dropped", json_bool(1));
@@ -1127,7 +1127,7 @@ static void keep_conf(struct node *n, const cJSON *ev)
  * The old one is upstream's conf[0], or (the probes read no map, so no
  * conf) the one @n last switched to.
  */
-static void apply_conf(struct etcd_fold *f, struct node *n, const cJSON *ev)
+static void apply_conf(struct raft_fold *f, struct node *n, const cJSON *ev)
 {
 	const cJSON *newconf = new_conf(ev);
 	const cJSON *conf = json_get(ev, "conf"), *id;
@@ -1167,11 +1167,11 @@ static void apply_conf(struct etcd_fold *f, struct node *n, const cJSON *ev)
  * effect of the message handled.  A snapshot's own switch (restore) is
  * its handler's.
  */
-static void note_switch(struct etcd_fold *f, struct node *n, const cJSON *ev)
+static void note_switch(struct raft_fold *f, struct node *n, const cJSON *ev)
 {
 	const cJSON *newconf = new_conf(ev);
 
-	if (!n->open || !n->data || f->proj == ETCD_TASK ||
+	if (!n->open || !n->data || f->proj == RAFT_TASK ||
 	    !strcmp(n->open, "HandleSnapshot"))
 		return;
 	cJSON_DeleteItemFromObjectCaseSensitive(n->data, "conf");
@@ -1206,13 +1206,13 @@ static void note_switch(struct etcd_fold *f, struct node *n, const cJSON *ev)
  * and a cut never below the node's own commit (log_cut) keep holding
  * across the restart.
  */
-static void restart(struct etcd_fold *f, struct node *n)
+static void restart(struct raft_fold *f, struct node *n)
 {
 	close_open(f, n);
 	open_action(n, "Restart", NULL);
 }
 
-static void restarted(struct etcd_fold *f, struct node *n, const char *name,
+static void restarted(struct raft_fold *f, struct node *n, const char *name,
 		      const cJSON *ev, const struct slice *now)
 {
 	const struct slice *pre = &n->pre;
@@ -1235,13 +1235,13 @@ static void restarted(struct etcd_fold *f, struct node *n, const char *name,
 		       now->vote, pre->log, now->log, now->commit);
 	/* storage kept a prefix of the log, or gave it entries untraced */
 	terms_untraced(n, now->log);
-	if (f->proj == ETCD_ENTRIES)
+	if (f->proj == RAFT_ENTRIES)
 		terms_forget_above(&n->log_terms, now->commit);
 	n->s = *now;
 	close_open(f, n);
 }
 
-static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
+static void dispatch(struct raft_fold *f, struct node *n, const char *name,
 		     const cJSON *ev, const struct slice *now)
 {
 	if (!strcmp(name, "SendPreVoteResponse")) {
@@ -1284,7 +1284,7 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 		observe(f, n, name, now);
 		if (!strncmp(name, "Send", 4))
 			remember_sent(n, json_get(ev, "msg"));
-		if (f->proj != ETCD_NODES &&
+		if (f->proj != RAFT_NODES &&
 		    !strcmp(name, "SendAppendEntriesRequest"))
 			remember_append(f, n, json_get(ev, "msg"));
 		if (!strcmp(name, "ApplyConfChange"))
@@ -1296,7 +1296,7 @@ static void dispatch(struct etcd_fold *f, struct node *n, const char *name,
 
 static void fold_event(void *ctx, const cJSON *ev)
 {
-	struct etcd_fold *f = ctx;
+	struct raft_fold *f = ctx;
 	const char *name = json_get_str(ev, "name");
 	char nid[24];
 	struct slice now;
@@ -1320,11 +1320,11 @@ static void fold_event(void *ctx, const cJSON *ev)
 	dispatch(f, n, name, ev, &now);
 }
 
-void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
-			  enum etcd_projection proj)
+void raft_fold_projection(struct fold_run *run, const struct folder *folder,
+			  enum raft_shape proj)
 {
-	struct etcd_fold f = { .run = run, .folder = folder, .proj = proj,
-			       .steps = etcd_steps_read(run->step_map) };
+	struct raft_fold f = { .run = run, .folder = folder, .proj = proj,
+			       .steps = raft_steps_read(run->step_map) };
 	struct cap_err err;
 	long long skipped = with_tla_read(&f.r, run->path, run->input,
 					  fold_event, &f, &err);
@@ -1362,35 +1362,35 @@ void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
 	free(f.nodes);
 	free(f.leaders);
 	free(f.commits);
-	etcd_steps_free(f.steps);
+	raft_steps_free(f.steps);
 }
 
-const char *const etcd_actions[] = {
+const char *const raft_actions[] = {
 	"ElectionTimeout", "HandleVoteRequest", "ClientProposal",
 	"HandleAppendEntries", "HandleHeartbeat", NULL,
 };
 
 /* Its other windows (the header comment), which refining systems share. */
-const char *const etcd_auxiliary[] = {
+const char *const raft_auxiliary[] = {
 	"BecomeLeader", "BecomeFollower", "BecomePreCandidate", "Commit",
 	"HandleSnapshot", "Restart", "UntracedChange", "AddNode",
 	"RemoveNode", NULL,
 };
 
 /* nodes: node id -> that node's state */
-const struct itf_var etcd_itf[] = {
+const struct itf_var raft_itf[] = {
 	{ "nodes", "map" },
 	{ 0 }
 };
 
-const char *const etcd_actor[] = { "node", NULL };
+const char *const raft_actor[] = { "node", NULL };
 
 const struct folder raft_projection = {
 	.name = "raft",
 	.summary = "the raft projection, which each raft's folder folds into",
-	.actions = etcd_actions,
-	.auxiliary = etcd_auxiliary,
+	.actions = raft_actions,
+	.auxiliary = raft_auxiliary,
 	.form = FORM_STREAM,
-	.itf = etcd_itf,
-	.actor = etcd_actor,
+	.itf = raft_itf,
+	.actor = raft_actor,
 };

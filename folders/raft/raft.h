@@ -18,47 +18,47 @@ struct fold_run;
 
 /*
  * The projection itself, as what a raft folded into it refines
- * (ETCD_RAFT_FOLDER): its actions and other windows, no fold of its own,
+ * (RAFT_FOLDER): its actions and other windows, no fold of its own,
  * no system of the table.  etcd's folder, the projection's reference,
  * refines nothing: windows of these actions without a manifest are
  * inferred to be etcd's, never another raft's (capture/window-read.c).
  */
 extern const struct folder raft_projection;
 /* Every projection's target actions, and the reference one's other windows. */
-extern const char *const etcd_actions[], *const etcd_auxiliary[];
-/* etcd's state and window data, which etcd-entries refines (hashicorp.c shares them). */
-extern const struct itf_var etcd_itf[];
-extern const char *const etcd_actor[];
+extern const char *const raft_actions[], *const raft_auxiliary[];
+/* The state's sets and maps, and who acts: every raft's and etcd-entries'. */
+extern const struct itf_var raft_itf[];
+extern const char *const raft_actor[];
 
-enum etcd_projection {
-	ETCD_NODES,    /* etcd: {nodes: {id: {role, term, vote, commit, log}}} */
-	ETCD_TASK,     /* etcd-task: the same by variable */
-	ETCD_ENTRIES,  /* etcd-entries: etcd's with each log's terms */
+enum raft_shape {
+	RAFT_NODES,    /* {nodes: {id: {role, term, vote, commit, log}}} */
+	RAFT_TASK,     /* etcd-task: the same by variable */
+	RAFT_ENTRIES,  /* etcd-entries: etcd's with each log's terms */
 };
 
-/* Fold @run as system @folder in projection @proj. */
-void etcd_fold_projection(struct fold_run *run, const struct folder *folder,
-			  enum etcd_projection proj);
+/* Fold @run as system @folder, its windows of shape @proj. */
+void raft_fold_projection(struct fold_run *run, const struct folder *folder,
+			  enum raft_shape proj);
 
 /*
- * Another raft in etcd's projection (hashicorp.c, raftrs.c), folded by
- * etcd's folder from the with_tla-shaped events its probe spec writes
- * (docs/raft-mapping.md): its own name, so that its
- * corpora and audits stand beside etcd's; etcd's actions, checks and
+ * Another raft in the projection (folders/hashicorp/, folders/raftrs/),
+ * folded by this fold from the with_tla-shaped events its probe spec
+ * writes (docs/raft-mapping.md): its own name, so that its corpora and
+ * audits stand beside etcd's; the projection's actions, checks and
  * grader, and the audit domain @AUDIT (raft-audit.h: etcd's cells, or
  * the projection's for a raft etcd's code does not decide).  Windows
  * without a manifest are etcd's, unless --system.
  */
-#define ETCD_RAFT_FOLDER(NAME, SUMMARY, AUDIT) \
+#define RAFT_FOLDER(NAME, SUMMARY, AUDIT) \
 	extern const struct folder folder_##NAME; \
 	static void fold_##NAME(struct fold_run *run) \
 	{ \
-		etcd_fold_projection(run, &folder_##NAME, ETCD_NODES); \
+		raft_fold_projection(run, &folder_##NAME, RAFT_NODES); \
 	} \
 	const struct folder folder_##NAME = { \
-		.name = #NAME, .summary = SUMMARY, .actions = etcd_actions, \
+		.name = #NAME, .summary = SUMMARY, .actions = raft_actions, \
 		.form = FORM_STREAM, .fold = fold_##NAME, .audit = (AUDIT), \
-		.itf = etcd_itf, .actor = etcd_actor, .refines = &raft_projection, \
+		.itf = raft_itf, .actor = raft_actor, .refines = &raft_projection, \
 	}
 
 #endif

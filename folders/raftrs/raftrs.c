@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * raftrs: TiKV's raft-rs in etcd's projection (raft.h's
- * ETCD_RAFT_FOLDER), from the events of scenarios/raftrs/raft.probes
+ * raftrs: TiKV's raft-rs in the raft projection (folders/raft/raft.h's
+ * RAFT_FOLDER), from the events of scenarios/raftrs/raft.probes
  * (docs/raftrs.md).
  */
-#include "../raft/raft.h"
 #include "../raft/raft-audit.h"
+#include "../raft/raft.h"
 
-ETCD_RAFT_FOLDER(raftrs, "TiKV's raft-rs (crate raft) in etcd's projection, "
-		 "from its probe spec's events",
-		 /* a port of etcd's raft: etcd's impossible cells hold for it */
-		 &etcd_audit);
+RAFT_FOLDER(raftrs, "TiKV's raft-rs (crate raft) in etcd's projection, "
+	    "from its probe spec's events",
+	    /* a port of etcd's raft: etcd's impossible cells hold for it */
+	    &raft_etcd_audit);
