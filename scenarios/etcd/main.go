@@ -13,10 +13,11 @@
 // probes on this process, or (built with -tags with_tla) from upstream's
 // TraceLogger hook, whose events tracing.go writes to stdout.
 //
-// Usage: etcd-harness SCENARIO_FILE [STEP_MAP] (explore.go: -generate);
-// etcd-harness -batch SCENARIO_FILE... replays each in turn, each on a
-// cluster of its own, in one process (probes attached once); etcd-harness
-// -serve runs the tries of an exploration read from stdin (serve.go).
+// Usage: etcd-harness SCENARIO_FILE [STEP_MAP]; etcd-harness -batch
+// SCENARIO_FILE... replays each in turn, each on a cluster of its own, in
+// one process (probes attached once); -generate and -serve are an
+// exploration's (the language's, scenarios/raft/lang; explore.go: this
+// cluster's options).
 package main
 
 import (
@@ -27,11 +28,11 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"strings"
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
+	"raft/lang"
 )
 
 // nodes start as the cluster; up to maxNodes, the others join by add-node.
@@ -57,7 +58,7 @@ type node struct {
 // in the order they were sent, and the partition (nodes in different
 // groups cannot reach each other; all in group 0 when healed).
 type cluster struct {
-	cfg    config
+	cfg    lang.Config
 	logger raft.Logger
 	nodes  [maxNodes + 1]*node // nil: not started
 	queue  [maxNodes + 1][]*pb.Message
@@ -70,7 +71,7 @@ func refuse(format string, args ...any) error {
 	return fmt.Errorf(format, args...)
 }
 
-func newCluster(cfg config) *cluster {
+func newCluster(cfg lang.Config) *cluster {
 	c := &cluster{cfg: cfg}
 	c.logger = &raft.DefaultLogger{Logger: log.New(io.Discard, "", 0)}
 	for id := uint64(1); id <= nodes; id++ {
@@ -90,7 +91,7 @@ func (c *cluster) join(id uint64) {
 		ConfState: &pb.ConfState{Voters: []uint64{1, 2, 3}},
 	}}
 	if err := st.ApplySnapshot(snap); err != nil {
-		fatal(1, "bootstrap snapshot: %v", err)
+		lang.Fatal(1, "bootstrap snapshot: %v", err)
 	}
 	c.nodes[id] = &node{storage: st}
 	c.start(id)
@@ -103,22 +104,22 @@ func (c *cluster) start(id uint64) {
 	n := c.nodes[id]
 	rc := &raft.Config{
 		ID:              id,
-		ElectionTick:    c.cfg.electionTick,
-		HeartbeatTick:   c.cfg.heartbeatTick,
-		PreVote:         c.cfg.preVote,
-		CheckQuorum:     c.cfg.checkQuorum,
+		ElectionTick:    c.cfg.ElectionTick,
+		HeartbeatTick:   c.cfg.HeartbeatTick,
+		PreVote:         c.cfg.PreVote,
+		CheckQuorum:     c.cfg.CheckQuorum,
 		Storage:         n.storage,
 		MaxSizePerMsg:   1 << 20,
 		MaxInflightMsgs: 256,
 		Logger:          c.logger,
 
-		DisableProposalForwarding: c.cfg.noForwarding,
-		MaxUncommittedEntriesSize: c.cfg.maxUncommitted,
+		DisableProposalForwarding: c.cfg.NoForwarding,
+		MaxUncommittedEntriesSize: c.cfg.MaxUncommitted,
 	}
 	setTraceLogger(rc)
 	rn, err := raft.NewRawNode(rc)
 	if err != nil {
-		fatal(1, "node %d: %v", id, err)
+		lang.Fatal(1, "node %d: %v", id, err)
 	}
 	n.rn = rn
 	// raft hands the committed entries above the storage's snapshot out
@@ -145,16 +146,16 @@ func (c *cluster) drain(id uint64) {
 		rd := n.rn.Ready()
 		if !raft.IsEmptySnap(rd.Snapshot) {
 			if err := n.storage.ApplySnapshot(rd.Snapshot); err != nil {
-				fatal(1, "node %d: apply snapshot: %v", id, err)
+				lang.Fatal(1, "node %d: apply snapshot: %v", id, err)
 			}
 		}
 		if rd.HardState != nil && !raft.IsEmptyHardState(rd.HardState) {
 			if err := n.storage.SetHardState(rd.HardState); err != nil {
-				fatal(1, "node %d: set hard state: %v", id, err)
+				lang.Fatal(1, "node %d: set hard state: %v", id, err)
 			}
 		}
 		if err := n.storage.Append(rd.Entries); err != nil {
-			fatal(1, "node %d: append: %v", id, err)
+			lang.Fatal(1, "node %d: append: %v", id, err)
 		}
 		for _, m := range rd.Messages {
 			c.route(m)
@@ -184,8 +185,14 @@ func (c *cluster) take(to, from uint64) (*pb.Message, error) {
 	return m, nil
 }
 
-// deliverOne steps the first message from queued for to, then drains to.
-func (c *cluster) deliverOne(to, from uint64) error {
+// Drop loses the first message from queued for to.
+func (c *cluster) Drop(to, from uint64) error {
+	_, err := c.take(to, from)
+	return err
+}
+
+// DeliverOne steps the first message from queued for to, then drains to.
+func (c *cluster) DeliverOne(to, from uint64) error {
 	m, err := c.take(to, from)
 	if err != nil {
 		return err
@@ -197,16 +204,16 @@ func (c *cluster) deliverOne(to, from uint64) error {
 	return nil
 }
 
-// deliver steps every message queued for to that from sent, one at a time
+// Deliver steps every message queued for to that from sent, one at a time
 // in queue order, draining to after each; other senders' messages stay.
-func (c *cluster) deliver(to, from uint64) {
+func (c *cluster) Deliver(to, from uint64) {
 	for c.find(to, from) >= 0 {
-		_ = c.deliverOne(to, from)
+		_ = c.DeliverOne(to, from)
 	}
 }
 
-// duplicate queues a copy of the first message from to to right after it.
-func (c *cluster) duplicate(to, from uint64) error {
+// Duplicate queues a copy of the first message from to to right after it.
+func (c *cluster) Duplicate(to, from uint64) error {
 	i := c.find(to, from)
 	if i < 0 {
 		return refuse("no message from %d queued for %d", from, to)
@@ -216,9 +223,9 @@ func (c *cluster) duplicate(to, from uint64) error {
 	return nil
 }
 
-// reverse reverses the order of from's messages in to's queue; the other
+// Reverse reverses the order of from's messages in to's queue; the other
 // senders' messages keep their places.
-func (c *cluster) reverse(to, from uint64) {
+func (c *cluster) Reverse(to, from uint64) {
 	q := c.queue[to]
 	var at []int
 	for i, m := range q {
@@ -231,26 +238,26 @@ func (c *cluster) reverse(to, from uint64) {
 	}
 }
 
-// queued says whether a message from from is queued for to; queuedFor,
+// Queued says whether a message from from is queued for to; QueuedFor,
 // whether any is (the generator's view of the network).
-func (c *cluster) queued(to, from uint64) bool { return c.find(to, from) >= 0 }
+func (c *cluster) Queued(to, from uint64) bool { return c.find(to, from) >= 0 }
 
-func (c *cluster) queuedFor(to uint64) bool { return len(c.queue[to]) > 0 }
+func (c *cluster) QueuedFor(to uint64) bool { return len(c.queue[to]) > 0 }
 
-// duplicable: any message of etcd's can be duplicated.
-func (c *cluster) duplicable(to, from uint64) bool { return true }
+// Duplicable: any message of etcd's can be duplicated.
+func (c *cluster) Duplicable(to, from uint64) bool { return true }
 
-func (c *cluster) partitioned() bool { return c.group != [maxNodes + 1]int{} }
+func (c *cluster) Partitioned() bool { return c.group != [maxNodes + 1]int{} }
 
-// started: a node above nodes starts at its add-node.
-func (c *cluster) started(id uint64) bool { return c.nodes[id] != nil }
+// Started: a node above nodes starts at its add-node.
+func (c *cluster) Started(id uint64) bool { return c.nodes[id] != nil }
 
-func (c *cluster) crashed(id uint64) bool {
+func (c *cluster) Crashed(id uint64) bool {
 	n := c.nodes[id]
 	return n != nil && n.rn == nil && !n.removed
 }
 
-func (c *cluster) pending() bool {
+func (c *cluster) Pending() bool {
 	for to := 1; to <= maxNodes; to++ {
 		if len(c.queue[to]) > 0 {
 			return true
@@ -259,7 +266,7 @@ func (c *cluster) pending() bool {
 	return false
 }
 
-func (c *cluster) campaign(id uint64) error {
+func (c *cluster) Campaign(id uint64) error {
 	if err := c.nodes[id].rn.Campaign(); err != nil {
 		return refuse("campaign %d: %v", id, err)
 	}
@@ -267,11 +274,11 @@ func (c *cluster) campaign(id uint64) error {
 	return nil
 }
 
-// propose hands data to node id; a follower forwards it to the leader it
+// Propose hands data to node id; a follower forwards it to the leader it
 // knows (MsgProp), and raft drops it if there is none (refused: the step
 // does nothing).  A leader's drop (past max-uncommitted-size) is raft's
 // decision, not refused.
-func (c *cluster) propose(id uint64, data string) error {
+func (c *cluster) Propose(id uint64, data string) error {
 	err := c.nodes[id].rn.Propose([]byte(data))
 	if err != nil && c.nodes[id].rn.Status().RaftState != raft.StateLeader {
 		return refuse("propose %d: %v", id, err)
@@ -313,10 +320,10 @@ func (c *cluster) tickSafe(id uint64) bool {
 	if c.nodes[id].rn.Status().RaftState == raft.StateLeader {
 		return true
 	}
-	return c.electionElapsed(id)+1 < c.cfg.electionTick
+	return c.electionElapsed(id)+1 < c.cfg.ElectionTick
 }
 
-func (c *cluster) tick(id uint64) error {
+func (c *cluster) Tick(id uint64) error {
 	if !c.tickSafe(id) {
 		return refuse("tick %d: node %d has ticked %d time(s) without "+
 			"hearing from a leader; one more may reach its randomized "+
@@ -328,18 +335,30 @@ func (c *cluster) tick(id uint64) error {
 	return nil
 }
 
-// crash stops node id: its volatile state and the messages queued for it
+// Crash stops node id: its volatile state and the messages queued for it
 // are lost; its storage stays.
-func (c *cluster) crash(id uint64) {
+func (c *cluster) Crash(id uint64) {
 	c.nodes[id].rn = nil
 	c.queue[id] = nil
 }
 
-// hold makes node id's application slow: its Ready is not taken until
+// Discard loses every message queued for id.
+func (c *cluster) Discard(id uint64) { c.queue[id] = nil }
+
+// Restart starts crashed node id over its storage, then drains it.
+func (c *cluster) Restart(id uint64) {
+	c.start(id)
+	c.drain(id)
+}
+
+// Heal ends the partition.
+func (c *cluster) Heal() { c.group = [maxNodes + 1]int{} }
+
+// Hold makes node id's application slow: its Ready is not taken until
 // release, so the steps in between reach raft one after another with
 // nothing persisted or sent, as raft's Node steps messages while etcd's
 // server has not yet taken the last Ready.
-func (c *cluster) hold(id uint64) error {
+func (c *cluster) Hold(id uint64) error {
 	if c.nodes[id].held {
 		return refuse("node %d is held already", id)
 	}
@@ -347,7 +366,7 @@ func (c *cluster) hold(id uint64) error {
 	return nil
 }
 
-func (c *cluster) release(id uint64) error {
+func (c *cluster) Release(id uint64) error {
 	if !c.nodes[id].held {
 		return refuse("node %d is not held", id)
 	}
@@ -356,10 +375,10 @@ func (c *cluster) release(id uint64) error {
 	return nil
 }
 
-// compact takes a snapshot of node id's applied state at index and drops
+// Compact takes a snapshot of node id's applied state at index and drops
 // its storage's log up to it (raft then sends a follower that needs the
 // dropped entries a MsgSnap), with the configuration node id had there.
-func (c *cluster) compact(id, index uint64) error {
+func (c *cluster) Compact(id, index uint64) error {
 	n := c.nodes[id]
 	applied := n.rn.Status().Applied
 	if index > applied {
@@ -379,9 +398,9 @@ func (c *cluster) compact(id, index uint64) error {
 	return nil
 }
 
-// partition puts each group on its own side; messages in flight between
+// Partition puts each group on its own side; messages in flight between
 // sides are lost.
-func (c *cluster) partition(groups [][]uint64) {
+func (c *cluster) Partition(groups [][]uint64) {
 	for g, ids := range groups {
 		for _, id := range ids {
 			c.group[id] = g
@@ -394,40 +413,29 @@ func (c *cluster) partition(groups [][]uint64) {
 	}
 }
 
-// fatal ends the harness with code; a refusal (3) while serving ends
-// only the try (serve.go).
-func fatal(code int, format string, args ...any) {
-	msg := fmt.Sprintf("etcd-harness: "+format, args...)
-	if serving && code == 3 {
-		panic(refusal{msg})
-	}
-	fmt.Fprintln(os.Stderr, msg)
-	os.Exit(code)
-}
-
-// liveness refuses a step whose acting node (the first id) is crashed or
+// Liveness refuses a step whose acting node (the first id) is crashed or
 // not started, and a restart of a live one; steps on the network alone
 // run whatever state the nodes are in.
-func (c *cluster) liveness(s step) error {
-	switch s.word {
+func (c *cluster) Liveness(s lang.Step) error {
+	switch s.Word {
 	case "pump", "heal", "discard", "drop", "duplicate", "reverse",
 		"deliver":
 		return nil
 	case "partition":
-		return c.sides(s.groups)
+		return c.sides(s.Groups)
 	}
-	if c.nodes[s.ids[0]] == nil {
+	if c.nodes[s.IDs[0]] == nil {
 		return refuse("node %d is not in the cluster (add-node starts it)",
-			s.ids[0])
+			s.IDs[0])
 	}
-	if c.nodes[s.ids[0]].removed {
+	if c.nodes[s.IDs[0]].removed {
 		return refuse("node %d was removed (a node applied its removal)",
-			s.ids[0])
+			s.IDs[0])
 	}
-	switch s.word {
+	switch s.Word {
 	case "restart":
-		if c.nodes[s.ids[0]].rn != nil {
-			return refuse("node %d is not crashed", s.ids[0])
+		if c.nodes[s.IDs[0]].rn != nil {
+			return refuse("node %d is not crashed", s.IDs[0])
 		}
 		return nil
 	case "crash", "campaign", "elect":
@@ -436,83 +444,23 @@ func (c *cluster) liveness(s step) error {
 		// event (BecomeCandidate, after the change) would hide what
 		// the node's last handler set after its last event (a granted
 		// vote), which only the Ready shows
-		if c.nodes[s.ids[0]].held {
-			return refuse("node %d is held: release it first", s.ids[0])
+		if c.nodes[s.IDs[0]].held {
+			return refuse("node %d is held: release it first", s.IDs[0])
 		}
 	}
-	if c.nodes[s.ids[0]].rn == nil {
-		return refuse("node %d is crashed", s.ids[0])
+	if c.nodes[s.IDs[0]].rn == nil {
+		return refuse("node %d is crashed", s.IDs[0])
 	}
 	return nil
 }
 
-func (c *cluster) run(s step) error {
-	if err := c.liveness(s); err != nil {
-		return err
-	}
-	switch s.word {
-	case "campaign":
-		return c.campaign(s.ids[0])
-	case "propose":
-		return c.propose(s.ids[0], s.data)
-	case "elect":
-		return c.elect(s.ids[0], s.ids[1], s.ids[2])
-	case "deliver-one":
-		return c.deliverOne(s.ids[0], s.ids[1])
-	case "drop":
-		_, err := c.take(s.ids[0], s.ids[1])
-		return err
-	case "duplicate":
-		return c.duplicate(s.ids[0], s.ids[1])
-	case "compact":
-		return c.compact(s.ids[0], s.index)
-	case "tick":
-		return c.tick(s.ids[0])
-	case "hold":
-		return c.hold(s.ids[0])
-	case "release":
-		return c.release(s.ids[0])
-	case "add-node":
-		return c.addNode(s.ids[0], s.ids[1])
-	case "remove-node":
-		return c.confChange(s.ids[0], pb.ConfChangeRemoveNode, s.ids[1])
-	case "apply":
-		return c.apply(s.ids[0])
-	}
-	c.runTotal(s)
-	return nil
-}
-
-// runTotal runs the steps that cannot be refused once parsed.
-func (c *cluster) runTotal(s step) {
-	switch s.word {
-	case "deliver":
-		c.deliver(s.ids[0], s.ids[1])
-	case "reverse":
-		c.reverse(s.ids[0], s.ids[1])
-	case "discard":
-		c.queue[s.ids[0]] = nil
-	case "pump":
-		c.pump()
-	case "crash":
-		c.crash(s.ids[0])
-	case "restart":
-		c.start(s.ids[0])
-		c.drain(s.ids[0])
-	case "partition":
-		c.partition(s.groups)
-	case "heal":
-		c.group = [maxNodes + 1]int{}
-	}
-}
-
-// finish drains every held node at the end of a scenario: raft sets
+// Finish drains every held node at the end of a scenario: raft sets
 // some state after the last event it traces (a granted vote after its
 // response is sent), which only the Ready shows.
-func (c *cluster) finish() {
+func (c *cluster) Finish() {
 	for id := uint64(1); id <= maxNodes; id++ {
 		if c.nodes[id] != nil && c.nodes[id].held {
-			_ = c.release(id)
+			_ = c.Release(id)
 		}
 	}
 }
@@ -520,58 +468,41 @@ func (c *cluster) finish() {
 // replay runs a scenario file; with a step map file, it writes there one
 // line per step: the trace events written before it, and its file:line.
 func replay(path, stepMap string) {
-	cfg, steps := readScenario(path)
+	cfg, steps := lang.ReadScenario(path)
 	var sm *os.File
 	if stepMap != "" {
 		var err error
 		if sm, err = os.Create(stepMap); err != nil {
-			fatal(1, "%v", err)
+			lang.Fatal(1, "%v", err)
 		}
 	}
 	c := newCluster(cfg)
 	for _, s := range steps {
 		if sm != nil {
-			fmt.Fprintf(sm, "%d %s\n", traceEvents(), s.pos)
+			fmt.Fprintf(sm, "%d %s\n", traceEvents(), s.Pos)
 		}
-		if err := c.run(s); err != nil {
-			fatal(3, "%s: %v", s.pos, err)
+		if err := lang.Run(c, s); err != nil {
+			lang.Fatal(3, "%s: %v", s.Pos, err)
 		}
 	}
-	c.finish()
+	c.Finish()
 	if sm != nil && sm.Close() != nil {
-		fatal(1, "%s: write error", stepMap)
+		lang.Fatal(1, "%s: write error", stepMap)
 	}
 	flushTrace()
 }
 
-// scenarioStart is where scenario i of a -batch run begins: the eBPF
-// driver probes it and sends the events that follow to that scenario's
-// file.  Not inlined, so that it stays a function to probe.
-//
-//go:noinline
-func scenarioStart(i int) {}
-
-func batch(paths []string) {
-	for i, p := range paths {
-		scenarioStart(i)
-		replay(p, "")
-	}
-}
-
 func main() {
-	switch {
-	case len(os.Args) >= 3 && os.Args[1] == "-batch":
-		batch(os.Args[2:])
-	case len(os.Args) >= 2 && os.Args[1] == "-generate":
-		generate(os.Args[2:])
-	case len(os.Args) == 2 && os.Args[1] == "-serve":
-		serve()
-	case len(os.Args) == 2 || len(os.Args) == 3:
-		replay(os.Args[1], strings.Join(os.Args[2:], ""))
-	default:
-		fatal(2, "usage: etcd-harness SCENARIO_FILE [STEP_MAP]\n"+
-			"       etcd-harness -batch SCENARIO_FILE...\n"+
-			"       etcd-harness -serve (tries on stdin: serve.go)\n"+
-			"       etcd-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
-	}
+	lang.Main(&lang.Harness{
+		Name:         "etcd-harness",
+		Nodes:        nodes,
+		MaxNodes:     maxNodes,
+		New:          func(cfg lang.Config) lang.Cluster { return newCluster(cfg) },
+		Replay:       replay,
+		StepMap:      true,
+		RandomHeader: randomHeader,
+		TakeHeader:   takeHeader,
+		TraceEvents:  traceEvents,
+		FlushTrace:   flushTrace,
+	})
 }

@@ -21,6 +21,7 @@ import (
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
+	"raft/lang"
 )
 
 // confEntry is a committed conf change at its log index.
@@ -45,11 +46,11 @@ func (c *cluster) committed(id uint64, ents []*pb.Entry) {
 		}
 		cc := &pb.ConfChange{}
 		if err := proto.Unmarshal(e.GetData(), cc); err != nil {
-			fatal(1, "node %d: conf change at %d: %v", id, e.GetIndex(), err)
+			lang.Fatal(1, "node %d: conf change at %d: %v", id, e.GetIndex(), err)
 		}
 		n.pending = append(n.pending, confEntry{e.GetIndex(), cc})
 	}
-	if !c.cfg.applyByStep {
+	if !c.cfg.ApplyByStep {
 		c.applyPending(id)
 	}
 }
@@ -65,7 +66,7 @@ func (c *cluster) applyPending(id uint64) {
 		n.confs = append(n.confs, confAt{p.index, n.rn.ApplyConfChange(cc)})
 		if t := cc.GetNodeId(); cc.GetType() == pb.ConfChangeRemoveNode &&
 			c.nodes[t] != nil && !c.nodes[t].removed {
-			c.crash(t)
+			c.Crash(t)
 			c.nodes[t].removed, c.nodes[t].held = true, false
 		}
 	}
@@ -85,9 +86,9 @@ func (c *cluster) admitted(id uint64, cc *pb.ConfChange) *pb.ConfChange {
 	return &pb.ConfChange{Type: cc.Type, NodeId: new(uint64(raft.None))}
 }
 
-// apply is the step: node id applies the conf changes committed and
+// Apply is the step: node id applies the conf changes committed and
 // handed out to it, then drains.
-func (c *cluster) apply(id uint64) error {
+func (c *cluster) Apply(id uint64) error {
 	if len(c.nodes[id].pending) == 0 {
 		return refuse("apply %d: node %d has no committed conf change "+
 			"to apply", id, id)
@@ -145,10 +146,10 @@ func (c *cluster) voters(id uint64) map[uint64]bool {
 	return ids
 }
 
-// addNode starts node target, which was never started (raft's ids are
+// AddNode starts node target, which was never started (raft's ids are
 // never reused, as etcd's membership refuses a removed member's id), and
 // proposes it at node id.
-func (c *cluster) addNode(id, target uint64) error {
+func (c *cluster) AddNode(id, target uint64) error {
 	if c.nodes[target] != nil {
 		return refuse("add-node %d %d: node %d was started already "+
 			"(an added node is a new one)", id, target, target)
@@ -156,6 +157,11 @@ func (c *cluster) addNode(id, target uint64) error {
 	c.join(target)
 	c.drain(target)
 	return c.confChange(id, pb.ConfChangeAddNode, target)
+}
+
+// RemoveNode proposes removing node target at node id.
+func (c *cluster) RemoveNode(id, target uint64) error {
+	return c.confChange(id, pb.ConfChangeRemoveNode, target)
 }
 
 // sides refuses a partition that leaves out a node started or names one

@@ -12,6 +12,7 @@ import (
 
 	"go.etcd.io/raft/v3"
 	pb "go.etcd.io/raft/v3/raftpb"
+	"raft/lang"
 )
 
 // ndjsonSink implements upstream's raft.TraceLogger: one event, as upstream
@@ -34,7 +35,7 @@ func (s *ndjsonSink) TraceEvent(ev *raft.TracingEvent) {
 	s.events++
 	seededBug(ev)
 	if err := s.enc.Encode(ev); err != nil {
-		fatal(1, "trace: %v", err)
+		lang.Fatal(1, "trace: %v", err)
 	}
 }
 
@@ -44,7 +45,7 @@ func setTraceLogger(cfg *raft.Config) {
 
 func flushTrace() {
 	if err := sink.out.Flush(); err != nil {
-		fatal(1, "trace: %v", err)
+		lang.Fatal(1, "trace: %v", err)
 	}
 }
 
@@ -71,6 +72,6 @@ func traceDropped(id uint64, hs *pb.HardState, role string, log uint64) {
 		Commit: hs.GetCommit()}
 	sink.events++
 	if err := sink.enc.Encode(droppedEvent{"ProposalDropped", nid, st, role, log}); err != nil {
-		fatal(1, "trace: %v", err)
+		lang.Fatal(1, "trace: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/hashicorp/raft v1.8.0
+	raft/lang v0.0.0
 )
 
 require (
@@ -17,3 +18,5 @@ require (
 	github.com/mattn/go-isatty v0.0.14 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )
+
+replace raft/lang => ../raft/lang

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 // Command hashicorp-harness drives a 3-node cluster of HashiCorp's raft
-// (github.com/hashicorp/raft, unmodified) through a scenario file of
-// etcd's harness (scenarios/etcd/, the same language: scenario.go is
-// etcd's), deterministically: the library's in-memory stores, a
+// (github.com/hashicorp/raft, unmodified) through a scenario file of the
+// raft language (scenarios/raft/lang, as etcd's harness does),
+// deterministically: the library's in-memory stores, a
 // transport of the harness's (transport.go) that queues every RPC until
 // a step delivers it, every raft timer an hour long so none fires, and
 // each step waited out until no goroutine of raft can move (settle.go).
@@ -15,9 +15,8 @@
 //
 // Usage: hashicorp-harness SCENARIO_FILE; hashicorp-harness -batch
 // SCENARIO_FILE... replays each in turn, each on a cluster of its own;
-// -generate and -serve are capture hashicorp --explore's (generate.go,
-// explore.go, serve.go: etcd's generator and server, this cluster's
-// options).
+// -generate and -serve are capture hashicorp --explore's (the language's
+// generator and server; explore.go: this cluster's options).
 package main
 
 import (
@@ -34,6 +33,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
+	"raft/lang"
 )
 
 // nodes is the cluster; the language's ids above it (etcd's add-node)
@@ -69,7 +69,7 @@ type node struct {
 // delivers.
 type cluster struct {
 	mu    sync.Mutex
-	cfg   config
+	cfg   lang.Config
 	nodes [nodes + 1]*node
 	queue [nodes + 1][]*message
 	group [nodes + 1]int
@@ -77,17 +77,6 @@ type cluster struct {
 
 func refuse(format string, args ...any) error {
 	return fmt.Errorf(format, args...)
-}
-
-// fatal ends the harness with code; a refusal (3) while serving ends
-// only the try (serve.go).
-func fatal(code int, format string, args ...any) {
-	msg := fmt.Sprintf("hashicorp-harness: "+format, args...)
-	if serving && code == 3 {
-		panic(refusal{msg})
-	}
-	fmt.Fprintln(os.Stderr, msg)
-	os.Exit(code)
 }
 
 // fsm is the replicated state machine: raft's entries need one.  Its
@@ -129,10 +118,10 @@ func (snapshot) Release() {}
 // raftConfig: no timer of raft fires within a run (elections are
 // started by campaign, heartbeats by tick); no snapshot is taken.
 // etcd's PreVote is hashicorp's pre-vote (PreVoteDisabled its negation).
-func raftConfig(id uint64, cfg config) *raft.Config {
+func raftConfig(id uint64, cfg lang.Config) *raft.Config {
 	c := raft.DefaultConfig()
 	c.LocalID = serverID(id)
-	c.PreVoteDisabled = !cfg.preVote
+	c.PreVoteDisabled = !cfg.PreVote
 	c.HeartbeatTimeout = heartbeat
 	c.ElectionTimeout = heartbeat
 	c.LeaderLeaseTimeout = never
@@ -155,7 +144,7 @@ func configuration() raft.Configuration {
 // newCluster bootstraps each node's stores with the configuration of
 // the three voters (raft's BootstrapCluster: term 1, the configuration
 // as entry 1) and starts it.
-func newCluster(cfg config) *cluster {
+func newCluster(cfg lang.Config) *cluster {
 	c := &cluster{cfg: cfg}
 	for id := uint64(1); id <= nodes; id++ {
 		n := &node{logs: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore(),
@@ -163,7 +152,7 @@ func newCluster(cfg config) *cluster {
 		t := &transport{c: c, id: id}
 		if err := raft.BootstrapCluster(raftConfig(id, cfg), n.logs, n.logs,
 			n.snaps, t, configuration()); err != nil {
-			fatal(1, "node %d: bootstrap: %v", id, err)
+			lang.Fatal(1, "node %d: bootstrap: %v", id, err)
 		}
 		c.nodes[id] = n
 		c.start(id)
@@ -179,7 +168,7 @@ func (c *cluster) start(id uint64) {
 	n.fsm.applied.Store(0) // a restart's FSM is new: NewRaft restores it
 	r, err := raft.NewRaft(raftConfig(id, c.cfg), n.fsm, n.logs, n.logs, n.snaps, t)
 	if err != nil {
-		fatal(1, "node %d: %v", id, err)
+		lang.Fatal(1, "node %d: %v", id, err)
 	}
 	r.RegisterObserver(peerObserver())
 	c.mu.Lock()
@@ -238,7 +227,7 @@ func (c *cluster) handle(to uint64, m *message) {
 // deliverOne delivers the first message from queued for to: a request
 // to to's raft, an answer to the call it answers; then waits the cluster
 // out.
-func (c *cluster) deliverOne(to, from uint64) error {
+func (c *cluster) DeliverOne(to, from uint64) error {
 	m, err := c.take(to, from)
 	if err != nil {
 		return err
@@ -254,7 +243,7 @@ func (c *cluster) deliverOne(to, from uint64) error {
 	return nil
 }
 
-func (c *cluster) deliver(to, from uint64) {
+func (c *cluster) Deliver(to, from uint64) {
 	for {
 		c.mu.Lock()
 		more := c.find(to, from) >= 0
@@ -262,14 +251,14 @@ func (c *cluster) deliver(to, from uint64) {
 		if !more {
 			return
 		}
-		_ = c.deliverOne(to, from)
+		_ = c.DeliverOne(to, from)
 	}
 }
 
 // duplicate queues a copy of the first request from to to right after
 // it; the call is answered once (the second answer is lost).  An answer
 // cannot be duplicated: a call has one.
-func (c *cluster) duplicate(to, from uint64) error {
+func (c *cluster) Duplicate(to, from uint64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	i := c.find(to, from)
@@ -286,7 +275,7 @@ func (c *cluster) duplicate(to, from uint64) error {
 	return nil
 }
 
-func (c *cluster) reverse(to, from uint64) {
+func (c *cluster) Reverse(to, from uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	q := c.queue[to]
@@ -301,25 +290,39 @@ func (c *cluster) reverse(to, from uint64) {
 	}
 }
 
-// discard loses every message queued for id.
-func (c *cluster) discard(id uint64) {
+// Discard loses every message queued for id, then waits the cluster out.
+func (c *cluster) Discard(id uint64) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, m := range c.queue[id] {
 		c.lose(m)
 	}
 	c.queue[id] = nil
+	c.mu.Unlock()
+	settle()
+}
+
+// Drop loses the first message from queued for to, then waits the
+// cluster out.
+func (c *cluster) Drop(to, from uint64) error {
+	m, err := c.take(to, from)
+	if err == nil {
+		c.mu.Lock()
+		c.lose(m)
+		c.mu.Unlock()
+		settle()
+	}
+	return err
 }
 
 // queued says whether a message from from is queued for to; queuedFor,
 // whether any is (the generator's view of the network).
-func (c *cluster) queued(to, from uint64) bool {
+func (c *cluster) Queued(to, from uint64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.find(to, from) >= 0
 }
 
-func (c *cluster) queuedFor(to uint64) bool {
+func (c *cluster) QueuedFor(to uint64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.queue[to]) > 0
@@ -327,24 +330,24 @@ func (c *cluster) queuedFor(to uint64) bool {
 
 // duplicable: the first message from from queued for to is a request
 // (duplicate refuses an answer).
-func (c *cluster) duplicable(to, from uint64) bool {
+func (c *cluster) Duplicable(to, from uint64) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return !c.queue[to][c.find(to, from)].response
 }
 
-func (c *cluster) partitioned() bool {
+func (c *cluster) Partitioned() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.group != [nodes + 1]int{}
 }
 
 // started: every node is, from newCluster on (no add-node here).
-func (c *cluster) started(id uint64) bool { return true }
+func (c *cluster) Started(id uint64) bool { return true }
 
-func (c *cluster) crashed(id uint64) bool { return c.nodes[id].r == nil }
+func (c *cluster) Crashed(id uint64) bool { return c.nodes[id].r == nil }
 
-func (c *cluster) pending() bool {
+func (c *cluster) Pending() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for to := 1; to <= nodes; to++ {
@@ -362,7 +365,7 @@ func (c *cluster) pending() bool {
 // them even while they know a leader (as etcd's voters do without
 // CheckQuorum).  With pre-vote, a heartbeat timeout (preCampaign):
 // TimeoutNow skips pre-vote by design.
-func (c *cluster) campaign(id uint64) error {
+func (c *cluster) Campaign(id uint64) error {
 	switch c.nodes[id].r.State() {
 	case raft.Leader:
 		return refuse("campaign %d: node %d is the leader (hashicorp's "+
@@ -371,7 +374,7 @@ func (c *cluster) campaign(id uint64) error {
 		return refuse("campaign %d: node %d is already a candidate "+
 			"(hashicorp starts a new election only at its election timeout)", id, id)
 	}
-	if c.cfg.preVote {
+	if c.cfg.PreVote {
 		return c.preCampaign(id)
 	}
 	if m := c.termTaken(id); m != 0 {
@@ -431,7 +434,7 @@ func (c *cluster) preCampaign(id uint64) error {
 	c.reload(id, rc)
 	for deadline := time.Now().Add(10 * time.Second); r.State() != raft.Candidate; {
 		if time.Now().After(deadline) {
-			fatal(1, "node %d: no heartbeat timeout after ReloadConfig", id)
+			lang.Fatal(1, "node %d: no heartbeat timeout after ReloadConfig", id)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -443,7 +446,7 @@ func (c *cluster) preCampaign(id uint64) error {
 
 // propose hands data to the leader's Apply; a follower's Apply answers
 // ErrNotLeader (hashicorp forwards nothing).
-func (c *cluster) propose(id uint64, data string) error {
+func (c *cluster) Propose(id uint64, data string) error {
 	if c.nodes[id].r.State() != raft.Leader {
 		return refuse("propose %d: node %d is not the leader (hashicorp's "+
 			"Apply answers ErrNotLeader: it does not forward a proposal)", id, id)
@@ -453,21 +456,42 @@ func (c *cluster) propose(id uint64, data string) error {
 	return nil
 }
 
-// tick: a leader's heartbeat round, which VerifyLeader sends at once to
+// Tick: a leader's heartbeat round, which VerifyLeader sends at once to
 // every follower (etcd's leader sends one at HeartbeatTick); a
 // follower's or candidate's tick moves no timer of hashicorp's (they are
-// the harness's hour), so nothing happens.
-func (c *cluster) tick(id uint64) {
+// the harness's hour), so nothing happens.  Never refused.
+func (c *cluster) Tick(id uint64) error {
 	if c.nodes[id].r.State() == raft.Leader {
 		c.nodes[id].r.VerifyLeader()
 		settle()
 	}
+	return nil
 }
 
-// crash shuts node id down: its volatile state and the messages queued
+// Hold and Release: refused, as is what has no Ready.
+func (c *cluster) Hold(id uint64) error    { return noReady("hold") }
+func (c *cluster) Release(id uint64) error { return noReady("release") }
+
+func noReady(word string) error {
+	return refuse("%s: hashicorp's raft persists and sends in its own "+
+		"goroutines as it steps; it has no Ready a harness could leave "+
+		"untaken", word)
+}
+
+// AddNode, RemoveNode, Apply: refused, membership is not driven here.
+func (c *cluster) AddNode(id, node uint64) error    { return noMembership("add-node") }
+func (c *cluster) RemoveNode(id, node uint64) error { return noMembership("remove-node") }
+func (c *cluster) Apply(id uint64) error            { return noMembership("apply") }
+
+func noMembership(word string) error {
+	return refuse("%s: not on hashicorp's raft here: its membership "+
+		"changes (AddVoter, RemoveServer) are not driven yet", word)
+}
+
+// Crash shuts node id down: its volatile state and the messages queued
 // for it are lost, its calls in flight answered with errLost; its stores
 // stay.
-func (c *cluster) crash(id uint64) {
+func (c *cluster) Crash(id uint64) {
 	n := c.nodes[id]
 	c.mu.Lock()
 	n.t.dead = true
@@ -484,7 +508,7 @@ func (c *cluster) crash(id uint64) {
 	c.queue[id] = nil
 	c.mu.Unlock()
 	if err := n.r.Shutdown().Error(); err != nil {
-		fatal(1, "node %d: shutdown: %v", id, err)
+		lang.Fatal(1, "node %d: shutdown: %v", id, err)
 	}
 	c.mu.Lock()
 	n.r = nil
@@ -510,7 +534,7 @@ func (c *cluster) crash(id uint64) {
 // index is beyond what the node (its FSM) applied or not above what its
 // log dropped already; a leader then sends a follower that needs a
 // dropped entry its snapshot.
-func (c *cluster) compact(id, index uint64) error {
+func (c *cluster) Compact(id, index uint64) error {
 	r, logs := c.nodes[id].r, c.nodes[id].logs
 	if applied := c.nodes[id].fsm.applied.Load(); index > applied {
 		return refuse("compact %d %d: node %d's FSM has applied only up to "+
@@ -524,14 +548,14 @@ func (c *cluster) compact(id, index uint64) error {
 	}
 	last, err := logs.LastIndex()
 	if err != nil {
-		fatal(1, "node %d: %v", id, err)
+		lang.Fatal(1, "node %d: %v", id, err)
 	}
 	rc := r.ReloadableConfig()
 	trailing := rc.TrailingLogs
 	rc.TrailingLogs = last - index + 1
 	c.reload(id, rc)
 	if err := r.Snapshot().Error(); err != nil {
-		fatal(1, "node %d: snapshot: %v", id, err)
+		lang.Fatal(1, "node %d: snapshot: %v", id, err)
 	}
 	rc.TrailingLogs = trailing
 	c.reload(id, rc)
@@ -548,14 +572,14 @@ func (c *cluster) dropped(id uint64) uint64 {
 	n := c.nodes[id]
 	first, err := n.logs.FirstIndex()
 	if err != nil {
-		fatal(1, "node %d: %v", id, err)
+		lang.Fatal(1, "node %d: %v", id, err)
 	}
 	if first > 0 {
 		return max(first-1, n.compacted)
 	}
 	snaps, err := n.snaps.List()
 	if err != nil {
-		fatal(1, "node %d: %v", id, err)
+		lang.Fatal(1, "node %d: %v", id, err)
 	}
 	if len(snaps) == 0 {
 		return 0
@@ -566,12 +590,17 @@ func (c *cluster) dropped(id uint64) uint64 {
 // reload sets node id's reloadable configuration.
 func (c *cluster) reload(id uint64, rc raft.ReloadableConfig) {
 	if err := c.nodes[id].r.ReloadConfig(rc); err != nil {
-		fatal(1, "node %d: %v", id, err)
+		lang.Fatal(1, "node %d: %v", id, err)
 	}
 }
 
-// partition puts each group on its own side; messages in flight between
-// sides are lost.
+// Partition puts each group on its own side; messages in flight between
+// sides are lost; then waits the cluster out.
+func (c *cluster) Partition(groups [][]uint64) {
+	c.partition(groups)
+	settle()
+}
+
 func (c *cluster) partition(groups [][]uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -591,90 +620,34 @@ func (c *cluster) partition(groups [][]uint64) {
 	}
 }
 
-// liveness refuses a step whose acting node is crashed, and a restart of
+// Restart starts crashed node id over its stores.
+func (c *cluster) Restart(id uint64) { c.start(id) }
+
+// Heal ends the partition.
+func (c *cluster) Heal() {
+	c.mu.Lock()
+	c.group = [nodes + 1]int{}
+	c.mu.Unlock()
+}
+
+// Liveness refuses a step whose acting node is crashed, and a restart of
 // a live one; steps on the network alone run whatever state the nodes
 // are in.
-func (c *cluster) liveness(s step) error {
-	switch s.word {
+func (c *cluster) Liveness(s lang.Step) error {
+	switch s.Word {
 	case "pump", "heal", "partition", "discard", "drop", "duplicate",
 		"reverse", "deliver":
 		return nil
 	case "restart":
-		if c.nodes[s.ids[0]].r != nil {
-			return refuse("node %d is not crashed", s.ids[0])
+		if c.nodes[s.IDs[0]].r != nil {
+			return refuse("node %d is not crashed", s.IDs[0])
 		}
 		return nil
 	}
-	if c.nodes[s.ids[0]].r == nil {
-		return refuse("node %d is crashed", s.ids[0])
+	if c.nodes[s.IDs[0]].r == nil {
+		return refuse("node %d is crashed", s.IDs[0])
 	}
 	return nil
-}
-
-func (c *cluster) run(s step) error {
-	if err := c.liveness(s); err != nil {
-		return err
-	}
-	switch s.word {
-	case "campaign":
-		return c.campaign(s.ids[0])
-	case "propose":
-		return c.propose(s.ids[0], s.data)
-	case "elect":
-		return c.elect(s.ids[0], s.ids[1], s.ids[2])
-	case "deliver-one":
-		return c.deliverOne(s.ids[0], s.ids[1])
-	case "drop":
-		m, err := c.take(s.ids[0], s.ids[1])
-		if err == nil {
-			c.mu.Lock()
-			c.lose(m)
-			c.mu.Unlock()
-			settle()
-		}
-		return err
-	case "duplicate":
-		return c.duplicate(s.ids[0], s.ids[1])
-	case "compact":
-		return c.compact(s.ids[0], s.index)
-	case "hold", "release":
-		return refuse("%s: hashicorp's raft persists and sends in its own "+
-			"goroutines as it steps; it has no Ready a harness could leave "+
-			"untaken", s.word)
-	case "add-node", "remove-node", "apply":
-		return refuse("%s: not on hashicorp's raft here: its membership "+
-			"changes (AddVoter, RemoveServer) are not driven yet", s.word)
-	}
-	c.runTotal(s)
-	return nil
-}
-
-// runTotal runs the steps that cannot be refused once parsed.
-func (c *cluster) runTotal(s step) {
-	switch s.word {
-	case "deliver":
-		c.deliver(s.ids[0], s.ids[1])
-	case "tick":
-		c.tick(s.ids[0])
-	case "reverse":
-		c.reverse(s.ids[0], s.ids[1])
-	case "discard":
-		c.discard(s.ids[0])
-		settle()
-	case "pump":
-		c.pump()
-	case "crash":
-		c.crash(s.ids[0])
-	case "restart":
-		c.start(s.ids[0])
-	case "partition":
-		c.partition(s.groups)
-		settle()
-	case "heal":
-		c.mu.Lock()
-		c.group = [nodes + 1]int{}
-		c.mu.Unlock()
-	}
 }
 
 // headerRefusal refuses a header line asking for what hashicorp's raft
@@ -686,9 +659,9 @@ func (c *cluster) runTotal(s step) {
 // (raftConfig); election-tick is taken: it only bounds a follower's
 // ticks, which move no timer of hashicorp's; so is forwarding off: a
 // follower here never forwards (propose is refused there).
-func headerRefusal(path string, cfg config) {
-	if !cfg.checkQuorum && cfg.heartbeatTick == 1 &&
-		cfg.maxUncommitted == 0 && !cfg.applyByStep {
+func headerRefusal(path string, cfg lang.Config) {
+	if !cfg.CheckQuorum && cfg.HeartbeatTick == 1 &&
+		cfg.MaxUncommitted == 0 && !cfg.ApplyByStep {
 		return
 	}
 	data, _ := os.ReadFile(path)
@@ -711,17 +684,17 @@ func headerRefusal(path string, cfg config) {
 			why = "a leader's tick is one heartbeat round (VerifyLeader)"
 		}
 		if why != "" {
-			fatal(3, "%s:%d: %s: not on hashicorp's raft here: %s",
+			lang.Fatal(3, "%s:%d: %s: not on hashicorp's raft here: %s",
 				path, i+1, strings.Join(f, " "), why)
 		}
 	}
 }
 
-// finish shuts down every node still running at the end of a scenario.
-func (c *cluster) finish() {
+// Finish shuts down every node still running at the end of a scenario.
+func (c *cluster) Finish() {
 	for id := uint64(1); id <= nodes; id++ {
 		if c.nodes[id].r != nil {
-			c.crash(id)
+			c.Crash(id)
 		}
 	}
 }
@@ -731,41 +704,27 @@ func (c *cluster) finish() {
 // to count here (the probes read the state, traceEvents), so none is
 // written: the explorer reads none of a probed harness.
 func replay(path, _ string) {
-	cfg, steps := readScenario(path)
+	cfg, steps := lang.ReadScenario(path)
 	headerRefusal(path, cfg)
 	c := newCluster(cfg)
-	defer c.finish()
+	defer c.Finish()
 	for _, s := range steps {
-		if err := c.run(s); err != nil {
-			fatal(3, "%s: %v", s.pos, err)
+		if err := lang.Run(c, s); err != nil {
+			lang.Fatal(3, "%s: %v", s.Pos, err)
 		}
 	}
 }
 
-// scenarioStart is where scenario i of a -batch run begins: the eBPF
-// driver probes it and sends the events that follow to that scenario's
-// file.
-//
-//go:noinline
-func scenarioStart(i int) {}
-
 func main() {
-	switch {
-	case len(os.Args) >= 3 && os.Args[1] == "-batch":
-		for i, p := range os.Args[2:] {
-			scenarioStart(i)
-			replay(p, "")
-		}
-	case len(os.Args) >= 2 && os.Args[1] == "-generate":
-		generate(os.Args[2:])
-	case len(os.Args) == 2 && os.Args[1] == "-serve":
-		serve()
-	case len(os.Args) == 2:
-		replay(os.Args[1], "")
-	default:
-		fatal(2, "usage: hashicorp-harness SCENARIO_FILE\n"+
-			"       hashicorp-harness -batch SCENARIO_FILE...\n"+
-			"       hashicorp-harness -serve (tries on stdin: serve.go)\n"+
-			"       hashicorp-harness -generate SEED STEPS OUT STEP_MAP [PREFIX_FILE K]")
-	}
+	lang.Main(&lang.Harness{
+		Name:         "hashicorp-harness",
+		Nodes:        nodes,
+		MaxNodes:     maxNodes,
+		New:          func(cfg lang.Config) lang.Cluster { return newCluster(cfg) },
+		Replay:       replay,
+		RandomHeader: randomHeader,
+		TakeHeader:   takeHeader,
+		TraceEvents:  traceEvents,
+		FlushTrace:   flushTrace,
+	})
 }

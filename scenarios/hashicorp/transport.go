@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+	"raft/lang"
 )
 
 // errLost answers a call whose request or response the network lost (a
@@ -72,7 +73,7 @@ func serverID(id uint64) raft.ServerID {
 func nodeOf(addr raft.ServerAddress) uint64 {
 	id, err := strconv.ParseUint(string(addr), 10, 64)
 	if err != nil || id < 1 || id > nodes {
-		fatal(1, "no node at address %q", addr)
+		lang.Fatal(1, "no node at address %q", addr)
 	}
 	return id
 }
@@ -171,7 +172,7 @@ var lateness = func() time.Duration {
 	v, set := os.LookupEnv("HASHICORP_HARNESS_LATE_APPEND")
 	us, err := strconv.ParseUint(v, 10, 32)
 	if set && err != nil {
-		fatal(2, "HASHICORP_HARNESS_LATE_APPEND=%q: expected microseconds", v)
+		lang.Fatal(2, "HASHICORP_HARNESS_LATE_APPEND=%q: expected microseconds", v)
 	}
 	return time.Duration(us) * time.Microsecond
 }()

@@ -192,13 +192,13 @@ static void run_probed(const char *bin, const char *spec, const char *scenario,
 /*
  * Every scenario of @lc through one probed harness ("-batch"): the probes
  * attach and detach once.  Each scenario's events go to its own raw file:
- * the harness calls main.scenarioStart before each, whose probe (a site
+ * the harness calls scenarioStart before each, whose probe (a site
  * of no reads, not the spec's) switches the file.
  */
 struct batch {
 	struct live_capture *lc;
 	struct raft_probed p;
-	int start_site;     /* main.scenarioStart's */
+	int start_site;     /* scenarioStart's */
 	size_t started;
 };
 
@@ -226,7 +226,7 @@ static void batch_record(const struct gp_record *r, void *arg)
 	progress("%s %s (ebpf)", lc->sys->folder->name, lc->sc[b->started++].run);
 }
 
-/* 0, or -1 if @bin has no main.scenarioStart (a harness without -batch). */
+/* 0, or -1 if @bin has no scenarioStart (a harness without -batch). */
 static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_out)
 {
 	const struct raft_ebpf_opts *o = lc->driver_opts;
@@ -237,8 +237,8 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
 	int rc;
 
 	raft_probed_open(&b.p, bin, o->h->spec, lc->raw[0], &o->ring);
-	b.start_site = gp_probe(b.p.e, o->h->start ? o->h->start : "main.scenarioStart",
-			       &none, NULL, &err);
+	b.start_site = gp_probe(b.p.e, o->h->start ? o->h->start :
+				RAFT_LANG ".scenarioStart", &none, NULL, &err);
 	if (b.start_site < 0) {
 		raft_probed_end(&b.p);
 		gp_close(b.p.e);

@@ -20,28 +20,34 @@ struct live_capture;
 struct cap_err;
 
 /*
+ * The Go package of the raft language (scenarios/raft/lang), which runs a
+ * Go harness's command line: -batch calls RAFT_LANG.scenarioStart before
+ * each scenario, -serve RAFT_LANG.tryStart(i) and RAFT_LANG.tryEnd(i,
+ * status) around each try.
+ */
+#define RAFT_LANG "raft/lang"
+
+/*
  * A raft's harness under the probes, paths relative to capture's home
  * (the spec: to the toolkit's tree, as its BPF program): the Go main of
- * @src (with main.scenarioStart and -batch, as scenarios/etcd/main.go,
- * and -serve's main.tryStart(i) and main.tryEnd(i, status), serve.go),
- * built into @bin, probed by @spec, its raft the module @module of
- * @src's go.mod.  Nothing else of the raft is known to C.  A harness in
- * another language names the functions its -batch calls before each
- * scenario (@start) and its -serve at each try (@try_start, @try_end:
- * their arguments i and status read where DWARF puts them), builds
- * itself into @bin (@build: returns the path), describes its raft's
- * version and its toolchain (@describe, with the harness's sha256, as
- * raft_describe_harness() does for Go's), and says whether --explore has
- * a coverage signal of it (@uncovered: none; the classes alone guide).
- * A raft whose harness can also be built to write its events itself
- * (etcd's with_tla) names that build (@traced): the exploration's tries
- * under a driver other than eBPF run it.
+ * @src, run by RAFT_LANG, built into @bin, probed by @spec, its raft the
+ * module @module of @src's go.mod.  Nothing else of the raft is known to
+ * C.  A harness in another language names the functions its -batch calls
+ * before each scenario (@start) and its -serve at each try (@try_start,
+ * @try_end: their arguments i and status read where DWARF puts them),
+ * builds itself into @bin (@build: returns the path), describes its
+ * raft's version and its toolchain (@describe, with the harness's sha256,
+ * as raft_describe_harness() does for Go's), and says whether --explore
+ * has a coverage signal of it (@uncovered: none; the classes alone
+ * guide).  A raft whose harness can also be built to write its events
+ * itself (etcd's with_tla) names that build (@traced): the exploration's
+ * tries under a driver other than eBPF run it.
  */
 struct raft_harness {
 	const char *name;    /* "etcd": progress and messages */
 	const char *src, *bin, *spec, *module;
-	const char *start;   /* NULL: main.scenarioStart */
-	const char *try_start, *try_end;   /* NULL: main.tryStart, main.tryEnd */
+	const char *start;   /* NULL: RAFT_LANG.scenarioStart */
+	const char *try_start, *try_end;   /* NULL: RAFT_LANG.tryStart, .tryEnd */
 	char *(*build)(const struct raft_harness *h);          /* NULL: go build */
 	void (*describe)(cJSON *env, const struct raft_harness *h, const char *bin);
 	int uncovered;       /* 0: Go's coverage of @module (raft_cover_harness()) */

@@ -54,7 +54,7 @@ static void events_to(struct served *s, const char *path)
 	go_spec_output(s->p.spec, NULL, s->p.out);
 }
 
-/* main.tryStart(i): the next job's events begin. */
+/* tryStart(i): the next job's events begin. */
 static void try_start(struct served *s, const struct gp_record *r)
 {
 	struct job *j;
@@ -69,7 +69,7 @@ static void try_start(struct served *s, const struct gp_record *r)
 	go_spec_forget(s->p.spec);   /* each try on a cluster of its own */
 }
 
-/* main.tryEnd(i, status): the job's events are complete, its status known. */
+/* tryEnd(i, status): the job's events are complete, its status known. */
 static void try_end(struct served *s, const struct gp_record *r)
 {
 	struct cap_err err;
@@ -163,9 +163,9 @@ struct served *served_start(const struct raft_harness *h, const char *bin,
 	mkdir_p(s->exit_cover);
 	setenv("GOCOVERDIR", s->exit_cover, 1);
 	raft_probed_open(&s->p, bin, h->spec, s->idle, &ring);
-	s->start_site = probe_args(s, h->try_start ? h->try_start : "main.tryStart",
+	s->start_site = probe_args(s, h->try_start ? h->try_start : RAFT_LANG ".tryStart",
 				   (const char *const[]){ "i", NULL });
-	s->end_site = probe_args(s, h->try_end ? h->try_end : "main.tryEnd",
+	s->end_site = probe_args(s, h->try_end ? h->try_end : RAFT_LANG ".tryEnd",
 				 (const char *const[]){ "i", "status", NULL });
 	if (pipe2(s->in, O_CLOEXEC))
 		die(EXIT_CAPTURE_FAILED, "pipe: %s", strerror(errno));

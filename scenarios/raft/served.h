@@ -5,8 +5,8 @@
  * unmodified harness under raft's probes, one "HARNESS -serve" process
  * for the whole exploration (the probes attached once).  The engine runs
  * in a thread of its own; tries are written to the harness's stdin, and
- * the probes at its try start and end (main.tryStart and main.tryEnd,
- * scenarios/etcd/serve.go; a harness's own, ebpf.h) send each try's
+ * the probes at its try start and end (tryStart and tryEnd,
+ * scenarios/raft/lang/serve.go; a harness's own, ebpf.h) send each try's
  * events to its trace file and say how it ended.
  */
 #ifndef SCENARIOS_RAFT_SERVED_H

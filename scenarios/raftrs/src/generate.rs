@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 //! The scenario generator of capture raftrs --explore: etcd's
-//! (scenarios/etcd/generate.go and explore.go, which the Go harnesses
+//! (scenarios/raft/lang/generate.go and explore.go, which the Go harnesses
 //! share) in Rust, as scenario.rs is scenario.go.  "-generate SEED STEPS
 //! OUT STEP_MAP [PREFIX_FILE K]" runs the cluster while it writes a
 //! scenario of etcd's language, each step drawn by a PRNG seeded with SEED

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-//! etcd's scenario language (scenarios/etcd/scenario.go, docs/raft-scenarios.md), read
+//! etcd's scenario language (scenarios/raft/lang/scenario.go, docs/raft-scenarios.md), read
 //! by the same rules in Rust: a header of "config KEY VALUE" lines, then one
 //! step a line, "#" starting a comment; a bad line is refused with its
 //! file:line and exit 3, with scenario.go's words.

@@ -2,7 +2,7 @@
 
 //! "-serve": the tries of capture raftrs --explore in this one process
 //! under the probes (attached once), by the protocol of etcd's harness
-//! (scenarios/etcd/serve.go, which the explorer's served.c speaks).  Each
+//! (scenarios/raft/lang/serve.go, which the explorer's served.c speaks).  Each
 //! stdin line is a try: tab-separated, the GOCOVERDIR of its counters
 //! (always "": this harness has no coverage signal, docs/raftrs.md),
 //! "quiet" or "" (a refusal is expected: say nothing), then a command line

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 // The scenario language: a header of "config KEY VALUE" lines, then one
-// step a line, "#" starting a comment.  docs/raft-scenarios.md describes every word
-// and the raft calls it makes.
-package main
+// step a line, "#" starting a comment.  docs/raft-scenarios.md describes
+// every word and the raft calls it makes.
+package lang
 
 import (
 	"bufio"
@@ -13,32 +13,32 @@ import (
 	"strings"
 )
 
-// config is the raft configuration every node of a scenario runs with.
-type config struct {
-	preVote, checkQuorum        bool
-	electionTick, heartbeatTick int
+// Config is the raft configuration every node of a scenario runs with.
+type Config struct {
+	PreVote, CheckQuorum        bool
+	ElectionTick, HeartbeatTick int
 	// membership: a follower drops proposals instead of forwarding
 	// them, the uncommitted entries' bytes a leader takes (0: no
 	// limit), and committed conf changes wait for an apply step instead
 	// of being applied at the Ready that hands them out (zero: raft's
 	// and the harness's defaults)
-	noForwarding   bool
-	maxUncommitted uint64
-	applyByStep    bool
+	NoForwarding   bool
+	MaxUncommitted uint64
+	ApplyByStep    bool
 }
 
 // The configuration of the reference scenarios (no header).
-var defaultConfig = config{electionTick: 10, heartbeatTick: 1}
+var defaultConfig = Config{ElectionTick: 10, HeartbeatTick: 1}
 
-// step is one parsed scenario line.
-type step struct {
-	pos    string // file:line, for refusals while the step runs
-	text   string // the line's words, comment cut
-	word   string
-	ids    []uint64
-	data   string
-	index  uint64
-	groups [][]uint64 // partition
+// Step is one parsed scenario line.
+type Step struct {
+	Pos    string // file:line, for refusals while the step runs
+	Text   string // the line's words, comment cut
+	Word   string
+	IDs    []uint64
+	Data   string
+	Index  uint64
+	Groups [][]uint64 // partition
 }
 
 // words maps each step to the kinds of its arguments: n a node id, d data,
@@ -52,11 +52,11 @@ var words = map[string]string{
 	"add-node": "nn", "remove-node": "nn", "apply": "n",
 }
 
-// parseID reads a node id 1..maxNodes (the harness's: nodes above the
+// parseID reads a node id 1..MaxNodes (the harness's: nodes above the
 // initial ones join by add-node).
 func parseID(s string) (uint64, bool) {
 	id, err := strconv.ParseUint(s, 10, 64)
-	return id, err == nil && id >= 1 && id <= maxNodes
+	return id, err == nil && id >= 1 && id <= h.MaxNodes
 }
 
 // parseLink reads "T<-F".
@@ -71,36 +71,36 @@ func parseLink(s string) ([]uint64, bool) {
 }
 
 // parseArg reads one argument of kind k into s.
-func parseArg(s *step, k byte, arg string) string {
+func parseArg(s *Step, k byte, arg string) string {
 	switch k {
 	case 'l':
 		ids, ok := parseLink(arg)
 		if !ok {
-			return fmt.Sprintf("expected T<-F with distinct nodes 1..%d", maxNodes)
+			return fmt.Sprintf("expected T<-F with distinct nodes 1..%d", h.MaxNodes)
 		}
-		s.ids = append(s.ids, ids...)
+		s.IDs = append(s.IDs, ids...)
 	case 'd':
-		s.data = arg
+		s.Data = arg
 	case 'i':
 		i, err := strconv.ParseUint(arg, 10, 64)
 		if err != nil || i == 0 {
 			return "bad index " + strconv.Quote(arg) + " (an integer >= 1)"
 		}
-		s.index = i
+		s.Index = i
 	default:
 		id, ok := parseID(arg)
 		if !ok {
 			return "bad node id " + strconv.Quote(arg)
 		}
-		s.ids = append(s.ids, id)
+		s.IDs = append(s.IDs, id)
 	}
 	return ""
 }
 
 // parseGroups reads "A B | C": every node in exactly one of two or more
 // groups (the initial nodes here; a joined one when it runs).
-func parseGroups(s *step, args []string) string {
-	var seen [maxNodes + 1]bool
+func parseGroups(s *Step, args []string) string {
+	seen := make([]bool, h.MaxNodes+1)
 	group := []uint64{}
 	for i, a := range append(args, "|") {
 		if a != "|" {
@@ -115,13 +115,13 @@ func parseGroups(s *step, args []string) string {
 		if len(group) == 0 {
 			return fmt.Sprintf("empty group before argument %d", i+1)
 		}
-		s.groups = append(s.groups, group)
+		s.Groups = append(s.Groups, group)
 		group = []uint64{}
 	}
-	if len(s.groups) < 2 {
+	if len(s.Groups) < 2 {
 		return "partition takes two or more groups separated by |"
 	}
-	for id := 1; id <= nodes; id++ {
+	for id := uint64(1); id <= h.Nodes; id++ {
 		if !seen[id] {
 			return fmt.Sprintf("partition leaves out node %d", id)
 		}
@@ -129,17 +129,17 @@ func parseGroups(s *step, args []string) string {
 	return ""
 }
 
-func parseStep(fields []string) (step, string) {
-	s := step{word: fields[0]}
-	kinds, known := words[s.word]
+func parseStep(fields []string) (Step, string) {
+	s := Step{Word: fields[0]}
+	kinds, known := words[s.Word]
 	if !known {
-		return s, "unknown step " + strconv.Quote(s.word)
+		return s, "unknown step " + strconv.Quote(s.Word)
 	}
-	if s.word == "partition" {
+	if s.Word == "partition" {
 		return s, parseGroups(&s, fields[1:])
 	}
 	if len(fields)-1 != len(kinds) {
-		return s, fmt.Sprintf("%s takes %d argument(s)", s.word, len(kinds))
+		return s, fmt.Sprintf("%s takes %d argument(s)", s.Word, len(kinds))
 	}
 	for i, arg := range fields[1:] {
 		if bad := parseArg(&s, kinds[i], arg); bad != "" {
@@ -165,7 +165,7 @@ func parseSize(v string) (uint64, bool) {
 }
 
 // setConfig applies one header line "config KEY VALUE" to cfg.
-func setConfig(cfg *config, fields []string) string {
+func setConfig(cfg *Config, fields []string) string {
 	if len(fields) != 3 {
 		return "config takes a key and a value"
 	}
@@ -173,19 +173,19 @@ func setConfig(cfg *config, fields []string) string {
 	ok := false
 	switch key {
 	case "prevote":
-		cfg.preVote, ok = parseSwitch(v)
+		cfg.PreVote, ok = parseSwitch(v)
 	case "checkquorum":
-		cfg.checkQuorum, ok = parseSwitch(v)
+		cfg.CheckQuorum, ok = parseSwitch(v)
 	case "election-tick":
-		cfg.electionTick, ok = parseTick(v)
+		cfg.ElectionTick, ok = parseTick(v)
 	case "heartbeat-tick":
-		cfg.heartbeatTick, ok = parseTick(v)
+		cfg.HeartbeatTick, ok = parseTick(v)
 	case "forwarding":
-		cfg.noForwarding, ok = v == "off", v == "on" || v == "off"
+		cfg.NoForwarding, ok = v == "off", v == "on" || v == "off"
 	case "max-uncommitted-size":
-		cfg.maxUncommitted, ok = parseSize(v)
+		cfg.MaxUncommitted, ok = parseSize(v)
 	case "apply-conf":
-		cfg.applyByStep, ok = v == "step", v == "step" || v == "ready"
+		cfg.ApplyByStep, ok = v == "step", v == "step" || v == "ready"
 	default:
 		return "unknown config key " + strconv.Quote(key) +
 			" (prevote, checkquorum, election-tick, heartbeat-tick, " +
@@ -198,11 +198,11 @@ func setConfig(cfg *config, fields []string) string {
 }
 
 // scenarioLine parses one non-empty line into the header or the steps.
-func scenarioLine(cfg *config, seen map[string]bool, steps []step,
-	fields []string, pos string) ([]step, string) {
+func scenarioLine(cfg *Config, seen map[string]bool, steps []Step,
+	fields []string, pos string) ([]Step, string) {
 	if fields[0] != "config" {
 		s, bad := parseStep(fields)
-		s.pos, s.text = pos, strings.Join(fields, " ")
+		s.Pos, s.Text = pos, strings.Join(fields, " ")
 		return append(steps, s), bad
 	}
 	if len(steps) > 0 {
@@ -217,15 +217,15 @@ func scenarioLine(cfg *config, seen map[string]bool, steps []step,
 	return steps, setConfig(cfg, fields)
 }
 
-// readScenario parses a scenario file; a bad line exits 3 naming file:line.
-func readScenario(path string) (config, []step) {
+// ReadScenario parses a scenario file; a bad line exits 3 naming file:line.
+func ReadScenario(path string) (Config, []Step) {
 	f, err := os.Open(path)
 	if err != nil {
-		fatal(3, "%v", err)
+		Fatal(3, "%v", err)
 	}
 	defer f.Close()
 	cfg, seen := defaultConfig, map[string]bool{}
-	var steps []step
+	var steps []Step
 	header := "" // the last config line's file:line
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
@@ -240,15 +240,15 @@ func readScenario(path string) (config, []step) {
 		}
 		var bad string
 		if steps, bad = scenarioLine(&cfg, seen, steps, fields, pos); bad != "" {
-			fatal(3, "%s: %s", pos, bad)
+			Fatal(3, "%s: %s", pos, bad)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fatal(3, "%s: %v", path, err)
+		Fatal(3, "%s: %v", path, err)
 	}
-	if cfg.heartbeatTick >= cfg.electionTick {
-		fatal(3, "%s: heartbeat-tick %d must be below election-tick %d",
-			header, cfg.heartbeatTick, cfg.electionTick)
+	if cfg.HeartbeatTick >= cfg.ElectionTick {
+		Fatal(3, "%s: heartbeat-tick %d must be below election-tick %d",
+			header, cfg.HeartbeatTick, cfg.ElectionTick)
 	}
 	return cfg, steps
 }

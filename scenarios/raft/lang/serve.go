@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 
 // "-serve": the tries of capture etcd --explore --via ebpf (and of
-// capture hashicorp --explore: scenarios/hashicorp links this file), in
-// this one process under the probes (attached once).  Each stdin line is
+// capture hashicorp --explore), in this one process under the probes
+// (attached once).  Each stdin line is
 // a try: tab-separated, the GOCOVERDIR of its counters ("" for none),
 // "quiet" or "" (a refusal is expected: say nothing), then a command line
 // of this harness (-generate ..., or SCENARIO_FILE [STEP_MAP]).  The
 // driver's probes at tryStart and tryEnd send the events between them to
 // the try's file and tell it the try's status (0, or 3: a step refused).
-// The harness's fatal(3) panics with a refusal while serving.
-package main
+// The harness's Fatal(3) panics with a refusal while serving.
+package lang
 
 import (
 	"bufio"
@@ -19,7 +19,7 @@ import (
 	"strings"
 )
 
-// refusal is a fatal(3) while serving: the try ends, not the process.
+// refusal is a Fatal(3) while serving: the try ends, not the process.
 type refusal struct{ msg string }
 
 var serving bool
@@ -41,7 +41,7 @@ func serve() {
 	for i := 0; in.Scan(); i++ {
 		f := strings.Split(in.Text(), "\t")
 		if len(f) < 3 {
-			fatal(2, "-serve: try %d: want COVERDIR, QUIET and a command line", i)
+			Fatal(2, "-serve: try %d: want COVERDIR, QUIET and a command line", i)
 		}
 		tryStart(i)
 		status := covered(f[0], metaWritten, func() int {
@@ -50,7 +50,7 @@ func serve() {
 		tryEnd(i, status)
 	}
 	if in.Err() != nil {
-		fatal(1, "-serve: stdin: %v", in.Err())
+		Fatal(1, "-serve: stdin: %v", in.Err())
 	}
 }
 
@@ -62,17 +62,17 @@ func covered(dir string, metaWritten map[string]bool, try func() int) int {
 		return try()
 	}
 	if err := coverage.ClearCounters(); err != nil {
-		fatal(1, "-serve: %v (build with -cover -covermode=atomic)", err)
+		Fatal(1, "-serve: %v (build with -cover -covermode=atomic)", err)
 	}
 	status := try()
 	if !metaWritten[dir] {
 		if err := coverage.WriteMetaDir(dir); err != nil {
-			fatal(1, "-serve: %v", err)
+			Fatal(1, "-serve: %v", err)
 		}
 		metaWritten[dir] = true
 	}
 	if err := coverage.WriteCountersDir(dir); err != nil {
-		fatal(1, "-serve: %v", err)
+		Fatal(1, "-serve: %v", err)
 	}
 	return status
 }
@@ -97,9 +97,9 @@ func runTry(args []string, quiet bool) (status int) {
 	case len(args) >= 1 && args[0] == "-generate":
 		generate(args[1:])
 	case len(args) == 1 || len(args) == 2:
-		replay(args[0], strings.Join(args[1:], ""))
+		h.Replay(args[0], strings.Join(args[1:], ""))
 	default:
-		fatal(2, "-serve: bad try %q", strings.Join(args, " "))
+		Fatal(2, "-serve: bad try %q", strings.Join(args, " "))
 	}
 	return 0
 }

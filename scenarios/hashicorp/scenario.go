@@ -1,1 +1,0 @@
-../etcd/scenario.go

@@ -1,1 +1,0 @@
-../etcd/serve.go

@@ -1,1 +1,0 @@
-../etcd/steps.go

@@ -1,0 +1,3 @@
+module raft/lang
+
+go 1.26
