@@ -25,10 +25,6 @@ FAMILY = "(" + "|".join(FAMILIES) + ")"
 # (layer, room pattern): the first match names a path's room.
 ROOMS = [
     (8, r"capture/cli/"),
-    # A system whose live side is built on another's (it runs that
-    # system's driver over a harness of its own, as its folder refines
-    # that system's folder): above every other system's room.
-    (7, r"scenarios/(hashicorp|raftrs)/"),
     (5.5, rf"scenarios/{FAMILY}/"),
     (6, r"scenarios/[^/]+/"),
     (5, r"scenarios/"),

@@ -35,8 +35,9 @@ rule "no live_usage, live_capture_from or optind below the CLI" \
 	"$(cd "$ROOT" && grep -rnwE 'live_usage|live_capture_from|optind' folders scenarios qemu bpf)"
 
 # Planted: the core including a system, a system another, a library the
-# other library, a reader the CLI, etcd's live side hashicorp's; two
-# allowed includes (a system the core, hashicorp's live side etcd's).
+# other library, a reader the CLI, two systems' live sides each other's;
+# two allowed includes (a system the core, a system's live side its
+# folder).
 P=$TMP/plant
 mkdir -p "$P"/capture/cli "$P"/capture/readers "$P"/folders/a "$P"/folders/b \
 	"$P"/qemu "$P"/bpf "$P"/scenarios/a
@@ -47,13 +48,12 @@ printf '#include "../b/b.h"\n#include "../../capture/core.h"\n' >"$P"/folders/a/
 printf '#include "../bpf/b.h"\n' >"$P"/qemu/q.c
 printf '#include "../cli/command.h"\n' >"$P"/capture/readers/r.c
 printf '#include "../../folders/a/a.h"\n' >"$P"/scenarios/a/s.c
-# hashicorp's live side is built on etcd's: it may include etcd's, not
-# the other way round.
+# Two rafts share the family's rooms, never each other's.
 mkdir -p "$P"/scenarios/etcd/driver "$P"/scenarios/hashicorp/driver
 touch "$P"/scenarios/etcd/driver/ebpf.h "$P"/scenarios/hashicorp/driver/h.h
 printf '#include "../../etcd/driver/ebpf.h"\n' >"$P"/scenarios/hashicorp/driver/live.c
 printf '#include "../../hashicorp/driver/h.h"\n' >"$P"/scenarios/etcd/driver/e.c
-planted "a planted include up or sideways is found (5 of 7)" 5 "$($LAYERS includes "$P")"
+planted "a planted include up or sideways is found (6 of 8)" 6 "$($LAYERS includes "$P")"
 
 # A family's rooms (scenarios/raft/, folders/raft/) sit below its
 # systems': a system includes its family's, the family none of its
