@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * etcd's audit domain, by classes: a window's data (terms, indexes, entry
+ * The raft projection's audit domain (etcd's, and every raft's folded into
+ * the projection), by classes: a window's data (terms, indexes, entry
  * counts) is unbounded, so cells are (pre-role of the acting node) x
  * (action, its outcome, whether the acting node's term rose).  Outcomes
  * are what the projection {role, term, vote, commit, log} shows:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * etcd-io/raft clusters from upstream's `with_tla` trace events.
+ * The raft projection's fold: etcd-io/raft clusters from upstream's
+ * `with_tla` trace events, and every raft whose probe spec writes the same
+ * events (folders/hashicorp/, folders/raftrs/).
  *
  * Input: upstream's TracingEvents (state_trace.go: name, nid, state {term,
  * vote, commit}, role, log (lastIndex), conf, msg, prop), bare or

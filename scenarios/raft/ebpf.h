@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The eBPF driver of a raft harness (ebpf.c): etcd's, and any other raft
- * folded under etcd's projection (scenarios/hashicorp/driver/live.c,
+ * The eBPF driver of a raft harness (ebpf.c): every raft's
+ * (scenarios/etcd/driver/etcd-harness.c, scenarios/hashicorp/driver/live.c,
  * scenarios/raftrs/live.c), each naming its harness and probe spec
  * (struct raft_harness); and what capture etcd --live
  * (scenarios/etcd/driver/cluster.c) shares with it: raft's probes on a

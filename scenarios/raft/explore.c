@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * capture etcd --explore: a coverage-guided search over scenarios of the
- * harness's language, run on the real raft through the with_tla harness.
+ * A raft's --explore (capture etcd, capture hashicorp, capture raftrs): a
+ * coverage-guided search over scenarios of the raft language, run on the
+ * real raft through its harness.
  *
  * Each try is one harness run: "-generate" draws a scenario step by step
- * from the cluster's state (scenarios/etcd/explore.go), either fresh or,
+ * from the cluster's state (scenarios/raft/lang/generate.go, over the
+ * harness's options: scenarios/etcd/explore.go), either fresh or,
  * guided, as a mutation of a kept scenario (its first K steps, then new
  * ones).  Its trace is folded (every check of the system's folder: a
  * violation names the scenario's line) and its windows classified by the
- * folder's audit domain; the scenario is kept when it adds a class.  All randomness is a
+ * folder's audit domain; the scenario is kept when it adds a class.  All
+ * randomness is a
  * splitmix64 stream from --seed and the shard, and the seeds it hands the
  * generator: the same seed and budget give the same scenarios.  Then each
  * kept scenario is shrunk: steps are dropped while its replay still covers

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * capture etcd --explore and --merge: coverage-guided search for scenarios
- * of the harness's language (docs/etcd-explore.md).  Both write
- * scenario files NNN-explored into a directory, which capture etcd then
- * captures as it does any --scenarios directory.
+ * A raft's --explore, and etcd's --merge: coverage-guided search for
+ * scenarios of the raft language (docs/etcd-explore.md).  Both write
+ * scenario files NNN-explored into a directory, which the system's
+ * capture then captures as it does any --scenarios directory.
  */
 #ifndef SCENARIOS_RAFT_EXPLORE_H
 #define SCENARIOS_RAFT_EXPLORE_H

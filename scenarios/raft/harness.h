@@ -4,8 +4,9 @@
  * reproducibly (with coverage for the exploration), the versions a
  * harness was built from, the status of its run, the actions every
  * corpus of --scenario all holds.  The bottom of the raft drivers: the
- * eBPF driver (ebpf.h), etcd's with_tla harness (etcd-harness.h) and
- * --live (cluster.h) are above it.
+ * eBPF driver (ebpf.h), etcd's with_tla harness
+ * (scenarios/etcd/driver/etcd-harness.h) and etcd's --live
+ * (scenarios/etcd/driver/cluster.h) are above it.
  */
 #ifndef SCENARIOS_RAFT_HARNESS_H
 #define SCENARIOS_RAFT_HARNESS_H

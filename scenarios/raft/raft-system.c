@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The command of a raft beside etcd's (raft-system.h). */
+/* The command every raft shares (raft-system.h). */
 #include <stdlib.h>
 #include <unistd.h>
 #include "../../bpf/engine.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The command of a raft folded under etcd's projection on etcd's scenario
+ * The command of a raft folded into the raft projection on etcd's scenario
  * files (capture hashicorp, capture raftrs; raft-system.c): its options
  * (a scenario capture's --binary, --explore's --seed, --budget,
  * --seconds, --shard, --unguided), their help, and the live system over

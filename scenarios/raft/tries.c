@@ -62,7 +62,7 @@ void run_batch(struct job *jobs, int n)
 			for (int i = 0; i < n; i++)
 				if (jobs[i].status < 0)
 					proc_stop(&jobs[i].p);
-			die(EXIT_CAPTURE_FAILED, "the etcd harness timed out "
+			die(EXIT_CAPTURE_FAILED, "the harness timed out "
 			    "after %d s", (int)RUN_TIMEOUT);
 		}
 		if (left)

@@ -4,9 +4,9 @@
  * etcd's scenario files on a 3-node cluster of TiKV's raft-rs (crate raft
  * 0.7.0, unmodified) driven by the Rust harness of scenarios/raftrs/
  * (built by cargo), under the probes of scenarios/raftrs/raft.probes
- * (etcd's eBPF driver over a struct raft_harness, and its explorer:
- * --explore), and folds the events with etcd's folder into etcd's
- * projection (folders/raftrs/raftrs.c; docs/raftrs.md).  Above etcd's room: it uses etcd's driver and checks.
+ * (the raft eBPF driver over its struct raft_harness, and the raft
+ * explorer: --explore), and folds the events into the raft projection
+ * (folders/raftrs/raftrs.c; docs/raftrs.md).
  * Nothing in C knows raft-rs's types: they are the spec's.
  */
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * capture etcd's options (live.c's table, one for the scenario capture
- * and its modes): a raft's (args.h), first, so that what reads a
+ * and its modes): a raft's (scenarios/raft/args.h), first, so that what reads a
  * struct raft_args reads them, and etcd's own modes' around them.
  */
 #ifndef SCENARIOS_ETCD_ETCD_ARGS_H

@@ -17,17 +17,17 @@ struct live_capture;
  * The with_tla harness built (reproducibly) into build/etcd/, its path;
  * with @cover, with "go build -cover" of itself and raft, into
  * build/etcd/harness-with_tla-cover (run under GOCOVERDIR, it writes
- * Go's coverage files, gocover.h).
+ * Go's coverage files, scenarios/raft/gocover.h).
  */
 char *etcd_traced_harness(int cover);
 /*
  * The harness --via trace runs: --binary FILE, else the with_tla one
  * built; made once, kept as lc->data (the etcd system's release() frees
- * it).  The eBPF driver's harness is its own (ebpf.c).
+ * it).  The eBPF driver runs etcd_raft_harness instead.
  */
 const char *etcd_harness(struct live_capture *lc);
 
-/* etcd's raft under the probes (ebpf.h), and its eBPF driver. */
+/* etcd's raft under the probes (scenarios/raft/ebpf.h), and its eBPF driver. */
 extern const struct raft_harness etcd_raft_harness;
 extern const struct live_driver etcd_ebpf_driver, etcd_trace_driver;
 

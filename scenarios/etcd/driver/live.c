@@ -2,11 +2,12 @@
 /*
  * The etcd system's live entry (capture/live.h): `capture etcd` runs the
  * deterministic 3-node harness on unmodified go.etcd.io/raft/v3 under the
- * Go uprobe engine (--via ebpf, ebpf.c) or built with upstream's with_tla
- * trace hook (--via trace, harness.c), writes its with_tla event stream as
- * raw/RUN.ndjson, and the etcd folder folds it.  Its option table holds
- * the modes too: --live (cluster.c), and --explore and --merge, which
- * find scenarios (explore.c) and hand the engine their capture.
+ * Go uprobe engine (--via ebpf, scenarios/raft/ebpf.c) or built with
+ * upstream's with_tla trace hook (--via trace, etcd-harness.c), writes its
+ * with_tla event stream as raw/RUN.ndjson, and the etcd folder folds it.
+ * Its option table holds the modes too: --live (cluster.c), and --explore
+ * and --merge, which find scenarios (scenarios/raft/explore.c) and hand
+ * the engine their capture.
  */
 #include "../../../capture/err.h"
 #include "../../../capture/live.h"

@@ -4,13 +4,11 @@
  * runs etcd's scenario files on a 3-node cluster of HashiCorp's raft
  * (github.com/hashicorp/raft, unmodified) driven by the Go harness of
  * scenarios/hashicorp/, under the probes of scenarios/hashicorp/raft.probes
- * (etcd's eBPF driver, ebpf.c, over another struct raft_harness), and
- * folds the events with etcd's folder into etcd's projection
+ * (the raft eBPF driver, scenarios/raft/ebpf.c, over its struct
+ * raft_harness), and folds the events into the raft projection
  * (folders/hashicorp/hashicorp.c; docs/hashicorp.md).  In driver/ because
  * scenarios/hashicorp/ is a Go package (Go refuses C files beside its
- * own); its room sits above etcd's (tests/layers/layers.py), whose
- * driver and checks it runs.  Nothing in C knows hashicorp's types:
- * they are the spec's.
+ * own).  Nothing in C knows hashicorp's types: they are the spec's.
  */
 #include "../../raft/raft-system.h"
 
