@@ -338,6 +338,15 @@ char *str_append(char *s, const char *sep, const char *name)
 	return more;
 }
 
+char *str_choices(const char *const names[])
+{
+	char *s = xstrdup("");
+
+	for (size_t i = 0; names[i]; i++)
+		s = str_append(s, !i ? "" : names[i + 1] ? ", " : " or ", names[i]);
+	return s;
+}
+
 int env_choice(const char *name, const char *const choices[])
 {
 	const char *v = getenv(name);
@@ -349,9 +358,6 @@ int env_choice(const char *name, const char *const choices[])
 	for (i = 0; choices[i]; i++)
 		if (!strcmp(v, choices[i]))
 			return i;
-	known = xstrdup("");
-	for (i = 0; choices[i]; i++)
-		known = str_append(known, !i ? "" : choices[i + 1] ? ", " : " or ",
-				   choices[i]);
+	known = str_choices(choices);
 	die(EXIT_USAGE, "%s must be %s, not '%s'", name, known, v);
 }

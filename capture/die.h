@@ -116,5 +116,7 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @s (malloc'ed) followed by @sep and @name, for "known: a, b" lists; frees @s. */
 char *str_append(char *s, const char *sep, const char *name);
+/* "a, b or c": @names (NULL-terminated), malloc'ed. */
+char *str_choices(const char *const names[]);
 
 #endif

@@ -1,34 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "die.h"
+#include "err.h"
 #include "json.h"
 #include "options.h"
 #include "system.h"
-
-/*
- * Where each argument of an option the manifest leaves out (-o/--output,
- * -j/--jobs) lies in argv: in its own element (-o DIR, --out DIR) or
- * inside the option's (-oDIR, --outp=DIR).  command_argv() drops exactly
- * those elements, whatever spelling or abbreviation getopt accepted.
- */
-#define MAX_UNRECORDED 8
-static const char *unrecorded[MAX_UNRECORDED];
-static int n_unrecorded;
-
-void option_unrecorded(const char *arg)
-{
-	if (n_unrecorded == MAX_UNRECORDED)
-		die(EXIT_USAGE, "more than %d output and job options", MAX_UNRECORDED);
-	unrecorded[n_unrecorded++] = arg;
-}
-
-void option_unrecorded_clear(void)
-{
-	n_unrecorded = 0;
-}
 
 /*
  * A corpus is swapped in as the last component of -o: "", "/", "." and
@@ -93,79 +71,33 @@ void usage(const char *text, int help)
 	exit(help ? EXIT_OK : EXIT_USAGE);
 }
 
-/* 1 if @arg is an unrecorded option's own element, 2 if it is inside @arg. */
-static int unrecorded_in(const char *arg)
-{
-	uintptr_t start = (uintptr_t)arg, end = start + strlen(arg);
-
-	for (int i = 0; i < n_unrecorded; i++) {
-		uintptr_t at = (uintptr_t)unrecorded[i];
-
-		if (at == start)
-			return 1;
-		if (at > start && at <= end)
-			return 2;
-	}
-	return 0;
-}
-
-cJSON *command_argv(int argc, char **argv)
-{
-	cJSON *a = json_arr();
-	int dropped = 0;
-
-	json_add(a, NULL, json_str("capture"));
-	for (int i = 0; i < argc; i++) {
-		if (unrecorded_in(argv[i]) == 2) {
-			dropped++;
-			continue;
-		}
-		if (i + 1 < argc && unrecorded_in(argv[i + 1]) == 1) {
-			dropped++;
-			i++;
-			continue;
-		}
-		json_add(a, NULL, json_str(argv[i]));
-	}
-	/*
-	 * verify reruns this command: it must not name the output, and the
-	 * same corpus must record the same command however many jobs made it.
-	 */
-	if (dropped != n_unrecorded)
-		die(EXIT_CAPTURE_FAILED, "cannot tell the output and job options "
-		    "apart in the command line");
-	return a;
-}
-
 long option_number(const char *arg, const char *name, long lo, long hi)
 {
-	char *end;
-	long v = strtol(arg, &end, 10);
+	struct cap_err err;
+	long v;
 
-	if (end == arg || *end || v < lo || v > hi)
-		die(EXIT_USAGE, "%s %s: expected a number from %ld to %ld", name,
-		    arg, lo, hi);
+	if (opt_number(arg, name, lo, hi, &v, &err))
+		die_err(&err);
 	return v;
 }
 
 unsigned long long option_unsigned(const char *arg, const char *name)
 {
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10);
+	struct cap_err err;
+	unsigned long long v;
 
-	if (end == arg || *end || *arg == '-')
-		die(EXIT_USAGE, "%s %s: expected an unsigned integer", name, arg);
+	if (opt_unsigned(arg, name, &v, &err))
+		die_err(&err);
 	return v;
 }
 
 double option_seconds(const char *arg, const char *name, double max)
 {
-	char *end;
-	double v = strtod(arg, &end);
+	struct cap_err err;
+	double v;
 
-	if (end == arg || *end || !(v > 0) || v > max)
-		die(EXIT_USAGE, "%s %s: expected a number of seconds above 0, at most %.0f",
-		    name, arg, max);
+	if (opt_seconds(arg, name, max, &v, &err))
+		die_err(&err);
 	return v;
 }
 

@@ -4,6 +4,7 @@
 #define CAPTURE_OPTIONS_H
 
 #include <getopt.h>
+#include "parse-options.h"
 #include "windows.h"
 
 struct folder;
@@ -61,13 +62,6 @@ struct output_format output_format_for(const struct output_options *o,
 _Noreturn void usage(const char *text, int help);
 
 /*
- * @arg (getopt's optarg) belongs to an option that does not change what is
- * written (-j): command_argv() leaves it out, as it does -o.
- */
-void option_unrecorded(const char *arg);
-/* A new command line is parsed: forget what option_unrecorded() noted. */
-void option_unrecorded_clear(void);
-/*
  * The option parsers every command shares; a value out of range is exit 2
  * naming the option and the value.
  */
@@ -77,8 +71,5 @@ long option_number(const char *arg, const char *name, long lo, long hi);
 unsigned long long option_unsigned(const char *arg, const char *name);
 /* @arg as seconds above 0 and at most @max (a fraction allowed). */
 double option_seconds(const char *arg, const char *name, double max);
-
-/* The command line (argv) without -o/--output and -j/--jobs, for manifests. */
-struct cJSON *command_argv(int argc, char **argv);
 
 #endif

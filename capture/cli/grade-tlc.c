@@ -445,7 +445,7 @@ static void spec_parts(struct tlc_grade *g, const char *libs)
 }
 
 /* The options into @g; *@map_path and *@as_json; the inputs from optind. */
-static void parse_options(int argc, char **argv, struct tlc_grade *g,
+static void tlc_options(int argc, char **argv, struct tlc_grade *g,
 			  const char **map_path, char **libs, int *as_json)
 {
 	static const struct option longopts[] = {
@@ -541,7 +541,7 @@ int cmd_grade_tlc(int argc, char **argv)
 	cJSON *card, *verdicts = json_arr(), *final;
 	int as_json = 0, failed;
 
-	parse_options(argc, argv, &g, &map_path, &libs, &as_json);
+	tlc_options(argc, argv, &g, &map_path, &libs, &as_json);
 	spec_parts(&g, libs);
 	if (!g.cfg) {
 		cfg = xasprintf("%.*s.cfg", (int)strlen(g.spec) - 4, g.spec);
