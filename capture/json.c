@@ -438,6 +438,11 @@ void json_print_indented(FILE *f, const cJSON *v)
 	strbuf_release(&sb);
 }
 
+const char *const json_style_names[] = {
+	[JSON_PYTHON] = "python", [JSON_COMPACT] = "compact",
+	[JSON_CANONICAL] = "canonical", NULL,
+};
+
 int json_style_parse(const char *name)
 {
 	if (!strcmp(name, "python"))

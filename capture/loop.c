@@ -129,13 +129,13 @@ static char *selection_argv(const struct live_capture *lc, char **argv, int *arg
 	argv[n++] = (char *)lc->scenario;
 	argv[n++] = driver_option;
 	argv[n++] = (char *)lc->driver->name;
-	if (out->form_arg) {
+	if (out->form >= 0) {
 		argv[n++] = "--form";
-		argv[n++] = (char *)out->form_arg;
+		argv[n++] = (char *)window_form_names[out->form];
 	}
-	if (out->style_arg) {
+	if (out->style >= 0) {
 		argv[n++] = "--json";
-		argv[n++] = (char *)out->style_arg;
+		argv[n++] = (char *)json_style_names[out->style];
 	}
 	if (out->dir) {
 		argv[n++] = "-o";

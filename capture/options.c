@@ -14,7 +14,7 @@
  * would fail only after the whole run; "-", standard output by
  * convention, holds no corpus.  Refused before any work.
  */
-static void check_output_dir(const char *arg)
+static int check_output_dir(const char *arg, struct cap_err *err)
 {
 	size_t n = strlen(arg);
 	const char *last;
@@ -26,15 +26,28 @@ static void check_output_dir(const char *arg)
 	n -= (size_t)(last - arg);
 	if (!n || (last[0] == '/' && n == 1) || (n == 1 && last[0] == '.') ||
 	    (n == 2 && !strncmp(last, "..", 2)) || !strcmp(arg, "-"))
-		die(EXIT_USAGE, "-o '%s': not a name a corpus can take (give a "
-		    "new or corpus directory, e.g. -o out)", arg);
+		return cap_fail(err, EXIT_USAGE, "-o '%s': not a name a corpus "
+				"can take (give a new or corpus directory, e.g. "
+				"-o out)", arg);
+	return 0;
+}
+
+int output_dir_option(const struct opt *o, const char *arg, struct cap_err *err)
+{
+	if (check_output_dir(arg, err))
+		return -1;
+	*(const char **)o->value = arg;
+	return 0;
 }
 
 int output_option(int opt, const char *arg, struct output_options *o)
 {
+	struct cap_err err;
+
 	switch (opt) {
 	case 'o':
-		check_output_dir(arg);
+		if (check_output_dir(arg, &err))
+			die_err(&err);
 		option_unrecorded(arg);
 		o->dir = arg;
 		return 1;
@@ -43,10 +56,8 @@ int output_option(int opt, const char *arg, struct output_options *o)
 		if (o->form < 0)
 			die(EXIT_USAGE, "--form: expected event, stream, itf or canonical, "
 			    "not '%s'", arg);
-		o->form_arg = arg;
 		return 1;
 	case 'J':
-		o->style_arg = arg;
 		o->style = json_style_parse(arg);
 		if (o->style < 0)
 			die(EXIT_USAGE, "--json: expected python, compact or canonical, not '%s'", arg);
@@ -60,7 +71,7 @@ struct output_format output_format_for(const struct output_options *o,
 {
 	struct output_format fmt = {
 		.form = o->form >= 0 ? (enum window_form)o->form : f->form,
-		.style = o->style,
+		.style = o->style >= 0 ? (enum json_style)o->style : JSON_PYTHON,
 	};
 	return fmt;
 }
@@ -101,21 +112,28 @@ double option_seconds(const char *arg, const char *name, double max)
 	return v;
 }
 
-static unsigned long ring_bytes(const char *arg)
+int ring_bytes_option(const struct opt *o, const char *arg, struct cap_err *err)
 {
 	char *end;
 	unsigned long v = strtoul(arg, &end, 0);
 
 	if (*end || v < 4096 || (v & (v - 1)))
-		die(EXIT_USAGE, "--ring-bytes %s: a power of two of at least 4096", arg);
-	return v;
+		return cap_fail(err, EXIT_USAGE, "--ring-bytes %s: a power of two "
+				"of at least 4096", arg);
+	*(unsigned long *)o->value = v;
+	return 0;
 }
 
 int ring_option(int opt, const char *arg, struct ring_options *r)
 {
-	if (opt == OPT_RING_BYTES)
-		r->bytes = ring_bytes(arg);
-	else if (opt == OPT_HOLD_RING)
+	const struct opt row = OPT_CALLBACK(0, "ring-bytes", &r->bytes, "N",
+					    ring_bytes_option, "");
+	struct cap_err err;
+
+	if (opt == OPT_RING_BYTES) {
+		if (ring_bytes_option(&row, arg, &err))
+			die_err(&err);
+	} else if (opt == OPT_HOLD_RING)
 		r->hold = 1;
 	else
 		return 0;

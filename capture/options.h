@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include "parse-options.h"
+#include "json.h"
 #include "windows.h"
 
 struct folder;
@@ -12,11 +13,33 @@ struct folder;
 /* Output options: -o DIR, --form event|stream|itf, --json python|compact|canonical. */
 struct output_options {
 	const char *dir;
-	int form;        /* -1: the system's reference form */
-	int style;
-	const char *form_arg, *style_arg;  /* --form, --json as given, or NULL */
+	int form;        /* enum window_form; -1: the system's reference form */
+	int style;       /* enum json_style; -1: python, not given */
 };
-#define OUTPUT_OPTIONS_INIT { NULL, -1, JSON_PYTHON, NULL, NULL }
+#define OUTPUT_OPTIONS_INIT { NULL, -1, -1 }
+
+/*
+ * The output options' rows, filling the struct output_options @v: -o DIR
+ * (written atomically; @default_dir, a string literal, says the default),
+ * --form (its help @form_help) and --json.
+ */
+#define OPT_OUTPUT(v, default_dir) \
+	OPT_OUTPUT_DIR(v, "write the corpus to DIR, atomically (default:\n" \
+		       default_dir ")"), \
+	OPT_OUTPUT_FORM(v, "window form: event, stream, itf (Informal\n" \
+			"Trace Format) or canonical (SysMoBench's window\n" \
+			"validation, a file per action; default: the\n" \
+			"system's reference corpus form)"), \
+	OPT_OUTPUT_JSON(v)
+#define OPT_OUTPUT_DIR(v, h) { .kind = OPT_KIND_CALLBACK, .short_name = 'o', \
+	.long_name = "output", .value = OPT_FIELD(&(v)->dir, const char **), \
+	.argh = "DIR", .cb = output_dir_option, .flags = OPT_UNRECORDED, .help = (h) }
+#define OPT_OUTPUT_FORM(v, h) \
+	OPT_CHOICE(0, "form", &(v)->form, "FORM", window_form_names, h)
+#define OPT_OUTPUT_JSON(v) OPT_CHOICE(0, "json", &(v)->style, "STYLE", \
+	json_style_names, "python (default), compact, or canonical (RFC 8785)")
+/* -o's check: a name a corpus can take. */
+int output_dir_option(const struct opt *o, const char *arg, struct cap_err *err);
 
 #define OUTPUT_LONG_OPTIONS \
 	{ "output", required_argument, NULL, 'o' }, \
@@ -50,6 +73,13 @@ enum { OPT_RING_BYTES = 0x0900, OPT_HOLD_RING };
 	"      --ring-bytes N   ring-buffer size (power of two; default 1 MiB)\n" \
 	"      --hold-ring      read the ring buffer only after " target " exits\n" \
 	"                       (with a small --ring-bytes: tests loss accounting)\n"
+/* The ring options' rows, filling the struct ring_options @v. */
+#define OPT_RING(v, target) \
+	OPT_CALLBACK(0, "ring-bytes", &(v)->bytes, "N", ring_bytes_option, \
+		     "ring-buffer size (power of two; default 1 MiB)"), \
+	OPT_FLAG(0, "hold-ring", &(v)->hold, "read the ring buffer only after " \
+		 target " exits\n(with a small --ring-bytes: tests loss accounting)")
+int ring_bytes_option(const struct opt *o, const char *arg, struct cap_err *err);
 /* Handle one getopt result; returns 1 if it was a ring option. */
 int ring_option(int opt, const char *arg, struct ring_options *r);
 

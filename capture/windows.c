@@ -48,20 +48,20 @@ const char *window_file_ext(enum window_form form)
 	return form == FORM_ITF ? ".itf.json" : ".ndjson";
 }
 
-static const char *const form_names[] = {
+const char *const window_form_names[] = {
 	[FORM_EVENT] = "event", [FORM_STREAM] = "stream",
-	[FORM_ITF] = "itf", [FORM_CANONICAL] = "canonical",
+	[FORM_ITF] = "itf", [FORM_CANONICAL] = "canonical", NULL,
 };
 
 const char *window_form_name(enum window_form form)
 {
-	return form_names[form];
+	return window_form_names[form];
 }
 
 int window_form_parse(const char *name)
 {
-	for (int i = 0; i < (int)(sizeof(form_names) / sizeof(*form_names)); i++)
-		if (!strcmp(name, form_names[i]))
+	for (int i = 0; window_form_names[i]; i++)
+		if (!strcmp(name, window_form_names[i]))
 			return i;
 	return -1;
 }

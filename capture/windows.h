@@ -33,6 +33,8 @@ enum window_form { FORM_EVENT, FORM_STREAM, FORM_ITF, FORM_CANONICAL };
 const char *window_file_ext(enum window_form form);
 /* What --form calls @form ("event", "stream", "itf", "canonical"). */
 const char *window_form_name(enum window_form form);
+/* Their names, in the enum's order, NULL-ended (--form's choices). */
+extern const char *const window_form_names[];
 /* The form --form @name names, or -1. */
 int window_form_parse(const char *name);
 

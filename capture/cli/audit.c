@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* capture audit INPUT...: coverage and base rates of window files. */
 #include <stdlib.h>
-#include <getopt.h>
 #include "../audit.h"
 #include "command.h"
 #include "../die.h"
@@ -16,57 +15,39 @@ static const char audit_usage[] =
 	"identity base rate (post == pre), schedule diversity across runs and\n"
 	"the combinations only one run covers.  Each INPUT is a corpus (with\n"
 	"MANIFEST.json), a directory of *.ndjson window files, or one window\n"
-	"file, in event or stream form; all inputs merge into one report.\n\n"
-	"options:\n"
-	"      --system NAME    the system (default: from MANIFEST.json, else\n"
-	"                       inferred from the action names)\n"
-	"      --json           the report as JSON instead of the text table\n"
-	"      --svg FILE       also draw the pre-state x action coverage matrix\n"
-	"                       (FILE that exists: only with --force, never an\n"
-	"                       INPUT)\n"
-	"  -f, --force          replace the --svg FILE if it exists\n"
-	"  -h, --help           this text\n";
+	"file, in event or stream form; all inputs merge into one report.\n";
 
 int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "system", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 'g' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct window_set ws = { 0 };
 	const char *system = NULL, *svg = NULL;
-	int opt, as_json = 0, force = 0;
+	int as_json = 0, force = 0;
+	const struct opt options[] = {
+		OPT_STRING(0, "system", &system, "NAME", "the system (default: from "
+			   "MANIFEST.json, else\ninferred from the action names)"),
+		OPT_FLAG(0, "json", &as_json, "the report as JSON instead of the text table"),
+		OPT_STRING(0, "svg", &svg, "FILE", "also draw the pre-state x action "
+			   "coverage matrix\n(FILE that exists: only with --force, "
+			   "never an\nINPUT)"),
+		OPT_FLAG('f', "force", &force, "replace the --svg FILE if it exists"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	const struct opt_command cmd = { audit_usage, options, NULL, 0 };
+	int first = parse_options(&cmd, argc, argv);
+	struct window_set ws = { 0 };
 	long long windows = 0;
 	cJSON *rep;
 
-	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(audit_usage, 1);
-		else if (opt == 'f')
-			force = 1;
-		else if (opt == 's')
-			system = optarg;
-		else if (opt == 'j')
-			as_json = 1;
-		else if (opt == 'g')
-			svg = optarg;
-		else
-			usage(audit_usage, 0);
-	}
-	if (optind == argc)
-		usage(audit_usage, 0);
+	if (first == argc)
+		opt_usage(&cmd, 0);
 	/* a glob's first window file would become the SVG (--svg *.ndjson) */
 	if (svg && (has_suffix(svg, window_file_ext(FORM_EVENT)) ||
 		    has_suffix(svg, window_file_ext(FORM_ITF))))
 		die(EXIT_USAGE, "--svg %s: its name says a window file, not an "
 		    "SVG", svg);
 	if (svg)
-		check_output_file(svg, argv + optind, argc - optind, force);
-	for (int i = optind; i < argc; i++)
+		check_output_file(svg, argv + first, argc - first, force);
+	for (int i = first; i < argc; i++)
 		window_set_add(&ws, argv[i]);
 	window_set_system(&ws, system);
 	rep = audit_report(&ws);
@@ -75,7 +56,7 @@ int cmd_audit(int argc, char **argv)
 		/* files of initial states only: no step to report on */
 		cJSON_Delete(rep);
 		window_set_free(&ws);
-		die_at(EXIT_BAD_INPUT, argc - optind == 1 ? argv[optind] : NULL, 0,
+		die_at(EXIT_BAD_INPUT, argc - first == 1 ? argv[first] : NULL, 0,
 		       "no windows to audit (only initial states)");
 	}
 	if (svg) {

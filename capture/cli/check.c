@@ -80,33 +80,29 @@ static const struct folder *corpus_inputs(const char *dir, int *n, char ***input
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	static const struct opt options[] = { OPT_HELP(), OPT_END() };
+	const struct opt_command cmd = { check_usage, options, NULL, 0 };
+	int first = parse_options(&cmd, argc, argv);
 	struct output_options out = OUTPUT_OPTIONS_INIT;
 	const struct folder *f;
 	cJSON *runs, *counts, *c;
 	long long total = 0;
-	int opt;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
-		usage(check_usage, opt == 'h');
-	if (argc - optind == 1) {
+	if (argc - first == 1) {
 		char **inputs;
 		int n;
 
-		f = corpus_inputs(argv[optind], &n, &inputs);
+		f = corpus_inputs(argv[first], &n, &inputs);
 		runs = fold_inputs(f, NULL, n, inputs, output_format_for(&out, f));
 		for (int i = 0; i < n; i++)
 			free(inputs[i]);
 		free(inputs);
-	} else if (argc - optind >= 2) {
-		f = system_lookup(argv[optind])->folder;
-		runs = fold_inputs(f, NULL, argc - optind - 1, argv + optind + 1,
+	} else if (argc - first >= 2) {
+		f = system_lookup(argv[first])->folder;
+		runs = fold_inputs(f, NULL, argc - first - 1, argv + first + 1,
 				   output_format_for(&out, f));
 	} else {
-		usage(check_usage, 0);
+		opt_usage(&cmd, 0);
 	}
 	counts = run_counts(runs);
 	cJSON_ArrayForEach(c, counts)

@@ -22,6 +22,12 @@ struct corpus *spec_corpus_begin(const struct output_options *out, const struct 
 void spec_corpus_finish(const struct output_options *out, const struct folder *fold,
 			struct corpus *c, const char *name, const char *ev_rel);
 
+/* --fold SYSTEM of a probe spec's command: the system's folder. */
+int spec_fold_option(const struct opt *o, const char *arg, struct cap_err *err);
+/* --timeout S of a probe spec's command, into the double @v. */
+#define SPEC_TIMEOUT_ROW(v) OPT_SECONDS(0, "timeout", v, "S", 1e7, \
+	"kill COMMAND after S seconds (default 600)")
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);

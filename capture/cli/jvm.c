@@ -31,17 +31,7 @@ static const char jvm_usage[] =
 	"probe spec SPEC names: Java methods and source lines, their arguments,\n"
 	"locals and fields by path (docs/zookeeper.md, \"The agent\").  The spec is\n"
 	"resolved first in a JVM of its own, ended before its program runs.  A run\n"
-	"that fails keeps what it captured in DIR.failed/.\n\n"
-	"options:\n"
-	"  -p, --probes SPEC    the probe spec\n"
-	"      --describe WHAT  list a class's fields and methods, or a method's\n"
-	"                       sites, arguments, locals and lines, in COMMAND's JVM\n"
-	"                       (java -cp CLASSPATH -version will do)\n"
-	"      --fold SYSTEM    fold the spec's events with SYSTEM's folder\n"
-	"      --timeout S      kill COMMAND after S seconds (default 600)\n"
-	OUTPUT_OPTIONS_HELP("corpus/jvm")
-	"                       (--form and --json: the windows of --fold)\n"
-	"  -h, --help           this text\n";
+	"that fails keeps what it captured in DIR.failed/.\n";
 
 struct jvm_opts {
 	const char *spec, *describe;
@@ -121,44 +111,35 @@ static void capture_jvm(const struct jvm_opts *o, char **cmd, int argc, char **a
 
 int cmd_jvm(int argc, char **argv)
 {
-	enum { O_TIMEOUT = 256, O_FOLD, O_DESCRIBE };
-	static const struct option longopts[] = {
-		{ "probes", required_argument, NULL, 'p' },
-		{ "describe", required_argument, NULL, O_DESCRIBE },
-		{ "fold", required_argument, NULL, O_FOLD },
-		OUTPUT_LONG_OPTIONS,
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct jvm_opts o = { .out = OUTPUT_OPTIONS_INIT, .timeout = 600 };
+	const struct opt options[] = {
+		OPT_STRING('p', "probes", &o.spec, "SPEC", "the probe spec"),
+		OPT_STRING(0, "describe", &o.describe, "WHAT", "list a class's "
+			   "fields and methods, or a method's\nsites, arguments, "
+			   "locals and lines, in COMMAND's JVM\n(java -cp CLASSPATH "
+			   "-version will do)"),
+		OPT_CALLBACK(0, "fold", &o.fold, "SYSTEM", spec_fold_option,
+			     "fold the spec's events with SYSTEM's folder"),
+		SPEC_TIMEOUT_ROW(&o.timeout),
+		OPT_OUTPUT(&o.out, "corpus/jvm"),
+		OPT_NOTE("(--form and --json: the windows of --fold)"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	/* options end at COMMAND, whose own options are its own */
+	const struct opt_command cmd = { jvm_usage, options, NULL, OPT_STOP_AT_OPERAND };
+	int first = parse_options(&cmd, argc, argv);
 	struct cap_err err;
-	int opt;
 
-	/* "+": options end at COMMAND, whose own options are its own. */
-	while ((opt = getopt_long(argc, argv, "+p:o:h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(jvm_usage, 1);
-		else if (opt == 'p')
-			o.spec = optarg;
-		else if (opt == O_DESCRIBE)
-			o.describe = optarg;
-		else if (opt == O_FOLD)
-			o.fold = system_lookup(optarg)->folder;
-		else if (opt == O_TIMEOUT)
-			o.timeout = option_seconds(optarg, "--timeout", 1e7);
-		else if (!output_option(opt, optarg, &o.out))
-			usage(jvm_usage, 0);
-	}
-	if (optind >= argc || !o.spec == !o.describe)
-		usage(jvm_usage, 0);
+	if (first >= argc || !o.spec == !o.describe)
+		opt_usage(&cmd, 0);
 	if (o.describe) {
-		if (jvm_describe(o.describe, argv + optind, stdout, &err))
+		if (jvm_describe(o.describe, argv + first, stdout, &err))
 			die_err(&err);
 		return 0;
 	}
 	if (!o.out.dir)
 		o.out.dir = "corpus/jvm";
-	capture_jvm(&o, argv + optind, argc, argv);
+	capture_jvm(&o, argv + first, argc, argv);
 	return 0;
 }

@@ -2,7 +2,6 @@
 /* capture list: the systems, their actions and their scenarios. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "../fold.h"
 #include "command.h"
 #include "../die.h"
@@ -40,8 +39,11 @@ static void list_scenarios(const struct system *s)
 
 int cmd_list(int argc, char **argv)
 {
-	if (argc > 1)
-		usage(list_usage, !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+	static const struct opt options[] = { OPT_HELP(), OPT_END() };
+	const struct opt_command cmd = { list_usage, options, NULL, 0 };
+
+	if (parse_options(&cmd, argc, argv) < argc)
+		opt_usage(&cmd, 0);
 	for (const struct system *s = systems; s->folder; s++) {
 		const struct folder *f = s->folder;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "command.h"
 #include "../die.h"
+#include "../json.h"
 #include "../live.h"
 #include "../proc.h"
 #include "../system.h"
@@ -37,48 +38,69 @@ static int name_width(void)
 	return (int)w;
 }
 
-static void print_usage(FILE *f)
+/* The usage and the commands, for the help above its options. */
+static char *usage_text(void)
 {
+	struct strbuf sb = STRBUF_INIT;
 	int w = name_width();
 
-	fputs("usage: capture [--version] [--help] COMMAND [ARGS]\n\n"
-	      "Record what real systems do; fold it into (pre, action, post) windows.\n\n"
-	      "commands:\n", f);
+	strbuf_addf(&sb, "usage: capture [--version] [--help] COMMAND [ARGS]\n\n"
+		    "Record what real systems do; fold it into (pre, action, post) "
+		    "windows.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
+		strbuf_addf(&sb, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
 	for (const struct system *s = systems; s->folder; s++)
 		if (s->live)
-			fprintf(f, "  %-*s %s\n", w, s->folder->name, s->live->summary);
-	fputs("\n'capture COMMAND --help' describes a command.\n", f);
+			strbuf_addf(&sb, "  %-*s %s\n", w, s->folder->name, s->live->summary);
+	return sb.buf;
+}
+
+/* COMMAND with its arguments @argv (argv[0]: its name), or -1: no such command. */
+static int run(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[0], commands[i].name))
+			return commands[i].run(argc, argv);
+	/* Every live system of the table is a command: capture spin ... */
+	for (const struct system *s = systems; s->folder; s++)
+		if (s->live && !strcmp(argv[0], s->folder->name))
+			return cmd_live(s, argc, argv);
+	return -1;
 }
 
 int main(int argc, char **argv)
 {
+	int version = 0, first, rc;
+	const struct opt options[] = {
+		OPT_FLAG(0, "version", &version, "print capture's version"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	struct opt_command cmd = {
+		NULL, options, "'capture COMMAND --help' describes a command.\n",
+		/* the options after COMMAND are its own */
+		OPT_STOP_AT_OPERAND,
+	};
+
 	cleanup_on_signals();
 	hashing_init();
 	system_table_set(systems);
 	check_stdout_at_exit();
-	if (argc < 2) {
-		print_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		print_usage(stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "--version")) {
+	cmd.usage = usage_text();
+	first = parse_options(&cmd, argc, argv);
+	if (version) {
 		printf("capture %s\n", CAPTURE_VERSION);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	/* Every live system of the table is a command: capture spin ... */
-	for (const struct system *s = systems; s->folder; s++)
-		if (s->live && !strcmp(argv[1], s->folder->name))
-			return cmd_live(s, argc - 1, argv + 1);
-	fprintf(stderr, "capture: '%s' is not a command\n\n", argv[1]);
-	print_usage(stderr);
-	return EXIT_USAGE;
+	if (first == argc)
+		opt_usage(&cmd, 0);
+	if (!strcmp(argv[first], "help"))
+		opt_usage(&cmd, 1);
+	rc = run(argc - first, argv + first);
+	if (rc < 0) {
+		fprintf(stderr, "capture: '%s' is not a command\n\n", argv[first]);
+		opt_usage(&cmd, 0);
+	}
+	free((char *)cmd.usage);
+	return rc;
 }

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +32,7 @@ static const char verify_usage[] =
 	"alone is reported, not failed); 7: the output or the corpus itself\n"
 	"differs (a file changed, missing or not in the manifest); 8: the\n"
 	"command could not be rerun (or wrote no corpus, or names an output, or\n"
-	"runs what this checkout does not ship, without --trust).\n\n"
-	"options:\n"
-	"      --timeout SECS   give the rerun at most this long (default 3600)\n"
-	"      --trust          rerun a command that runs a program, scenario files\n"
-	"                       or a source tree from outside this checkout (a\n"
-	"                       capture go target, --scenarios, --binary,\n"
-	"                       --asterinas-src): the corpus's sender chose them\n"
-	"  -h, --help           this text\n";
+	"runs what this checkout does not ship, without --trust).\n";
 
 static cJSON *load_manifest(const char *dir)
 {
@@ -499,30 +491,27 @@ static void rerun(const cJSON *m, const char *tmp, const char *out,
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "trust", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	double timeout = 3600;
+	int trust = 0;
+	const struct opt options[] = {
+		OPT_SECONDS(0, "timeout", &timeout, "SECS", 1e7, "give the rerun at "
+			    "most this long (default 3600)"),
+		OPT_FLAG(0, "trust", &trust, "rerun a command that runs a program, "
+			 "scenario files\nor a source tree from outside this "
+			 "checkout (a\ncapture go target, --scenarios, --binary,\n"
+			 "--asterinas-src): the corpus's sender chose them"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	const struct opt_command cmd = { verify_usage, options, NULL, 0 };
+	int first = parse_options(&cmd, argc, argv);
 	char *tmp, *out;
 	cJSON *old, *new;
-	int opt, altered, differs, env, cleanup, trust = 0;
+	int altered, differs, env, cleanup;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h')
-			usage(verify_usage, 1);
-		else if (opt == 't')
-			timeout = option_seconds(optarg, "--timeout", 1e7);
-		else if (opt == 'T')
-			trust = 1;
-		else
-			usage(verify_usage, 0);
-	}
-	if (argc - optind != 1)
-		usage(verify_usage, 0);
-	old = load_manifest(argv[optind]);
+	if (argc - first != 1)
+		opt_usage(&cmd, 0);
+	old = load_manifest(argv[first]);
 	if (!trust)
 		refuse_untrusted(old);
 	tmp = owned_tmp_in(temp_dir(), "capture-verify");
@@ -530,11 +519,11 @@ int cmd_verify(int argc, char **argv)
 	if (cleanup < 0)
 		die(EXIT_RERUN_FAILED, "cannot create %s: %s", tmp, strerror(errno));
 	out = xasprintf("%s/corpus", tmp);
-	printf("verify %s\n", argv[optind]);
-	altered = check_digests(argv[optind], old);
+	printf("verify %s\n", argv[first]);
+	altered = check_digests(argv[first], old);
 	rerun(old, tmp, out, timeout);
 	new = load_manifest(out);
-	differs = compare_outputs(argv[optind], old, out, new);
+	differs = compare_outputs(argv[first], old, out, new);
 	env = compare_environment(old, new);
 	if (altered || differs)
 		printf("result: differs%s\n", env ? " (and the environment "

@@ -54,7 +54,7 @@ cp -r "$TMP/short" "$TMP/nocorpus"
 python3 - "$TMP/nocorpus/MANIFEST.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-m["command"] = ["capture", "--version"]
+m["command"] = ["capture", "help"]
 open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
 PY
 expect_exit 8 "a rerun that writes no corpus" 'wrote no corpus' \
