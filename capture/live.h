@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <cJSON.h>
 #include "err.h"
+#include "parse-options.h"
 #include "scenario.h"
 
 struct corpus;
@@ -60,25 +61,35 @@ struct live_capture {
 /*
  * An options context: @size bytes, a copy of @init (NULL: zeroes), which
  * the CLI allocates for the system and for each driver and hands to its
- * option() hook; the engine's hooks read it as lc->opts, lc->driver_opts.
+ * table() (or its option() hook); the engine's hooks read it as lc->opts,
+ * lc->driver_opts.
  */
 struct live_opts {
 	size_t size;
 	const void *init;
 };
 
+/* The row of the option choosing the driver, its name @ARGH, its help @HELP. */
+#define LIVE_DRIVER_ROW(SHORT, LONG, ARGH, HELP) { .kind = OPT_KIND_STRING, \
+	.short_name = (SHORT), .long_name = (LONG), .argh = (ARGH), .help = (HELP) }
+
 /* What instead() returns besides an exit code and -1 (failed: @err). */
 enum { LIVE_CAPTURE = -2 };
 
 /*
- * Options: each hook's table is a getopt_long table ended by { 0 }; the
- * values must not be ASCII letters the loop uses (s, o, h) nor below 256
- * unless the option has that short letter; pick them from 0x1000 up, apart
- * per system.  option() takes one of its table's options into @opts.
+ * Options: table(@opts) gives the rows of the system's or the driver's
+ * own options (capture/parse-options.h), filling the context @opts, as
+ * a copy the CLI frees (opt_table_dup()); NULL: none.  The CLI puts them
+ * in one table with the loop's (-s, --scenarios, the driver option, -o,
+ * --form, --json, -h), and --help says them in that order: the loop's,
+ * the system's, each driver's, the output options.  A system without
+ * table() still gives a getopt_long table (options, ended by { 0 }; its
+ * values apart from the loop's letters s, o, h), taken by option().
  */
 struct live_driver {
 	const char *name;                /* its value of the driver option */
-	const struct option *options;    /* its own; NULL: none */
+	struct opt *(*table)(void *opts);
+	const struct option *options;    /* without table(): its own; NULL: none */
 	struct live_opts opts;
 	void (*option)(void *opts, int opt, const char *arg);
 	/* A mode instead of a capture: its exit code, LIVE_CAPTURE, or -1. */
@@ -93,12 +104,23 @@ struct live_driver {
 
 struct live_system {
 	const char *summary;             /* one line for `capture --help` */
-	const char *usage;               /* the whole --help text */
-	const char *shortopts;           /* its short options beyond s: o: h */
-	const struct option *options;    /* its own; NULL: none */
+	/*
+	 * The help before the options: its usage lines and what it does
+	 * (without table(): the whole --help text).
+	 */
+	const char *usage;
+	const char *epilog;              /* after the options; NULL: none */
+	const char *scenario_help;       /* -s NAME's help */
+	const char *scenarios_help;      /* --scenarios DIR's */
+	const char *dir_help;            /* -o's default, as the help says it */
+	struct opt *(*table)(void *opts);
+	/* The option choosing the driver (its value: the loop's), LIVE_DRIVER_ROW */
+	struct opt driver_row;
+	const char *shortopts;           /* without table(): its short options beyond s: o: h */
+	const struct option *options;    /* without table(): its own; NULL: none */
 	struct live_opts opts;
 	void (*option)(void *opts, int opt, const char *arg);
-	/* The option choosing the driver: { "kernel", ..., 'k' } */
+	/* without table(): the option choosing the driver: { "kernel", ..., 'k' } */
 	struct option driver_option;
 	const struct live_driver *const *drivers; /* NULL-ended; [0]: default */
 	const char *raw_ext;             /* raw/RUN.EXT */

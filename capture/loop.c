@@ -117,7 +117,9 @@ static void keep_scenarios(const struct live_capture *lc)
 static char *selection_argv(const struct live_capture *lc, char **argv, int *argc)
 {
 	const struct output_options *out = lc->out;
-	char *driver_option = xasprintf("--%s", lc->sys->live->driver_option.name);
+	const struct live_system *ls = lc->sys->live;
+	char *driver_option = xasprintf("--%s", ls->table ? ls->driver_row.long_name :
+					ls->driver_option.name);
 	int n = 0;
 
 	argv[n++] = (char *)lc->sys->folder->name;

@@ -24,13 +24,15 @@ struct output_options {
  * --form (its help @form_help) and --json.
  */
 #define OPT_OUTPUT(v, default_dir) \
-	OPT_OUTPUT_DIR(v, "write the corpus to DIR, atomically (default:\n" \
-		       default_dir ")"), \
-	OPT_OUTPUT_FORM(v, "window form: event, stream, itf (Informal\n" \
-			"Trace Format) or canonical (SysMoBench's window\n" \
-			"validation, a file per action; default: the\n" \
-			"system's reference corpus form)"), \
+	OPT_OUTPUT_DIR(v, OUTPUT_DIR_HELP(default_dir)), \
+	OPT_OUTPUT_FORM(v, OUTPUT_FORM_HELP), \
 	OPT_OUTPUT_JSON(v)
+#define OUTPUT_DIR_HELP(default_dir) \
+	"write the corpus to DIR, atomically (default:\n" default_dir ")"
+#define OUTPUT_FORM_HELP "window form: event, stream, itf (Informal\n" \
+	"Trace Format) or canonical (SysMoBench's window\n" \
+	"validation, a file per action; default: the\n" \
+	"system's reference corpus form)"
 #define OPT_OUTPUT_DIR(v, h) { .kind = OPT_KIND_CALLBACK, .short_name = 'o', \
 	.long_name = "output", .value = OPT_FIELD(&(v)->dir, const char **), \
 	.argh = "DIR", .cb = output_dir_option, .flags = OPT_UNRECORDED, .help = (h) }

@@ -53,6 +53,16 @@ static void flatten(struct getopt_table *t, const struct opt *table)
 	}
 }
 
+struct opt *opt_table_dup(const struct opt *table)
+{
+	size_t n = 0;
+
+	while (table[n].kind != OPT_KIND_END)
+		n++;
+	return memcpy(xmalloc((n + 1) * sizeof(*table)), table,
+		      (n + 1) * sizeof(*table));
+}
+
 /* The name a message gives row @o: --LONG, else -S. */
 static const char *row_name(const struct opt *o, char *buf, size_t size)
 {

@@ -83,6 +83,13 @@ struct opt {
 	.short_name = (s), .long_name = (l), .value = (v), .argh = (a), .cb = (fn), \
 	.help = (h) }
 
+/*
+ * A copy of @table, its rows to OPT_END (malloc'ed; an include still
+ * points at its table): for a table a function fills in with the
+ * pointers of a context it is given, which its caller keeps and frees.
+ */
+struct opt *opt_table_dup(const struct opt *table);
+
 /* Options end at the first operand (a COMMAND whose options are its own). */
 #define OPT_STOP_AT_OPERAND 1u
 

@@ -6,7 +6,6 @@
 #include "../capture/corpus.h"
 #include "../capture/die.h"
 #include "../capture/json.h"
-#include "../capture/options.h"
 #include "../capture/proc.h"
 #include "guest-live.h"
 
@@ -15,25 +14,6 @@ int guest_live_jobs(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : n > GUEST_LIVE_MAX_JOBS ? GUEST_LIVE_MAX_JOBS : (int)n;
-}
-
-int guest_live_jobs_option(const char *arg)
-{
-	char *end;
-	long j = strtol(arg, &end, 10);
-
-	if (*end || end == arg || j < 1 || j > GUEST_LIVE_MAX_JOBS)
-		die(EXIT_USAGE, "--jobs: expected a number from 1 to %d, not '%s'",
-		    GUEST_LIVE_MAX_JOBS, arg);
-	option_unrecorded(arg);
-	return (int)j;
-}
-
-int guest_live_cpus_option(const char *arg)
-{
-	if (strcmp(arg, "1") && strcmp(arg, "2"))
-		die(EXIT_USAGE, "--cpus: expected 1 or 2, not '%s'", arg);
-	return atoi(arg);
 }
 
 void guest_live_vary_ftrace(struct live_capture *lc)

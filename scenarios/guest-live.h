@@ -18,20 +18,15 @@
 int guest_live_jobs(void);
 
 /*
- * The options of the kernel-module systems, spelled and documented once:
- * -j/--jobs N (guests booted at once: not recorded in the manifest, the
- * corpus is the same for any N) and --cpus 1|2 (whose default and help
- * line are each system's).  Each system's table lists them with its own
- * value for --cpus.
+ * The row of the kernel-module systems' -j/--jobs N, filling the int @v
+ * (0: not given): guests booted at once, not recorded in the manifest
+ * (the corpus is the same for any N).
  */
-#define GUEST_LIVE_JOBS_OPTION { "jobs", required_argument, NULL, 'j' }
-#define GUEST_LIVE_JOBS_HELP \
-	"  -j, --jobs N         scenarios booted at once (default: the number of\n" \
-	"                       CPUs); the corpus is the same for any N\n"
-/* -j/--jobs @arg: 1 to the maximum, else dies with EXIT_USAGE. */
-int guest_live_jobs_option(const char *arg);
-/* --cpus @arg: 1 or 2, else dies with EXIT_USAGE. */
-int guest_live_cpus_option(const char *arg);
+#define GUEST_LIVE_JOBS(v) { .kind = OPT_KIND_NUMBER, .short_name = 'j', \
+	.long_name = "jobs", .value = OPT_FIELD(v, int *), .size = sizeof(int), \
+	.argh = "N", .lo = 1, .hi = GUEST_LIVE_MAX_JOBS, .flags = OPT_UNRECORDED, \
+	.help = "scenarios booted at once (default: the number of\nCPUs); the " \
+		"corpus is the same for any N" }
 
 /* raw/RUN.ftrace of every run that has one: listed as varying (time stamps). */
 void guest_live_vary_ftrace(struct live_capture *lc);

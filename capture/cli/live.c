@@ -22,7 +22,94 @@ struct live_args {
 	const char *misplaced_option;
 	struct output_options out;
 	void **driver_opts;                   /* drivers[i]'s options */
+	struct opt *own;                      /* the system's rows, or NULL */
+	struct opt **driver_rows;             /* drivers[i]'s, or NULL */
+	struct opt *drivers;                  /* an include of each */
+	char *dir_help;
+	struct opt_command cmd;               /* all of them */
 };
+
+static const struct opt no_rows[] = { OPT_END() };
+
+/*
+ * The command `capture SYSTEM` parses: the loop's rows (filling @lc and
+ * @a), the system's (lc->opts), each driver's (its context), the output
+ * options, -h.
+ */
+static void rows_build(struct live_capture *lc, struct live_args *a, size_t nd)
+{
+	const struct live_system *ls = lc->live;
+	struct opt driver = ls->driver_row;
+	size_t k = 0;
+
+	a->own = ls->table ? ls->table(lc->opts) : NULL;
+	a->driver_rows = xcalloc(nd, sizeof(*a->driver_rows));
+	a->drivers = xcalloc(nd + 1, sizeof(*a->drivers));
+	for (size_t i = 0; i < nd; i++) {
+		if (!ls->drivers[i]->table)
+			continue;
+		a->driver_rows[i] = ls->drivers[i]->table(a->driver_opts[i]);
+		a->drivers[k++] = (struct opt)OPT_INCLUDE(a->driver_rows[i]);
+	}
+	driver.value = &a->driver;
+	a->dir_help = xasprintf(OUTPUT_DIR_HELP("%s"), ls->dir_help);
+	a->cmd = (struct opt_command){ ls->usage, opt_table_dup((const struct opt[]){
+		OPT_STRING('s', "scenario", &lc->scenario, "NAME", ls->scenario_help),
+		OPT_STRING(0, "scenarios", &lc->scenarios, "DIR", ls->scenarios_help),
+		driver,
+		OPT_INCLUDE(a->own ? a->own : no_rows),
+		OPT_INCLUDE(a->drivers),
+		OPT_OUTPUT_DIR(&a->out, a->dir_help),
+		OPT_OUTPUT_FORM(&a->out, OUTPUT_FORM_HELP),
+		OPT_OUTPUT_JSON(&a->out),
+		OPT_HELP(),
+		OPT_END(),
+	}), ls->epilog, 0 };
+}
+
+static void rows_free(struct live_args *a, size_t nd)
+{
+	for (size_t i = 0; i < nd; i++)
+		free(a->driver_rows[i]);
+	free(a->driver_rows);
+	free(a->drivers);
+	free(a->own);
+	free(a->dir_help);
+	free((struct opt *)a->cmd.table);
+}
+
+/* The driver that owns the last of its options given, into @a. */
+static void driver_given(const struct live_system *ls, struct live_args *a, size_t nd)
+{
+	int last = 0;
+
+	for (size_t i = 0; i < nd; i++)
+		for (const struct opt *r = a->driver_rows[i];
+		     r && r->kind != OPT_KIND_END; r++)
+			if (opt_given(r) > last) {
+				last = opt_given(r);
+				a->misplaced = ls->drivers[i];
+				a->misplaced_option = r->long_name;
+			}
+}
+
+static void parse_rows(struct live_capture *lc, int argc, char **argv,
+		       struct live_args *a, size_t nd)
+{
+	int first;
+
+	rows_build(lc, a, nd);
+	first = parse_options(&a->cmd, argc, argv);
+	lc->operands = argv + first;
+	lc->noperands = argc - first;
+	driver_given(lc->live, a, nd);
+}
+
+/* The name of the option choosing @ls's driver. */
+static const char *driver_option_name(const struct live_system *ls)
+{
+	return ls->table ? ls->driver_row.long_name : ls->driver_option.name;
+}
 
 static const struct option loop_options[] = {
 	{ "scenario", required_argument, NULL, 's' },
@@ -150,11 +237,11 @@ static size_t choose_driver(const struct live_system *ls,
 	}
 	if (d == SIZE_MAX)
 		die(EXIT_USAGE, "--%s: no driver '%s' (known: %s)",
-		    ls->driver_option.name, a->driver, known);
+		    driver_option_name(ls), a->driver, known);
 	free(known);
 	if (a->misplaced && a->misplaced != ls->drivers[d])
 		die(EXIT_USAGE, "--%s needs --%s %s", a->misplaced_option,
-		    ls->driver_option.name, a->misplaced->name);
+		    driver_option_name(ls), a->misplaced->name);
 	return d;
 }
 
@@ -175,16 +262,23 @@ int cmd_live(const struct system *sys, int argc, char **argv)
 	a.driver_opts = xcalloc(nd, sizeof(*a.driver_opts));
 	for (size_t i = 0; i < nd; i++)
 		a.driver_opts[i] = opts_new(&ls->drivers[i]->opts);
-	parse(&lc, argc, argv, &a);
+	if (ls->table)
+		parse_rows(&lc, argc, argv, &a, nd);
+	else
+		parse(&lc, argc, argv, &a);
 	d = choose_driver(ls, &a);
 	lc.driver = ls->drivers[d];
 	lc.driver_opts = a.driver_opts[d];
 	lc.driver_option = a.misplaced_option;
 	rc = live_run(&lc, &err);
+	if (rc < 0 && err.code == EXIT_USAGE && !*cap_err_text(&err) && ls->table)
+		opt_usage(&a.cmd, 0);
 	if (rc < 0 && err.code == EXIT_USAGE && !*cap_err_text(&err))
 		usage(ls->usage, 0);
 	if (rc < 0)
 		die_err(&err);
+	if (ls->table)
+		rows_free(&a, nd);
 	for (size_t i = 0; i < nd; i++)
 		free(a.driver_opts[i]);
 	free(a.driver_opts);

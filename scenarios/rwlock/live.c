@@ -7,7 +7,6 @@
 #include "../../capture/die.h"
 #include "../../capture/json.h"
 #include "../../capture/live.h"
-#include "../../capture/options.h"
 #include "../guest-live.h"
 #include "linux.h"
 
@@ -17,28 +16,7 @@ static const char rwlock_usage[] =
 	"(two actors: read_lock, read_trylock, read_unlock, write_lock,\n"
 	"write_trylock, write_unlock), fold what the kernel reports -- its\n"
 	"lock:contention_begin/end where a lock() waited -- into windows over\n"
-	"{readers, writer}.  Scenarios are the files NN-NAME of scenarios/rwlock/.\n\n"
-	"options:\n"
-	"  -s, --scenario NAME  a scenario name, or all\n"
-	"      --scenarios DIR  take the scenario files from DIR (default:\n"
-	"                       scenarios/rwlock)\n"
-	"  -k, --kernel linux   the kernel (Debian's under QEMU, the one driver)\n"
-	"      --cpus N         guest CPUs, 2 (default: a lock() can wait for the\n"
-	"                       other actor) or 1\n"
-	GUEST_LIVE_JOBS_HELP
-	OUTPUT_OPTIONS_HELP("corpus/rwlock-NAME")
-	"  -h, --help           this text\n\n"
-	"environment: those of capture spin (CAPTURE_CACHE, CAPTURE_ACCEL,\n"
-	"CAPTURE_GUEST_TIMEOUT, CAPTURE_GUEST_STALL, CAPTURE_QEMU,\n"
-	"CAPTURE_TRACE_KB); see docs/rwlock.md.\n";
-
-enum { O_CPUS = 0x1100 };
-
-static const struct option rwlock_options[] = {
-	{ "cpus", required_argument, NULL, O_CPUS },
-	GUEST_LIVE_JOBS_OPTION,
-	{ 0 }
-};
+	"{readers, writer}.  Scenarios are the files NN-NAME of scenarios/rwlock/.\n";
 
 /* The options' context (lc->opts). */
 struct rwlock_opts {
@@ -47,14 +25,16 @@ struct rwlock_opts {
 
 static const struct rwlock_opts rwlock_defaults = { .cpus = 2 };
 
-static void rwlock_option(void *opts, int opt, const char *arg)
+static struct opt *rwlock_table(void *opts)
 {
 	struct rwlock_opts *o = opts;
 
-	if (opt == 'j')
-		o->jobs = guest_live_jobs_option(arg);
-	else
-		o->cpus = guest_live_cpus_option(arg);
+	return opt_table_dup((const struct opt[]){
+		OPT_NUMBER(0, "cpus", &o->cpus, "N", 1, 2, "guest CPUs, 2 (default: "
+			   "a lock() can wait for the\nother actor) or 1"),
+		GUEST_LIVE_JOBS(&o->jobs),
+		OPT_END(),
+	});
 }
 
 static void rwlock_prepare(struct live_capture *lc)
@@ -111,11 +91,16 @@ static const struct live_driver *const rwlock_drivers[] = {
 const struct live_system live_rwlock = {
 	.summary = "run a scenario on a real kernel's rwlock_t, fold it",
 	.usage = rwlock_usage,
-	.shortopts = "k:j:",
-	.options = rwlock_options,
+	.epilog = "environment: those of capture spin (CAPTURE_CACHE, CAPTURE_ACCEL,\n"
+		  "CAPTURE_GUEST_TIMEOUT, CAPTURE_GUEST_STALL, CAPTURE_QEMU,\n"
+		  "CAPTURE_TRACE_KB); see docs/rwlock.md.\n",
+	.scenario_help = "a scenario name, or all",
+	.scenarios_help = "take the scenario files from DIR (default:\nscenarios/rwlock)",
+	.dir_help = "corpus/rwlock-NAME",
+	.table = rwlock_table,
 	.opts = { sizeof(struct rwlock_opts), &rwlock_defaults },
-	.option = rwlock_option,
-	.driver_option = { "kernel", required_argument, NULL, 'k' },
+	.driver_row = LIVE_DRIVER_ROW('k', "kernel", "linux", "the kernel (Debian's "
+				      "under QEMU, the one driver)"),
 	.drivers = rwlock_drivers,
 	.raw_ext = "log",
 	.prepare = rwlock_prepare,

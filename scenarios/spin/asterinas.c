@@ -412,22 +412,18 @@ static void asterinas_run(struct live_capture *lc)
 				  lc->environment);
 }
 
-enum { O_SRC = 0x1100, O_EMIT_KTEST };
-
-static const struct option asterinas_options[] = {
-	{ "asterinas-src", required_argument, NULL, O_SRC },
-	{ "emit-ktest", no_argument, NULL, O_EMIT_KTEST },
-	{ 0 }
-};
-
-static void asterinas_option(void *opts, int opt, const char *arg)
+static struct opt *asterinas_table(void *opts)
 {
 	struct asterinas_opts *o = opts;
 
-	if (opt == O_SRC)
-		o->src = arg;
-	else
-		o->emit_ktest = 1;
+	return opt_table_dup((const struct opt[]){
+		OPT_STRING(0, "asterinas-src", &o->src, "DIR", "Asterinas source "
+			   "tree (--kernel asterinas)"),
+		OPT_FLAG(0, "emit-ktest", &o->emit_ktest, "print the Rust kernel "
+			 "test that runs the scenario\n(--kernel asterinas), run "
+			 "nothing"),
+		OPT_END(),
+	});
 }
 
 /* --emit-ktest: the generated kernel test of one scenario, on stdout. */
@@ -447,9 +443,8 @@ static int asterinas_instead(struct live_capture *lc, struct cap_err *err)
 
 const struct live_driver spin_asterinas_driver = {
 	.name = "asterinas",
-	.options = asterinas_options,
+	.table = asterinas_table,
 	.opts = { sizeof(struct asterinas_opts), NULL },
-	.option = asterinas_option,
 	.instead = asterinas_instead,
 	.run = asterinas_run,
 };

@@ -9,7 +9,6 @@
 #include "../../capture/corpus.h"
 #include "../../capture/die.h"
 #include "../../capture/json.h"
-#include "../../capture/options.h"
 #include "../../capture/proc.h"
 #include "../../capture/system.h"
 #include "../../folders/spin/spin.h"
@@ -23,43 +22,7 @@ static const char spin_usage[] =
 	"the kernel reports into (pre, action, post) windows.  Scenarios are the\n"
 	"files NN-NAME of scenarios/spin/; \"all\" runs them in NN order into\n"
 	"one corpus (window files spin/NN-NAME.ndjson); \"domain\" runs the\n"
-	"scenarios generated from spin's audit domain (--cpus 2).\n\n"
-	"options:\n"
-	"  -s, --scenario NAME  a scenario name, or all\n"
-	"      --scenarios DIR  take the scenario files from DIR (default:\n"
-	"                       scenarios/spin)\n"
-	"  -k, --kernel KERNEL  linux (default: Debian's kernel under QEMU) or\n"
-	"                       asterinas\n"
-	"      --cpus N         guest CPUs, 1 (default) or 2\n"
-	GUEST_LIVE_JOBS_HELP
-	"      --asterinas-src DIR  Asterinas source tree (--kernel asterinas)\n"
-	"      --emit-ktest     print the Rust kernel test that runs the scenario\n"
-	"                       (--kernel asterinas), run nothing\n"
-	"      --boot-only      boot the same guest, stop before the scenario,\n"
-	"                       write nothing (the floor bench/spin-capture uses)\n"
-	"      --fold SYSTEM    spin (default: {lockHeld, lockHolder}),\n"
-	"                       spin-spinning (the state also shows who spins)\n"
-	"                       or spin-task (the kernel's events over\n"
-	"                       {lockState, pc}: docs/task-projections.md)\n"
-	OUTPUT_OPTIONS_HELP("corpus/spin-NAME")
-	"  -h, --help           this text\n\n"
-	"environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
-	"(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
-	"take, default 60), CAPTURE_GUEST_STALL (seconds a guest may write\n"
-	"nothing, default 10), CAPTURE_QEMU (the QEMU binary), CAPTURE_GUEST_BOOT\n"
-	"(snapshot, the default: the lean boot saved once and restored; lean,\n"
-	"the lean boot each run; classic: the slow boot bench/spin-capture\n"
-	"compares them with).\n";
-
-enum { O_CPUS = 0x1000, O_BOOT_ONLY, O_FOLD };
-
-static const struct option spin_options[] = {
-	{ "cpus", required_argument, NULL, O_CPUS },
-	GUEST_LIVE_JOBS_OPTION,
-	{ "boot-only", no_argument, NULL, O_BOOT_ONLY },
-	{ "fold", required_argument, NULL, O_FOLD },
-	{ 0 }
-};
+	"scenarios generated from spin's audit domain (--cpus 2).\n";
 
 /* The options' context (lc->opts). */
 struct spin_opts {
@@ -71,18 +34,23 @@ static const struct spin_opts spin_defaults = {
 	.run = { .cpus = 1 }, .fold_with = "spin",
 };
 
-static void spin_option(void *opts, int opt, const char *arg)
+static struct opt *spin_table(void *opts)
 {
 	struct spin_opts *o = opts;
 
-	if (opt == 'j')
-		o->run.jobs = guest_live_jobs_option(arg);
-	else if (opt == O_CPUS)
-		o->run.cpus = guest_live_cpus_option(arg);
-	else if (opt == O_FOLD)
-		o->fold_with = arg;
-	else
-		o->run.boot_only = 1;
+	return opt_table_dup((const struct opt[]){
+		OPT_NUMBER(0, "cpus", &o->run.cpus, "N", 1, 2, "guest CPUs, 1 "
+			   "(default) or 2"),
+		GUEST_LIVE_JOBS(&o->run.jobs),
+		OPT_FLAG(0, "boot-only", &o->run.boot_only, "boot the same guest, "
+			 "stop before the scenario,\nwrite nothing (the floor "
+			 "bench/spin-capture uses)"),
+		OPT_STRING(0, "fold", &o->fold_with, "SYSTEM", "spin (default: "
+			   "{lockHeld, lockHolder}),\nspin-spinning (the state also "
+			   "shows who spins)\nor spin-task (the kernel's events "
+			   "over\n{lockState, pc}: docs/task-projections.md)"),
+		OPT_END(),
+	});
 }
 
 /* --fold: spin or a projection of it (spin-spinning, spin-task). */
@@ -219,11 +187,20 @@ static const struct live_driver *const spin_drivers[] = {
 const struct live_system live_spin = {
 	.summary = "run a scenario on a real kernel's spinlock, fold it",
 	.usage = spin_usage,
-	.shortopts = "k:j:",
-	.options = spin_options,
+	.epilog = "environment: CAPTURE_CACHE (download and build cache), CAPTURE_ACCEL\n"
+		  "(tcg or kvm: skip the probe), CAPTURE_GUEST_TIMEOUT (seconds a boot may\n"
+		  "take, default 60), CAPTURE_GUEST_STALL (seconds a guest may write\n"
+		  "nothing, default 10), CAPTURE_QEMU (the QEMU binary), CAPTURE_GUEST_BOOT\n"
+		  "(snapshot, the default: the lean boot saved once and restored; lean,\n"
+		  "the lean boot each run; classic: the slow boot bench/spin-capture\n"
+		  "compares them with).\n",
+	.scenario_help = "a scenario name, or all",
+	.scenarios_help = "take the scenario files from DIR (default:\nscenarios/spin)",
+	.dir_help = "corpus/spin-NAME",
+	.table = spin_table,
 	.opts = { sizeof(struct spin_opts), &spin_defaults },
-	.option = spin_option,
-	.driver_option = { "kernel", required_argument, NULL, 'k' },
+	.driver_row = LIVE_DRIVER_ROW('k', "kernel", "KERNEL", "linux (default: "
+				      "Debian's kernel under QEMU) or\nasterinas"),
 	.drivers = spin_drivers,
 	.raw_ext = "log",
 	.select = spin_select,

@@ -17,7 +17,6 @@
 #include "../../capture/home.h"
 #include "../../capture/json.h"
 #include "../../capture/live.h"
-#include "../../capture/options.h"
 #include "../../capture/proc.h"
 #include "../../jvm/engine.h"
 #include "ensemble.h"
@@ -33,22 +32,7 @@ static const char zk_usage[] =
 	"namespace of its own, every JVM under capture's JVMTI agent with the probes of\n"
 	"scenarios/zookeeper/fle.probes; fold the Fast Leader Election it reports into\n"
 	"windows of SysMoBench's zookeeper task (docs/zookeeper.md).  Scenarios are the\n"
-	"files NN-NAME of scenarios/zookeeper/.  Needs root (namespaces), java and Maven.\n\n"
-	"options:\n"
-	"  -s, --scenario NAME  a scenario name, or all\n"
-	"      --scenarios DIR  take the scenario files from DIR\n"
-	"  -k, --runtime jvm    how the servers are probed (the one driver)\n"
-	"      --classpath      print the class path of the server's jars (fetched\n"
-	"                       if need be), for capture jvm --describe, and exit\n"
-	OUTPUT_OPTIONS_HELP("corpus/zookeeper-NAME")
-	"  -h, --help           this text\n";
-
-enum { O_CLASSPATH = 0x1a00 };
-
-static const struct option zk_options[] = {
-	{ "classpath", no_argument, NULL, O_CLASSPATH },
-	{ 0 }
-};
+	"files NN-NAME of scenarios/zookeeper/.  Needs root (namespaces), java and Maven.\n";
 
 struct zk_opts {
 	int classpath;
@@ -60,11 +44,16 @@ struct zk_run {
 	cJSON *runs;            /* the agent's figures per run */
 };
 
-static void zk_option(void *opts, int opt, const char *arg)
+static struct opt *zk_table(void *opts)
 {
-	(void)arg;
-	if (opt == O_CLASSPATH)
-		((struct zk_opts *)opts)->classpath = 1;
+	struct zk_opts *o = opts;
+
+	return opt_table_dup((const struct opt[]){
+		OPT_FLAG(0, "classpath", &o->classpath, "print the class path of "
+			 "the server's jars (fetched\nif need be), for capture jvm "
+			 "--describe, and exit"),
+		OPT_END(),
+	});
 }
 
 /* The server's jars in capture's cache, fetched by ./install if need be. */
@@ -260,11 +249,13 @@ static const struct live_driver *const zk_drivers[] = {
 const struct live_system live_zookeeper = {
 	.summary = "run a ZooKeeper ensemble's leader election under the JVM agent, fold it",
 	.usage = zk_usage,
-	.shortopts = "k:",
-	.options = zk_options,
+	.scenario_help = "a scenario name, or all",
+	.scenarios_help = "take the scenario files from DIR",
+	.dir_help = "corpus/zookeeper-NAME",
+	.table = zk_table,
 	.opts = { sizeof(struct zk_opts), NULL },
-	.option = zk_option,
-	.driver_option = { "runtime", required_argument, NULL, 'k' },
+	.driver_row = LIVE_DRIVER_ROW('k', "runtime", "jvm", "how the servers are "
+				      "probed (the one driver)"),
 	.drivers = zk_drivers,
 	.raw_ext = "ndjson",
 	.prepare = zk_prepare,

@@ -92,7 +92,7 @@ for d in j1 j2; do
 		ok "-$d: the same corpus as the default" ||
 		not_ok "-$d: the same corpus as the default" "$(head -n 5 "$TMP/diff")"
 done
-expect_exit 2 "-j 0 is a usage error" 'jobs: expected a number' \
+expect_exit 2 "-j 0 is a usage error" '--jobs 0: expected a number from 1 to 16' \
 	"$CAPTURE" spin --scenario all -j 0 -o "$TMP/j0"
 nothing_left "-j 0: no output" "$TMP/j0"
 

@@ -269,6 +269,17 @@ static void help(void)
 	free(buf);
 }
 
+/* A table a function fills in, handed on as a copy. */
+static void copies(void)
+{
+	struct opt *d = opt_table_dup(table);
+	size_t n = sizeof(table) / sizeof(table[0]);
+
+	check("a copy of a table: its rows to the end",
+	      !memcmp(d, table, n * sizeof(*d)), "differs");
+	free(d);
+}
+
 int main(void)
 {
 	kinds();
@@ -277,5 +288,6 @@ int main(void)
 	operands();
 	unrecorded();
 	help();
+	copies();
 	return unit_status();
 }
