@@ -443,17 +443,6 @@ const char *const json_style_names[] = {
 	[JSON_CANONICAL] = "canonical", NULL,
 };
 
-int json_style_parse(const char *name)
-{
-	if (!strcmp(name, "python"))
-		return JSON_PYTHON;
-	if (!strcmp(name, "compact"))
-		return JSON_COMPACT;
-	if (!strcmp(name, "canonical"))
-		return JSON_CANONICAL;
-	return -1;
-}
-
 static cJSON *made(cJSON *v)
 {
 	if (!v)

@@ -91,8 +91,6 @@ const char *json_repeated_key(const cJSON *v);
  */
 int utf8_decode(const unsigned char *s, uint32_t *cp);
 
-/* Parse a style name ("python", "compact", "canonical"); -1 if unknown. */
-int json_style_parse(const char *name);
 /* The styles' names, in the enum's order, NULL-ended (--json's choices). */
 extern const char *const json_style_names[];
 

@@ -11,7 +11,6 @@
 #ifndef CAPTURE_LIVE_H
 #define CAPTURE_LIVE_H
 
-#include <getopt.h>
 #include <cJSON.h>
 #include "err.h"
 #include "parse-options.h"
@@ -61,15 +60,17 @@ struct live_capture {
 /*
  * An options context: @size bytes, a copy of @init (NULL: zeroes), which
  * the CLI allocates for the system and for each driver and hands to its
- * table() (or its option() hook); the engine's hooks read it as lc->opts,
- * lc->driver_opts.
+ * table(); the engine's hooks read it as lc->opts, lc->driver_opts.
  */
 struct live_opts {
 	size_t size;
 	const void *init;
 };
 
-/* The row of the option choosing the driver, its name @ARGH, its help @HELP. */
+/*
+ * The row of the option choosing the driver: its letter (0: none), long
+ * name, its argument's name and its help; the loop sets what it fills.
+ */
 #define LIVE_DRIVER_ROW(SHORT, LONG, ARGH, HELP) { .kind = OPT_KIND_STRING, \
 	.short_name = (SHORT), .long_name = (LONG), .argh = (ARGH), .help = (HELP) }
 
@@ -82,16 +83,12 @@ enum { LIVE_CAPTURE = -2 };
  * a copy the CLI frees (opt_table_dup()); NULL: none.  The CLI puts them
  * in one table with the loop's (-s, --scenarios, the driver option, -o,
  * --form, --json, -h), and --help says them in that order: the loop's,
- * the system's, each driver's, the output options.  A system without
- * table() still gives a getopt_long table (options, ended by { 0 }; its
- * values apart from the loop's letters s, o, h), taken by option().
+ * the system's, each driver's, the output options.
  */
 struct live_driver {
 	const char *name;                /* its value of the driver option */
 	struct opt *(*table)(void *opts);
-	const struct option *options;    /* without table(): its own; NULL: none */
 	struct live_opts opts;
-	void (*option)(void *opts, int opt, const char *arg);
 	/* A mode instead of a capture: its exit code, LIVE_CAPTURE, or -1. */
 	int (*instead)(struct live_capture *lc, struct cap_err *err);
 	/* Environment checks and builds, before the corpus is begun. */
@@ -104,24 +101,15 @@ struct live_driver {
 
 struct live_system {
 	const char *summary;             /* one line for `capture --help` */
-	/*
-	 * The help before the options: its usage lines and what it does
-	 * (without table(): the whole --help text).
-	 */
-	const char *usage;
+	const char *usage;               /* the help before the options */
 	const char *epilog;              /* after the options; NULL: none */
 	const char *scenario_help;       /* -s NAME's help */
 	const char *scenarios_help;      /* --scenarios DIR's */
 	const char *dir_help;            /* -o's default, as the help says it */
 	struct opt *(*table)(void *opts);
-	/* The option choosing the driver (its value: the loop's), LIVE_DRIVER_ROW */
+	/* The option choosing the driver: LIVE_DRIVER_ROW */
 	struct opt driver_row;
-	const char *shortopts;           /* without table(): its short options beyond s: o: h */
-	const struct option *options;    /* without table(): its own; NULL: none */
 	struct live_opts opts;
-	void (*option)(void *opts, int opt, const char *arg);
-	/* without table(): the option choosing the driver: { "kernel", ..., 'k' } */
-	struct option driver_option;
 	const struct live_driver *const *drivers; /* NULL-ended; [0]: default */
 	const char *raw_ext;             /* raw/RUN.EXT */
 	const char *default_dir;         /* -o's default; NULL: corpus/SYSTEM-SCENARIO */

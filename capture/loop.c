@@ -117,9 +117,7 @@ static void keep_scenarios(const struct live_capture *lc)
 static char *selection_argv(const struct live_capture *lc, char **argv, int *argc)
 {
 	const struct output_options *out = lc->out;
-	const struct live_system *ls = lc->sys->live;
-	char *driver_option = xasprintf("--%s", ls->table ? ls->driver_row.long_name :
-					ls->driver_option.name);
+	char *driver_option = xasprintf("--%s", lc->sys->live->driver_row.long_name);
 	int n = 0;
 
 	argv[n++] = (char *)lc->sys->folder->name;

@@ -40,32 +40,6 @@ int output_dir_option(const struct opt *o, const char *arg, struct cap_err *err)
 	return 0;
 }
 
-int output_option(int opt, const char *arg, struct output_options *o)
-{
-	struct cap_err err;
-
-	switch (opt) {
-	case 'o':
-		if (check_output_dir(arg, &err))
-			die_err(&err);
-		option_unrecorded(arg);
-		o->dir = arg;
-		return 1;
-	case 'F':
-		o->form = window_form_parse(arg);
-		if (o->form < 0)
-			die(EXIT_USAGE, "--form: expected event, stream, itf or canonical, "
-			    "not '%s'", arg);
-		return 1;
-	case 'J':
-		o->style = json_style_parse(arg);
-		if (o->style < 0)
-			die(EXIT_USAGE, "--json: expected python, compact or canonical, not '%s'", arg);
-		return 1;
-	}
-	return 0;
-}
-
 struct output_format output_format_for(const struct output_options *o,
 				       const struct folder *f)
 {
@@ -76,28 +50,12 @@ struct output_format output_format_for(const struct output_options *o,
 	return fmt;
 }
 
-void usage(const char *text, int help)
-{
-	fputs(text, help ? stdout : stderr);
-	exit(help ? EXIT_OK : EXIT_USAGE);
-}
-
 long option_number(const char *arg, const char *name, long lo, long hi)
 {
 	struct cap_err err;
 	long v;
 
 	if (opt_number(arg, name, lo, hi, &v, &err))
-		die_err(&err);
-	return v;
-}
-
-unsigned long long option_unsigned(const char *arg, const char *name)
-{
-	struct cap_err err;
-	unsigned long long v;
-
-	if (opt_unsigned(arg, name, &v, &err))
 		die_err(&err);
 	return v;
 }
@@ -122,20 +80,4 @@ int ring_bytes_option(const struct opt *o, const char *arg, struct cap_err *err)
 				"of at least 4096", arg);
 	*(unsigned long *)o->value = v;
 	return 0;
-}
-
-int ring_option(int opt, const char *arg, struct ring_options *r)
-{
-	const struct opt row = OPT_CALLBACK(0, "ring-bytes", &r->bytes, "N",
-					    ring_bytes_option, "");
-	struct cap_err err;
-
-	if (opt == OPT_RING_BYTES) {
-		if (ring_bytes_option(&row, arg, &err))
-			die_err(&err);
-	} else if (opt == OPT_HOLD_RING)
-		r->hold = 1;
-	else
-		return 0;
-	return 1;
 }

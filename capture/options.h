@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Command-line options several subcommands share. */
+/*
+ * Command-line options several commands share, spelled and documented
+ * once as rows (capture/parse-options.h) every table that takes them
+ * includes.
+ */
 #ifndef CAPTURE_OPTIONS_H
 #define CAPTURE_OPTIONS_H
 
-#include <getopt.h>
 #include "parse-options.h"
 #include "json.h"
 #include "windows.h"
@@ -21,7 +24,8 @@ struct output_options {
 /*
  * The output options' rows, filling the struct output_options @v: -o DIR
  * (written atomically; @default_dir, a string literal, says the default),
- * --form (its help @form_help) and --json.
+ * --form and --json.  A command with a help of its own for --form (or
+ * without -o) takes the rows one by one.
  */
 #define OPT_OUTPUT(v, default_dir) \
 	OPT_OUTPUT_DIR(v, OUTPUT_DIR_HELP(default_dir)), \
@@ -33,6 +37,7 @@ struct output_options {
 	"Trace Format) or canonical (SysMoBench's window\n" \
 	"validation, a file per action; default: the\n" \
 	"system's reference corpus form)"
+/* -o: not recorded in the manifest (verify names its own output). */
 #define OPT_OUTPUT_DIR(v, h) { .kind = OPT_KIND_CALLBACK, .short_name = 'o', \
 	.long_name = "output", .value = OPT_FIELD(&(v)->dir, const char **), \
 	.argh = "DIR", .cb = output_dir_option, .flags = OPT_UNRECORDED, .help = (h) }
@@ -40,68 +45,35 @@ struct output_options {
 	OPT_CHOICE(0, "form", &(v)->form, "FORM", window_form_names, h)
 #define OPT_OUTPUT_JSON(v) OPT_CHOICE(0, "json", &(v)->style, "STYLE", \
 	json_style_names, "python (default), compact, or canonical (RFC 8785)")
-/* -o's check: a name a corpus can take. */
+/* -o DIR: a name a corpus can take. */
 int output_dir_option(const struct opt *o, const char *arg, struct cap_err *err);
-
-#define OUTPUT_LONG_OPTIONS \
-	{ "output", required_argument, NULL, 'o' }, \
-	{ "form", required_argument, NULL, 'F' }, \
-	{ "json", required_argument, NULL, 'J' }
-#define OUTPUT_OPTIONS_HELP(default_dir) \
-	"  -o, --output DIR     write the corpus to DIR, atomically (default:\n" \
-	"                       " default_dir ")\n" \
-	"      --form FORM      window form: event, stream, itf (Informal\n" \
-	"                       Trace Format) or canonical (SysMoBench's window\n" \
-	"                       validation, a file per action; default: the\n" \
-	"                       system's reference corpus form)\n" \
-	"      --json STYLE     python (default), compact, or canonical (RFC 8785)\n"
+/* The form and style of @o, the form of folder @f if --form was not given. */
+struct output_format output_format_for(const struct output_options *o,
+				       const struct folder *f);
 
 /*
- * The eBPF commands' ring-buffer options (capture go, capture etcd's eBPF
- * driver and --live), spelled and documented once: --ring-bytes N (a
- * power of two of at least 4096; 0: the engine's default) and --hold-ring.
- * Their values are below the systems' (0x1000 up, capture/live.h).
+ * The eBPF commands' ring-buffer options (capture go, probe, the raft
+ * systems' eBPF driver and etcd's --live): --ring-bytes N (a power of
+ * two of at least 4096; 0: the engine's default) and --hold-ring.
  */
 struct ring_options {
 	unsigned long bytes;
 	int hold;
 };
-enum { OPT_RING_BYTES = 0x0900, OPT_HOLD_RING };
-#define RING_LONG_OPTIONS \
-	{ "ring-bytes", required_argument, NULL, OPT_RING_BYTES }, \
-	{ "hold-ring", no_argument, NULL, OPT_HOLD_RING }
-/* @target: what runs under the probes ("COMMAND", "the harness"). */
-#define RING_OPTIONS_HELP(target) \
-	"      --ring-bytes N   ring-buffer size (power of two; default 1 MiB)\n" \
-	"      --hold-ring      read the ring buffer only after " target " exits\n" \
-	"                       (with a small --ring-bytes: tests loss accounting)\n"
-/* The ring options' rows, filling the struct ring_options @v. */
+/* Their rows, filling the struct ring_options @v; @target: what runs under the probes. */
 #define OPT_RING(v, target) \
 	OPT_CALLBACK(0, "ring-bytes", &(v)->bytes, "N", ring_bytes_option, \
 		     "ring-buffer size (power of two; default 1 MiB)"), \
 	OPT_FLAG(0, "hold-ring", &(v)->hold, "read the ring buffer only after " \
 		 target " exits\n(with a small --ring-bytes: tests loss accounting)")
 int ring_bytes_option(const struct opt *o, const char *arg, struct cap_err *err);
-/* Handle one getopt result; returns 1 if it was a ring option. */
-int ring_option(int opt, const char *arg, struct ring_options *r);
-
-/* Handle one getopt result; returns 1 if it was an output option. */
-int output_option(int opt, const char *arg, struct output_options *o);
-struct output_format output_format_for(const struct output_options *o,
-				       const struct folder *f);
-
-/* Print @usage to stdout (--help) and exit 0, or to stderr and exit 2. */
-_Noreturn void usage(const char *text, int help);
 
 /*
- * The option parsers every command shares; a value out of range is exit 2
- * naming the option and the value.
+ * An option's argument read after the parse (what it means depends on
+ * another option): dies with exit 2 naming the option and the value if it
+ * is refused (opt_number(), opt_seconds()).
  */
-/* @arg of option @name as a whole number in [@lo, @hi]. */
 long option_number(const char *arg, const char *name, long lo, long hi);
-/* @arg as any unsigned 64-bit number (a seed). */
-unsigned long long option_unsigned(const char *arg, const char *name);
-/* @arg as seconds above 0 and at most @max (a fraction allowed). */
 double option_seconds(const char *arg, const char *name, double max);
 
 #endif

@@ -158,8 +158,15 @@ static int table_build(const struct opt_command *c, struct getopt_table *t,
 	return 0;
 }
 
-/* What the last opt_parse() was given, in order: each option's row. */
-static const struct opt **given;
+/*
+ * What the last opt_parse() was given, in order: each option's row and
+ * its argument, where it lies in argv: in its own element (-o DIR, --out
+ * DIR) or inside the option's (-oDIR, --outp=DIR).
+ */
+static struct given {
+	const struct opt *row;
+	const char *arg;
+} *given;
 static size_t n_given;
 
 int opt_given(const struct opt *row)
@@ -167,47 +174,40 @@ int opt_given(const struct opt *row)
 	int at = 0;
 
 	for (size_t i = 0; i < n_given; i++)
-		if (given[i] == row)
+		if (given[i].row == row)
 			at = (int)i + 1;
 	return at;
 }
 
 /*
- * Where each argument of an option the manifest leaves out (-o/--output,
- * -j/--jobs) lies in argv: in its own element (-o DIR, --out DIR) or
- * inside the option's (-oDIR, --outp=DIR).  command_argv() drops exactly
- * those elements, whatever spelling or abbreviation getopt accepted.
+ * 1 if @arg is the argument of an unrecorded option in its own element,
+ * 2 if it is inside @arg.  command_argv() drops exactly those elements,
+ * whatever spelling or abbreviation getopt accepted.
  */
-#define MAX_UNRECORDED 8
-static const char *unrecorded[MAX_UNRECORDED];
-static int n_unrecorded;
-
-void option_unrecorded(const char *arg)
-{
-	if (n_unrecorded == MAX_UNRECORDED)
-		die(EXIT_USAGE, "more than %d output and job options", MAX_UNRECORDED);
-	unrecorded[n_unrecorded++] = arg;
-}
-
-void option_unrecorded_clear(void)
-{
-	n_unrecorded = 0;
-}
-
-/* 1 if @arg is an unrecorded option's own element, 2 if it is inside @arg. */
 static int unrecorded_in(const char *arg)
 {
 	uintptr_t start = (uintptr_t)arg, end = start + strlen(arg);
 
-	for (int i = 0; i < n_unrecorded; i++) {
-		uintptr_t at = (uintptr_t)unrecorded[i];
+	for (size_t i = 0; i < n_given; i++) {
+		uintptr_t at = (uintptr_t)given[i].arg;
 
+		if (!(given[i].row->flags & OPT_UNRECORDED))
+			continue;
 		if (at == start)
 			return 1;
 		if (at > start && at <= end)
 			return 2;
 	}
 	return 0;
+}
+
+static int unrecorded_count(void)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < n_given; i++)
+		n += !!(given[i].row->flags & OPT_UNRECORDED);
+	return n;
 }
 
 cJSON *command_argv(int argc, char **argv)
@@ -232,7 +232,7 @@ cJSON *command_argv(int argc, char **argv)
 	 * verify reruns this command: it must not name the output, and the
 	 * same corpus must record the same command however many jobs made it.
 	 */
-	if (dropped != n_unrecorded)
+	if (dropped != unrecorded_count())
 		die(EXIT_CAPTURE_FAILED, "cannot tell the output and job options "
 		    "apart in the command line");
 	return a;
@@ -312,9 +312,7 @@ static int parse_with(const struct getopt_table *t, int argc, char **argv,
 			return cap_fail(err, EXIT_USAGE, "%s", "");
 		if (o->kind == OPT_KIND_HELP)
 			return OPT_HELP_ASKED;
-		given[n_given++] = o;
-		if (o->flags & OPT_UNRECORDED)
-			option_unrecorded(optarg);
+		given[n_given++] = (struct given){ o, takes_argument(o) ? optarg : NULL };
 		if (apply(o, takes_argument(o) ? optarg : NULL, err))
 			return -1;
 	}
@@ -331,7 +329,6 @@ int opt_parse(const struct opt_command *c, int argc, char **argv,
 	free(given);
 	given = xcalloc(argc + 1, sizeof(*given));
 	n_given = 0;
-	option_unrecorded_clear();
 	if (table_build(c, &t, err))
 		return -1;
 	rc = parse_with(&t, argc, argv, err);

@@ -136,13 +136,9 @@ _Noreturn void opt_usage(const struct opt_command *c, int help);
 int opt_given(const struct opt *row);
 
 /*
- * @arg (getopt's optarg) belongs to an option that does not change what is
- * written: command_argv() leaves it out.  opt_parse() notes its
- * OPT_UNRECORDED rows' arguments, after forgetting what it noted before.
+ * The command line @argv, as the last opt_parse() read it, without its
+ * OPT_UNRECORDED options, for manifests.
  */
-void option_unrecorded(const char *arg);
-void option_unrecorded_clear(void);
-/* The command line (argv) without its unrecorded options, for manifests. */
 struct cJSON *command_argv(int argc, char **argv);
 
 /*

@@ -58,14 +58,6 @@ const char *window_form_name(enum window_form form)
 	return window_form_names[form];
 }
 
-int window_form_parse(const char *name)
-{
-	for (int i = 0; window_form_names[i]; i++)
-		if (!strcmp(name, window_form_names[i]))
-			return i;
-	return -1;
-}
-
 static void canonical_close(void *ctx)
 {
 	struct canonical_set *cs = ctx;

@@ -35,8 +35,6 @@ const char *window_file_ext(enum window_form form);
 const char *window_form_name(enum window_form form);
 /* Their names, in the enum's order, NULL-ended (--form's choices). */
 extern const char *const window_form_names[];
-/* The form --form @name names, or -1. */
-int window_form_parse(const char *name);
 
 struct output_format {
 	enum window_form form;

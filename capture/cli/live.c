@@ -14,8 +14,6 @@
 #include "../options.h"
 #include "../system.h"
 
-enum { O_SCENARIOS = 0x800 };
-
 struct live_args {
 	const char *driver;
 	const struct live_driver *misplaced;  /* owns an option given */
@@ -93,8 +91,8 @@ static void driver_given(const struct live_system *ls, struct live_args *a, size
 			}
 }
 
-static void parse_rows(struct live_capture *lc, int argc, char **argv,
-		       struct live_args *a, size_t nd)
+static void parse(struct live_capture *lc, int argc, char **argv,
+		  struct live_args *a, size_t nd)
 {
 	int first;
 
@@ -105,63 +103,6 @@ static void parse_rows(struct live_capture *lc, int argc, char **argv,
 	driver_given(lc->live, a, nd);
 }
 
-/* The name of the option choosing @ls's driver. */
-static const char *driver_option_name(const struct live_system *ls)
-{
-	return ls->table ? ls->driver_row.long_name : ls->driver_option.name;
-}
-
-static const struct option loop_options[] = {
-	{ "scenario", required_argument, NULL, 's' },
-	{ "scenarios", required_argument, NULL, O_SCENARIOS },
-	{ "help", no_argument, NULL, 'h' },
-	OUTPUT_LONG_OPTIONS,
-	{ 0 }
-};
-
-static size_t options_len(const struct option *o)
-{
-	size_t n = 0;
-
-	while (o && o[n].name)
-		n++;
-	return n;
-}
-
-static void options_add(struct option **all, size_t *n, const struct option *o)
-{
-	size_t k = options_len(o);
-
-	*all = xrealloc(*all, (*n + k + 1) * sizeof(**all));
-	if (k)
-		memcpy(*all + *n, o, k * sizeof(**all));
-	*n += k;
-	memset(*all + *n, 0, sizeof(**all));
-}
-
-/* The loop's options, the driver choice, the system's, every driver's. */
-static struct option *all_options(const struct live_system *ls)
-{
-	struct option *all = NULL;
-	size_t n = 0;
-
-	options_add(&all, &n, loop_options);
-	options_add(&all, &n, (struct option[]){ ls->driver_option, { 0 } });
-	options_add(&all, &n, ls->options);
-	for (size_t i = 0; ls->drivers[i]; i++)
-		options_add(&all, &n, ls->drivers[i]->options);
-	return all;
-}
-
-/* The entry of @o for option value @opt, or NULL. */
-static const struct option *option_of(const struct option *o, int opt)
-{
-	for (size_t i = 0; o && o[i].name; i++)
-		if (o[i].val == opt)
-			return &o[i];
-	return NULL;
-}
-
 /* A context of @o: its size, a copy of its init (capture/live.h). */
 static void *opts_new(const struct live_opts *o)
 {
@@ -170,57 +111,6 @@ static void *opts_new(const struct live_opts *o)
 	if (o->init)
 		memcpy(p, o->init, o->size);
 	return p;
-}
-
-/* Hand @opt to the system or the driver whose table has it. */
-static int dispatch(const struct live_capture *lc, int opt, const char *arg,
-		    struct live_args *a)
-{
-	const struct live_system *ls = lc->live;
-	const struct option *o;
-
-	if (option_of(ls->options, opt)) {
-		ls->option(lc->opts, opt, arg);
-		return 1;
-	}
-	for (size_t i = 0; ls->drivers[i]; i++) {
-		o = option_of(ls->drivers[i]->options, opt);
-		if (o) {
-			ls->drivers[i]->option(a->driver_opts[i], opt, arg);
-			a->misplaced = ls->drivers[i];
-			a->misplaced_option = o->name;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void parse(struct live_capture *lc, int argc, char **argv,
-		  struct live_args *a)
-{
-	const struct live_system *ls = lc->live;
-	struct option *all = all_options(ls);
-	char *shortopts = xasprintf("s:o:h%s", ls->shortopts ? ls->shortopts : "");
-	int opt;
-
-	option_unrecorded_clear();
-	while ((opt = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
-		if (opt == 'h')
-			usage(ls->usage, 1);
-		else if (opt == 's')
-			lc->scenario = optarg;
-		else if (opt == O_SCENARIOS)
-			lc->scenarios = optarg;
-		else if (opt == ls->driver_option.val)
-			a->driver = optarg;
-		else if (!dispatch(lc, opt, optarg, a) &&
-			 !output_option(opt, optarg, &a->out))
-			usage(ls->usage, 0);
-	}
-	lc->operands = argv + optind;
-	lc->noperands = argc - optind;
-	free(shortopts);
-	free(all);
 }
 
 /* --DRIVER_OPTION NAME, default the first; an option of another dies. */
@@ -237,11 +127,11 @@ static size_t choose_driver(const struct live_system *ls,
 	}
 	if (d == SIZE_MAX)
 		die(EXIT_USAGE, "--%s: no driver '%s' (known: %s)",
-		    driver_option_name(ls), a->driver, known);
+		    ls->driver_row.long_name, a->driver, known);
 	free(known);
 	if (a->misplaced && a->misplaced != ls->drivers[d])
 		die(EXIT_USAGE, "--%s needs --%s %s", a->misplaced_option,
-		    driver_option_name(ls), a->misplaced->name);
+		    ls->driver_row.long_name, a->misplaced->name);
 	return d;
 }
 
@@ -262,23 +152,17 @@ int cmd_live(const struct system *sys, int argc, char **argv)
 	a.driver_opts = xcalloc(nd, sizeof(*a.driver_opts));
 	for (size_t i = 0; i < nd; i++)
 		a.driver_opts[i] = opts_new(&ls->drivers[i]->opts);
-	if (ls->table)
-		parse_rows(&lc, argc, argv, &a, nd);
-	else
-		parse(&lc, argc, argv, &a);
+	parse(&lc, argc, argv, &a, nd);
 	d = choose_driver(ls, &a);
 	lc.driver = ls->drivers[d];
 	lc.driver_opts = a.driver_opts[d];
 	lc.driver_option = a.misplaced_option;
 	rc = live_run(&lc, &err);
-	if (rc < 0 && err.code == EXIT_USAGE && !*cap_err_text(&err) && ls->table)
-		opt_usage(&a.cmd, 0);
 	if (rc < 0 && err.code == EXIT_USAGE && !*cap_err_text(&err))
-		usage(ls->usage, 0);
+		opt_usage(&a.cmd, 0);
 	if (rc < 0)
 		die_err(&err);
-	if (ls->table)
-		rows_free(&a, nd);
+	rows_free(&a, nd);
 	for (size_t i = 0; i < nd; i++)
 		free(a.driver_opts[i]);
 	free(a.driver_opts);

@@ -26,20 +26,12 @@
 #include "goprobe.skel.h"
 #include "harness.h"
 
-enum { O_RESOLVE = 0x1300 };
-
-const struct option raft_ebpf_options[] = {
-	RING_LONG_OPTIONS,
-	{ "resolve", required_argument, NULL, O_RESOLVE },
-	{ 0 }
-};
-
-void raft_ebpf_option(void *opts, int opt, const char *arg)
+struct opt *raft_ebpf_table(void *opts)
 {
 	struct raft_ebpf_opts *o = opts;
 
-	if (!ring_option(opt, arg, &o->ring))
-		o->resolve = arg;
+	return opt_table_dup((const struct opt[]){
+		RAFT_EBPF_ROWS(o, "the harness"), OPT_END() });
 }
 
 /*

@@ -67,19 +67,29 @@ struct raft_ebpf_opts {
 };
 
 /*
- * The eBPF driver over the harness @H (a struct raft_harness *): the
- * system's lc->opts is a struct raft_args (its --binary), lc->data the
- * harness's path, which the system's release() frees.
+ * The eBPF driver over the harness @H (a struct raft_harness *), its
+ * options' rows @TABLE (raft_ebpf_table, or RAFT_EBPF_ROWS of another
+ * target): the system's lc->opts is a struct raft_args (its --binary),
+ * lc->data the harness's path, which the system's release() frees.
  */
-#define RAFT_EBPF_DRIVER(H) { \
-	.name = "ebpf", .options = raft_ebpf_options, \
+#define RAFT_EBPF_DRIVER(H, TABLE) { \
+	.name = "ebpf", .table = (TABLE), \
 	.opts = { sizeof(struct raft_ebpf_opts), &(const struct raft_ebpf_opts){ .h = (H) } }, \
-	.option = raft_ebpf_option, .instead = raft_ebpf_instead, \
+	.instead = raft_ebpf_instead, \
 	.prepare = raft_ebpf_prepare, .run = raft_ebpf_run, \
 	.describe = raft_ebpf_describe, }
 
-extern const struct option raft_ebpf_options[];
-void raft_ebpf_option(void *opts, int opt, const char *arg);
+/*
+ * The rows of the driver's options, filling the struct raft_ebpf_opts *
+ * @o: --ring-bytes, --hold-ring (their help of what the string literal
+ * @target runs), --resolve.
+ */
+#define RAFT_EBPF_ROWS(o, target) \
+	OPT_RING(&(o)->ring, target), \
+	OPT_STRING(0, "resolve", &(o)->resolve, "FUNC", "print where FUNC would " \
+		   "be probed, and exit")
+/* The driver's options of "the harness" (RAFT_EBPF_ROWS). */
+struct opt *raft_ebpf_table(void *opts);
 int raft_ebpf_instead(struct live_capture *lc, struct cap_err *err);
 void raft_ebpf_prepare(struct live_capture *lc);
 void raft_ebpf_run(struct live_capture *lc);

@@ -187,15 +187,18 @@ static void write_kept(struct scenario *kept, size_t n, const char *origin,
 	}
 }
 
-void explore_parse_shard(struct explore_opts *x, const char *arg)
+int explore_shard_option(const struct opt *o, const char *arg, struct cap_err *err)
 {
+	struct explore_opts *x = o->value;
 	char *end;
 
 	x->shard = (int)strtol(arg, &end, 10);
 	if (*end == '/')
 		x->shards = (int)strtol(end + 1, &end, 10);
 	if (*end || x->shard < 1 || x->shards < x->shard)
-		die(EXIT_USAGE, "--shard %s: expected K/N with 1 <= K <= N", arg);
+		return cap_fail(err, EXIT_USAGE, "--shard %s: expected K/N with "
+				"1 <= K <= N", arg);
+	return 0;
 }
 
 static void explorer_free(struct explorer *e, char *work, int cleanup)

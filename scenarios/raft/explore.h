@@ -8,10 +8,11 @@
 #ifndef SCENARIOS_RAFT_EXPLORE_H
 #define SCENARIOS_RAFT_EXPLORE_H
 
+#include "../../capture/parse-options.h"
 #include "explore-opts.h"
 
-/* Parse "K/N" (1 <= K <= N) into @x; dies with EXIT_USAGE. */
-void explore_parse_shard(struct explore_opts *x, const char *arg);
+/* --shard K/N (1 <= K <= N) into the struct explore_opts @o->value. */
+int explore_shard_option(const struct opt *o, const char *arg, struct cap_err *err);
 
 struct folder;
 struct raft_harness;

@@ -11,44 +11,34 @@
 #include "harness.h"
 #include "raft-system.h"
 
-enum { O_BINARY = 0x1400, O_EXPLORE = 0x1402, O_SEED, O_BUDGET, O_SECONDS,
-       O_SHARD, O_UNGUIDED };
+const struct raft_args raft_system_defaults = RAFT_ARGS_INIT;
 
-const struct option raft_system_options[] = {
-	{ "binary", required_argument, NULL, O_BINARY },
-	{ "explore", no_argument, NULL, O_EXPLORE },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "budget", required_argument, NULL, O_BUDGET },
-	{ "seconds", required_argument, NULL, O_SECONDS },
-	{ "shard", required_argument, NULL, O_SHARD },
-	{ "unguided", no_argument, NULL, O_UNGUIDED },
-	{ 0 }
-};
-
-const struct raft_args raft_system_defaults = {
-	.x = { .seed = 1, .shard = 1, .shards = 1 },
-};
-
-void raft_system_option(void *opts, int opt, const char *arg)
+struct opt *raft_system_rows(struct raft_args *e, const char *binary_help,
+			     const char *explore_help)
 {
-	struct raft_args *e = opts;
+	return raft_args_rows(e, (const struct opt[]){
+		OPT_STRING(0, "binary", &e->binary, "FILE", binary_help),
+		OPT_FLAG(0, "explore", &e->explore, explore_help),
+		OPT_UNSIGNED(0, "seed", &e->x.seed, "N", "the search's seed "
+			     "(default 1)"),
+		OPT_NUMBER(0, "budget", &e->x.budget, "N", 1, 1000000000, "try N "
+			   "scenarios (default 200)"),
+		OPT_STRING(0, "seconds", &e->seconds, "S", "try for S seconds instead"),
+		OPT_CALLBACK(0, "shard", &e->x, "K/N", explore_shard_option, "shard "
+			     "K of N searches of one seed"),
+		OPT_FLAG(0, "unguided", &e->x.unguided, "fresh random scenarios only "
+			 "(a baseline)"),
+		OPT_END(),
+	});
+}
 
-	if (opt != O_BINARY && opt != O_EXPLORE)
-		e->given = 1;   /* an option of --explore's */
-	if (opt == O_BINARY)
-		e->binary = arg;
-	else if (opt == O_EXPLORE)
-		e->explore = 1;
-	else if (opt == O_SEED)
-		e->x.seed = option_unsigned(arg, "--seed");
-	else if (opt == O_BUDGET)
-		e->x.budget = option_number(arg, "--budget", 1, 1000000000);
-	else if (opt == O_SECONDS)
-		e->seconds = arg;
-	else if (opt == O_SHARD)
-		explore_parse_shard(&e->x, arg);
-	else
-		e->x.unguided = 1;
+/* Was an option of --explore's given (any but --binary and --explore)? */
+static int explore_option_given(const struct raft_args *e)
+{
+	for (const struct opt *o = e->table; o->kind != OPT_KIND_END; o++)
+		if (opt_given(o) && o->value != &e->binary && o->value != &e->explore)
+			return 1;
+	return 0;
 }
 
 /*
@@ -138,7 +128,7 @@ int raft_system_instead(struct live_capture *lc, struct cap_err *err)
 {
 	const struct raft_args *e = lc->opts;
 
-	if (!e->explore && e->given)
+	if (!e->explore && explore_option_given(e))
 		return cap_fail(err, EXIT_USAGE, "--seed, --budget, --seconds, "
 				"--shard and --unguided go with --explore");
 	if (!e->explore)

@@ -102,10 +102,16 @@ static const char raftrs_usage[] =
 	"Capture TiKV's raft-rs (crate raft 0.7.0, unmodified) running a scenario\n"
 	"of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF uprobes (needs\n"
 	"root, or CAP_BPF and CAP_PERFMON), and fold it into windows of etcd's\n"
-	"projection (docs/raftrs.md).\n\n"
-	RAFT_SYSTEM_OPTIONS_HELP("raftrs", "docs/raftrs.md", "corpus/raftrs");
+	"projection (docs/raftrs.md).\n";
 
-static const struct live_driver raftrs_ebpf_driver = RAFT_EBPF_DRIVER(&raftrs_raft_harness);
+static struct opt *raftrs_table(void *opts)
+{
+	return raft_system_rows(opts, RAFT_BINARY_HELP("raftrs"),
+				RAFT_EXPLORE_HELP("docs/raftrs.md"));
+}
+
+static const struct live_driver raftrs_ebpf_driver =
+	RAFT_EBPF_DRIVER(&raftrs_raft_harness, raft_ebpf_table);
 
 static const struct live_driver *const raftrs_drivers[] = {
 	&raftrs_ebpf_driver,
@@ -114,4 +120,4 @@ static const struct live_driver *const raftrs_drivers[] = {
 
 const struct live_system live_raftrs = RAFT_LIVE_SYSTEM(
 	"run etcd's scenarios on TiKV's raft-rs under eBPF probes, fold it",
-	raftrs_usage, 0x1501, raftrs_drivers, "corpus/raftrs");
+	raftrs_usage, raftrs_table, raftrs_drivers, "corpus/raftrs");

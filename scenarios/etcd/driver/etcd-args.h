@@ -18,4 +18,6 @@ struct etcd_args {
 	const char *nemesis;    /* --nemesis KIND,... (--live), checked by the cluster */
 };
 
+#define ETCD_ARGS_INIT { .raft = RAFT_ARGS_INIT }
+
 #endif

@@ -85,4 +85,14 @@ const struct raft_harness etcd_raft_harness = {
 	.traced = etcd_traced_harness,
 };
 
-const struct live_driver etcd_ebpf_driver = RAFT_EBPF_DRIVER(&etcd_raft_harness);
+/* etcd's: its ring options are --live's cluster's too. */
+static struct opt *etcd_ebpf_table(void *opts)
+{
+	struct raft_ebpf_opts *o = opts;
+
+	return opt_table_dup((const struct opt[]){
+		RAFT_EBPF_ROWS(o, "the harness (the cluster)"), OPT_END() });
+}
+
+const struct live_driver etcd_ebpf_driver =
+	RAFT_EBPF_DRIVER(&etcd_raft_harness, etcd_ebpf_table);

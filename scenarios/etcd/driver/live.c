@@ -36,89 +36,48 @@ static const char etcd_usage[] =
 	"killed under load half-way and restarted (or the faults of --nemesis),\n"
 	"the clients' history checked for linearizability (Porcupine), every\n"
 	"member probed by capture etcd's raft plan, and folds the events into\n"
-	"windows (needs root, as --via ebpf).\n\n"
-	"options:\n"
-	"  -s, --scenario NAME  a scenario (election, 01-election, ...), a scenario\n"
-	"                       file (a path with a /), or all\n"
-	"      --via PATH       ebpf or trace\n"
-	"      --scenarios DIR  take the scenario files from DIR (default:\n"
-	"                       scenarios/etcd, the reference scenarios)\n"
-	"      --binary FILE    run this build instead of building one: the\n"
-	"                       harness, or with --live scenarios/etcd/live's\n"
-	RING_OPTIONS_HELP("the harness (the cluster)")
-	"      --resolve FUNC   print where FUNC would be probed, and exit\n"
-	"      --live           run the live cluster (above) instead of a scenario\n"
-	"      --seconds N      --live: how long the workload runs (1..3600,\n"
-	"                       default 30); --explore: try for N seconds instead\n"
-	"                       of a budget (not reproducible)\n"
-	"      --clients C      --live: concurrent clients (1..256, default 8)\n"
-	"      --no-restart     --live: leave the leader running\n"
-	"      --nemesis KIND,...  --live: faults from the seed instead of the restart:\n"
-	"                       isolate, isolate-leader, bridge, one-way, pause,\n"
-	"                       crash, loss, or all (docs/etcd-live.md)\n"
-	"      --explore        search for scenarios that add audit classes (with\n"
-	"                       the with_tla harness), shrink them, and capture\n"
-	"                       them as a --scenarios directory (docs/etcd-explore.md)\n"
-	"      --seed N         the exploration's or --live's seed (default 1)\n"
-	"      --budget N       scenarios to try (default 200)\n"
-	"      --shard K/N      shard K of N explorations of one seed\n"
-	"      --unguided       fresh random scenarios only (a baseline)\n"
-	"      --merge          capture the scenarios of explored CORPUS... that\n"
-	"                       add classes, in order, as one corpus\n"
-	OUTPUT_OPTIONS_HELP("corpus/etcd; --live: corpus/etcd-live")
-	"  -h, --help           this text\n";
+	"windows (needs root, as --via ebpf).\n";
 
-/* The driver option, --via, is 0x1201. */
-enum { O_BINARY = 0x1200, O_LIVE = 0x1202, O_SECONDS, O_CLIENTS, O_NO_RESTART,
-       O_EXPLORE, O_MERGE, O_SEED, O_BUDGET, O_SHARD, O_UNGUIDED, O_NEMESIS };
+static const struct etcd_args etcd_defaults = ETCD_ARGS_INIT;
 
-static const struct option etcd_options[] = {
-	{ "binary", required_argument, NULL, O_BINARY },
-	{ "live", no_argument, NULL, O_LIVE },
-	{ "seconds", required_argument, NULL, O_SECONDS },
-	{ "clients", required_argument, NULL, O_CLIENTS },
-	{ "no-restart", no_argument, NULL, O_NO_RESTART },
-	{ "explore", no_argument, NULL, O_EXPLORE },
-	{ "merge", no_argument, NULL, O_MERGE },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "budget", required_argument, NULL, O_BUDGET },
-	{ "shard", required_argument, NULL, O_SHARD },
-	{ "unguided", no_argument, NULL, O_UNGUIDED },
-	{ "nemesis", required_argument, NULL, O_NEMESIS },
-	{ 0 }
-};
-
-static const struct etcd_args etcd_defaults = {
-	.raft = { .x = { .seed = 1, .shard = 1, .shards = 1 } },
-};
-
-static void etcd_option(void *opts, int opt, const char *arg)
+/* etcd's own options (etcd-args.h), the modes among them. */
+static struct opt *etcd_table(void *opts)
 {
 	struct etcd_args *e = opts;
 
-	for (unsigned i = 0; etcd_options[i].name; i++)
-		if (etcd_options[i].val == opt)
-			e->raft.given |= 1u << i;
-	if (opt == O_BINARY)
-		e->raft.binary = arg;
-	else if (opt == O_LIVE || opt == O_EXPLORE || opt == O_MERGE)
-		*(opt == O_LIVE ? &e->live : opt == O_EXPLORE ? &e->raft.explore : &e->merge) = 1;
-	else if (opt == O_SECONDS)
-		e->raft.seconds = arg;
-	else if (opt == O_CLIENTS)
-		e->clients = option_number(arg, "--clients", 1, 256);
-	else if (opt == O_NO_RESTART)
-		e->no_restart = 1;
-	else if (opt == O_NEMESIS)
-		e->nemesis = arg;
-	else if (opt == O_SEED)
-		e->raft.x.seed = option_unsigned(arg, "--seed");
-	else if (opt == O_BUDGET)
-		e->raft.x.budget = option_number(arg, "--budget", 1, 1000000000);
-	else if (opt == O_SHARD)
-		explore_parse_shard(&e->raft.x, arg);
-	else
-		e->raft.x.unguided = 1;
+	return raft_args_rows(&e->raft, (const struct opt[]){
+		OPT_STRING(0, "binary", &e->raft.binary, "FILE", "run this build instead "
+			   "of building one: the\nharness, or with --live "
+			   "scenarios/etcd/live's"),
+		OPT_FLAG(0, "live", &e->live, "run the live cluster (above) instead "
+			 "of a scenario"),
+		OPT_STRING(0, "seconds", &e->raft.seconds, "N", "--live: how long the "
+			   "workload runs (1..3600,\ndefault 30); --explore: try for "
+			   "N seconds instead\nof a budget (not reproducible)"),
+		OPT_NUMBER(0, "clients", &e->clients, "C", 1, 256, "--live: "
+			   "concurrent clients (1..256, default 8)"),
+		OPT_FLAG(0, "no-restart", &e->no_restart, "--live: leave the leader "
+			 "running"),
+		OPT_STRING(0, "nemesis", &e->nemesis, "KIND,...", "--live: faults from "
+			   "the seed instead of the restart:\nisolate, isolate-leader, "
+			   "bridge, one-way, pause,\ncrash, loss, or all "
+			   "(docs/etcd-live.md)"),
+		OPT_FLAG(0, "explore", &e->raft.explore, "search for scenarios that add "
+			 "audit classes (with\nthe with_tla harness), shrink them, and "
+			 "capture\nthem as a --scenarios directory "
+			 "(docs/etcd-explore.md)"),
+		OPT_UNSIGNED(0, "seed", &e->raft.x.seed, "N", "the exploration's or "
+			     "--live's seed (default 1)"),
+		OPT_NUMBER(0, "budget", &e->raft.x.budget, "N", 1, 1000000000, "scenarios "
+			   "to try (default 200)"),
+		OPT_CALLBACK(0, "shard", &e->raft.x, "K/N", explore_shard_option, "shard "
+			     "K of N explorations of one seed"),
+		OPT_FLAG(0, "unguided", &e->raft.x.unguided, "fresh random scenarios only "
+			 "(a baseline)"),
+		OPT_FLAG(0, "merge", &e->merge, "capture the scenarios of explored "
+			 "CORPUS... that\nadd classes, in order, as one corpus"),
+		OPT_END(),
+	});
 }
 
 enum etcd_mode { SCENARIO, LIVE, EXPLORE, MERGE };
@@ -127,21 +86,17 @@ static const char *const mode_names[] = {
 	"a scenario capture", "--live", "--explore", "--merge",
 };
 
-/* The modes an option of etcd's table goes with, as bits 1 << MODE. */
-static unsigned option_modes(int opt)
+/* The modes the option of etcd's table that sets @v goes with, as bits 1 << MODE. */
+static unsigned option_modes(const struct etcd_args *e, const void *v)
 {
-	switch (opt) {
-	case O_BINARY:
+	if (v == &e->raft.binary)
 		return 1u << SCENARIO | 1u << LIVE;
-	case O_SECONDS:
+	if (v == &e->raft.seconds || v == &e->raft.x.seed)
 		return 1u << LIVE | 1u << EXPLORE | 1u << MERGE;
-	case O_CLIENTS: case O_NO_RESTART: case O_NEMESIS:
+	if (v == &e->clients || v == &e->no_restart || v == &e->nemesis)
 		return 1u << LIVE;
-	case O_SEED:
-		return 1u << LIVE | 1u << EXPLORE | 1u << MERGE;
-	case O_BUDGET: case O_SHARD: case O_UNGUIDED:
+	if (v == &e->raft.x.budget || v == &e->raft.x || v == &e->raft.x.unguided)
 		return 1u << EXPLORE | 1u << MERGE;
-	}
 	return ~0u;   /* the modes themselves: one at a time, below */
 }
 
@@ -155,10 +110,10 @@ static int etcd_mode(const struct etcd_args *e, enum etcd_mode *m,
 	*m = e->live ? LIVE : e->raft.explore ? EXPLORE : e->merge ? MERGE : SCENARIO;
 	if (e->live + e->raft.explore + e->merge > 1)
 		return live_misuse(err);
-	for (unsigned i = 0; etcd_options[i].name; i++)
-		if ((e->raft.given & 1u << i) && !(option_modes(etcd_options[i].val) & 1u << *m))
+	for (const struct opt *o = e->raft.table; o->kind != OPT_KIND_END; o++)
+		if (opt_given(o) && !(option_modes(e, o->value) & 1u << *m))
 			return cap_fail(err, EXIT_USAGE, "--%s does not go with %s",
-					etcd_options[i].name, mode_names[*m]);
+					o->long_name, mode_names[*m]);
 	return 0;
 }
 
@@ -195,10 +150,13 @@ static const struct live_driver *const etcd_drivers[] = {
 const struct live_system live_etcd = {
 	.summary = "run a scenario on etcd raft under eBPF probes, fold it",
 	.usage = etcd_usage,
-	.options = etcd_options,
+	.scenario_help = RAFT_SCENARIO_HELP,
+	.scenarios_help = "take the scenario files from DIR (default:\n"
+			  "scenarios/etcd, the reference scenarios)",
+	.dir_help = "corpus/etcd; --live: corpus/etcd-live",
+	.table = etcd_table,
 	.opts = { sizeof(struct etcd_args), &etcd_defaults },
-	.option = etcd_option,
-	.driver_option = { "via", required_argument, NULL, 0x1201 },
+	.driver_row = LIVE_DRIVER_ROW(0, "via", "PATH", "ebpf or trace"),
 	.drivers = etcd_drivers,
 	.raw_ext = "ndjson",
 	.default_dir = "corpus/etcd",

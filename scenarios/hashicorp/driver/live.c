@@ -30,11 +30,16 @@ static const char hashicorp_usage[] =
 	"Capture HashiCorp's raft (github.com/hashicorp/raft, unmodified) running\n"
 	"a scenario of etcd's (scenarios/etcd/) on a 3-node cluster under eBPF\n"
 	"uprobes (needs root, or CAP_BPF and CAP_PERFMON), and fold it into\n"
-	"windows of etcd's projection (docs/hashicorp.md).\n\n"
-	RAFT_SYSTEM_OPTIONS_HELP("hashicorp", "docs/hashicorp.md", "corpus/hashicorp");
+	"windows of etcd's projection (docs/hashicorp.md).\n";
+
+static struct opt *hashicorp_table(void *opts)
+{
+	return raft_system_rows(opts, RAFT_BINARY_HELP("hashicorp"),
+				RAFT_EXPLORE_HELP("docs/hashicorp.md"));
+}
 
 static const struct live_driver hashicorp_ebpf_driver =
-	RAFT_EBPF_DRIVER(&hashicorp_raft_harness);
+	RAFT_EBPF_DRIVER(&hashicorp_raft_harness, raft_ebpf_table);
 
 static const struct live_driver *const hashicorp_drivers[] = {
 	&hashicorp_ebpf_driver,
@@ -43,4 +48,4 @@ static const struct live_driver *const hashicorp_drivers[] = {
 
 const struct live_system live_hashicorp = RAFT_LIVE_SYSTEM(
 	"run etcd's scenarios on HashiCorp's raft under eBPF probes, fold it",
-	hashicorp_usage, 0x1401, hashicorp_drivers, "corpus/hashicorp");
+	hashicorp_usage, hashicorp_table, hashicorp_drivers, "corpus/hashicorp");
