@@ -13,37 +13,46 @@
 
 #include <cJSON.h>
 #include "err.h"
+#include "options.h"
 #include "parse-options.h"
 #include "scenario.h"
 
 struct corpus;
 struct system;
-struct output_options;
 
-/* One `capture SYSTEM` in progress: a selection, then what its run made. */
+/*
+ * What a `capture SYSTEM` selects: what the CLI's option table filled
+ * (capture/cli/live.c), or what a mode gives as data.
+ */
+struct live_selection {
+	const char *scenario;        /* --scenario as given; NULL: none */
+	const char *scenarios;       /* --scenarios DIR as given; NULL: none */
+	struct output_options out;   /* -o, --form, --json */
+	void *opts;                  /* the system's options (live_system.opts) */
+	void *driver_opts;           /* the driver's (live_driver.opts) */
+	const char *driver_option;   /* an option of a driver given (the
+				      * last), or NULL */
+	char **operands;             /* what follows the options: a mode's
+				      * (a capture takes none) */
+	int noperands;
+	int argc;                    /* the command line the manifest records */
+	char **argv;                 /* (argv[0]: SYSTEM); NULL: the engine
+				      * spells the selection as one */
+	const char *from;            /* a mode's: the files are taken from
+				      * here, kept as if from --scenarios */
+	const char *default_dir;     /* a mode's: -o's default over the
+				      * system's; NULL */
+};
+
+/* One `capture SYSTEM` in progress: its selection, then its run's state. */
 struct live_capture {
 	const struct system *sys;
 	const struct live_system *live;    /* the hooks the engine runs: sys->live
 					    * or a mode's own (etcd's --live) */
 	const struct live_driver *driver;  /* the one chosen */
-	void *opts;                  /* the system's options (live_system.opts) */
-	void *driver_opts;           /* the driver's (live_driver.opts) */
+	struct live_selection sel;
 	const struct folder *folder; /* what folds the runs: the system's, or
 				      * one refining it (set by prepare()) */
-	const char *scenario;        /* --scenario as given; NULL: none */
-	const char *scenarios;       /* --scenarios DIR as given; NULL: none */
-	const char *from;            /* the files are taken from here, kept as
-				      * if from --scenarios; NULL: there */
-	const char *default_dir;     /* -o's default over the system's; NULL */
-	const struct output_options *out;  /* -o, --form, --json as given */
-	const char *driver_option;   /* an option of a driver given (the
-				      * last), or NULL */
-	int argc;                    /* the command line the manifest records */
-	char **argv;                 /* (argv[0]: SYSTEM); NULL: the engine
-				      * spells the selection as one */
-	char **operands;             /* what follows the options: a mode's
-				      * (a capture takes none) */
-	int noperands;
 	struct scenario_file *sc;    /* the selected files, in NN order: the
 				      * engine's to select (NULL) and free */
 	size_t n;
@@ -60,7 +69,7 @@ struct live_capture {
 /*
  * An options context: @size bytes, a copy of @init (NULL: zeroes), which
  * the CLI allocates for the system and for each driver and hands to its
- * table(); the engine's hooks read it as lc->opts, lc->driver_opts.
+ * table(); the engine's hooks read it as lc->sel.opts, lc->sel.driver_opts.
  */
 struct live_opts {
 	size_t size;
@@ -114,9 +123,9 @@ struct live_system {
 	const char *raw_ext;             /* raw/RUN.EXT */
 	const char *default_dir;         /* -o's default; NULL: corpus/SYSTEM-SCENARIO */
 	/*
-	 * A selection of the system's own for lc->scenario (spin's generated
-	 * "domain"): fills lc->sc, lc->n (and lc->data) and returns 1; 0: the
-	 * scenario files.
+	 * A selection of the system's own for lc->sel.scenario (spin's
+	 * generated "domain"): fills lc->sc, lc->n (and lc->data) and returns
+	 * 1; 0: the scenario files.
 	 */
 	int (*select)(struct live_capture *lc);
 	/* Parse the selected scenario files into lc->data. */

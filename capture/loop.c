@@ -28,13 +28,16 @@ int live_misuse(struct cap_err *err)
 static void select_scenarios(struct live_capture *lc)
 {
 	const struct live_system *ls = lc->live;
+	const struct live_selection *sel = &lc->sel;
 	char *dir;
 
 	if (!ls->select || !ls->select(lc)) {
-		dir = lc->from ? xstrdup(lc->from) : lc->scenarios ? xstrdup(lc->scenarios) :
+		dir = sel->from ? xstrdup(sel->from) : sel->scenarios ?
+		      xstrdup(sel->scenarios) :
 		      xasprintf("%s/%s", capture_home(), lc->sys->scenarios);
 		lc->sc = scenario_select(lc->sys->folder->name, dir,
-					 lc->scenarios || lc->from, lc->scenario, &lc->n);
+					 sel->scenarios || sel->from, sel->scenario,
+					 &lc->n);
 		free(dir);
 	}
 	if (ls->prepare)
@@ -68,11 +71,13 @@ static int instead(struct live_capture *lc, struct cap_err *err)
 
 static char *output_dir(const struct live_capture *lc)
 {
-	if (lc->out->dir)
-		return xstrdup(lc->out->dir);
-	if (lc->default_dir || lc->live->default_dir)
-		return xstrdup(lc->default_dir ? lc->default_dir : lc->live->default_dir);
-	return xasprintf("corpus/%s-%s", lc->sys->folder->name, lc->scenario);
+	const struct live_selection *sel = &lc->sel;
+
+	if (sel->out.dir)
+		return xstrdup(sel->out.dir);
+	if (sel->default_dir || lc->live->default_dir)
+		return xstrdup(sel->default_dir ? sel->default_dir : lc->live->default_dir);
+	return xasprintf("corpus/%s-%s", lc->sys->folder->name, sel->scenario);
 }
 
 static void raw_paths(struct live_capture *lc)
@@ -116,17 +121,17 @@ static void keep_scenarios(const struct live_capture *lc)
  */
 static char *selection_argv(const struct live_capture *lc, char **argv, int *argc)
 {
-	const struct output_options *out = lc->out;
+	const struct output_options *out = &lc->sel.out;
 	char *driver_option = xasprintf("--%s", lc->sys->live->driver_row.long_name);
 	int n = 0;
 
 	argv[n++] = (char *)lc->sys->folder->name;
-	if (lc->scenarios) {
+	if (lc->sel.scenarios) {
 		argv[n++] = "--scenarios";
-		argv[n++] = (char *)lc->scenarios;
+		argv[n++] = (char *)lc->sel.scenarios;
 	}
 	argv[n++] = "--scenario";
-	argv[n++] = (char *)lc->scenario;
+	argv[n++] = (char *)lc->sel.scenario;
 	argv[n++] = driver_option;
 	argv[n++] = (char *)lc->driver->name;
 	if (out->form >= 0) {
@@ -151,8 +156,9 @@ static struct corpus *begin(const struct live_capture *lc, const char *dir)
 	char *argv[14], *own;
 	int argc;
 
-	if (lc->argv)
-		return system_corpus_begin(dir, lc->folder, lc->argc, lc->argv);
+	if (lc->sel.argv)
+		return system_corpus_begin(dir, lc->folder, lc->sel.argc,
+					   lc->sel.argv);
 	own = selection_argv(lc, argv, &argc);
 	c = system_corpus_begin(dir, lc->folder, argc, argv);
 	free(own);
@@ -182,13 +188,13 @@ static void fold_run(struct live_capture *lc, size_t i,
 static void capture(struct live_capture *lc)
 {
 	const struct live_system *ls = lc->live;
-	struct output_format fmt = output_format_for(lc->out, lc->folder);
+	struct output_format fmt = output_format_for(&lc->sel.out, lc->folder);
 	char *dir = output_dir(lc);
 	cJSON *runs = json_arr();
 
 	lc->corpus = begin(lc, dir);
 	raw_paths(lc);
-	if (lc->scenarios || lc->from)
+	if (lc->sel.scenarios || lc->sel.from)
 		keep_scenarios(lc);
 	lc->driver->run(lc);
 	if (ls->describe)
@@ -234,18 +240,18 @@ int live_capture_run(struct live_capture *lc)
 static void refuse_output_inputs(const struct live_capture *lc)
 {
 	static char out[PATH_MAX];
-	char *scenarios[] = { (char *)lc->scenarios }, *dir;
+	char *scenarios[] = { (char *)lc->sel.scenarios }, *dir;
 
 	/* no input to compare, or no output named yet (a misuse, told later) */
-	if ((!lc->noperands && !lc->scenarios) ||
-	    (!lc->out->dir && !lc->live->default_dir && !lc->scenario))
+	if ((!lc->sel.noperands && !lc->sel.scenarios) ||
+	    (!lc->sel.out.dir && !lc->live->default_dir && !lc->sel.scenario))
 		return;
 	dir = output_dir(lc);
 	/* a copy that a refusal (which dies) leaves nothing allocated of */
 	snprintf(out, sizeof(out), "%s", dir);
 	free(dir);
-	refuse_output_over_inputs(out, lc->operands, lc->noperands, 1);
-	refuse_output_over_inputs(out, scenarios, lc->scenarios ? 1 : 0, 1);
+	refuse_output_over_inputs(out, lc->sel.operands, lc->sel.noperands, 1);
+	refuse_output_over_inputs(out, scenarios, lc->sel.scenarios ? 1 : 0, 1);
 }
 
 int live_run(struct live_capture *lc, struct cap_err *err)
@@ -254,11 +260,11 @@ int live_run(struct live_capture *lc, struct cap_err *err)
 
 	refuse_output_inputs(lc);
 	lc->environment = json_obj();
-	if (lc->scenario)
+	if (lc->sel.scenario)
 		select_scenarios(lc);
 	rc = instead(lc, err);
 	if (rc == LIVE_CAPTURE)
-		rc = !lc->scenario || lc->noperands ? live_misuse(err) :
+		rc = !lc->sel.scenario || lc->sel.noperands ? live_misuse(err) :
 		     live_capture_run(lc);
 	release(lc);
 	return rc;

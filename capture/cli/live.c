@@ -18,7 +18,6 @@ struct live_args {
 	const char *driver;
 	const struct live_driver *misplaced;  /* owns an option given */
 	const char *misplaced_option;
-	struct output_options out;
 	void **driver_opts;                   /* drivers[i]'s options */
 	struct opt *own;                      /* the system's rows, or NULL */
 	struct opt **driver_rows;             /* drivers[i]'s, or NULL */
@@ -30,9 +29,9 @@ struct live_args {
 static const struct opt no_rows[] = { OPT_END() };
 
 /*
- * The command `capture SYSTEM` parses: the loop's rows (filling @lc and
- * @a), the system's (lc->opts), each driver's (its context), the output
- * options, -h.
+ * The command `capture SYSTEM` parses: the loop's rows (filling lc->sel
+ * and @a's driver), the system's (lc->sel.opts), each driver's (its
+ * context), the output options, -h.
  */
 static void rows_build(struct live_capture *lc, struct live_args *a, size_t nd)
 {
@@ -40,7 +39,7 @@ static void rows_build(struct live_capture *lc, struct live_args *a, size_t nd)
 	struct opt driver = ls->driver_row;
 	size_t k = 0;
 
-	a->own = ls->table ? ls->table(lc->opts) : NULL;
+	a->own = ls->table ? ls->table(lc->sel.opts) : NULL;
 	a->driver_rows = xcalloc(nd, sizeof(*a->driver_rows));
 	a->drivers = xcalloc(nd + 1, sizeof(*a->drivers));
 	for (size_t i = 0; i < nd; i++) {
@@ -52,14 +51,16 @@ static void rows_build(struct live_capture *lc, struct live_args *a, size_t nd)
 	driver.value = &a->driver;
 	a->dir_help = xasprintf(OUTPUT_DIR_HELP("%s"), ls->dir_help);
 	a->cmd = (struct opt_command){ ls->usage, opt_table_dup((const struct opt[]){
-		OPT_STRING('s', "scenario", &lc->scenario, "NAME", ls->scenario_help),
-		OPT_STRING(0, "scenarios", &lc->scenarios, "DIR", ls->scenarios_help),
+		OPT_STRING('s', "scenario", &lc->sel.scenario, "NAME",
+			   ls->scenario_help),
+		OPT_STRING(0, "scenarios", &lc->sel.scenarios, "DIR",
+			   ls->scenarios_help),
 		driver,
 		OPT_INCLUDE(a->own ? a->own : no_rows),
 		OPT_INCLUDE(a->drivers),
-		OPT_OUTPUT_DIR(&a->out, a->dir_help),
-		OPT_OUTPUT_FORM(&a->out, OUTPUT_FORM_HELP),
-		OPT_OUTPUT_JSON(&a->out),
+		OPT_OUTPUT_DIR(&lc->sel.out, a->dir_help),
+		OPT_OUTPUT_FORM(&lc->sel.out, OUTPUT_FORM_HELP),
+		OPT_OUTPUT_JSON(&lc->sel.out),
 		OPT_HELP(),
 		OPT_END(),
 	}), ls->epilog, 0 };
@@ -98,8 +99,8 @@ static void parse(struct live_capture *lc, int argc, char **argv,
 
 	rows_build(lc, a, nd);
 	first = parse_options(&a->cmd, argc, argv);
-	lc->operands = argv + first;
-	lc->noperands = argc - first;
+	lc->sel.operands = argv + first;
+	lc->sel.noperands = argc - first;
 	driver_given(lc->live, a, nd);
 }
 
@@ -138,10 +139,11 @@ static size_t choose_driver(const struct live_system *ls,
 int cmd_live(const struct system *sys, int argc, char **argv)
 {
 	const struct live_system *ls = sys->live;
-	struct live_args a = { .out = OUTPUT_OPTIONS_INIT };
+	struct live_args a = { 0 };
 	struct live_capture lc = {
-		.sys = sys, .live = ls, .folder = sys->folder, .out = &a.out,
-		.argc = argc, .argv = argv, .opts = opts_new(&ls->opts),
+		.sys = sys, .live = ls, .folder = sys->folder,
+		.sel = { .out = OUTPUT_OPTIONS_INIT, .argc = argc, .argv = argv,
+			 .opts = opts_new(&ls->opts) },
 	};
 	struct cap_err err;
 	size_t nd = 0, d;
@@ -155,8 +157,8 @@ int cmd_live(const struct system *sys, int argc, char **argv)
 	parse(&lc, argc, argv, &a, nd);
 	d = choose_driver(ls, &a);
 	lc.driver = ls->drivers[d];
-	lc.driver_opts = a.driver_opts[d];
-	lc.driver_option = a.misplaced_option;
+	lc.sel.driver_opts = a.driver_opts[d];
+	lc.sel.driver_option = a.misplaced_option;
 	rc = live_run(&lc, &err);
 	if (rc < 0 && err.code == EXIT_USAGE && !*cap_err_text(&err))
 		opt_usage(&a.cmd, 0);
@@ -166,6 +168,6 @@ int cmd_live(const struct system *sys, int argc, char **argv)
 	for (size_t i = 0; i < nd; i++)
 		free(a.driver_opts[i]);
 	free(a.driver_opts);
-	free(lc.opts);
+	free(lc.sel.opts);
 	return rc;
 }

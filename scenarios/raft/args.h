@@ -3,7 +3,7 @@
  * The options every raft's command shares (raft-system.c's table, and
  * etcd's, whose context holds more around them:
  * scenarios/etcd/driver/etcd-args.h): the context the loop hands its
- * hooks as lc->opts (capture/live.h), what the eBPF driver and --explore
+ * hooks as lc->sel.opts (capture/live.h), what the eBPF driver and --explore
  * read.
  */
 #ifndef SCENARIOS_RAFT_ARGS_H

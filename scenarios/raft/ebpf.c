@@ -40,8 +40,8 @@ struct opt *raft_ebpf_table(void *opts)
  */
 static const char *probed_harness(struct live_capture *lc)
 {
-	const struct raft_ebpf_opts *o = lc->driver_opts;
-	const struct raft_args *e = lc->opts;
+	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
+	const struct raft_args *e = lc->sel.opts;
 
 	if (!lc->data)
 		lc->data = e->binary ? xstrdup(e->binary) : raft_build_harness(o->h);
@@ -62,7 +62,7 @@ char *raft_build_harness(const struct raft_harness *h)
 
 const struct raft_harness *raft_driver_harness(const struct live_capture *lc)
 {
-	const struct raft_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
 
 	if (lc->driver->run != raft_ebpf_run)
 		die(EXIT_CAPTURE_FAILED, "%s: not an eBPF driver's capture",
@@ -73,7 +73,7 @@ const struct raft_harness *raft_driver_harness(const struct live_capture *lc)
 /* --resolve FUNC: where the engine would probe FUNC. */
 int raft_ebpf_instead(struct live_capture *lc, struct cap_err *err)
 {
-	const struct raft_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
 	struct go_binary *b;
 	struct go_func f;
 
@@ -221,7 +221,7 @@ static void batch_record(const struct gp_record *r, void *arg)
 /* 0, or -1 if @bin has no scenarioStart (a harness without -batch). */
 static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_out)
 {
-	const struct raft_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
 	struct gp_site none = { 0 };
 	struct cap_err err;
 	struct batch b = { .lc = lc };
@@ -284,7 +284,7 @@ void raft_describe_probes(const char *bin, const char *spec_path, cJSON *env)
 
 void raft_ebpf_run(struct live_capture *lc)
 {
-	const struct raft_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
 	const char *bin = probed_harness(lc);
 	char *tmp_out = corpus_path(lc->corpus, ".harness-stdout");
 
@@ -300,14 +300,14 @@ void raft_ebpf_run(struct live_capture *lc)
 
 void raft_ebpf_describe(struct live_capture *lc)
 {
-	const struct raft_ebpf_opts *o = lc->driver_opts;
+	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
 
 	raft_describe_probes(probed_harness(lc), o->h->spec, lc->environment);
 }
 
 void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_harness *h)
 {
-	json_add(m, "scenario", json_str(lc->scenario));
+	json_add(m, "scenario", json_str(lc->sel.scenario));
 	json_add(m, "via", json_str(lc->driver->name));
 	if (h->describe)
 		h->describe(lc->environment, h, lc->data);
@@ -317,7 +317,7 @@ void raft_live_describe(struct live_capture *lc, cJSON *m, const struct raft_har
 
 void raft_live_finish(struct live_capture *lc, const cJSON *counts)
 {
-	if (!strcmp(lc->scenario, "all"))
+	if (!strcmp(lc->sel.scenario, "all"))
 		raft_require_actions(lc->sys->folder, counts);
 }
 

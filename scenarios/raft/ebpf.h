@@ -59,7 +59,7 @@ char *raft_build_harness(const struct raft_harness *h);
 /* The harness of @lc's driver, an eBPF driver's (RAFT_EBPF_DRIVER). */
 const struct raft_harness *raft_driver_harness(const struct live_capture *lc);
 
-/* The driver's options (lc->driver_opts): --ring-bytes, --hold-ring, --resolve. */
+/* The driver's options (lc->sel.driver_opts): --ring-bytes, --hold-ring, --resolve. */
 struct raft_ebpf_opts {
 	struct ring_options ring;
 	const char *resolve;
@@ -69,7 +69,7 @@ struct raft_ebpf_opts {
 /*
  * The eBPF driver over the harness @H (a struct raft_harness *), its
  * options' rows @TABLE (raft_ebpf_table, or RAFT_EBPF_ROWS of another
- * target): the system's lc->opts is a struct raft_args (its --binary),
+ * target): the system's lc->sel.opts is a struct raft_args (its --binary),
  * lc->data the harness's path, which the system's release() frees.
  */
 #define RAFT_EBPF_DRIVER(H, TABLE) { \

@@ -57,7 +57,7 @@ static void find_scenarios(struct live_capture *lc, const struct raft_harness *h
 		h->traced(1);
 
 	if (merge)
-		raft_merge(lc->operands, lc->noperands, h, lc->sys->folder, bin,
+		raft_merge(lc->sel.operands, lc->sel.noperands, h, lc->sys->folder, bin,
 			   probed, stage);
 	else
 		raft_explore(x, h, lc->sys->folder, bin, cover, probed, stage);
@@ -75,13 +75,14 @@ static int explore_then_capture(struct live_capture *lc, const struct raft_harne
 				const struct explore_opts *x, int merge)
 {
 	char *stage = owned_tmp_in(temp_dir(), "capture-scenarios");
-	char *keep = xasprintf("%s/scenarios", lc->out->dir ? lc->out->dir :
+	char *keep = xasprintf("%s/scenarios", lc->sel.out.dir ? lc->sel.out.dir :
 			       lc->live->default_dir);
 	struct live_capture found = {
 		.sys = lc->sys, .live = lc->live, .driver = lc->driver,
-		.opts = lc->opts, .driver_opts = lc->driver_opts,
-		.folder = lc->folder, .out = lc->out,
-		.scenario = "all", .scenarios = keep, .from = stage,
+		.sel = { .scenario = "all", .scenarios = keep, .from = stage,
+			 .out = lc->sel.out, .opts = lc->sel.opts,
+			 .driver_opts = lc->sel.driver_opts },
+		.folder = lc->folder,
 	};
 	int cleanup, rc;
 
@@ -100,16 +101,16 @@ static int explore_then_capture(struct live_capture *lc, const struct raft_harne
 int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
 			 int merge, struct cap_err *err)
 {
-	const struct raft_args *e = lc->opts;
+	const struct raft_args *e = lc->sel.opts;
 	struct explore_opts x = e->x;
 
-	if (lc->driver_option)
+	if (lc->sel.driver_option)
 		return cap_fail(err, EXIT_USAGE, "--%s does not go with --%s",
-				lc->driver_option, merge ? "merge" : "explore");
-	if (merge ? !lc->noperands : lc->noperands)
+				lc->sel.driver_option, merge ? "merge" : "explore");
+	if (merge ? !lc->sel.noperands : lc->sel.noperands)
 		return live_misuse(err);
 	if (merge)
-		raft_merge_check(lc->operands, lc->noperands);
+		raft_merge_check(lc->sel.operands, lc->sel.noperands);
 	if (e->seconds)
 		x.seconds = option_seconds(e->seconds, "--seconds", 1e7);
 	if (!x.budget && !x.seconds)
@@ -126,7 +127,7 @@ int raft_explore_capture(struct live_capture *lc, const struct raft_harness *h,
  */
 int raft_system_instead(struct live_capture *lc, struct cap_err *err)
 {
-	const struct raft_args *e = lc->opts;
+	const struct raft_args *e = lc->sel.opts;
 
 	if (!e->explore && explore_option_given(e))
 		return cap_fail(err, EXIT_USAGE, "--seed, --budget, --seconds, "
@@ -135,7 +136,7 @@ int raft_system_instead(struct live_capture *lc, struct cap_err *err)
 		return LIVE_CAPTURE;
 	if (e->binary)
 		return cap_fail(err, EXIT_USAGE, "--binary does not go with --explore");
-	if (lc->scenario || lc->scenarios)
+	if (lc->sel.scenario || lc->sel.scenarios)
 		return live_misuse(err);
 	return raft_explore_capture(lc, raft_driver_harness(lc), 0, err);
 }

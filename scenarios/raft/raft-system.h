@@ -34,7 +34,7 @@
 
 /*
  * --explore (or etcd's --merge CORPUS...) of raft @h: its options checked
- * (lc->opts a struct raft_args), the scenarios found into a stage
+ * (lc->sel.opts a struct raft_args), the scenarios found into a stage
  * (explore.h: with an eBPF driver, @h's harness served under @h's
  * probes), then captured as "--scenarios DIR/scenarios --scenario all".
  */

@@ -18,7 +18,7 @@ static const char rwlock_usage[] =
 	"lock:contention_begin/end where a lock() waited -- into windows over\n"
 	"{readers, writer}.  Scenarios are the files NN-NAME of scenarios/rwlock/.\n";
 
-/* The options' context (lc->opts). */
+/* The options' context (lc->sel.opts). */
 struct rwlock_opts {
 	int cpus, jobs;
 };
@@ -49,7 +49,7 @@ static void rwlock_prepare(struct live_capture *lc)
 
 static void linux_run(struct live_capture *lc)
 {
-	const struct rwlock_opts *o = lc->opts;
+	const struct rwlock_opts *o = lc->sel.opts;
 
 	rwlock_linux_run(lc->data, lc->n, o->cpus, o->jobs ? o->jobs : guest_live_jobs(),
 			 lc->raw, lc->environment);

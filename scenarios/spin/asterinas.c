@@ -33,7 +33,7 @@
 /* Where the generated test goes: the module `scenario` of the patch's `capture`. */
 #define ASTERINAS_KTEST_PATH "ostd/src/sync/spin/capture/scenario.rs"
 
-/* The driver's own options (lc->driver_opts). */
+/* The driver's own options (lc->sel.driver_opts). */
 struct asterinas_opts {
 	const char *src;            /* --asterinas-src DIR */
 	int emit_ktest;             /* --emit-ktest */
@@ -405,7 +405,7 @@ static void asterinas_run_one(const struct spin_scenario *sc,
 static void asterinas_run(struct live_capture *lc)
 {
 	const struct spin_live *s = lc->data;
-	const struct asterinas_opts *o = lc->driver_opts;
+	const struct asterinas_opts *o = lc->sel.driver_opts;
 
 	for (size_t i = 0; i < lc->n; i++)
 		asterinas_run_one(&s->sc[i], &s->opt, o->src, lc->raw[i],
@@ -431,9 +431,9 @@ static int asterinas_instead(struct live_capture *lc, struct cap_err *err)
 {
 	const struct spin_live *s = lc->data;
 
-	if (!((const struct asterinas_opts *)lc->driver_opts)->emit_ktest)
+	if (!((const struct asterinas_opts *)lc->sel.driver_opts)->emit_ktest)
 		return LIVE_CAPTURE;
-	if (!lc->scenario)
+	if (!lc->sel.scenario)
 		return live_misuse(err);
 	if (lc->n != 1)
 		die(EXIT_USAGE, "--emit-ktest prints one scenario's test, not %zu", lc->n);

@@ -24,7 +24,7 @@ static const char spin_usage[] =
 	"one corpus (window files spin/NN-NAME.ndjson); \"domain\" runs the\n"
 	"scenarios generated from spin's audit domain (--cpus 2).\n";
 
-/* The options' context (lc->opts). */
+/* The options' context (lc->sel.opts). */
 struct spin_opts {
 	struct spin_run_options run;
 	const char *fold_with;     /* --fold SYSTEM */
@@ -59,7 +59,7 @@ static const struct folder *fold_lookup(const struct live_capture *lc)
 	static const struct folder *const spin_folders[] = {
 		&folder_spin, &folder_spin_spinning, &folder_spin_task,
 	};
-	const char *fold_with = ((const struct spin_opts *)lc->opts)->fold_with;
+	const char *fold_with = ((const struct spin_opts *)lc->sel.opts)->fold_with;
 
 	for (size_t i = 0; i < sizeof(spin_folders) / sizeof(*spin_folders); i++)
 		if (!strcmp(fold_with, spin_folders[i]->name))
@@ -71,10 +71,10 @@ static const struct folder *fold_lookup(const struct live_capture *lc)
 /* --scenario domain: the set generated from the audit domain (domain.h). */
 static int spin_select(struct live_capture *lc)
 {
-	const struct spin_opts *o = lc->opts;
+	const struct spin_opts *o = lc->sel.opts;
 	struct spin_live *s;
 
-	if (strcmp(lc->scenario, SPIN_DOMAIN_SET))
+	if (strcmp(lc->sel.scenario, SPIN_DOMAIN_SET))
 		return 0;
 	if (o->run.cpus != 2)
 		die(EXIT_USAGE, "--scenario " SPIN_DOMAIN_SET " needs --cpus 2: "
@@ -108,7 +108,7 @@ static void spin_prepare(struct live_capture *lc)
 		for (size_t i = 0; i < lc->n; i++)
 			spin_scenario_load(lc->sc[i].path, &s->sc[i]);
 	}
-	s->opt = ((const struct spin_opts *)lc->opts)->run;
+	s->opt = ((const struct spin_opts *)lc->sel.opts)->run;
 	if (!s->opt.jobs)
 		s->opt.jobs = guest_live_jobs();
 	lc->data = s;
@@ -121,9 +121,9 @@ static int spin_instead(struct live_capture *lc, struct cap_err *err)
 	char *path;
 	int fd, cleanup;
 
-	if (!((const struct spin_opts *)lc->opts)->run.boot_only)
+	if (!((const struct spin_opts *)lc->sel.opts)->run.boot_only)
 		return LIVE_CAPTURE;
-	if (!lc->scenario)
+	if (!lc->sel.scenario)
 		return live_misuse(err);
 	path = owned_tmp_in(temp_dir(), "capture-boot-only");
 	fd = mkstemp_on_failure(path, &cleanup);

@@ -93,7 +93,7 @@ static void zk_prepare(struct live_capture *lc)
 
 static int zk_instead(struct live_capture *lc, struct cap_err *err)
 {
-	const struct zk_opts *o = lc->opts;
+	const struct zk_opts *o = lc->sel.opts;
 	char *lib, *cp;
 
 	(void)err;

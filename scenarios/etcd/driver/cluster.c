@@ -255,7 +255,7 @@ static struct scenario_file *live_run_file(void)
  */
 int etcd_live(struct live_capture *lc, struct cap_err *err)
 {
-	const struct etcd_args *e = lc->opts;
+	const struct etcd_args *e = lc->sel.opts;
 	long seconds = e->raft.seconds ?
 		       option_number(e->raft.seconds, "--seconds", 1, 3600) : 30;
 	struct cluster *o;
@@ -263,20 +263,21 @@ int etcd_live(struct live_capture *lc, struct cap_err *err)
 	if (lc->driver != &etcd_ebpf_driver)
 		return cap_fail(err, EXIT_USAGE, "--via %s does not go with --live",
 				lc->driver->name);
-	if (lc->noperands)
+	if (lc->sel.noperands)
 		return live_misuse(err);
 	o = xcalloc(1, sizeof(*o));
 	*o = (struct cluster){
 		.seconds = seconds, .clients = e->clients ? e->clients : 8,
 		.restart = !e->no_restart, .nemesis = e->nemesis, .seed = e->raft.x.seed,
 		.binary = e->raft.binary,
-		.ring = &((const struct raft_ebpf_opts *)lc->driver_opts)->ring,
+		.ring = &((const struct raft_ebpf_opts *)lc->sel.driver_opts)->ring,
 	};
 	return live_capture_run(&(struct live_capture){
 		.sys = lc->sys, .live = &cluster_live, .driver = &cluster_driver,
-		.opts = lc->opts, .driver_opts = lc->driver_opts,
-		.folder = lc->sys->folder, .out = lc->out,
-		.argc = lc->argc, .argv = lc->argv,
+		.sel = { .out = lc->sel.out, .opts = lc->sel.opts,
+			 .driver_opts = lc->sel.driver_opts,
+			 .argc = lc->sel.argc, .argv = lc->sel.argv },
+		.folder = lc->sys->folder,
 		.sc = live_run_file(), .n = 1, .data = o,
 	});
 }

@@ -33,7 +33,7 @@ char *etcd_traced_harness(int cover)
 
 const char *etcd_harness(struct live_capture *lc)
 {
-	const struct raft_args *e = lc->opts;
+	const struct raft_args *e = lc->sel.opts;
 
 	if (!lc->data)
 		lc->data = e->binary ? xstrdup(e->binary) : etcd_traced_harness(0);

@@ -125,11 +125,11 @@ static int etcd_instead(struct live_capture *lc, struct cap_err *err)
 {
 	enum etcd_mode m;
 
-	if (etcd_mode(lc->opts, &m, err))
+	if (etcd_mode(lc->sel.opts, &m, err))
 		return -1;
 	if (m == SCENARIO)
 		return LIVE_CAPTURE;
-	if (lc->scenario || lc->scenarios)
+	if (lc->sel.scenario || lc->sel.scenarios)
 		return live_misuse(err);
 	return m == LIVE ? etcd_live(lc, err) :
 	       raft_explore_capture(lc, &etcd_raft_harness, m == MERGE, err);
