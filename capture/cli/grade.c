@@ -45,7 +45,7 @@ static const char grade_usage[] =
 	"timed out, 3 when it answered something that is not a verdict (one JSON\n"
 	"object a line, nothing else; one line a window, at most 64 KB).\n\n"
 	"With --tlc SPEC.tla, TLC grades them against a TLA+ spec instead\n"
-	"(capture grade --tlc --help).\n";
+	"(capture grade --tlc SPEC.tla --help).\n";
 
 struct grader {
 	const char *cmd;
