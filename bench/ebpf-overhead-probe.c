@@ -177,8 +177,8 @@ static int bare(char *const argv[], int k)
 	char out[] = "/tmp/ebpf-overhead-XXXXXX";
 	char *args[4];
 	struct cap_err err;
-	struct go_binary *b = go_open(argv[1], &err);
-	struct go_func f;
+	struct probe_binary *b = probe_open(argv[1], &err);
+	struct probe_func f;
 	enum gp_attach how;
 	unsigned long off;
 	unsigned long long cookie = 0;
@@ -187,7 +187,7 @@ static int bare(char *const argv[], int k)
 	__u32 len = sizeof(info);
 
 	target_args(argv, args);
-	if (!b || go_func(b, STEP, &f, &err) || gp_attach_path(&how, &err))
+	if (!b || probe_func(b, STEP, &f, &err) || gp_attach_path(&how, &err))
 		die_err(&err);
 	if (stats && bpf_enable_stats(BPF_STATS_RUN_TIME) < 0)
 		die(EXIT_ENV_MISSING, "cannot enable BPF statistics");
@@ -211,7 +211,7 @@ static int bare(char *const argv[], int k)
 		printf(" %llu %llu", (unsigned long long)info.run_cnt,
 		       (unsigned long long)info.run_time_ns);
 	printf("\n");
-	go_close(b);
+	probe_close(b);
 	return 0;
 }
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "binary.h"
 #include "describe.h"
-#include "goresolve.h"
 #include "govars.h"
 
 /* Go's DW_AT_go_embedded_field (src/cmd/internal/dwarf): a flag on a member. */
@@ -299,10 +299,10 @@ static int collect_function(Dwarf_Die *d, const char *n, const char *base, void 
 	return 0;
 }
 
-static void functions_read(struct go_binary *b, struct functions *f)
+static void functions_read(struct probe_binary *b, struct functions *f)
 {
 	memset(f, 0, sizeof(*f));
-	go_each_function(b, collect_function, f);
+	probe_each_function(b, collect_function, f);
 	names_sort(&f->all);
 	names_sort(&f->inlined);
 }
@@ -313,7 +313,7 @@ static void functions_free(struct functions *f)
 	names_free(&f->inlined);
 }
 
-const char *go_nearest_function(struct go_binary *b, const char *name)
+const char *go_nearest_function(struct probe_binary *b, const char *name)
 {
 	struct functions f;
 	const char *s;
@@ -324,9 +324,9 @@ const char *go_nearest_function(struct go_binary *b, const char *name)
 	return s;
 }
 
-const char *go_nearest_variable(struct go_binary *b, const char *name)
+const char *go_nearest_variable(struct probe_binary *b, const char *name)
 {
-	const struct go_vars *vs = go_variables(b);
+	const struct go_vars *vs = probe_variables(b);
 	struct names l = { 0 };
 	const char *s;
 
@@ -438,14 +438,14 @@ static int find_inlined(Dwarf_Die *d, const char *caller, const char *base, void
 }
 
 /* Where it can be probed, or why not (the resolver's own refusal). */
-static void describe_probe(struct go_binary *b, struct function *f, int addresses,
+static void describe_probe(struct probe_binary *b, struct function *f, int addresses,
 			   FILE *out)
 {
-	struct go_func gf;
+	struct probe_func gf;
 	struct cap_err err;
 
 	if (f->has_abstract) {
-		go_each_function(b, find_inlined, f);
+		probe_each_function(b, find_inlined, f);
 		names_sort(&f->callers);
 		fprintf(out, "  inlined: %zu instance%s in %zu function%s%s; a probe on its symbol "
 			"would miss them, and capture go refuses it: probe a caller\n",
@@ -455,7 +455,7 @@ static void describe_probe(struct go_binary *b, struct function *f, int addresse
 			fprintf(out, "    %s\n", f->callers.v[i]);
 		return;
 	}
-	if (go_func(b, f->name, &gf, &err)) {
+	if (probe_func(b, f->name, &gf, &err)) {
 		fprintf(out, "  probe: refused: %s\n", cap_err_text(&err));
 		cap_err_release(&err);
 		return;
@@ -616,14 +616,14 @@ static void describe_fields(Dwarf_Die *p, FILE *out)
 	describe_variants(&s, pn, out);
 }
 
-static void describe_function(struct go_binary *b, struct function *f,
+static void describe_function(struct probe_binary *b, struct function *f,
 			      int addresses, FILE *out)
 {
 	Dwarf_Die *fn = f->has_code ? &f->code : &f->abstract;
 	Dwarf_Die p;
 
 	fprintf(out, "func %s\n", f->name);
-	if (name_of(fn) && strcmp(name_of(fn), f->name) && !go_is_rust(b))
+	if (name_of(fn) && strcmp(name_of(fn), f->name) && !probe_is_rust(b))
 		fprintf(out, "  the function of symbol %s: DWARF names it %s\n", f->name,
 			name_of(fn));
 	describe_probe(b, f, addresses, out);
@@ -642,13 +642,13 @@ static void describe_function(struct go_binary *b, struct function *f,
  * program's own crate (that of its CRATE::main, not std's); a C or C++
  * binary's every function (its DWARF has its own units only).
  */
-static const char *default_pattern(struct go_binary *b, const struct functions *all)
+static const char *default_pattern(struct probe_binary *b, const struct functions *all)
 {
 	static char crate[256];
 
-	if (go_abi(b) == GO_ABI_GO)
+	if (probe_abi(b) == PROBE_ABI_GO)
 		return "main.*";
-	for (size_t i = 0; go_is_rust(b) && i < all->all.n; i++) {
+	for (size_t i = 0; probe_is_rust(b) && i < all->all.n; i++) {
 		const char *n = all->all.v[i], *sep = strstr(n, "::");
 
 		if (sep && !strcmp(sep, "::main") && strncmp(n, "std::", 5) &&
@@ -660,7 +660,7 @@ static const char *default_pattern(struct go_binary *b, const struct functions *
 	return "*";
 }
 
-int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
+int go_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
 		struct cap_err *err)
 {
 	struct function f = { .name = what };
@@ -669,12 +669,12 @@ int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
 
 	struct cap_err ignored;
 
-	c_types = !strcmp(go_language(b), "C") || !strncmp(go_language(b), "C8", 2) ||
-		  !strncmp(go_language(b), "C9", 2) || !strncmp(go_language(b), "C1", 2);
+	c_types = !strcmp(probe_language(b), "C") || !strncmp(probe_language(b), "C8", 2) ||
+		  !strncmp(probe_language(b), "C9", 2) || !strncmp(probe_language(b), "C1", 2);
 	if (what) {
-		go_each_named(b, what, find_function, &f);
+		probe_each_named(b, what, find_function, &f);
 		/* a symbol DWARF knows by another name (glibc's aliases) */
-		if (!f.has_code && !f.has_abstract && !go_subprogram(b, what, &f.code, &ignored))
+		if (!f.has_code && !f.has_abstract && !probe_subprogram(b, what, &f.code, &ignored))
 			f.has_code = 1;
 		else if (!f.has_code && !f.has_abstract)
 			cap_err_release(&ignored);
@@ -689,7 +689,7 @@ int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
 		what = default_pattern(b, &all);
 	n = list_functions(&all, what, out);
 	if (!n)
-		cap_fail(err, EXIT_BAD_INPUT, "%s: no function matches %s%s", go_path(b),
+		cap_fail(err, EXIT_BAD_INPUT, "%s: no function matches %s%s", probe_path(b),
 			 what, nearest(&all.all, what));
 	functions_free(&all);
 	return n ? 0 : -1;

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <elfutils/libdw.h>
 
-struct go_binary;
+struct probe_binary;
 struct cap_err;
 
 /*
@@ -26,7 +26,7 @@ struct cap_err;
  * stack check and RETs.  Matching nothing is -1 with @err
  * (EXIT_BAD_INPUT), with the names nearest to @what.
  */
-int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
+int go_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
 		struct cap_err *err);
 
 /*
@@ -35,8 +35,8 @@ int go_describe(struct go_binary *b, const char *what, int addresses, FILE *out,
  * with @tag (DW_TAG_member, DW_TAG_formal_parameter); "" if none is near.
  * A static buffer, overwritten by the next call.
  */
-const char *go_nearest_function(struct go_binary *b, const char *name);
-const char *go_nearest_variable(struct go_binary *b, const char *name);
+const char *go_nearest_function(struct probe_binary *b, const char *name);
+const char *go_nearest_variable(struct probe_binary *b, const char *name);
 const char *go_nearest_child(Dwarf_Die *parent, int tag, const char *name);
 
 #endif

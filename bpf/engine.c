@@ -32,7 +32,7 @@
 /* A file the probes are on: the binary (the first), or a library of it. */
 struct gp_object {
 	char *path;             /* as attached: the binary's, or the library's real path */
-	struct go_binary *bin;
+	struct probe_binary *bin;
 	int multi_fd[2];        /* GP_ATTACH_MULTI's links of its sites:
 				 * uprobes, uretprobes */
 };
@@ -45,7 +45,7 @@ struct gp_thread {
 
 struct gp_engine {
 	const char *path;
-	struct go_binary *bin;
+	struct probe_binary *bin;
 	struct goprobe *skel;
 	long goid_off;
 	int number_goroutines;
@@ -110,14 +110,14 @@ int gp_may_probe(struct cap_err *err)
 
 struct gp_engine *gp_open(const char *binary, struct cap_err *err)
 {
-	struct go_binary *b = go_open(binary, err);
-	long goid_off = !b ? -2 : go_abi(b) == GO_ABI_SYSV ? -1 :
-			go_member(b, "runtime.g", "goid", err);
+	struct probe_binary *b = probe_open(binary, err);
+	long goid_off = !b ? -2 : probe_abi(b) == PROBE_ABI_SYSV ? -1 :
+			probe_member(b, "runtime.g", "goid", err);
 	struct gp_engine *e;
 
-	if (goid_off < -1 || (b && go_abi(b) == GO_ABI_GO && goid_off < 0)) {
+	if (goid_off < -1 || (b && probe_abi(b) == PROBE_ABI_GO && goid_off < 0)) {
 		if (b)
-			go_close(b);
+			probe_close(b);
 		return NULL;
 	}
 	e = xcalloc(1, sizeof(*e));
@@ -193,21 +193,21 @@ void gp_close(struct gp_engine *e)
 	detach(e);
 	goprobe__destroy(e->skel);
 	for (unsigned i = 0; i < e->nobjs; i++) {
-		go_close(e->objs[i].bin);
+		probe_close(e->objs[i].bin);
 		free(e->objs[i].path);
 	}
 	free(e);
 }
 
-struct go_binary *gp_binary(struct gp_engine *e)
+struct probe_binary *gp_binary(struct gp_engine *e)
 {
 	return e->bin;
 }
 
-struct go_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err *err)
+struct probe_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err *err)
 {
 	char *path;
-	struct go_binary *b;
+	struct probe_binary *b;
 
 	if (!lib)
 		return e->bin;
@@ -224,7 +224,7 @@ struct go_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err
 		cap_fail(err, EXIT_USAGE, "more than %d files probed", GP_MAX_OBJECTS);
 		return NULL;
 	}
-	b = go_open(path, err);
+	b = probe_open(path, err);
 	if (!b) {
 		free(path);
 		return NULL;
@@ -238,13 +238,13 @@ unsigned gp_nobjects(const struct gp_engine *e)
 	return e->nobjs;
 }
 
-struct go_binary *gp_object_at(struct gp_engine *e, unsigned i)
+struct probe_binary *gp_object_at(struct gp_engine *e, unsigned i)
 {
 	return i < e->nobjs ? e->objs[i].bin : NULL;
 }
 
 /* The index of @b among the objects. */
-static unsigned object_index(struct gp_engine *e, struct go_binary *b)
+static unsigned object_index(struct gp_engine *e, struct probe_binary *b)
 {
 	unsigned i;
 
@@ -288,7 +288,7 @@ static int goid_read(const struct gp_engine *e, const struct gp_read *rd)
 	       rd->nhops == 1 && rd->off[0] == e->goid_off;
 }
 
-static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
+static int add_site(struct gp_engine *e, struct probe_binary *b, const char *name,
 		    const struct gp_site *s, unsigned func, unsigned kind, int uret,
 		    struct cap_err *err)
 {
@@ -303,7 +303,7 @@ static int add_site(struct gp_engine *e, struct go_binary *b, const char *name,
 	p->kind = kind;
 	p->uret = (unsigned)uret;
 	/* a C library's code in a Go program runs on threads, not goroutines */
-	p->goid_off = go_abi(b) == GO_ABI_GO ? e->goid_off : -1;
+	p->goid_off = probe_abi(b) == PROBE_ABI_GO ? e->goid_off : -1;
 	for (unsigned i = 0; i < s->nreads; i++)
 		if ((s->reads[i].src == GP_SRC_REG && s->reads[i].reg == GP_TID) ||
 		    s->reads[i].thread ||
@@ -328,19 +328,19 @@ static int add_link(struct gp_engine *e, unsigned obj, unsigned long off, int si
 /*
  * Where function @f of object @obj returns, for site @x: at every RET;
  * or, when a RET does not take each return of System V code
- * (goresolve.h), by the kernel's uretprobe at its first instruction,
+ * (binary.h), by the kernel's uretprobe at its first instruction,
  * which takes the return however the function leaves (a RET, or a jump
  * to another function that returns for it: a tail call).  Never a
  * uretprobe for Go: its runtime moves goroutine stacks, and the return
  * address the uretprobe replaces with them.
  */
-static int add_returns(struct gp_engine *e, struct go_binary *b, unsigned obj,
-		       const char *name, const struct go_func *f, int x,
+static int add_returns(struct gp_engine *e, struct probe_binary *b, unsigned obj,
+		       const char *name, const struct probe_func *f, int x,
 		       struct cap_err *err)
 {
 	if (f->uretprobe)
 		return add_link(e, obj, f->start, x, 1, err);
-	if (go_abi(b) == GO_ABI_GO && (f->tail_call || !f->nret))
+	if (probe_abi(b) == PROBE_ABI_GO && (f->tail_call || !f->nret))
 		return cap_fail(err, EXIT_USAGE, "%s: no RET takes each of its returns", name);
 	for (int i = 0; i < f->nret; i++)
 		if (add_link(e, obj, f->ret[i], x, 0, err))
@@ -354,17 +354,17 @@ int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
 	return gp_probe_in(e, e->bin, name, entry, exit, err);
 }
 
-int gp_probe_in(struct gp_engine *e, struct go_binary *b, const char *name,
+int gp_probe_in(struct gp_engine *e, struct probe_binary *b, const char *name,
 		const struct gp_site *entry, const struct gp_site *exit,
 		struct cap_err *err)
 {
-	struct go_func f;
+	struct probe_func f;
 	unsigned func = e->nfuncs++, obj = object_index(e, b);
 	int id, x;
 
 	if (obj == e->nobjs)
-		return cap_fail(err, EXIT_USAGE, "%s: not a file of this engine", go_path(b));
-	if (go_func(b, name, &f, err))
+		return cap_fail(err, EXIT_USAGE, "%s: not a file of this engine", probe_path(b));
+	if (probe_func(b, name, &f, err))
 		return -1;
 	id = add_site(e, b, name, entry, func, f.check ? GP_SITE_ENTRY_CHECK : GP_SITE_ENTRY,
 		      exit && f.uretprobe, err);

@@ -11,8 +11,8 @@
 #ifndef GOPROBE_ENGINE_H
 #define GOPROBE_ENGINE_H
 
+#include "binary.h"
 #include "goprobe.h"
-#include "goresolve.h"
 #include <sys/types.h>
 
 struct gp_engine;
@@ -43,10 +43,10 @@ int gp_attach_path(enum gp_attach *how, struct cap_err *err);
 /* "uprobe_multi" or "perf_event", as manifests record it ("attach"). */
 const char *gp_attach_name(enum gp_attach how);
 
-/* An engine for Go binary @binary (its DWARF read), or NULL. */
+/* An engine for @binary (its DWARF read), or NULL. */
 struct gp_engine *gp_open(const char *binary, struct cap_err *err);
 void gp_close(struct gp_engine *e);
-struct go_binary *gp_binary(struct gp_engine *e);
+struct probe_binary *gp_binary(struct gp_engine *e);
 
 /*
  * Ring-buffer size in bytes (a power of two, at least a page; 0 keeps the
@@ -90,10 +90,10 @@ void gp_follow(struct gp_engine *e);
  * DWARF its own or its separate debug file's (bpf/debuginfo.h).  NULL
  * and @err if there is none.
  */
-struct go_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err *err);
+struct probe_binary *gp_object(struct gp_engine *e, const char *lib, struct cap_err *err);
 /* The files probed: the binary (0), then each library gp_object() opened. */
 unsigned gp_nobjects(const struct gp_engine *e);
-struct go_binary *gp_object_at(struct gp_engine *e, unsigned i);
+struct probe_binary *gp_object_at(struct gp_engine *e, unsigned i);
 
 /*
  * Probe the running process @pid instead of starting the binary (which
@@ -119,14 +119,14 @@ void gp_preload(struct gp_engine *e);
  * says which argument registers to save for the exits); if @exit is not
  * NULL each return reads @exit: at every RET, or by a uretprobe where a
  * RET does not take each return of System V code (a tail call,
- * goresolve.h), which sees the registers after the return.  Returns the
+ * binary.h), which sees the registers after the return.  Returns the
  * site id of the entry; the exit's is that plus one; -1 with @err (a Go
  * function whose returns no RET takes).
  */
 int gp_probe(struct gp_engine *e, const char *name, const struct gp_site *entry,
 	     const struct gp_site *exit, struct cap_err *err);
 /* gp_probe() of a function of @b, the binary or a library (gp_object()). */
-int gp_probe_in(struct gp_engine *e, struct go_binary *b, const char *name,
+int gp_probe_in(struct gp_engine *e, struct probe_binary *b, const char *name,
 		const struct gp_site *entry, const struct gp_site *exit,
 		struct cap_err *err);
 

@@ -42,7 +42,7 @@ struct piece {
  * address rd describes (goprobe.h).
  */
 struct walk {
-	struct go_binary *b;
+	struct probe_binary *b;
 	Dwarf_Die *fn;
 	const char *expr, *func;
 	struct piece piece[MAX_PIECES];
@@ -264,7 +264,7 @@ static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 	if (!dwarf_attr(param, DW_AT_location, &a) ||
 	    (block_ops(&a, block, &nops) ?
 	     dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1 : !(ops = block)))
-		return go_abi(w->b) == GO_ABI_SYSV ?
+		return probe_abi(w->b) == PROBE_ABI_SYSV ?
 		       why(w, "argument %s of %s is optimized out at the probe site "
 			   "(DWARF gives it no location there)", name, w->func) :
 		       why(w, "argument %s has no location at the function's entry",
@@ -272,7 +272,7 @@ static char *arg_pieces(struct walk *w, Dwarf_Die *param, Dwarf_Addr pc,
 	for (size_t i = 0; i < nops; i++) {
 		unsigned op = ops[i].atom;
 
-		if (go_abi(w->b) == GO_ABI_SYSV && op != DW_OP_piece) {
+		if (probe_abi(w->b) == PROBE_ABI_SYSV && op != DW_OP_piece) {
 			char *e = sysv_op(w, &ops[i], pc, name, &cur);
 
 			if (e)
@@ -428,10 +428,10 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 	Dwarf_Die p;
 
 	w->at_exit = at_exit;
-	if (go_abi(w->b) == GO_ABI_SYSV && !strcmp(name, "~r0"))
+	if (probe_abi(w->b) == PROBE_ABI_SYSV && !strcmp(name, "~r0"))
 		return at_exit ? sysv_result_pieces(w, fn) :
 		       why(w, "result %s is only known at a return", name);
-	if (go_abi(w->b) == GO_ABI_SYSV) {
+	if (probe_abi(w->b) == PROBE_ABI_SYSV) {
 		struct cap_err err;
 
 		if (sysv_probe_pc(w->b, fn, &pc, &err))
@@ -487,7 +487,7 @@ static int is_param(Dwarf_Die *fn, const char *name)
 static char *at_variable(struct walk *w, Dwarf_Die *var, const char *name)
 {
 	struct go_var_piece p[GO_VAR_PIECES];
-	struct go_func gf;
+	struct probe_func gf;
 	struct cap_err err;
 	int n;
 	char *e = go_var_pieces(var, p, &n);
@@ -500,7 +500,7 @@ static char *at_variable(struct walk *w, Dwarf_Die *var, const char *name)
 	}
 	if (sub_type(var, &w->type))
 		return why(w, "variable %s has no type", name);
-	if (go_func_die(w->b, w->fn, w->func, &gf, &err)) {
+	if (probe_func_die(w->b, w->fn, w->func, &gf, &err)) {
 		e = why(w, "%s", cap_err_text(&err));
 		cap_err_release(&err);
 		return e;
@@ -546,7 +546,7 @@ static char *variable(struct walk *w, const char *p, const char **end, int *foun
 		if (var_char(p[n]) && p[n] != '.')
 			continue;       /* a name ends before a '.', '[' or ')' */
 		name = xasprintf("%.*s", (int)n, p);
-		rc = go_var_find(go_dwarf(w->b), go_variables(w->b), w->fn, name, &var, &e);
+		rc = go_var_find(probe_dwarf(w->b), probe_variables(w->b), w->fn, name, &var, &e);
 		if (rc == -1) {
 			char *r = why(w, "%s", e);
 
@@ -642,7 +642,7 @@ static char *place(struct walk *w)
 	if (w->is_var)
 		return why(w, "byte %d of the variable is in none of the pieces DWARF "
 			   "gives it: the optimizer dropped it", w->voff);
-	if (go_abi(w->b) == GO_ABI_SYSV)
+	if (probe_abi(w->b) == PROBE_ABI_SYSV)
 		return why(w, "byte %d of the value is in no place DWARF gives at the "
 			   "probe site (optimized out, or inside a register the probe "
 			   "reads whole)", w->voff);
@@ -954,7 +954,7 @@ static char *along(struct walk *w, int (*end)(const char *, Dwarf_Die *),
 /* A Rust AtomicPtr<T>: its fields are T's, through the pointer in its cell. */
 static int is_atomic_ptr(struct walk *w)
 {
-	return go_is_rust(w->b) && dwarf_tag(&w->type) == DW_TAG_structure_type &&
+	return probe_is_rust(w->b) && dwarf_tag(&w->type) == DW_TAG_structure_type &&
 	       !strncmp(type_name(&w->type), "AtomicPtr<", 10);
 }
 
@@ -970,9 +970,9 @@ static char *member(struct walk *w, const char *name)
 		return e;
 	if (dwarf_tag(&w->type) == DW_TAG_pointer_type && (e = deref(w, 0)))
 		return e;
-	if (go_is_rust(w->b) && !variant_part(&w->type, &m))
+	if (probe_is_rust(w->b) && !variant_part(&w->type, &m))
 		return variant(w, &m, name);
-	if (go_is_rust(w->b) && isdigit((unsigned char)*name)) {
+	if (probe_is_rust(w->b) && isdigit((unsigned char)*name)) {
 		snprintf(tuple, sizeof(tuple), "__%s", name);   /* a tuple's field */
 		name = tuple;
 	}
@@ -1085,14 +1085,14 @@ static enum rust_seq rust_seq(Dwarf_Die *t)
 
 static int is_slice(struct walk *w)
 {
-	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	enum rust_seq k = probe_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
 
 	return k == RUST_SLICE || k == RUST_VEC || is_go_slice(&w->type);
 }
 
 static int is_string(struct walk *w)
 {
-	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	enum rust_seq k = probe_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
 
 	return k == RUST_STR || k == RUST_STRING || is_go_string(&w->type);
 }
@@ -1100,7 +1100,7 @@ static int is_string(struct walk *w)
 /* A Rust collection with a length but no elements the probe reads. */
 static int is_collection(struct walk *w)
 {
-	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	enum rust_seq k = probe_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
 
 	return k == RUST_DEQUE || k == RUST_HASHED;
 }
@@ -1113,7 +1113,7 @@ static char *rust_autoderef(struct walk *w)
 {
 	char *e = NULL;
 
-	while (!e && go_is_rust(w->b) && dwarf_tag(&w->type) == DW_TAG_pointer_type)
+	while (!e && probe_is_rust(w->b) && dwarf_tag(&w->type) == DW_TAG_pointer_type)
 		e = deref(w, 0);
 	return e;
 }
@@ -1203,7 +1203,7 @@ static int vec_element(Dwarf_Die *vec, Dwarf_Die *elem)
  */
 static char *seq_len(struct walk *w)
 {
-	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	enum rust_seq k = probe_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
 	char *e = k == RUST_STRING ? member(w, "vec") : NULL;
 
 	if (e)
@@ -1221,7 +1221,7 @@ static char *seq_len(struct walk *w)
  */
 static char *seq_data(struct walk *w, Dwarf_Die *elem)
 {
-	enum rust_seq k = go_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
+	enum rust_seq k = probe_is_rust(w->b) ? rust_seq(&w->type) : RUST_NONE;
 	Dwarf_Die vec;
 	char *e;
 
@@ -1385,7 +1385,7 @@ static int atomic_value(struct walk *w, int *is_bool)
 	*is_bool = 0;
 	if (dwarf_tag(&w->type) != DW_TAG_structure_type)
 		return 0;
-	if (go_is_rust(w->b) && rust_atomic(n)) {
+	if (probe_is_rust(w->b) && rust_atomic(n)) {
 		*is_bool = !strcmp(n, "AtomicBool");
 		e = along(w, is_base, "integer in its cell");
 		free(e);
@@ -1432,7 +1432,7 @@ static char *finish(struct walk *w, struct go_value *out)
 
 	if ((e = rust_autoderef(w)))	/* a &T or Box<T> reads the T */
 		return e;
-	if (go_is_rust(w->b) && !variant_part(&w->type, &vp))
+	if (probe_is_rust(w->b) && !variant_part(&w->type, &vp))
 		return enum_value(w, &vp, out);
 	snprintf(out->type, sizeof(out->type), "%s", type_name(&w->type));
 	if (dwarf_tag(&w->type) == DW_TAG_enumeration_type && enum_base(&w->type))
@@ -1510,7 +1510,7 @@ static char *dyn_assertion(struct walk *w, const char *trait, const char *type)
 
 	if (*type != '*')
 		return why(w, ".(%s): a trait object is asserted to point to a type, .(*T)", type);
-	n = rust_vtables(go_dwarf(w->b), type + 1, trait, addr, GO_MAX_ADDRS, &t);
+	n = rust_vtables(probe_dwarf(w->b), type + 1, trait, addr, GO_MAX_ADDRS, &t);
 	if (n == 0)
 		return why(w, ".(%s): no vtable of <%s as %s> in the binary's DWARF (no %s is "
 			   "ever a dyn %s there)", type, type + 1, trait, type + 1, trait);
@@ -1547,7 +1547,7 @@ static char *assertion(struct walk *w, const char *type)
 	char *e;
 	int rc;
 
-	if (go_is_rust(w->b) && trait_object(&w->type, trait))
+	if (probe_is_rust(w->b) && trait_object(&w->type, trait))
 		return dyn_assertion(w, trait, type);
 	if (!iface_word(&w->type, &word))
 		return why(w, "%s is not an interface: .(%s) asserts an interface's type",
@@ -1649,10 +1649,10 @@ static const char *func_name(Dwarf_Die *fn)
 	return n ? n : "?";
 }
 
-static char *goid(struct go_binary *b, struct go_value *out)
+static char *goid(struct probe_binary *b, struct go_value *out)
 {
 	struct cap_err err;
-	long off = go_member(b, "runtime.g", "goid", &err);
+	long off = probe_member(b, "runtime.g", "goid", &err);
 
 	if (off < 0)
 		return xstrdup(err.msg);
@@ -1676,7 +1676,7 @@ static char *thread_id(struct go_value *out)
 	return NULL;
 }
 
-char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_expr(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 	      int at_exit, struct go_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
@@ -1685,7 +1685,7 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	char *e;
 
 	if (!strcmp(expr, "goid"))
-		return go_abi(b) == GO_ABI_SYSV ? thread_id(out) : goid(b, out);
+		return probe_abi(b) == PROBE_ABI_SYSV ? thread_id(out) : goid(b, out);
 	memset(out, 0, sizeof(*out));
 	if (is_len || star)
 		p += is_len ? 4 : 1;
@@ -1707,7 +1707,7 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 			w.is_int = 1;
 		} else if (!is_slice(&w) && !is_string(&w) && !is_collection(&w)) {
 			return why(&w, "len of %s: only %s have one here", type_name(&w.type),
-				   go_is_rust(b) ? "slices, strings, Vecs, VecDeques, HashMaps and "
+				   probe_is_rust(b) ? "slices, strings, Vecs, VecDeques, HashMaps and "
 				   "HashSets" : "slices, strings and maps");
 		} else if ((e = seq_len(&w))) {
 			return e;
@@ -1729,7 +1729,7 @@ static char *whole_path(struct walk *w, Dwarf_Die *fn, const char *expr, int at_
 	return e;
 }
 
-char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		     int at_exit, int word, struct go_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
@@ -1755,7 +1755,7 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	return NULL;
 }
 
-char *go_addr_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		   int at_exit, struct go_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
@@ -1773,7 +1773,7 @@ char *go_addr_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
 	return NULL;
 }
 
-char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		  int at_exit, struct go_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };

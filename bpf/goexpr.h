@@ -27,8 +27,8 @@
 #ifndef GOEXPR_H
 #define GOEXPR_H
 
+#include "binary.h"
 #include "goprobe.h"
-#include "goresolve.h"
 
 enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
 
@@ -104,7 +104,7 @@ enum { GO_AT_ENTRY, GO_AT_RET, GO_AT_RETPROBE };
  * return when @at_exit (results may be named there, not at entry): one
  * of the above.  Returns NULL, or why not (caller frees).
  */
-char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_expr(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 	      int at_exit, struct go_value *out);
 
 /*
@@ -112,7 +112,7 @@ char *go_expr(struct go_binary *b, Dwarf_Die *fn, const char *expr,
  * as go_expr() resolves a value; the bytes past the string's length are
  * whatever memory follows it, for the caller to mask.
  */
-char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		     int at_exit, int word, struct go_value *out);
 
 /*
@@ -120,14 +120,14 @@ char *go_string_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
  * pointer, map, chan or func itself, an interface's type word, a slice's
  * array), for the consumer to test; its kind says bool, its read is 8 bytes.
  */
-char *go_nil_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		  int at_exit, struct go_value *out);
 
 /*
  * For an addr field: pointer @expr's value, an address, as an 8-byte
  * unsigned read that the consumer writes only as its object's number.
  */
-char *go_addr_word(struct go_binary *b, Dwarf_Die *fn, const char *expr,
+char *go_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		   int at_exit, struct go_value *out);
 
 #endif

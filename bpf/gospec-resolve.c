@@ -21,7 +21,7 @@ struct reader {
 	int (*read)(struct reader *r, struct site *site, struct field *f,
 		    const char *expr, int is_len, int word, int slot);
 	struct go_spec *s;
-	struct go_binary *b;
+	struct probe_binary *b;
 	Dwarf_Die *fn;
 	const struct go_spec_visit *v;
 	void *arg;
@@ -29,9 +29,9 @@ struct reader {
 };
 
 /* The expression did not resolve: why (freed), at @line. */
-static int unresolved(struct go_spec *s, long line, struct go_binary *b, char *why)
+static int unresolved(struct go_spec *s, long line, struct probe_binary *b, char *why)
 {
-	gospec_refuse(s, line, "%s: %s", go_path(b), why);
+	gospec_refuse(s, line, "%s: %s", probe_path(b), why);
 	free(why);
 	return -1;
 }
@@ -154,7 +154,7 @@ static int dwarf_read(struct reader *r, struct site *site, struct field *f,
 		      const char *expr, int is_len, int word, int slot)
 {
 	struct go_spec *s = r->s;
-	struct go_binary *b = r->b;
+	struct probe_binary *b = r->b;
 	Dwarf_Die *fn = r->fn;
 	struct go_value v;
 	char *why = word >= 0 ? go_string_word(b, fn, expr, site->at_exit, word, &v) :
@@ -323,7 +323,7 @@ static int resolve_site(struct reader *r, struct site *site)
  * only where it pairs entries with returns: an entry that saves nothing
  * reads it as one more value (not written to raw/).
  */
-static int read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
+static int read_goid(struct go_spec *s, struct probe_binary *b, Dwarf_Die *d,
 		     struct site *site, struct gp_site *gp)
 {
 	struct go_value v;
@@ -346,29 +346,29 @@ static int read_goid(struct go_spec *s, struct go_binary *b, Dwarf_Die *d,
 }
 
 /* The reads of @fn's entry and return at symbol @sym, into @entry and its exit site. */
-static int resolve_func(struct go_spec *s, struct go_binary *b, struct func *fn,
+static int resolve_func(struct go_spec *s, struct probe_binary *b, struct func *fn,
 			const char *sym, struct gp_site *entry)
 {
-	struct go_func gf;
+	struct probe_func gf;
 	struct cap_err why;
 	Dwarf_Die d;
 	struct reader r = { .read = dwarf_read, .s = s, .b = b, .fn = &d };
 
-	if (go_func(b, sym, &gf, &why) || go_subprogram(b, sym, &d, &why)) {
+	if (probe_func(b, sym, &gf, &why) || probe_subprogram(b, sym, &d, &why)) {
 		cap_fail_at(s->err, why.code, s->path, fn->line, "%s", cap_err_text(&why));
 		cap_err_release(&why);
 		return -1;
 	}
-	if (fn->exit && go_abi(b) == GO_ABI_GO && gf.tail_call)
+	if (fn->exit && probe_abi(b) == PROBE_ABI_GO && gf.tail_call)
 		return gospec_refuse(s, fn->exit->line, "%s: %s returns through a jump to "
 				     "another function (at %#lx), which no RET of its own "
 				     "takes, and Go's moving stacks allow no uretprobe: probe "
-				     "the return of its caller", go_path(b), fn->name,
+				     "the return of its caller", probe_path(b), fn->name,
 				     gf.tail_call);
-	if (fn->exit && go_abi(b) == GO_ABI_GO && !gf.nret)
+	if (fn->exit && probe_abi(b) == PROBE_ABI_GO && !gf.nret)
 		return gospec_refuse(s, fn->exit->line, "%s: %s has no RET instruction (it "
 				     "never returns): a return event would never come; probe "
-				     "the return of its caller", go_path(b), fn->name);
+				     "the return of its caller", probe_path(b), fn->name);
 	if (fn->exit)
 		fn->exit->at_exit = gf.uretprobe ? GO_AT_RETPROBE : GO_AT_RET;
 	if (fn->entry) {
@@ -412,10 +412,10 @@ static char *shape_symbol(const char *name)
  * function's every instantiation (main.Put); one by its type arguments
  * (main.Put[string,int]) or by its shape symbol.  How many, or -1.
  */
-static int func_symbols(struct go_spec *s, struct go_binary *b,
+static int func_symbols(struct go_spec *s, struct probe_binary *b,
 			const struct func *fn, const char *sym, char **names)
 {
-	int n = strchr(sym, '[') ? 0 : go_instances(b, sym, names, MAX_INSTANCES);
+	int n = strchr(sym, '[') ? 0 : probe_instances(b, sym, names, MAX_INSTANCES);
 	Dwarf_Die d;
 	struct cap_err why;
 
@@ -424,13 +424,13 @@ static int func_symbols(struct go_spec *s, struct go_binary *b,
 			free(names[i]);
 		return gospec_refuse(s, fn->line,
 				     "%s: %s has %d instantiations, more than %d: name one (%s%s)",
-				     go_path(b), sym, n, MAX_INSTANCES, sym,
-				     go_is_rust(b) ? "::<TYPES>" : "[TYPES]");
+				     probe_path(b), sym, n, MAX_INSTANCES, sym,
+				     probe_is_rust(b) ? "::<TYPES>" : "[TYPES]");
 	}
 	if (n)
 		return n;
 	names[0] = xstrdup(sym);
-	if (strchr(sym, '[') && go_subprogram(b, sym, &d, &why)) {
+	if (strchr(sym, '[') && probe_subprogram(b, sym, &d, &why)) {
 		cap_err_release(&why);
 		free(names[0]);
 		names[0] = shape_symbol(sym);
@@ -459,7 +459,7 @@ static int same_layout(struct go_spec *s, const struct site *site,
 }
 
 /* @fn at symbol @sym of @b: resolved and probed, its sites the records' of its ids. */
-static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct go_binary *b,
+static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct probe_binary *b,
 			struct func *fn, const char *sym, struct cap_err *err)
 {
 	struct gp_site entry = { 0 };
@@ -480,13 +480,13 @@ static int probe_symbol(struct go_spec *s, struct gp_engine *e, struct go_binary
  * The file @fn is in: the binary's, or a library's (LIB:SYMBOL), its
  * symbol into *@sym; NULL if the library is refused, at @fn's line.
  */
-static struct go_binary *func_object(struct go_spec *s, struct gp_engine *e,
-				     const struct func *fn, const char **sym)
+static struct probe_binary *func_object(struct go_spec *s, struct gp_engine *e,
+					const struct func *fn, const char **sym)
 {
 	size_t len = lib_prefix(fn->name);
 	char *lib = len ? xasprintf("%.*s", (int)len, fn->name) : NULL;
 	struct cap_err why;
-	struct go_binary *b = gp_object(e, lib, &why);
+	struct probe_binary *b = gp_object(e, lib, &why);
 
 	free(lib);
 	*sym = len ? fn->name + len + 1 : fn->name;
@@ -497,13 +497,13 @@ static struct go_binary *func_object(struct go_spec *s, struct gp_engine *e,
 	return b;
 }
 
-static int probe_func(struct go_spec *s, struct gp_engine *e, struct func *fn,
-		      struct cap_err *err)
+static int probe_spec_func(struct go_spec *s, struct gp_engine *e, struct func *fn,
+			   struct cap_err *err)
 {
 	char *names[MAX_INSTANCES];
 	struct guard first[2][MAX_GUARDS];
 	const char *sym;
-	struct go_binary *b = func_object(s, e, fn, &sym);
+	struct probe_binary *b = func_object(s, e, fn, &sym);
 	int nfirst[2] = { 0, 0 }, n = b ? func_symbols(s, b, fn, sym, names) : -1, rc = 0;
 
 	for (int i = 0; i < n; i++) {
@@ -529,7 +529,7 @@ int go_spec_probe(struct go_spec *s, struct gp_engine *e, struct cap_err *err)
 	if (s->number_goroutines)
 		gp_number_goroutines(e);
 	for (int i = 0; i < s->nfuncs; i++)
-		if (probe_func(s, e, &s->func[i], err))
+		if (probe_spec_func(s, e, &s->func[i], err))
 			return -1;
 	s->err = NULL;
 	return 0;

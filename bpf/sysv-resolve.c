@@ -6,8 +6,8 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "binary.h"
 #include "goprobe.h"
-#include "goresolve.h"
 #include "sysv-resolve.h"
 
 int sysv_reg(unsigned dw)
@@ -85,7 +85,7 @@ static int prologue_end(Dwarf_Die *fn, Dwarf_Addr lo, Dwarf_Addr hi,
 	return -1;
 }
 
-int sysv_probe_pc(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
+int sysv_probe_pc(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
 		  struct cap_err *err)
 {
 	const char *name = dwarf_diename(fn);
@@ -93,12 +93,12 @@ int sysv_probe_pc(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
 
 	if (dwarf_lowpc(fn, &lo) || dwarf_highpc(fn, &hi))
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no code range",
-				go_path(b), name ? name : "?");
+				probe_path(b), name ? name : "?");
 	*pc = lo;
 	if (has_frame_slot(fn) && prologue_end(fn, lo, hi, pc))
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s: no line-table row past its "
 				"first instruction, where its arguments' stack slots are written",
-				go_path(b), name ? name : "?");
+				probe_path(b), name ? name : "?");
 	return 0;
 }
 
@@ -124,9 +124,9 @@ static char *reg_op(const Dwarf_Op *op, int *reg, long *off)
 }
 
 /* The CFA at @pc, from .eh_frame (the one a gcc or clang binary has). */
-static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
+static char *cfa_at(struct probe_binary *b, Dwarf_Addr pc, int *reg, long *off)
 {
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(go_elf(b));
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(probe_elf(b));
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op *ops;
 	size_t nops;
@@ -148,7 +148,7 @@ static char *cfa_at(struct go_binary *b, Dwarf_Addr pc, int *reg, long *off)
  * large frame, DW_OP_call_frame_cfa, DW_OP_consts -N, DW_OP_plus (or
  * DW_OP_plus_uconst N).
  */
-static char *cfa_plus(struct go_binary *b, Dwarf_Addr pc, const Dwarf_Op *ops,
+static char *cfa_plus(struct probe_binary *b, Dwarf_Addr pc, const Dwarf_Op *ops,
 		      size_t nops, int *reg, long *off)
 {
 	char *e = cfa_at(b, pc, reg, off);
@@ -166,7 +166,7 @@ static char *cfa_plus(struct go_binary *b, Dwarf_Addr pc, const Dwarf_Op *ops,
 	return NULL;
 }
 
-char *sysv_cfa_above_sp(struct go_binary *b, Dwarf_Addr pc, long *k)
+char *sysv_cfa_above_sp(struct probe_binary *b, Dwarf_Addr pc, long *k)
 {
 	int reg;
 	char *e = cfa_at(b, pc, &reg, k);
@@ -177,7 +177,7 @@ char *sysv_cfa_above_sp(struct go_binary *b, Dwarf_Addr pc, long *k)
 	return e;
 }
 
-char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
+char *sysv_frame_base(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 		      int *reg, long *off)
 {
 	Dwarf_Attribute a;

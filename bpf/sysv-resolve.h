@@ -2,7 +2,7 @@
 /*
  * The System V ABI (x86-64) beside Go's: where a C or C++ function is
  * probed and where its arguments and result are, from its DWARF (libdw)
- * and call-frame information.  goresolve.c and goexpr.c call these for a
+ * and call-frame information.  binary.c and goexpr.c call these for a
  * binary whose language (DW_AT_language) is not Go; the spec language
  * and the reads they yield (struct gp_read) are the same.
  *
@@ -19,13 +19,13 @@
 
 #include <elfutils/libdw.h>
 
-struct go_binary;
+struct probe_binary;
 struct cap_err;
 
 #define SYSV_SP (-2)    /* a base register: the stack pointer */
 
 /* The address @fn is probed at: its first instruction or its prologue's end. */
-int sysv_probe_pc(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
+int sysv_probe_pc(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
 		  struct cap_err *err);
 
 /*
@@ -33,7 +33,7 @@ int sysv_probe_pc(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
  * @off bytes: DW_AT_frame_base, the CFA through the call-frame
  * information when it is DW_OP_call_frame_cfa.  NULL, or why not.
  */
-char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
+char *sysv_frame_base(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 		      int *reg, long *off);
 
 /*
@@ -41,7 +41,7 @@ char *sysv_frame_base(struct go_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
  * from the call-frame information: a slot addressed from SP there is at
  * SP + 8 - @k + its offset at a RET, where SP is CFA - 8.  NULL, or why not.
  */
-char *sysv_cfa_above_sp(struct go_binary *b, Dwarf_Addr pc, long *k);
+char *sysv_cfa_above_sp(struct probe_binary *b, Dwarf_Addr pc, long *k);
 
 /*
  * @fn's result at a return (its DW_AT_type into @type): in @nregs of RAX

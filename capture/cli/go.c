@@ -111,9 +111,9 @@ static void hash_into(cJSON *obj, const char *key, const char *path)
 }
 
 /* The separate debug file @b's DWARF came from, and its digest (none: nothing). */
-static void debug_file(cJSON *obj, struct go_binary *b)
+static void debug_file(cJSON *obj, struct probe_binary *b)
 {
-	const char *debug = go_debug_path(b);
+	const char *debug = probe_debug_path(b);
 
 	if (!debug)
 		return;
@@ -130,14 +130,14 @@ static void libraries(cJSON *env, struct gp_engine *e)
 		return;
 	libs = json_add(env, "libraries", json_arr());
 	for (unsigned i = 1; i < gp_nobjects(e); i++) {
-		struct go_binary *b = gp_object_at(e, i);
+		struct probe_binary *b = gp_object_at(e, i);
 		cJSON *lib = json_obj();
 
 		cJSON_AddItemToArray(libs, lib);
-		json_add(lib, "path", json_str(go_path(b)));
-		hash_into(lib, "sha256", go_path(b));
-		json_add(lib, "build_id", json_str(go_gnu_build_id(b)));
-		json_add(lib, "language", json_str(go_language(b)));
+		json_add(lib, "path", json_str(probe_path(b)));
+		hash_into(lib, "sha256", probe_path(b));
+		json_add(lib, "build_id", json_str(probe_gnu_build_id(b)));
+		json_add(lib, "language", json_str(probe_language(b)));
 		debug_file(lib, b);
 	}
 }
@@ -156,8 +156,8 @@ static void describe(cJSON *m, const char *bin, struct gp_engine *e,
 		die_err(&err);
 	hash_into(env, "binary_sha256", bin);
 	if (probe) {
-		json_add(env, "build_id", json_str(go_gnu_build_id(gp_binary(e))));
-		json_add(env, "language", json_str(go_language(gp_binary(e))));
+		json_add(env, "build_id", json_str(probe_gnu_build_id(gp_binary(e))));
+		json_add(env, "language", json_str(probe_language(gp_binary(e))));
 		debug_file(env, gp_binary(e));
 		libraries(env, e);
 	} else {
@@ -319,7 +319,7 @@ static void describe_binary(const struct go_opts *o, const struct opt_command *c
 	const char *what = NULL;
 	int addresses = o->addresses;
 	struct cap_err err;
-	struct go_binary *b;
+	struct probe_binary *b;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--addresses"))
@@ -331,10 +331,10 @@ static void describe_binary(const struct go_opts *o, const struct opt_command *c
 	}
 	if (o->spec || o->pid)
 		opt_usage(cmd, 0);
-	b = go_open(o->describe, &err);
+	b = probe_open(o->describe, &err);
 	if (!b || go_describe(b, what, addresses, stdout, &err))
 		die_err(&err);
-	go_close(b);
+	probe_close(b);
 }
 
 int spec_fold_option(const struct opt *o, const char *arg, struct cap_err *err)

@@ -74,17 +74,17 @@ const struct raft_harness *raft_driver_harness(const struct live_capture *lc)
 int raft_ebpf_instead(struct live_capture *lc, struct cap_err *err)
 {
 	const struct raft_ebpf_opts *o = lc->sel.driver_opts;
-	struct go_binary *b;
-	struct go_func f;
+	struct probe_binary *b;
+	struct probe_func f;
 
 	if (!o->resolve)
 		return LIVE_CAPTURE;
-	b = go_open(probed_harness(lc), err);
-	if (!b || go_func(b, o->resolve, &f, err))
+	b = probe_open(probed_harness(lc), err);
+	if (!b || probe_func(b, o->resolve, &f, err))
 		die_err(err);
 	printf("%s: entry %#lx, stack check %s, %d RET site(s)\n", o->resolve,
 	       f.entry, f.check ? "probed at its JBE" : "none", f.nret);
-	go_close(b);
+	probe_close(b);
 	return EXIT_OK;
 }
 
@@ -262,7 +262,7 @@ static int run_batch(struct live_capture *lc, const char *bin, const char *tmp_o
 void raft_describe_probes(const char *bin, const char *spec_path, cJSON *env)
 {
 	struct cap_err err;
-	struct go_binary *b = go_open(bin, &err);
+	struct probe_binary *b = probe_open(bin, &err);
 	size_t sz;
 	const void *obj = goprobe__elf_bytes(&sz);
 	char *spec = probe_spec(spec_path);
@@ -272,7 +272,7 @@ void raft_describe_probes(const char *bin, const char *spec_path, cJSON *env)
 	if (!b || gp_attach_path(&how, &err))
 		die_err(&err);
 	json_add(env, "harness_build_id", json_str(go_build_id(b)));
-	go_close(b);
+	probe_close(b);
 	sha256_hex(obj, sz, hex);
 	json_add(env, "bpf_object_sha256", json_str(hex));
 	if (sha256_file(spec, hex))

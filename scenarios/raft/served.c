@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "../../bpf/binary.h"
 #include "../../bpf/engine.h"
 #include "../../bpf/goexpr.h"
-#include "../../bpf/goresolve.h"
 #include "../../bpf/gospec.h"
 #include "../../capture/die.h"
 #include "../../capture/err.h"
@@ -124,20 +124,20 @@ static void *engine_thread(void *arg)
  */
 static int probe_args(struct served *s, const char *func, const char *const args[])
 {
-	struct go_binary *b = gp_binary(s->p.e);
+	struct probe_binary *b = gp_binary(s->p.e);
 	struct gp_site site = { 0 };
 	struct cap_err err;
 	Dwarf_Die fn;
 	int id;
 
-	if (go_subprogram(b, func, &fn, &err))
+	if (probe_subprogram(b, func, &fn, &err))
 		die_err(&err);
 	for (; args[site.nreads]; site.nreads++) {
 		struct go_value v;
 		char *why = go_expr(b, &fn, args[site.nreads], 0, &v);
 
 		if (why)
-			die(EXIT_CAPTURE_FAILED, "%s: %s: %s", go_path(b), func, why);
+			die(EXIT_CAPTURE_FAILED, "%s: %s: %s", probe_path(b), func, why);
 		site.reads[site.nreads] = v.rd;
 	}
 	id = gp_probe(s->p.e, func, &site, NULL, &err);

@@ -28,9 +28,9 @@ static void open_fails(const char *self)
 		return;
 	}
 	close(fd);
-	check("no such file: NULL", !go_open("/nonexistent/x", &err), "opened");
+	check("no such file: NULL", !probe_open("/nonexistent/x", &err), "opened");
 	expect_err("no such file", &err, EXIT_BAD_INPUT, "/nonexistent/x: cannot open");
-	check("a text file: NULL", !go_open(text, &err), "opened");
+	check("a text file: NULL", !probe_open(text, &err), "opened");
 	want = xasprintf("%s: not an ELF file", text);
 	expect_err("a text file", &err, EXIT_BAD_INPUT, want);
 	free(want);
@@ -38,7 +38,7 @@ static void open_fails(const char *self)
 	/* This test is C with DWARF (-g): the System V engine's, not Go's. */
 	e = gp_open(self, &err);
 	check("C with DWARF: opened", e != NULL, "refused");
-	check("C with DWARF: the System V ABI", e && go_abi(gp_binary(e)) == GO_ABI_SYSV,
+	check("C with DWARF: the System V ABI", e && probe_abi(gp_binary(e)) == PROBE_ABI_SYSV,
 	      "another ABI");
 	if (e)
 		gp_close(e);
@@ -47,22 +47,22 @@ static void open_fails(const char *self)
 static void func_fails(const char *self)
 {
 	struct cap_err err;
-	struct go_binary *b = go_open(self, &err);
-	struct go_func f;
+	struct probe_binary *b = probe_open(self, &err);
+	struct probe_func f;
 	char *want;
 
 	if (!b) {
 		fail("no such function", "%s", err.msg);
 		return;
 	}
-	check("no such function: -1", go_func(b, "main.nothere", &f, &err) == -1,
+	check("no such function: -1", probe_func(b, "main.nothere", &f, &err) == -1,
 	      "found");
 	want = xasprintf("%s: no function main.nothere", self);
 	expect_err("no such function", &err, EXIT_BAD_INPUT, want);
 	free(want);
-	check("main resolves", go_func(b, "main", &f, &err) == 0 &&
+	check("main resolves", probe_func(b, "main", &f, &err) == 0 &&
 	      f.nret > 0, err.msg);
-	go_close(b);
+	probe_close(b);
 }
 
 /* Read @slot of @s: @size bytes at register @reg + @off. */

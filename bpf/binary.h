@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Resolving a Go binary for uprobes, from its ELF and DWARF (libelf, libdw)
- * and its machine code (capstone): where a function's entry, prologue
- * stack check and RET instructions are in the file, and where a struct
- * member is.  Nothing is hard-coded: a different Go or raft version moves
+ * A binary the probes read (Go, C, C++ or Rust), resolved for uprobes from
+ * its ELF and DWARF (libelf, libdw) and its machine code (capstone): where
+ * a function's entry, prologue stack check and RET instructions are in the
+ * file, and where a struct member is.  Nothing is hard-coded: a different Go or raft version moves
  * offsets and the resolver follows.  Failures return -1 (NULL) with @err
  * (capture/err.h) naming the binary and the function or type: a binary
  * without DWARF (EXIT_BAD_INPUT), a missing function or member, or a
  * target that the compiler inlined somewhere (probing its symbol would
  * silently miss the inlined calls).
  */
-#ifndef GORESOLVE_H
-#define GORESOLVE_H
+#ifndef PROBE_BINARY_H
+#define PROBE_BINARY_H
 
-#define GO_MAX_RETS 64
+#define PROBE_MAX_RETS 64
 
-struct go_binary;
+struct probe_binary;
 struct cap_err;
 
-struct go_func {
+struct probe_func {
 	unsigned long start;          /* file offset of the first instruction */
 	unsigned long entry;          /* file offset of the entry's probe: the
 				       * first instruction, or (System V) past
@@ -28,7 +28,7 @@ struct go_func {
 				       * check's, or the entry's) in the file:
 				       * the probe's address less it is the load
 				       * bias */
-	unsigned long ret[GO_MAX_RETS]; /* file offsets of RET instructions */
+	unsigned long ret[PROBE_MAX_RETS]; /* file offsets of RET instructions */
 	int nret;
 	unsigned long tail_call;      /* file offset of a jump that leaves the
 				       * function (a tail call returns through
@@ -40,7 +40,7 @@ struct go_func {
 				       * first instruction, where a jump through
 				       * a register may be a tail call), and one
 				       * with a tail call, no RET or more than
-				       * GO_MAX_RETS; else its RETs' */
+				       * PROBE_MAX_RETS; else its RETs' */
 };
 
 #include <elfutils/libdw.h>
@@ -50,22 +50,22 @@ struct go_func {
  * Which ABI the binary's code follows, from its compile units'
  * DW_AT_language: Go if any is Go (a cgo program has C units too), else
  * System V for C and C++ (bpf/sysv-resolve.h); any other language is
- * refused by go_open().
+ * refused by probe_open().
  */
-enum go_abi { GO_ABI_GO, GO_ABI_SYSV };
+enum probe_abi { PROBE_ABI_GO, PROBE_ABI_SYSV };
 
-struct go_binary *go_open(const char *path, struct cap_err *err);
-void go_close(struct go_binary *b);
+struct probe_binary *probe_open(const char *path, struct cap_err *err);
+void probe_close(struct probe_binary *b);
 
 /* Where @name can be probed (a function without a RET too: it may have no return event). */
-int go_func(struct go_binary *b, const char *name, struct go_func *out,
-	    struct cap_err *err);
+int probe_func(struct probe_binary *b, const char *name, struct probe_func *out,
+	       struct cap_err *err);
 /* Where function @d (named @name, for messages) can be probed. */
-int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
-		struct go_func *out, struct cap_err *err);
+int probe_func_die(struct probe_binary *b, Dwarf_Die *d, const char *name,
+		   struct probe_func *out, struct cap_err *err);
 /* @name's DWARF subprogram (not an inlined one). */
-int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
-		  struct cap_err *err);
+int probe_subprogram(struct probe_binary *b, const char *name, Dwarf_Die *out,
+		     struct cap_err *err);
 /*
  * The instantiations of generic function @name (main.Put): the symbols
  * NAME[SHAPES] Go compiles it to, one per shape of its type arguments
@@ -73,7 +73,7 @@ int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
  * (crate::f: crate::f::<crate::T>, ...); not inlined ones.  Up to @max
  * names (caller frees) into @names; returns how many there are.
  */
-int go_instances(struct go_binary *b, const char *name, char **names, int max);
+int probe_instances(struct probe_binary *b, const char *name, char **names, int max);
 /*
  * Pointer type @name ("*main.memLog") as DWARF gives it, and the address
  * of its type descriptor (runtime.types plus its DW_AT_go_runtime_type),
@@ -81,46 +81,46 @@ int go_instances(struct go_binary *b, const char *name, char **names, int max);
  * (or descriptor); -2 if its addresses are not where the file says (a
  * position-independent executable).
  */
-int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
+int go_pointer_type(struct probe_binary *b, const char *name, Dwarf_Die *out,
 		    unsigned long *desc);
-const char *go_path(const struct go_binary *b);
+const char *probe_path(const struct probe_binary *b);
 /* The separate debug file its DWARF is read from (bpf/debuginfo.h), or NULL. */
-const char *go_debug_path(const struct go_binary *b);
-Dwarf *go_dwarf(struct go_binary *b);
+const char *probe_debug_path(const struct probe_binary *b);
+Dwarf *probe_dwarf(struct probe_binary *b);
 /* The ELF of the code (not of a separate debug file): segments, notes, CFI. */
-Elf *go_elf(struct go_binary *b);
+Elf *probe_elf(struct probe_binary *b);
 /* Its variables with a fixed address (bpf/govars.h), read once. */
 struct go_vars;
-const struct go_vars *go_variables(struct go_binary *b);
+const struct go_vars *probe_variables(struct probe_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */
-int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
+int probe_each_die(struct probe_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
 /*
  * Call @fn on every function's DW_TAG_subprogram with the name a spec
  * gives it and (Rust) its generic base name (bpf/rust-names.h; else the
  * name again) until it returns nonzero: Go's and C's top-level ones,
  * Rust's demangled, in their namespaces.
  */
-int go_each_function(struct go_binary *b,
-		     int (*fn)(Dwarf_Die *, const char *name, const char *base, void *),
-		     void *arg);
+int probe_each_function(struct probe_binary *b,
+			int (*fn)(Dwarf_Die *, const char *name, const char *base, void *),
+			void *arg);
 /*
  * Call @fn on each function's DIE named @name as a spec names it (or, in
  * Rust, whose generic base name it is), in DIE order, until it returns
  * nonzero: an index's lookup, not a walk.
  */
-int go_each_named(struct go_binary *b, const char *name,
-		  int (*fn)(Dwarf_Die *, void *), void *arg);
+int probe_each_named(struct probe_binary *b, const char *name,
+		     int (*fn)(Dwarf_Die *, void *), void *arg);
 /* Is the binary Rust's (its names demangled, its types Rust's)? */
-int go_is_rust(const struct go_binary *b);
+int probe_is_rust(const struct probe_binary *b);
 /* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"), or -1. */
-long go_member(struct go_binary *b, const char *type, const char *member,
-	       struct cap_err *err);
+long probe_member(struct probe_binary *b, const char *type, const char *member,
+		  struct cap_err *err);
 /* Hex GNU/Go build id note, or "" (static buffer owned by @b). */
-const char *go_build_id(struct go_binary *b);
+const char *go_build_id(struct probe_binary *b);
 /* The GNU build id note in hex, or "" (static buffer owned by @b). */
-const char *go_gnu_build_id(struct go_binary *b);
-enum go_abi go_abi(const struct go_binary *b);
+const char *probe_gnu_build_id(struct probe_binary *b);
+enum probe_abi probe_abi(const struct probe_binary *b);
 /* The language the ABI was chosen from, as DWARF names it: "Go", "C11", ... */
-const char *go_language(const struct go_binary *b);
+const char *probe_language(const struct probe_binary *b);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* ELF/DWARF/machine-code resolver for Go binaries: see goresolve.h. */
+/* ELF/DWARF/machine-code resolver of the binaries probes read: see binary.h. */
 #include <capstone/capstone.h>
 #include <elfutils/libdw.h>
 #include <dwarf.h>
@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
+#include "binary.h"
 #include "debuginfo.h"
 #include "describe.h"
 #include "gocommand.h"
-#include "goresolve.h"
 #include "govars.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
@@ -38,7 +38,7 @@ struct fn_index {
 	int read;
 };
 
-struct go_binary {
+struct probe_binary {
 	const char *path;
 	int fd;
 	Elf *elf;		/* the code's: segments, notes, symbols, CFI */
@@ -46,19 +46,19 @@ struct go_binary {
 	char *debug_path;	/* the separate debug file, NULL: none */
 	int debug_fd;
 	Elf *debug_elf;
-	enum go_abi abi;
+	enum probe_abi abi;
 	const char *language;
 	char build_id[256], gnu_build_id[256];	/* go_build_id()'s */
 	struct rust_index rust;	/* a Rust binary's functions, once read */
 	int rust_read;
 	struct fn_index index;	/* every function by name and base, once read */
-	char *struct_name;	/* go_member()'s last struct (runtime.g, of every goid) */
+	char *struct_name;	/* probe_member()'s last struct (runtime.g, of every goid) */
 	Dwarf_Die struct_die;
 	struct go_vars vars;	/* its variables, once read */
 	int vars_read;
 };
 
-static void close_debug(struct go_binary *b)
+static void close_debug(struct probe_binary *b)
 {
 	if (b->debug_elf)
 		elf_end(b->debug_elf);
@@ -67,9 +67,9 @@ static void close_debug(struct go_binary *b)
 	free(b->debug_path);
 }
 
-/* What go_open() had opened is released before it fails (@why NULL: @err says why). */
-static struct go_binary *refuse(struct go_binary *b, const char *why,
-				struct cap_err *err)
+/* What probe_open() had opened is released before it fails (@why NULL: @err says why). */
+static struct probe_binary *refuse(struct probe_binary *b, const char *why,
+				   struct cap_err *err)
 {
 	if (why)
 		cap_fail(err, EXIT_BAD_INPUT, "%s: %s", b->path, why);
@@ -83,16 +83,16 @@ static struct go_binary *refuse(struct go_binary *b, const char *why,
 }
 
 /* DW_LANG_* of the languages the probes read, and their names. */
-static const struct { int lang; enum go_abi abi; const char *name; } langs[] = {
-	{ DW_LANG_Go, GO_ABI_GO, "Go" },
-	{ DW_LANG_C89, GO_ABI_SYSV, "C89" }, { DW_LANG_C, GO_ABI_SYSV, "C" },
-	{ DW_LANG_C99, GO_ABI_SYSV, "C99" }, { DW_LANG_C11, GO_ABI_SYSV, "C11" },
-	{ 0x2c, GO_ABI_SYSV, "C17" },	/* DW_LANG_C17, DWARF 6's, gcc 12 writes it */
-	{ DW_LANG_C_plus_plus, GO_ABI_SYSV, "C++" },
-	{ DW_LANG_C_plus_plus_03, GO_ABI_SYSV, "C++03" },
-	{ DW_LANG_C_plus_plus_11, GO_ABI_SYSV, "C++11" },
-	{ DW_LANG_C_plus_plus_14, GO_ABI_SYSV, "C++14" },
-	{ DW_LANG_Rust, GO_ABI_SYSV, "Rust" },
+static const struct { int lang; enum probe_abi abi; const char *name; } langs[] = {
+	{ DW_LANG_Go, PROBE_ABI_GO, "Go" },
+	{ DW_LANG_C89, PROBE_ABI_SYSV, "C89" }, { DW_LANG_C, PROBE_ABI_SYSV, "C" },
+	{ DW_LANG_C99, PROBE_ABI_SYSV, "C99" }, { DW_LANG_C11, PROBE_ABI_SYSV, "C11" },
+	{ 0x2c, PROBE_ABI_SYSV, "C17" },	/* DW_LANG_C17, DWARF 6's, gcc 12 writes it */
+	{ DW_LANG_C_plus_plus, PROBE_ABI_SYSV, "C++" },
+	{ DW_LANG_C_plus_plus_03, PROBE_ABI_SYSV, "C++03" },
+	{ DW_LANG_C_plus_plus_11, PROBE_ABI_SYSV, "C++11" },
+	{ DW_LANG_C_plus_plus_14, PROBE_ABI_SYSV, "C++14" },
+	{ DW_LANG_Rust, PROBE_ABI_SYSV, "Rust" },
 };
 
 static int lang_index(int lang)
@@ -109,7 +109,7 @@ static int lang_index(int lang)
  * unit's language the probes read; none: refused, naming the first
  * unit's language.
  */
-static char *choose_abi(struct go_binary *b)
+static char *choose_abi(struct probe_binary *b)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -122,8 +122,8 @@ static char *choose_abi(struct go_binary *b)
 		if (dwarf_offdie(b->dw, off + hsize, &cu) &&
 		    (lang = dwarf_srclang(&cu)) >= 0) {
 			i = lang_index(lang);
-			if (i >= 0 && (chosen < 0 || langs[i].abi == GO_ABI_GO ||
-				       (lang == DW_LANG_Rust && langs[chosen].abi != GO_ABI_GO)))
+			if (i >= 0 && (chosen < 0 || langs[i].abi == PROBE_ABI_GO ||
+				       (lang == DW_LANG_Rust && langs[chosen].abi != PROBE_ABI_GO)))
 				chosen = i;
 			else if (i < 0 && other < 0)
 				other = lang;
@@ -140,12 +140,12 @@ static char *choose_abi(struct go_binary *b)
 	return NULL;
 }
 
-enum go_abi go_abi(const struct go_binary *b)
+enum probe_abi probe_abi(const struct probe_binary *b)
 {
 	return b->abi;
 }
 
-const char *go_language(const struct go_binary *b)
+const char *probe_language(const struct probe_binary *b)
 {
 	return b->language;
 }
@@ -154,7 +154,7 @@ const char *go_language(const struct go_binary *b)
  * @b's DWARF from its separate debug file (debuginfo.h), the code staying
  * @b's own file: -1 and @err if there is none, or it is another build's.
  */
-static int open_debug(struct go_binary *b, struct cap_err *err)
+static int open_debug(struct probe_binary *b, struct cap_err *err)
 {
 	char id[256];
 
@@ -171,9 +171,9 @@ static int open_debug(struct go_binary *b, struct cap_err *err)
 	return 0;
 }
 
-struct go_binary *go_open(const char *path, struct cap_err *err)
+struct probe_binary *probe_open(const char *path, struct cap_err *err)
 {
-	struct go_binary *b = xcalloc(1, sizeof(*b));
+	struct probe_binary *b = xcalloc(1, sizeof(*b));
 	char *why;
 
 	b->path = path;
@@ -207,17 +207,17 @@ struct go_binary *go_open(const char *path, struct cap_err *err)
 	return b;
 }
 
-const char *go_debug_path(const struct go_binary *b)
+const char *probe_debug_path(const struct probe_binary *b)
 {
 	return b->debug_path;
 }
 
-Elf *go_elf(struct go_binary *b)
+Elf *probe_elf(struct probe_binary *b)
 {
 	return b->elf;
 }
 
-void go_close(struct go_binary *b)
+void probe_close(struct probe_binary *b)
 {
 	free(b->struct_name);
 	free(b->index.by_name);
@@ -231,7 +231,7 @@ void go_close(struct go_binary *b)
 	free(b);
 }
 
-int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
+int probe_each_die(struct probe_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -251,7 +251,7 @@ int go_each_die(struct go_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg)
 	return 0;
 }
 
-int go_is_rust(const struct go_binary *b)
+int probe_is_rust(const struct probe_binary *b)
 {
 	return !strcmp(b->language, "Rust");
 }
@@ -271,14 +271,14 @@ static int top_function(Dwarf_Die *d, void *arg)
 	return dwarf_tag(d) == DW_TAG_subprogram && name && e->fn(d, name, name, e->arg);
 }
 
-int go_each_function(struct go_binary *b,
-		     int (*fn)(Dwarf_Die *, const char *, const char *, void *),
-		     void *arg)
+int probe_each_function(struct probe_binary *b,
+			int (*fn)(Dwarf_Die *, const char *, const char *, void *),
+			void *arg)
 {
 	struct each_function e = { fn, arg };
 
-	if (!go_is_rust(b))
-		return go_each_die(b, top_function, &e);
+	if (!probe_is_rust(b))
+		return probe_each_die(b, top_function, &e);
 	if (!b->rust_read) {
 		rust_index_read(b->dw, &b->rust);
 		b->rust_read = 1;
@@ -336,7 +336,7 @@ static int match_die(Dwarf_Die *d, void *arg)
 }
 
 /* File offset of virtual address @va, from the PT_LOAD that maps it. */
-static int file_offset(struct go_binary *b, Dwarf_Addr va, unsigned long *off,
+static int file_offset(struct probe_binary *b, Dwarf_Addr va, unsigned long *off,
 		       struct cap_err *err)
 {
 	size_t n;
@@ -355,7 +355,7 @@ static int file_offset(struct go_binary *b, Dwarf_Addr va, unsigned long *off,
 			b->path, (unsigned long)va);
 }
 
-static unsigned char *read_code(struct go_binary *b, unsigned long off, size_t len,
+static unsigned char *read_code(struct probe_binary *b, unsigned long off, size_t len,
 				struct cap_err *err)
 {
 	unsigned char *code = xmalloc(len);
@@ -383,7 +383,7 @@ static int is_check_jbe(cs_insn *prev, cs_insn *in)
  * outside it, or (System V, @sysv) through memory at a constant place (a
  * GOT entry: [rip + X]).  Jumps through a register or a table are a
  * switch's, or a tail call through a pointer: told apart by no one here
- * (goresolve.h: which code's returns are uretprobes).
+ * (binary.h: which code's returns are uretprobes).
  */
 static int jumps_out(cs_insn *in, Dwarf_Addr lo, Dwarf_Addr hi, int sysv)
 {
@@ -399,8 +399,8 @@ static int jumps_out(cs_insn *in, Dwarf_Addr lo, Dwarf_Addr hi, int sysv)
 }
 
 /* The stack check and RETs of @f's code [@lo, @hi), at file offset f->entry. */
-static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
-		     Dwarf_Addr hi, struct go_func *f, struct cap_err *err)
+static int scan_code(struct probe_binary *b, const char *name, Dwarf_Addr lo,
+		     Dwarf_Addr hi, struct probe_func *f, struct cap_err *err)
 {
 	unsigned long off = f->entry;
 	unsigned char *code = read_code(b, off, hi - lo, err);
@@ -421,22 +421,22 @@ static int scan_code(struct go_binary *b, const char *name, Dwarf_Addr lo,
 	for (size_t i = 0; i < n; i++) {
 		unsigned long at = off + (insn[i].address - lo);
 
-		if (b->abi == GO_ABI_GO && i < 6 && !f->check &&
+		if (b->abi == PROBE_ABI_GO && i < 6 && !f->check &&
 		    is_check_jbe(i ? &insn[i - 1] : NULL, &insn[i])) {
 			f->check = at;
 			f->entry_pc = insn[i].address;
 		}
-		if (!f->tail_call && jumps_out(&insn[i], lo, hi, b->abi == GO_ABI_SYSV))
+		if (!f->tail_call && jumps_out(&insn[i], lo, hi, b->abi == PROBE_ABI_SYSV))
 			f->tail_call = at;
 		if (insn[i].id != X86_INS_RET)
 			continue;
-		if (f->nret == GO_MAX_RETS && b->abi == GO_ABI_SYSV) {
+		if (f->nret == PROBE_MAX_RETS && b->abi == PROBE_ABI_SYSV) {
 			f->uretprobe = 1;       /* its RETs are too many to probe */
 			continue;
 		}
-		if (f->nret == GO_MAX_RETS) {
+		if (f->nret == PROBE_MAX_RETS) {
 			rc = cap_fail(err, EXIT_BAD_INPUT, "%s: %s has more than %d RET instructions",
-				      b->path, name, GO_MAX_RETS);
+				      b->path, name, PROBE_MAX_RETS);
 			break;
 		}
 		f->ret[f->nret++] = at;
@@ -483,14 +483,14 @@ static int by_off(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static struct fn_index *fn_index(struct go_binary *b)
+static struct fn_index *fn_index(struct probe_binary *b)
 {
 	struct fn_index *ix = &b->index;
 
 	if (ix->read)
 		return ix;
 	ix->read = 1;
-	go_each_function(b, add_entry, ix);
+	probe_each_function(b, add_entry, ix);
 	if (!ix->n)     /* no copy or sort of a NULL list */
 		return ix;
 	ix->by_base = xmalloc(ix->n * sizeof(*ix->by_base));
@@ -540,7 +540,7 @@ static void entries_of(const struct fn_entry *v, size_t nv, int base, const char
  * or with @prefix those whose name starts with it: in DIE order, as a
  * walk of the compile units finds them (caller frees).
  */
-static struct fn_entry *functions_named(struct go_binary *b, const char *name,
+static struct fn_entry *functions_named(struct probe_binary *b, const char *name,
 					int prefix, size_t *n)
 {
 	struct fn_index *ix = fn_index(b);
@@ -560,8 +560,8 @@ static struct fn_entry *functions_named(struct go_binary *b, const char *name,
 	return out;
 }
 
-int go_each_named(struct go_binary *b, const char *name,
-		  int (*fn)(Dwarf_Die *, void *), void *arg)
+int probe_each_named(struct probe_binary *b, const char *name,
+		     int (*fn)(Dwarf_Die *, void *), void *arg)
 {
 	size_t n;
 	struct fn_entry *f = functions_named(b, name, 0, &n);
@@ -613,7 +613,7 @@ static Dwarf_Addr symbol_value(Elf *elf, const char *name)
  * DWARF knows by another name (glibc's pthread_mutex_lock is the alias of
  * ___pthread_mutex_lock, which DWARF names), as debuggers find it.
  */
-static int function_at(struct go_binary *b, Dwarf_Addr addr, Dwarf_Die *out)
+static int function_at(struct probe_binary *b, Dwarf_Addr addr, Dwarf_Die *out)
 {
 	Dwarf_Die cu, d;
 	Dwarf_Addr lo;
@@ -629,8 +629,8 @@ static int function_at(struct go_binary *b, Dwarf_Addr addr, Dwarf_Die *out)
 	return -1;
 }
 
-int go_subprogram(struct go_binary *b, const char *name, Dwarf_Die *out,
-		  struct cap_err *err)
+int probe_subprogram(struct probe_binary *b, const char *name, Dwarf_Die *out,
+		     struct cap_err *err)
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_subprogram };
 	size_t n;
@@ -683,8 +683,8 @@ static int tail_call_site(Dwarf_Die *scope)
 	return 0;
 }
 
-int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
-		struct go_func *f, struct cap_err *err)
+int probe_func_die(struct probe_binary *b, Dwarf_Die *d, const char *name,
+		   struct probe_func *f, struct cap_err *err)
 {
 	Dwarf_Addr lo, hi, pc;
 
@@ -696,7 +696,7 @@ int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
 	f->start = f->entry;
 	if (!f->check)
 		f->entry_pc = lo;
-	if (b->abi == GO_ABI_SYSV && (sysv_probe_pc(b, d, &pc, err) ||
+	if (b->abi == PROBE_ABI_SYSV && (sysv_probe_pc(b, d, &pc, err) ||
 				      file_offset(b, pc, &f->entry, err)))
 		return -1;
 	/*
@@ -708,27 +708,27 @@ int go_func_die(struct go_binary *b, Dwarf_Die *d, const char *name,
 	 * there is a switch's, and DWARF marks no call site a tail call), so
 	 * its RETs take every return.
 	 */
-	if (b->abi == GO_ABI_SYSV) {
+	if (b->abi == PROBE_ABI_SYSV) {
 		f->entry_pc = pc;
 		f->uretprobe |= pc == lo || f->tail_call || !f->nret || tail_call_site(d);
 	}
 	return 0;
 }
 
-int go_func(struct go_binary *b, const char *name, struct go_func *f,
-	    struct cap_err *err)
+int probe_func(struct probe_binary *b, const char *name, struct probe_func *f,
+	       struct cap_err *err)
 {
 	Dwarf_Die d;
 
-	return go_subprogram(b, name, &d, err) ? -1 : go_func_die(b, &d, name, f, err);
+	return probe_subprogram(b, name, &d, err) ? -1 : probe_func_die(b, &d, name, f, err);
 }
 
-Dwarf *go_dwarf(struct go_binary *b)
+Dwarf *probe_dwarf(struct probe_binary *b)
 {
 	return b->dw;
 }
 
-const struct go_vars *go_variables(struct go_binary *b)
+const struct go_vars *probe_variables(struct probe_binary *b)
 {
 	if (!b->vars_read) {
 		go_vars_read(b->dw, &b->vars);
@@ -742,9 +742,9 @@ const struct go_vars *go_variables(struct go_binary *b)
  * by their base name (an instantiation's own name has its type
  * arguments); out-of-line ones, each name once, in DIE order.
  */
-int go_instances(struct go_binary *b, const char *name, char **names, int max)
+int probe_instances(struct probe_binary *b, const char *name, char **names, int max)
 {
-	int rust = go_is_rust(b), count = 0;
+	int rust = probe_is_rust(b), count = 0;
 	char *prefix = xasprintf("%s[", name);
 	size_t n;
 	struct fn_entry *f = functions_named(b, rust ? name : prefix, !rust, &n);
@@ -772,7 +772,7 @@ int go_instances(struct go_binary *b, const char *name, char **names, int max)
 /* Go's DWARF: a type's descriptor, as an offset from runtime.types. */
 #define DW_AT_GO_RUNTIME_TYPE 0x2904
 
-int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
+int go_pointer_type(struct probe_binary *b, const char *name, Dwarf_Die *out,
 		    unsigned long *desc)
 {
 	struct die_query q = { .name = name, .tag = DW_TAG_pointer_type };
@@ -783,7 +783,7 @@ int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
 	GElf_Ehdr eh;
 	int found = 0;
 
-	go_each_die(b, match_die, &q);
+	probe_each_die(b, match_die, &q);
 	/* An offset, though written as an address (DW_FORM_addr). */
 	if (!q.nfound || dwarf_formaddr(dwarf_attr(&q.found, DW_AT_GO_RUNTIME_TYPE, &a), &off) ||
 	    !off)
@@ -813,13 +813,13 @@ int go_pointer_type(struct go_binary *b, const char *name, Dwarf_Die *out,
 	return found ? 0 : -1;
 }
 
-const char *go_path(const struct go_binary *b)
+const char *probe_path(const struct probe_binary *b)
 {
 	return b->path;
 }
 
-long go_member(struct go_binary *b, const char *type, const char *member,
-	       struct cap_err *err)
+long probe_member(struct probe_binary *b, const char *type, const char *member,
+		  struct cap_err *err)
 {
 	struct die_query q = { .name = type, .tag = DW_TAG_structure_type };
 	Dwarf_Die m;
@@ -830,7 +830,7 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 	if (b->struct_name && !strcmp(b->struct_name, type)) {
 		q.found = b->struct_die;
 	} else {
-		go_each_die(b, match_die, &q);
+		probe_each_die(b, match_die, &q);
 		if (!q.nfound)
 			return cap_fail(err, EXIT_BAD_INPUT, "%s: no struct type %s",
 					b->path, type);
@@ -854,13 +854,13 @@ long go_member(struct go_binary *b, const char *type, const char *member,
 }
 
 /* The Go build id note (type 4, owner "Go"), printable as upstream does; else the GNU one. */
-const char *go_build_id(struct go_binary *b)
+const char *go_build_id(struct probe_binary *b)
 {
 	size_t n = 0;
 	const char *id = elf_note(b->elf, 4, "Go", &n);
 
 	if (!id)
-		return go_gnu_build_id(b);
+		return probe_gnu_build_id(b);
 	if (n > sizeof(b->build_id) - 1)
 		n = sizeof(b->build_id) - 1;
 	memcpy(b->build_id, id, n);
@@ -868,7 +868,7 @@ const char *go_build_id(struct go_binary *b)
 	return b->build_id;
 }
 
-const char *go_gnu_build_id(struct go_binary *b)
+const char *probe_gnu_build_id(struct probe_binary *b)
 {
 	elf_gnu_build_id(b->elf, b->gnu_build_id, sizeof(b->gnu_build_id));
 	return b->gnu_build_id;
