@@ -15,8 +15,8 @@
 #include "binary.h"
 #include "debuginfo.h"
 #include "describe.h"
+#include "dwarf-vars.h"
 #include "gocommand.h"
-#include "govars.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
@@ -54,7 +54,7 @@ struct probe_binary {
 	struct fn_index index;	/* every function by name and base, once read */
 	char *struct_name;	/* probe_member()'s last struct (runtime.g, of every goid) */
 	Dwarf_Die struct_die;
-	struct go_vars vars;	/* its variables, once read */
+	struct probe_vars vars;	/* its variables, once read */
 	int vars_read;
 };
 
@@ -223,7 +223,7 @@ void probe_close(struct probe_binary *b)
 	free(b->index.by_name);
 	free(b->index.by_base);
 	rust_index_free(&b->rust);
-	go_vars_free(&b->vars);
+	probe_vars_free(&b->vars);
 	dwarf_end(b->dw);
 	close_debug(b);
 	elf_end(b->elf);
@@ -728,10 +728,10 @@ Dwarf *probe_dwarf(struct probe_binary *b)
 	return b->dw;
 }
 
-const struct go_vars *probe_variables(struct probe_binary *b)
+const struct probe_vars *probe_variables(struct probe_binary *b)
 {
 	if (!b->vars_read) {
-		go_vars_read(b->dw, &b->vars);
+		probe_vars_read(b->dw, &b->vars);
 		b->vars_read = 1;
 	}
 	return &b->vars;

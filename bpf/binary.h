@@ -89,9 +89,9 @@ const char *probe_debug_path(const struct probe_binary *b);
 Dwarf *probe_dwarf(struct probe_binary *b);
 /* The ELF of the code (not of a separate debug file): segments, notes, CFI. */
 Elf *probe_elf(struct probe_binary *b);
-/* Its variables with a fixed address (bpf/govars.h), read once. */
-struct go_vars;
-const struct go_vars *probe_variables(struct probe_binary *b);
+/* Its variables with a fixed address (bpf/dwarf-vars.h), read once. */
+struct probe_vars;
+const struct probe_vars *probe_variables(struct probe_binary *b);
 /* Call @fn on every top-level DIE of every CU until it returns nonzero. */
 int probe_each_die(struct probe_binary *b, int (*fn)(Dwarf_Die *, void *), void *arg);
 /*

@@ -8,7 +8,7 @@ BPFTOOL   ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 CAPTURE_SRC  += bpf/engine.c bpf/attach.c bpf/binary.c bpf/goexpr.c bpf/readplan.c bpf/goeval.c \
 		 bpf/gospec.c bpf/gospec-parse.c bpf/gospec-resolve.c bpf/gospec-record.c \
 		 bpf/gocommand.c bpf/describe.c bpf/sysv-resolve.c bpf/rust-names.c \
-		 bpf/debuginfo.c bpf/libraries.c bpf/govars.c
+		 bpf/debuginfo.c bpf/libraries.c bpf/dwarf-vars.c
 CAPTURE_LIBS += -lbpf -lelf -ldw -lcapstone -liberty
 CAPTURE_DEPS += $(BPF_BUILD)/goprobe.skel.h
 CFLAGS       += -I$(BPF_BUILD)

@@ -9,7 +9,7 @@
 #include "../capture/err.h"
 #include "binary.h"
 #include "describe.h"
-#include "govars.h"
+#include "dwarf-vars.h"
 
 /* Go's DW_AT_go_embedded_field (src/cmd/internal/dwarf): a flag on a member. */
 #define DW_AT_go_embedded_field 0x2903
@@ -326,7 +326,7 @@ const char *go_nearest_function(struct probe_binary *b, const char *name)
 
 const char *go_nearest_variable(struct probe_binary *b, const char *name)
 {
-	const struct go_vars *vs = probe_variables(b);
+	const struct probe_vars *vs = probe_variables(b);
 	struct names l = { 0 };
 	const char *s;
 

@@ -13,8 +13,8 @@
 #include "../capture/err.h"
 #include "../capture/json.h"
 #include "describe.h"
+#include "dwarf-vars.h"
 #include "goexpr.h"
-#include "govars.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
@@ -478,7 +478,7 @@ static int is_param(Dwarf_Die *fn, const char *name)
 }
 
 /*
- * Start at variable @var, each of its pieces (govars.h) at its address in
+ * Start at variable @var, each of its pieces (dwarf-vars.h) at its address in
  * the file less the entry probe's, from the probe's own address (GP_IP):
  * a position-independent binary's load bias cancels out, and no
  * /proc/PID/maps is read.  A return reads from the entry's address,
@@ -486,11 +486,11 @@ static int is_param(Dwarf_Die *fn, const char *name)
  */
 static char *at_variable(struct walk *w, Dwarf_Die *var, const char *name)
 {
-	struct go_var_piece p[GO_VAR_PIECES];
+	struct probe_var_piece p[PROBE_VAR_PIECES];
 	struct probe_func gf;
 	struct cap_err err;
 	int n;
-	char *e = go_var_pieces(var, p, &n);
+	char *e = probe_var_pieces(var, p, &n);
 
 	if (e) {
 		char *r = why(w, "%s", e);
@@ -546,7 +546,8 @@ static char *variable(struct walk *w, const char *p, const char **end, int *foun
 		if (var_char(p[n]) && p[n] != '.')
 			continue;       /* a name ends before a '.', '[' or ')' */
 		name = xasprintf("%.*s", (int)n, p);
-		rc = go_var_find(probe_dwarf(w->b), probe_variables(w->b), w->fn, name, &var, &e);
+		rc = probe_var_find(probe_dwarf(w->b), probe_variables(w->b), w->fn, name,
+				    &var, &e);
 		if (rc == -1) {
 			char *r = why(w, "%s", e);
 

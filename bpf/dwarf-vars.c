@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Variables with a fixed address, by a probe spec's names: see govars.h. */
+/* Variables with a fixed address, by a probe spec's names: see dwarf-vars.h. */
 #include <dwarf.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/json.h"
-#include "govars.h"
+#include "dwarf-vars.h"
 
 static const char *name_of(Dwarf_Die *d)
 {
@@ -37,20 +37,20 @@ static int is_defined(Dwarf_Die *d)
 	       (dwarf_hasattr(d, DW_AT_location) || dwarf_hasattr(d, DW_AT_const_value));
 }
 
-static void add(struct go_vars *vs, Dwarf_Die *d, const char *name, const char *file,
+static void add(struct probe_vars *vs, Dwarf_Die *d, const char *name, const char *file,
 		Dwarf_Off cu)
 {
 	if (vs->n == vs->cap) {
 		vs->cap = vs->cap ? 2 * vs->cap : 256;
 		vs->v = xrealloc(vs->v, vs->cap * sizeof(*vs->v));
 	}
-	vs->v[vs->n++] = (struct go_var){ .name = xstrdup(name), .file = xstrdup(file),
-					  .die = dwarf_dieoffset(d), .cu = cu,
-					  .external = flag(d, DW_AT_external, 1) };
+	vs->v[vs->n++] = (struct probe_var){ .name = xstrdup(name), .file = xstrdup(file),
+					     .die = dwarf_dieoffset(d), .cu = cu,
+					     .external = flag(d, DW_AT_external, 1) };
 }
 
 /* @parent's variables, and its namespaces' as PREFIX::NS::NAME. */
-static void read_scope(struct go_vars *vs, Dwarf_Die *parent, const char *prefix,
+static void read_scope(struct probe_vars *vs, Dwarf_Die *parent, const char *prefix,
 		       const char *file, Dwarf_Off cu)
 {
 	Dwarf_Die d;
@@ -72,7 +72,7 @@ static void read_scope(struct go_vars *vs, Dwarf_Die *parent, const char *prefix
 	} while (dwarf_siblingof(&d, &d) == 0);
 }
 
-void go_vars_read(Dwarf *dw, struct go_vars *vs)
+void probe_vars_read(Dwarf *dw, struct probe_vars *vs)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -90,7 +90,7 @@ void go_vars_read(Dwarf *dw, struct go_vars *vs)
 	}
 }
 
-void go_vars_free(struct go_vars *vs)
+void probe_vars_free(struct probe_vars *vs)
 {
 	for (size_t i = 0; i < vs->n; i++) {
 		free(vs->v[i].name);
@@ -114,9 +114,9 @@ static int in_scope(Dwarf_Die *scope, const char *name, Dwarf_Die *var)
 			return 1;
 		if (is_defined(&d) && n && !strcmp(n, name) &&
 		    dwarf_hasattr(&d, DW_AT_location)) {
-			struct go_var_piece p[GO_VAR_PIECES];
+			struct probe_var_piece p[PROBE_VAR_PIECES];
 			int np;
-			char *e = go_var_pieces(&d, p, &np);
+			char *e = probe_var_pieces(&d, p, &np);
 
 			free(e);
 			if (!e) {       /* a static, not a local on the stack */
@@ -128,15 +128,15 @@ static int in_scope(Dwarf_Die *scope, const char *name, Dwarf_Die *var)
 	return 0;
 }
 
-int go_var_find(Dwarf *dw, const struct go_vars *vs, Dwarf_Die *fn,
-		const char *name, Dwarf_Die *var, char **e)
+int probe_var_find(Dwarf *dw, const struct probe_vars *vs, Dwarf_Die *fn,
+		   const char *name, Dwarf_Die *var, char **e)
 {
 	const char *colons = strstr(name, "::");
 	size_t flen = colons ? (size_t)(colons - name) : 0;
 	int file_form = colons && memchr(name, '.', flen);
 	Dwarf_Die cu;
 	Dwarf_Off own = dwarf_diecu(fn, &cu, NULL, NULL) ? dwarf_dieoffset(&cu) : 0;
-	const struct go_var *one = NULL, *unit = NULL, *ext = NULL;
+	const struct probe_var *one = NULL, *unit = NULL, *ext = NULL;
 	struct strbuf files = STRBUF_INIT;
 	int n = 0, next = 0;
 
@@ -144,7 +144,7 @@ int go_var_find(Dwarf *dw, const struct go_vars *vs, Dwarf_Die *fn,
 	if (!colons && in_scope(fn, name, var))
 		return 1;
 	for (size_t i = 0; i < vs->n; i++) {
-		const struct go_var *v = &vs->v[i];
+		const struct probe_var *v = &vs->v[i];
 
 		if (file_form ? strcmp(v->name, colons + 2) || strlen(v->file) != flen ||
 				strncmp(v->file, name, flen) : strcmp(v->name, name))
@@ -201,7 +201,7 @@ static int address(Dwarf_Attribute *a, Dwarf_Op *op, Dwarf_Addr *addr)
 
 /* The pieces of location @ops: each an address, then DW_OP_piece; a gap none. */
 static char *pieces(const char *n, Dwarf_Attribute *a, Dwarf_Op *ops, size_t nops,
-		    struct go_var_piece *p, int *np)
+		    struct probe_var_piece *p, int *np)
 {
 	int off = 0, have = 0;
 	Dwarf_Addr addr = 0;
@@ -215,20 +215,20 @@ static char *pieces(const char *n, Dwarf_Attribute *a, Dwarf_Op *ops, size_t nop
 			have = 1;
 			continue;
 		}
-		if (have && *np == GO_VAR_PIECES)
+		if (have && *np == PROBE_VAR_PIECES)
 			return xasprintf("variable %s is in more than %d pieces", n,
-					 GO_VAR_PIECES);
+					 PROBE_VAR_PIECES);
 		if (have)
-			p[(*np)++] = (struct go_var_piece){ addr, off, (int)ops[i].number };
+			p[(*np)++] = (struct probe_var_piece){ addr, off, (int)ops[i].number };
 		off += (int)ops[i].number;
 		have = 0;
 	}
 	if (have)       /* one address: all of it */
-		p[(*np)++] = (struct go_var_piece){ addr, off, 1 << 20 };
+		p[(*np)++] = (struct probe_var_piece){ addr, off, 1 << 20 };
 	return *np ? NULL : xasprintf("variable %s: DWARF gives it no address", n);
 }
 
-char *go_var_pieces(Dwarf_Die *var, struct go_var_piece *p, int *n)
+char *probe_var_pieces(Dwarf_Die *var, struct probe_var_piece *p, int *n)
 {
 	const char *name = name_of(var) ? name_of(var) : "?";
 	Dwarf_Attribute a;

@@ -9,25 +9,25 @@
  * compile unit's file).  Read from DWARF (libdw): the variables at a
  * unit's top and in its namespaces, each with its location.
  */
-#ifndef GOVARS_H
-#define GOVARS_H
+#ifndef DWARF_VARS_H
+#define DWARF_VARS_H
 
 #include <elfutils/libdw.h>
 
-struct go_var {
+struct probe_var {
 	char *name;             /* as a spec names it, without FILE:: */
 	char *file;             /* its unit's file's base name */
 	Dwarf_Off die, cu;
 	int external;           /* DW_AT_external: one definition for all units */
 };
 
-struct go_vars {
-	struct go_var *v;
+struct probe_vars {
+	struct probe_var *v;
 	size_t n, cap;
 };
 
-void go_vars_read(Dwarf *dw, struct go_vars *vs);
-void go_vars_free(struct go_vars *vs);
+void probe_vars_read(Dwarf *dw, struct probe_vars *vs);
+void probe_vars_free(struct probe_vars *vs);
 
 /*
  * The variable @name names as seen from function @fn, as C scopes it: a
@@ -35,13 +35,13 @@ void go_vars_free(struct go_vars *vs);
  * (or the only one).  1 and *@var; 0 if no variable has the name; -1 and
  * why in *@e (caller frees) if several do and none is the one.
  */
-int go_var_find(Dwarf *dw, const struct go_vars *vs, Dwarf_Die *fn,
-		const char *name, Dwarf_Die *var, char **e);
+int probe_var_find(Dwarf *dw, const struct probe_vars *vs, Dwarf_Die *fn,
+		   const char *name, Dwarf_Die *var, char **e);
 
-#define GO_VAR_PIECES 16
+#define PROBE_VAR_PIECES 16
 
 /* Bytes [@off, @off + @size) of a variable, at @addr in the file. */
-struct go_var_piece {
+struct probe_var_piece {
 	Dwarf_Addr addr;
 	int off, size;
 };
@@ -51,10 +51,10 @@ struct go_var_piece {
  * DW_OP_addrx), a piece of it all; or the pieces an optimizer scattered
  * it in (DW_OP_piece, each at an address of its own; LLVM does so with a
  * Rust static struct), a part no piece has optimized out.  Up to
- * GO_VAR_PIECES into @p, how many into *@n: NULL, or why it has none
+ * PROBE_VAR_PIECES into @p, how many into *@n: NULL, or why it has none
  * (thread-local, folded to a constant, optimized out), for the caller to
  * free.
  */
-char *go_var_pieces(Dwarf_Die *var, struct go_var_piece *p, int *n);
+char *probe_var_pieces(Dwarf_Die *var, struct probe_var_piece *p, int *n);
 
 #endif
