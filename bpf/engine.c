@@ -281,7 +281,7 @@ void gp_number_goroutines(struct gp_engine *e)
 	e->number_goroutines = 1;
 }
 
-/* Is @rd the goroutine's id (goexpr.c's goid: R14's g, then goid)? */
+/* Is @rd the goroutine's id (expr.c's goid: R14's g, then goid)? */
 static int goid_read(const struct gp_engine *e, const struct gp_read *rd)
 {
 	return e->goid_off >= 0 && rd->src == GP_SRC_REG && rd->reg == GP_R14 &&

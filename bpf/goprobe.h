@@ -39,7 +39,7 @@ enum gp_src { GP_SRC_REG, GP_SRC_STACK, GP_SRC_SAVED };
  * GP_TID, the thread's id (set only where there are no goroutines), and
  * GP_IP, the probe's address as the process has it (its distance from the
  * site's address in the file tells a position-independent binary's load
- * bias: a Rust vtable's address is compared so, bpf/goexpr.h).
+ * bias: a Rust vtable's address is compared so, bpf/expr.h).
  */
 enum gp_reg { GP_RAX, GP_RBX, GP_RCX, GP_RDI, GP_RSI, GP_R8, GP_R9, GP_R10,
 	      GP_R11, GP_R14, GP_RDX, GP_RBP, GP_R12, GP_R13, GP_R15, GP_TID,

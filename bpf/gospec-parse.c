@@ -38,10 +38,10 @@
 #include "../capture/err.h"
 #include "../capture/ndjson.h"
 #include "../capture/proc.h"
+#include "expr.h"
 #include "goeval.h"
-#include "goexpr.h"
-#include "gospec.h"
 #include "gospec-spec.h"
+#include "gospec.h"
 
 /* NAME or NAME.NAME...: a field's key, nested at each dot. */
 static int is_path(const char *s)
@@ -55,16 +55,16 @@ static int is_path(const char *s)
 	return ok;
 }
 
-static const struct { const char *name; enum go_kind kind; int size; } types[] = {
-	{ "bool", GO_KIND_BOOL, 1 },
-	{ "i8", GO_KIND_SIGNED, 1 }, { "i16", GO_KIND_SIGNED, 2 },
-	{ "i32", GO_KIND_SIGNED, 4 }, { "i64", GO_KIND_SIGNED, 8 },
-	{ "u8", GO_KIND_UNSIGNED, 1 }, { "u16", GO_KIND_UNSIGNED, 2 },
-	{ "u32", GO_KIND_UNSIGNED, 4 }, { "u64", GO_KIND_UNSIGNED, 8 },
+static const struct { const char *name; enum probe_kind kind; int size; } types[] = {
+	{ "bool", PROBE_KIND_BOOL, 1 },
+	{ "i8", PROBE_KIND_SIGNED, 1 }, { "i16", PROBE_KIND_SIGNED, 2 },
+	{ "i32", PROBE_KIND_SIGNED, 4 }, { "i64", PROBE_KIND_SIGNED, 8 },
+	{ "u8", PROBE_KIND_UNSIGNED, 1 }, { "u16", PROBE_KIND_UNSIGNED, 2 },
+	{ "u32", PROBE_KIND_UNSIGNED, 4 }, { "u64", PROBE_KIND_UNSIGNED, 8 },
 };
 #define NTYPES (sizeof(types) / sizeof(types[0]))
 
-const char *gospec_type_label(enum go_kind kind, int size)
+const char *gospec_type_label(enum probe_kind kind, int size)
 {
 	for (size_t i = 0; i < NTYPES; i++)
 		if (types[i].kind == kind && types[i].size == size)
@@ -169,19 +169,19 @@ static int number(const char *word, unsigned long long *v)
 
 /* Refuse @what, out of the range of @kind in @size bytes, naming it. */
 static int out_of_range(struct go_spec *s, long line, const char *what,
-			enum go_kind kind, int size)
+			enum probe_kind kind, int size)
 {
-	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == GO_KIND_SIGNED));
+	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == PROBE_KIND_SIGNED));
 
 	return gospec_refuse(s, line, "%s: out of range for %s (%lld to %llu)", what,
 			     gospec_type_label(kind, size),
-			     kind == GO_KIND_SIGNED ? -(long long)max - 1 : 0, max);
+			     kind == PROBE_KIND_SIGNED ? -(long long)max - 1 : 0, max);
 }
 
 int gospec_fits(struct go_spec *s, long line, const char *what,
-		unsigned long long v, enum go_kind kind, int size)
+		unsigned long long v, enum probe_kind kind, int size)
 {
-	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == GO_KIND_SIGNED));
+	unsigned long long max = ~0ull >> (64 - 8 * size + (kind == PROBE_KIND_SIGNED));
 
 	return v <= max ? 0 : out_of_range(s, line, what, kind, size);
 }
@@ -198,7 +198,7 @@ static int negative_default(struct go_spec *s, long line, struct field *f,
 	char *what;
 	int rc;
 
-	if (f->kind != GO_KIND_SIGNED || f->table)
+	if (f->kind != PROBE_KIND_SIGNED || f->table)
 		return gospec_refuse(s, line, "or %s: a negative default needs a "
 				     "signed field", word);
 	errno = 0;
@@ -249,15 +249,15 @@ static int add_default(struct go_spec *s, long line, struct field *f,
 		f->def_str = xstrdup(word);
 		return 0;
 	}
-	if (f->kind == GO_KIND_BOOL && !f->table &&
+	if (f->kind == PROBE_KIND_BOOL && !f->table &&
 	    (!strcmp(word, "true") || !strcmp(word, "false"))) {
 		f->def = !strcmp(word, "true");
 		return 0;
 	}
-	if (*word == '-' && f->kind != GO_KIND_BOOL)
+	if (*word == '-' && f->kind != PROBE_KIND_BOOL)
 		return negative_default(s, line, f, word);
 	rc = number(word, &f->def);
-	if ((rc && rc != NOT_64_BITS) || f->kind == GO_KIND_BOOL || *word == '-')
+	if ((rc && rc != NOT_64_BITS) || f->kind == PROBE_KIND_BOOL || *word == '-')
 		return gospec_refuse(s, line,
 				     "or %s: a default is a number of the field's type (or true, false)",
 				     word);
@@ -482,9 +482,9 @@ static int leaf(struct calc_parse *p, const char *word, const struct table *t)
 		return n;
 	}
 	p->table[n] = p->site->field[i].table;
-	p->type[n] = p->site->field[i].kind == GO_KIND_BOOL ? CALC_BOOL : CALC_INT;
-	p->sign[n] = p->site->field[i].kind == GO_KIND_SIGNED ? SIGNED :
-		     p->site->field[i].kind == GO_KIND_UNSIGNED ? UNSIGNED : 0;
+	p->type[n] = p->site->field[i].kind == PROBE_KIND_BOOL ? CALC_BOOL : CALC_INT;
+	p->sign[n] = p->site->field[i].kind == PROBE_KIND_SIGNED ? SIGNED :
+		     p->site->field[i].kind == PROBE_KIND_UNSIGNED ? UNSIGNED : 0;
 	return n;
 }
 
@@ -661,7 +661,7 @@ static int p_calc(struct calc_parse *p, const struct table *t)
 
 /* Words [0, n) of a computed field of @kind: its go_calc, or NULL if refused. */
 static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long line,
-				  enum go_kind kind, char **tok, int n)
+				  enum probe_kind kind, char **tok, int n)
 {
 	struct calc_parse p = { .s = s, .site = site, .line = line,
 				.c = xcalloc(1, sizeof(struct go_calc)) };
@@ -675,8 +675,8 @@ static struct go_calc *parse_calc(struct go_spec *s, struct site *site, long lin
 	if (!lex(&p, text.buf ? text.buf : "") && (p.c->root = p_calc(&p, NULL)) >= 0) {
 		if (p.at < p.nlex)
 			gospec_refuse(s, line, "%s: unexpected here", here(&p));
-		else if ((kind == GO_KIND_BOOL) != (p.type[p.c->root] == CALC_BOOL))
-			gospec_refuse(s, line, kind == GO_KIND_BOOL ?
+		else if ((kind == PROBE_KIND_BOOL) != (p.type[p.c->root] == CALC_BOOL))
+			gospec_refuse(s, line, kind == PROBE_KIND_BOOL ?
 				      "a computed bool is a comparison (==, !=, <, <=, >, >=)" :
 				      "a comparison is a bool: give the field the type bool");
 		else
@@ -701,7 +701,7 @@ static int field_clauses(struct go_spec *s, long line, struct field *f,
 				return -1;
 		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
 			   !strcmp(tok[i + 1], "string") && !f->quoted) {
-			if (f->table || f->kind == GO_KIND_BOOL || f->bytes)
+			if (f->table || f->kind == PROBE_KIND_BOOL || f->bytes)
 				return gospec_refuse(s, line,
 						     "as string: only integers are written as strings");
 			f->quoted = 1;
@@ -709,7 +709,7 @@ static int field_clauses(struct go_spec *s, long line, struct field *f,
 		} else if (!strcmp(tok[i], "as") && i + 1 < n &&
 			   !strcmp(tok[i + 1], "thread") && !f->thread) {
 			if (f->table || f->calc || f->kept_name || f->bytes ||
-			    f->kind == GO_KIND_BOOL || f->size < 4)
+			    f->kind == PROBE_KIND_BOOL || f->size < 4)
 				return gospec_refuse(s, line, "as thread: a thread id is "
 						     "a read integer of 4 or 8 bytes");
 			f->thread = 1;
@@ -933,11 +933,11 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 	f->line = line;
 	if (addr) {
 		f->addr = 1;
-		f->kind = GO_KIND_UNSIGNED;
+		f->kind = PROBE_KIND_UNSIGNED;
 		f->size = 8;
 	} else if (t == NTYPES) {
 		f->table = find_table(s, tok[1]);
-		f->kind = GO_KIND_UNSIGNED;
+		f->kind = PROBE_KIND_UNSIGNED;
 	} else {
 		f->kind = types[t].kind;
 		f->size = types[t].size;
@@ -967,7 +967,7 @@ static int add_field(struct go_spec *s, struct site *site, long line,
 		   (!strcmp(tok[3], "==") || !strcmp(tok[3], "!="))) {
 		f->nil_test = tok[3][0] == '=' ? 1 : 2;
 		end = 5;
-		if (f->kind != GO_KIND_BOOL || f->table || f->count || f->star) {
+		if (f->kind != PROBE_KIND_BOOL || f->table || f->count || f->star) {
 			gospec_field_free(f);
 			return gospec_refuse(s, line, "%s %s nil: a nil test is a bool of one value",
 					     tok[2], tok[3]);
@@ -1416,7 +1416,7 @@ static int per_value(struct go_spec *s, struct event *ev, const struct field *f)
 		return gospec_refuse(s, ev->line,
 				     "per %s == %s: a number or a name of its table",
 				     ev->per_name, ev->per_text);
-	if (f->table || f->kind == GO_KIND_BOOL)
+	if (f->table || f->kind == PROBE_KIND_BOOL)
 		return 0;
 	what = xasprintf("per %s == %s", ev->per_name, ev->per_text);
 	rc = gospec_fits(s, ev->line, what, ev->per_value, f->kind, f->size);

@@ -12,8 +12,8 @@
 #include "../capture/json.h"
 #include "../capture/ndjson.h"
 #include "goeval.h"
-#include "gospec.h"
 #include "gospec-spec.h"
+#include "gospec.h"
 
 /* Literal text, its length known at compile time: one event line has ~30. */
 #define ADD_LIT(l, text) strbuf_put(l, text, sizeof(text) - 1)
@@ -69,7 +69,7 @@ static unsigned long long extend(const struct field *f, unsigned long long v)
 {
 	int keep = 64 - 8 * f->size;
 
-	if (f->kind != GO_KIND_SIGNED)
+	if (f->kind != PROBE_KIND_SIGNED)
 		return v;
 	return (unsigned long long)((long long)(v << keep) >> keep);
 }
@@ -122,7 +122,7 @@ static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *
 		ADD_LIT(l, "\"");
 		strbuf_put(l, name, f->table->len[v]);
 		ADD_LIT(l, "\"");
-	} else if (f->kind == GO_KIND_BOOL) {
+	} else if (f->kind == PROBE_KIND_BOOL) {
 		if (v & 0xff)
 			ADD_LIT(l, "true");
 		else
@@ -130,7 +130,7 @@ static void put_scalar(struct go_spec *s, struct strbuf *l, const struct field *
 	} else {
 		if (f->quoted)
 			ADD_LIT(l, "\"");
-		if (f->kind == GO_KIND_SIGNED)
+		if (f->kind == PROBE_KIND_SIGNED)
 			strbuf_add_int(l, (long long)extend(f, v));
 		else
 			strbuf_add_uint(l, v);
@@ -315,7 +315,7 @@ static void make_key(struct go_spec *s, const struct site *site,
 			strbuf_addstr(text, "nil");
 		else if (v.bytes)
 			strbuf_addf(text, "\"%.*s\"", (int)v.nbytes, v.bytes);
-		else if (f != KEY_PROC && site->field[f].kind == GO_KIND_SIGNED)
+		else if (f != KEY_PROC && site->field[f].kind == PROBE_KIND_SIGNED)
 			strbuf_add_int(text, (long long)v.v);
 		else
 			strbuf_add_uint(text, v.v);
@@ -471,7 +471,7 @@ static const struct gp_record *past_length(const struct site *site,
 	return copy;
 }
 
-/* Is @v, as the process has it, one of @g's addresses in the file (goexpr.h)? */
+/* Is @v, as the process has it, one of @g's addresses in the file (expr.h)? */
 static int one_of(const struct guard *g, const struct gp_record *r, unsigned long long v)
 {
 	unsigned long long bias = (r->val[g->ip_slot] - g->one_of.pc) & ~0xfffull;
@@ -483,7 +483,7 @@ static int one_of(const struct guard *g, const struct gp_record *r, unsigned lon
 }
 
 /*
- * @r with each read whose guard fails (goexpr.h) nil and 0: an index past
+ * @r with each read whose guard fails (expr.h) nil and 0: an index past
  * a slice's length, an interface of another dynamic type.  Guards are
  * judged on @r as read, before any of them applies.
  */
@@ -496,9 +496,9 @@ static const struct gp_record *guarded(const struct site *site,
 		const struct guard *g = &site->guard[i];
 		unsigned long long v = r->val[g->slot];
 		int pass = !(r->nil_mask & (1u << g->slot)) &&
-			   (g->op == GO_GUARD_ABOVE ? v > g->k :
-			    g->op == GO_GUARD_EQUAL ? v == g->k :
-			    g->op == GO_GUARD_ONE_OF ? one_of(g, r, v) : v != g->k);
+			   (g->op == PROBE_GUARD_ABOVE ? v > g->k :
+			    g->op == PROBE_GUARD_EQUAL ? v == g->k :
+			    g->op == PROBE_GUARD_ONE_OF ? one_of(g, r, v) : v != g->k);
 
 		if (!pass) {
 			copy->nil_mask |= 1u << g->target;

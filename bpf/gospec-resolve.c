@@ -8,10 +8,10 @@
 #include "../capture/die.h"
 #include "../capture/err.h"
 #include "engine.h"
-#include "goexpr.h"
-#include "libraries.h"
-#include "gospec.h"
+#include "expr.h"
 #include "gospec-spec.h"
+#include "gospec.h"
+#include "libraries.h"
 
 /*
  * Where a site's reads are resolved: in the binary's DWARF (@b, @fn), or
@@ -41,7 +41,7 @@ static int unresolved(struct go_spec *s, long line, struct probe_binary *b, char
  * value N stands for.
  */
 static int table_default(struct go_spec *s, const struct field *f,
-			 const struct go_value *v)
+			 const struct probe_value *v)
 {
 	char *what;
 	int rc;
@@ -58,7 +58,7 @@ static int table_default(struct go_spec *s, const struct field *f,
  * A Rust enum read whole (@v's variants) is its variant's name in @f's
  * table: each variant must be one of its names.
  */
-static int variant_table(struct go_spec *s, struct field *f, const struct go_value *v,
+static int variant_table(struct go_spec *s, struct field *f, const struct probe_value *v,
 			 const char *expr)
 {
 	struct variant_map *m;
@@ -96,7 +96,7 @@ static int variant_table(struct go_spec *s, struct field *f, const struct go_val
  */
 /* @v's guards, for read @slot; their reads are placed after the fields'. */
 static int add_guards(struct go_spec *s, struct site *site, const struct field *f,
-		      const struct go_value *v, int slot)
+		      const struct probe_value *v, int slot)
 {
 	for (int i = 0; i < v->nguards; i++) {
 		struct guard *g = &site->guard[site->nguards];
@@ -110,7 +110,7 @@ static int add_guards(struct go_spec *s, struct site *site, const struct field *
 		if (v->guard[i].is_arg_reg && site->at_exit)
 			g->rd.src = GP_SRC_SAVED;
 		/* the probe's address: at a return, the entry's, which it saved */
-		if (g->op == GO_GUARD_ONE_OF)
+		if (g->op == PROBE_GUARD_ONE_OF)
 			g->ip_rd = (struct gp_read){ .src = site->at_exit ? GP_SRC_SAVED : GP_SRC_REG,
 						     .reg = GP_IP, .size = 8 };
 		site->nguards++;
@@ -144,7 +144,8 @@ static int place_guards(struct go_spec *s, struct site *site)
 		struct guard *g = &site->guard[i];
 
 		if ((g->slot = place_read(s, site, &g->rd)) < 0 ||
-		    (g->op == GO_GUARD_ONE_OF && (g->ip_slot = place_read(s, site, &g->ip_rd)) < 0))
+		    (g->op == PROBE_GUARD_ONE_OF &&
+		     (g->ip_slot = place_read(s, site, &g->ip_rd)) < 0))
 			return -1;
 	}
 	return 0;
@@ -156,18 +157,18 @@ static int dwarf_read(struct reader *r, struct site *site, struct field *f,
 	struct go_spec *s = r->s;
 	struct probe_binary *b = r->b;
 	Dwarf_Die *fn = r->fn;
-	struct go_value v;
-	char *why = word >= 0 ? go_string_word(b, fn, expr, site->at_exit, word, &v) :
-		    f->nil_test ? go_nil_word(b, fn, expr, site->at_exit, &v) :
-		    f->addr ? go_addr_word(b, fn, expr, site->at_exit, &v) :
-		    go_expr(b, fn, expr, site->at_exit, &v);
+	struct probe_value v;
+	char *why = word >= 0 ? probe_string_word(b, fn, expr, site->at_exit, word, &v) :
+		    f->nil_test ? probe_nil_word(b, fn, expr, site->at_exit, &v) :
+		    f->addr ? probe_addr_word(b, fn, expr, site->at_exit, &v) :
+		    probe_expr(b, fn, expr, site->at_exit, &v);
 
 	if (why)
 		return unresolved(s, f->line, b, why);
 	if (v.nvariants && variant_table(s, f, &v, expr))
 		return -1;
 	is_len |= word >= 0;
-	if (!is_len && f->table && v.kind == GO_KIND_BOOL)
+	if (!is_len && f->table && v.kind == PROBE_KIND_BOOL)
 		return gospec_refuse(s, f->line,
 				     "%s is %s: a table names integers", expr, v.type);
 	if (!is_len && !f->table && (v.kind != f->kind || v.size != f->size))
@@ -326,7 +327,7 @@ static int resolve_site(struct reader *r, struct site *site)
 static int read_goid(struct go_spec *s, struct probe_binary *b, Dwarf_Die *d,
 		     struct site *site, struct gp_site *gp)
 {
-	struct go_value v;
+	struct probe_value v;
 	char *why;
 	int open = 0;
 
@@ -338,7 +339,7 @@ static int read_goid(struct go_spec *s, struct probe_binary *b, Dwarf_Die *d,
 		return gospec_refuse(s, site->line,
 				     "event %s reads %d values and 'while' needs one more",
 				     site->ev[0].name, GP_MAX_READS);
-	if ((why = go_expr(b, d, "goid", 0, &v)))
+	if ((why = probe_expr(b, d, "goid", 0, &v)))
 		return unresolved(s, site->line, b, why);
 	site->goid_slot = (int)gp->nreads;
 	gp->reads[gp->nreads++] = v.rd;
@@ -370,7 +371,7 @@ static int resolve_func(struct go_spec *s, struct probe_binary *b, struct func *
 				     "never returns): a return event would never come; probe "
 				     "the return of its caller", probe_path(b), fn->name);
 	if (fn->exit)
-		fn->exit->at_exit = gf.uretprobe ? GO_AT_RETPROBE : GO_AT_RET;
+		fn->exit->at_exit = gf.uretprobe ? PROBE_AT_RETPROBE : PROBE_AT_RET;
 	if (fn->entry) {
 		if (resolve_site(&r, fn->entry))
 			return -1;

@@ -12,8 +12,8 @@
 #include "../capture/err.h"
 #include "../capture/json.h"
 #include "engine.h"
+#include "expr.h"
 #include "goeval.h"
-#include "goexpr.h"
 
 #define MAX_FUNCS 64
 #define MAX_FIELDS 48		/* of a site (computed ones read nothing) */
@@ -53,15 +53,15 @@ struct table {
  */
 struct variant_map {
 	int n;
-	unsigned long long value[GO_MAX_VARIANTS];
-	int has_value[GO_MAX_VARIANTS];
-	int index[GO_MAX_VARIANTS];
+	unsigned long long value[RUST_MAX_VARIANTS];
+	int has_value[RUST_MAX_VARIANTS];
+	int index[RUST_MAX_VARIANTS];
 };
 
 struct field {
 	char *name;             /* dotted: nested objects */
 	long line;
-	enum go_kind kind;
+	enum probe_kind kind;
 	int size;
 	int slot;               /* first read */
 	int count;              /* 0: one value; N: at most N elements */
@@ -127,17 +127,17 @@ struct state {
 
 /*
  * A read of @target holds only if the read of @slot passes @op against @k
- * (goexpr.h: a slice index below its length, an interface's dynamic
+ * (expr.h: a slice index below its length, an interface's dynamic
  * type); else @target is nil.  @rd is @slot's read until it has one.
- * GO_GUARD_ONE_OF's addresses are moved by the bias the probe's address,
+ * PROBE_GUARD_ONE_OF's addresses are moved by the bias the probe's address,
  * @ip_rd read into @ip_slot, tells.
  */
 struct guard {
 	struct gp_read rd, ip_rd;
 	int slot, target, ip_slot;
-	enum go_guard_op op;
+	enum probe_guard_op op;
 	unsigned long long k;
-	struct go_addrs one_of;
+	struct probe_addrs one_of;
 };
 
 struct site {
@@ -227,8 +227,8 @@ void gospec_field_free(struct field *f);
  * @what the number as the spec wrote it: -1.
  */
 int gospec_fits(struct go_spec *s, long line, const char *what,
-		unsigned long long v, enum go_kind kind, int size);
+		unsigned long long v, enum probe_kind kind, int size);
 /* The name of a field type of @kind and @size, as a spec writes it. */
-const char *gospec_type_label(enum go_kind kind, int size);
+const char *gospec_type_label(enum probe_kind kind, int size);
 
 #endif

@@ -13,7 +13,7 @@
 #include <cJSON.h>
 #include "../capture/err.h"
 #include "engine.h"
-#include "goexpr.h"
+#include "expr.h"
 
 struct go_spec;
 
@@ -43,7 +43,7 @@ struct go_spec_read {
 	int is_len;             /* a length (any integer) */
 	int word;               /* word W of a str's bytes, or -1 */
 	int nil_test;           /* 1: EXPR == nil, 2: EXPR != nil (a bool) */
-	enum go_kind kind;      /* the field's type */
+	enum probe_kind kind;      /* the field's type */
 	int size;
 	const char *const *names;   /* its names table (NULL: "-"), or NULL */
 	int nnames;

@@ -2,7 +2,7 @@
 /*
  * The System V ABI (x86-64) beside Go's: where a C or C++ function is
  * probed and where its arguments and result are, from its DWARF (libdw)
- * and call-frame information.  binary.c and goexpr.c call these for a
+ * and call-frame information.  binary.c and expr.c call these for a
  * binary whose language (DW_AT_language) is not Go; the spec language
  * and the reads they yield (struct gp_read) are the same.
  *

@@ -78,7 +78,7 @@ static void plan_read(void *arg, const struct go_spec_read *rd)
 		    (rd->nil_test == 2 ? JW_READ_NOT_NIL : 0);
 
 	fprintf(f, "read\t%d\t%d\t%ld\t%c\t%d\t%d\t%d\t%s", rd->site, rd->slot, rd->line,
-		rd->kind == GO_KIND_SIGNED ? 's' : rd->kind == GO_KIND_BOOL ? 'b' : 'u',
+		rd->kind == PROBE_KIND_SIGNED ? 's' : rd->kind == PROBE_KIND_BOOL ? 'b' : 'u',
 		rd->size, flags, rd->word, rd->expr);
 	for (int i = 0; i < rd->nnames; i++)
 		fprintf(f, "\t%s", rd->names[i] ? rd->names[i] : "-");

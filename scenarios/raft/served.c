@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "../../bpf/binary.h"
 #include "../../bpf/engine.h"
-#include "../../bpf/goexpr.h"
+#include "../../bpf/expr.h"
 #include "../../bpf/gospec.h"
 #include "../../capture/die.h"
 #include "../../capture/err.h"
@@ -133,8 +133,8 @@ static int probe_args(struct served *s, const char *func, const char *const args
 	if (probe_subprogram(b, func, &fn, &err))
 		die_err(&err);
 	for (; args[site.nreads]; site.nreads++) {
-		struct go_value v;
-		char *why = go_expr(b, &fn, args[site.nreads], 0, &v);
+		struct probe_value v;
+		char *why = probe_expr(b, &fn, args[site.nreads], 0, &v);
 
 		if (why)
 			die(EXIT_CAPTURE_FAILED, "%s: %s: %s", probe_path(b), func, why);

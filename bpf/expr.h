@@ -24,15 +24,15 @@
  * read must be a boolean or an integer of 1, 2, 4 or 8 bytes: an address
  * would make the output differ from run to run.
  */
-#ifndef GOEXPR_H
-#define GOEXPR_H
+#ifndef PROBE_EXPR_H
+#define PROBE_EXPR_H
 
 #include "binary.h"
 #include "goprobe.h"
 
-enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
+enum probe_kind { PROBE_KIND_SIGNED, PROBE_KIND_UNSIGNED, PROBE_KIND_BOOL };
 
-#define GO_MAX_GUARDS 4
+#define PROBE_MAX_GUARDS 4
 
 /*
  * What a value's read is good only under, checked by the consumer: the
@@ -42,9 +42,11 @@ enum go_kind { GO_KIND_SIGNED, GO_KIND_UNSIGNED, GO_KIND_BOOL };
  * of @one_of's addresses (a Rust trait object's vtable).  Otherwise (or when @rd is
  * nil) the value is missing, never what the read found there.
  */
-enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL, GO_GUARD_UNEQUAL, GO_GUARD_ONE_OF };
+enum probe_guard_op {
+	PROBE_GUARD_ABOVE, PROBE_GUARD_EQUAL, PROBE_GUARD_UNEQUAL, PROBE_GUARD_ONE_OF
+};
 
-#define GO_MAX_ADDRS 8
+#define PROBE_MAX_ADDRS 8
 
 /*
  * Addresses in the binary's file, @a[0..@n) (the copies of one vtable
@@ -54,41 +56,41 @@ enum go_guard_op { GO_GUARD_ABOVE, GO_GUARD_EQUAL, GO_GUARD_UNEQUAL, GO_GUARD_ON
  * probe's address on the kernels measured; a kernel reporting the byte
  * past its trap gives the same bias).
  */
-struct go_addrs {
-	unsigned long long a[GO_MAX_ADDRS];
+struct probe_addrs {
+	unsigned long long a[PROBE_MAX_ADDRS];
 	int n;
 	unsigned long long pc;
 };
 
-struct go_guard {
+struct probe_guard {
 	struct gp_read rd;
-	int is_arg_reg;         /* as go_value's */
-	enum go_guard_op op;
+	int is_arg_reg;         /* as probe_value's */
+	enum probe_guard_op op;
 	unsigned long long k;
-	struct go_addrs one_of;
+	struct probe_addrs one_of;
 };
 
-#define GO_MAX_VARIANTS 32
+#define RUST_MAX_VARIANTS 32
 
 /* A Rust enum's variant: its name, and the discriminant that selects it. */
-struct go_variant {
+struct rust_variant {
 	char name[64];
 	unsigned long long value;
 	int has_value;          /* 0: every value no other variant has */
 };
 
-struct go_value {
+struct probe_value {
 	struct gp_read rd;      /* src GP_SRC_REG or GP_SRC_STACK, as at entry */
 	int is_arg_reg;         /* starts from an argument's register: at a
 				 * return, read it from the saved arguments */
-	enum go_kind kind;
+	enum probe_kind kind;
 	int size;               /* bytes */
 	char type[128];         /* the Go type's name, for messages */
-	struct go_guard guard[GO_MAX_GUARDS];
+	struct probe_guard guard[PROBE_MAX_GUARDS];
 	int nguards;
 	/* A Rust enum read whole: rd reads its discriminant, which selects
 	 * one of these (a table's field names them). */
-	struct go_variant variant[GO_MAX_VARIANTS];
+	struct rust_variant variant[RUST_MAX_VARIANTS];
 	int nvariants;
 };
 
@@ -97,37 +99,37 @@ struct go_value {
  * return as the kernel's uretprobe sees it, after the RET: the frame is
  * gone, engine.h).
  */
-enum { GO_AT_ENTRY, GO_AT_RET, GO_AT_RETPROBE };
+enum { PROBE_AT_ENTRY, PROBE_AT_RET, PROBE_AT_RETPROBE };
 
 /*
  * Resolve @expr in function @func (whose DWARF subprogram is @fn), at a
  * return when @at_exit (results may be named there, not at entry): one
  * of the above.  Returns NULL, or why not (caller frees).
  */
-char *go_expr(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-	      int at_exit, struct go_value *out);
+char *probe_expr(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+		 int at_exit, struct probe_value *out);
 
 /*
  * The 8-byte word @word of string @expr's bytes (word 0: bytes 0 to 7),
- * as go_expr() resolves a value; the bytes past the string's length are
+ * as probe_expr() resolves a value; the bytes past the string's length are
  * whatever memory follows it, for the caller to mask.
  */
-char *go_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-		     int at_exit, int word, struct go_value *out);
+char *probe_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+			int at_exit, int word, struct probe_value *out);
 
 /*
  * For "EXPR == nil": the word of @expr that is 0 when it is nil (a
  * pointer, map, chan or func itself, an interface's type word, a slice's
  * array), for the consumer to test; its kind says bool, its read is 8 bytes.
  */
-char *go_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-		  int at_exit, struct go_value *out);
+char *probe_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+		     int at_exit, struct probe_value *out);
 
 /*
  * For an addr field: pointer @expr's value, an address, as an 8-byte
  * unsigned read that the consumer writes only as its object's number.
  */
-char *go_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-		   int at_exit, struct go_value *out);
+char *probe_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+		      int at_exit, struct probe_value *out);
 
 #endif

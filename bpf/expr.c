@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Go expressions resolved to probe reads through DWARF: see goexpr.h. */
+/* Go expressions resolved to probe reads through DWARF: see expr.h. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <dwarf.h>
@@ -14,7 +14,7 @@
 #include "../capture/json.h"
 #include "describe.h"
 #include "dwarf-vars.h"
-#include "goexpr.h"
+#include "expr.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
@@ -50,7 +50,7 @@ struct walk {
 	int bit_off, bit_size;  /* a C bit-field's bits in the unit read */
 	struct gp_read rd;
 	Dwarf_Die type;
-	struct go_guard guard[GO_MAX_GUARDS];
+	struct probe_guard guard[PROBE_MAX_GUARDS];
 	int nguards;
 	int is_int;             /* a len: an int, whatever the field counting it */
 	int at_exit;            /* read at a return */
@@ -220,7 +220,7 @@ static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 	if (reg == -1)
 		return why(w, "argument %s is based on a register the probe cannot read",
 			   name);
-	if (w->at_exit == GO_AT_RETPROBE && reg != SYSV_SP && a == DW_OP_fbreg)
+	if (w->at_exit == PROBE_AT_RETPROBE && reg != SYSV_SP && a == DW_OP_fbreg)
 		return dead_slot(w, name);
 	if (reg == SYSV_SP && w->at_exit) {
 		/*
@@ -237,9 +237,9 @@ static char *sysv_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 			free(e);
 			return r;
 		}
-		if (w->at_exit == GO_AT_RETPROBE && off < k)
+		if (w->at_exit == PROBE_AT_RETPROBE && off < k)
 			return dead_slot(w, name);
-		off += (w->at_exit == GO_AT_RETPROBE ? 0 : 8) - k;
+		off += (w->at_exit == PROBE_AT_RETPROBE ? 0 : 8) - k;
 	}
 	cur->stack = reg == SYSV_SP;
 	cur->mem = !cur->stack;
@@ -744,10 +744,10 @@ static int embedded(Dwarf_Die *t, const char *name, int depth,
 
 static char *promoted(struct walk *w, const char *name);
 static char *assertion(struct walk *w, const char *type);
-static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
+static char *add_guard(struct walk *w, struct walk *at, enum probe_guard_op op,
 		       unsigned long long k, int size);
-static void take_value(struct walk *w, enum go_kind kind, int size,
-		       struct go_value *out);
+static void take_value(struct walk *w, enum probe_kind kind, int size,
+		       struct probe_value *out);
 
 /* A struct (C's unions and C++'s classes too: no Go type is either). */
 static int is_aggregate(Dwarf_Die *t)
@@ -846,7 +846,7 @@ static char *discriminant(struct walk *w, Dwarf_Die *vp, long *off, int *size)
  * none for the one that takes every other value), the member of each into
  * @m; how many, or -1 (DW_AT_discr_list's ranges, too many).
  */
-static int variants(Dwarf_Die *vp, int size, struct go_variant *v, Dwarf_Die *m)
+static int variants(Dwarf_Die *vp, int size, struct rust_variant *v, Dwarf_Die *m)
 {
 	Dwarf_Die var;
 	int n = 0;
@@ -860,7 +860,7 @@ static int variants(Dwarf_Die *vp, int size, struct go_variant *v, Dwarf_Die *m)
 
 		if (dwarf_tag(&var) != DW_TAG_variant)
 			continue;
-		if (n == GO_MAX_VARIANTS || dwarf_hasattr(&var, DW_AT_discr_list) ||
+		if (n == RUST_MAX_VARIANTS || dwarf_hasattr(&var, DW_AT_discr_list) ||
 		    dwarf_child(&var, &m[n]) || dwarf_tag(&m[n]) != DW_TAG_member ||
 		    !(name = dwarf_diename(&m[n])))
 			return -1;
@@ -874,7 +874,7 @@ static int variants(Dwarf_Die *vp, int size, struct go_variant *v, Dwarf_Die *m)
 
 /* The enum's variants, discriminant and members: NULL, or why not. */
 static char *enum_parts(struct walk *w, Dwarf_Die *vp, long *off, int *size,
-			struct go_variant *v, Dwarf_Die *m, int *n)
+			struct rust_variant *v, Dwarf_Die *m, int *n)
 {
 	char *e = discriminant(w, vp, off, size);
 
@@ -883,7 +883,7 @@ static char *enum_parts(struct walk *w, Dwarf_Die *vp, long *off, int *size,
 	*n = variants(vp, *size, v, m);
 	return *n < 0 ? why(w, "enum %s: variants the probe cannot tell apart "
 			    "(discriminant ranges, or more than %d)", type_name(&w->type),
-			    GO_MAX_VARIANTS) : NULL;
+			    RUST_MAX_VARIANTS) : NULL;
 }
 
 /*
@@ -893,8 +893,8 @@ static char *enum_parts(struct walk *w, Dwarf_Die *vp, long *off, int *size,
  */
 static char *variant(struct walk *w, Dwarf_Die *vp, const char *name)
 {
-	struct go_variant v[GO_MAX_VARIANTS];
-	Dwarf_Die m[GO_MAX_VARIANTS];
+	struct rust_variant v[RUST_MAX_VARIANTS];
+	Dwarf_Die m[RUST_MAX_VARIANTS];
 	struct strbuf names = STRBUF_INIT;
 	struct walk at;
 	Dwarf_Attribute a;
@@ -918,8 +918,8 @@ static char *variant(struct walk *w, Dwarf_Die *vp, const char *name)
 	advance(&at, off);
 	for (int i = 0; i < n && !e; i++)
 		if (v[k].has_value ? i == k : i != k && v[i].has_value)
-			e = add_guard(w, &at, v[k].has_value ? GO_GUARD_EQUAL : GO_GUARD_UNEQUAL,
-				      v[i].value, size);
+			e = add_guard(w, &at, v[k].has_value ? PROBE_GUARD_EQUAL :
+				      PROBE_GUARD_UNEQUAL, v[i].value, size);
 	if (e)
 		return e;
 	if (dwarf_formudata(dwarf_attr(&m[k], DW_AT_data_member_location, &a), &loc) ||
@@ -931,9 +931,9 @@ static char *variant(struct walk *w, Dwarf_Die *vp, const char *name)
 }
 
 /* An enum read whole: its discriminant, and the variants it selects. */
-static char *enum_value(struct walk *w, Dwarf_Die *vp, struct go_value *out)
+static char *enum_value(struct walk *w, Dwarf_Die *vp, struct probe_value *out)
 {
-	Dwarf_Die m[GO_MAX_VARIANTS];
+	Dwarf_Die m[RUST_MAX_VARIANTS];
 	long off;
 	int size;
 	char *e = enum_parts(w, vp, &off, &size, out->variant, m, &out->nvariants);
@@ -944,7 +944,7 @@ static char *enum_value(struct walk *w, Dwarf_Die *vp, struct go_value *out)
 	advance(w, off);
 	if (!w->mem && (e = place(w)))
 		return e;
-	take_value(w, GO_KIND_UNSIGNED, size, out);
+	take_value(w, PROBE_KIND_UNSIGNED, size, out);
 	return NULL;
 }
 
@@ -1263,14 +1263,14 @@ static char *reachable(struct walk *w, long i, Dwarf_Word esize)
 }
 
 /* A guard of @w's value: @at's value (@size bytes) is above (equal, unequal to) @k. */
-static char *add_guard(struct walk *w, struct walk *at, enum go_guard_op op,
+static char *add_guard(struct walk *w, struct walk *at, enum probe_guard_op op,
 		       unsigned long long k, int size)
 {
-	struct go_guard *g = &w->guard[w->nguards];
+	struct probe_guard *g = &w->guard[w->nguards];
 	char *e;
 
-	if (w->nguards == GO_MAX_GUARDS)
-		return why(w, "more than %d slice indexes and assertions", GO_MAX_GUARDS);
+	if (w->nguards == PROBE_MAX_GUARDS)
+		return why(w, "more than %d slice indexes and assertions", PROBE_MAX_GUARDS);
 	if (!at->mem && (e = place(at)))
 		return e;
 	g->rd = at->rd;
@@ -1325,7 +1325,7 @@ static char *element(struct walk *w, long i)
 		return why(w, "%s is neither a slice nor an array", type_name(&w->type));
 	at = *w;
 	if ((e = seq_len(&at)) ||
-	    (e = add_guard(w, &at, GO_GUARD_ABOVE, (unsigned long)i, 8)))
+	    (e = add_guard(w, &at, PROBE_GUARD_ABOVE, (unsigned long)i, 8)))
 		return e;
 	if ((e = seq_data(w, &sub)))
 		return e;
@@ -1338,15 +1338,15 @@ static char *element(struct walk *w, long i)
 	return NULL;
 }
 
-static void take_guards(const struct walk *w, struct go_value *out)
+static void take_guards(const struct walk *w, struct probe_value *out)
 {
 	memcpy(out->guard, w->guard, sizeof(out->guard));
 	out->nguards = w->nguards;
 }
 
 /* The walk's read, @size bytes of @kind, as the value (placed already). */
-static void take_value(struct walk *w, enum go_kind kind, int size,
-		       struct go_value *out)
+static void take_value(struct walk *w, enum probe_kind kind, int size,
+		       struct probe_value *out)
 {
 	w->rd.size = (unsigned char)size;
 	out->kind = kind;
@@ -1412,11 +1412,11 @@ static int enum_base(Dwarf_Die *t)
 }
 
 /* The final value: a boolean or an integer that fits a read. */
-static char *finish(struct walk *w, struct go_value *out)
+static char *finish(struct walk *w, struct probe_value *out)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word enc, size;
-	enum go_kind kind;
+	enum probe_kind kind;
 	Dwarf_Die vp;
 	char *e;
 	char atomic[MAX_NAME];
@@ -1427,7 +1427,7 @@ static char *finish(struct walk *w, struct go_value *out)
 		if (!w->mem && (e = place(w)))
 			return e;
 		snprintf(out->type, sizeof(out->type), "%s", atomic);
-		take_value(w, GO_KIND_BOOL, 1, out);
+		take_value(w, PROBE_KIND_BOOL, 1, out);
 		return NULL;
 	}
 
@@ -1453,12 +1453,12 @@ static char *finish(struct walk *w, struct go_value *out)
 		return e;
 	if (w->is_int)
 		snprintf(out->type, sizeof(out->type), "int");
-	kind = enc == DW_ATE_boolean ? GO_KIND_BOOL :
+	kind = enc == DW_ATE_boolean ? PROBE_KIND_BOOL :
 	       enc == DW_ATE_signed || enc == DW_ATE_signed_char || w->is_int ?
-	       GO_KIND_SIGNED : GO_KIND_UNSIGNED;
+	       PROBE_KIND_SIGNED : PROBE_KIND_UNSIGNED;
 	w->rd.bit_off = (unsigned char)w->bit_off;
 	w->rd.bit_size = (unsigned char)w->bit_size;
-	w->rd.bit_signed = w->bit_size && kind == GO_KIND_SIGNED;
+	w->rd.bit_signed = w->bit_size && kind == PROBE_KIND_SIGNED;
 	take_value(w, kind, (int)size, out);
 	return NULL;
 }
@@ -1497,12 +1497,12 @@ static int trait_object(Dwarf_Die *t, char *trait)
 /*
  * x.(*T) of a Rust trait object: what its pointer points to, as a T,
  * guarded by its vtable: one of <T as Trait>'s (the probe's address
- * tells a position-independent binary's load bias, goexpr.h).
+ * tells a position-independent binary's load bias, expr.h).
  */
 static char *dyn_assertion(struct walk *w, const char *trait, const char *type)
 {
-	Dwarf_Addr addr[GO_MAX_ADDRS], pc;
-	struct go_guard *g = &w->guard[w->nguards];
+	Dwarf_Addr addr[PROBE_MAX_ADDRS], pc;
+	struct probe_guard *g = &w->guard[w->nguards];
 	struct cap_err err;
 	struct walk at;
 	Dwarf_Die t;
@@ -1511,17 +1511,17 @@ static char *dyn_assertion(struct walk *w, const char *trait, const char *type)
 
 	if (*type != '*')
 		return why(w, ".(%s): a trait object is asserted to point to a type, .(*T)", type);
-	n = rust_vtables(probe_dwarf(w->b), type + 1, trait, addr, GO_MAX_ADDRS, &t);
+	n = rust_vtables(probe_dwarf(w->b), type + 1, trait, addr, PROBE_MAX_ADDRS, &t);
 	if (n == 0)
 		return why(w, ".(%s): no vtable of <%s as %s> in the binary's DWARF (no %s is "
 			   "ever a dyn %s there)", type, type + 1, trait, type + 1, trait);
 	if (n < 0)
 		return why(w, ".(%s): more than %d vtables of <%s as %s> (one per codegen unit)",
-			   type, GO_MAX_ADDRS, type + 1, trait);
+			   type, PROBE_MAX_ADDRS, type + 1, trait);
 	if (sysv_probe_pc(w->b, w->fn, &pc, &err))
 		return xstrdup(err.msg);
 	at = *w;
-	if ((e = member(&at, "vtable")) || (e = add_guard(w, &at, GO_GUARD_ONE_OF, 0, 8)))
+	if ((e = member(&at, "vtable")) || (e = add_guard(w, &at, PROBE_GUARD_ONE_OF, 0, 8)))
 		return e;
 	for (int i = 0; i < n; i++)
 		g->one_of.a[i] = addr[i];
@@ -1562,7 +1562,7 @@ static char *assertion(struct walk *w, const char *type)
 	at = *w;
 	if ((e = member(&at, word)) ||
 	    (!strcmp(word, "tab") && (e = member(&at, "Type"))) ||
-	    (e = add_guard(w, &at, GO_GUARD_EQUAL, desc, 8)) || (e = member(w, "data")))
+	    (e = add_guard(w, &at, PROBE_GUARD_EQUAL, desc, 8)) || (e = member(w, "data")))
 		return e;
 	w->type = t;
 	return NULL;
@@ -1650,7 +1650,7 @@ static const char *func_name(Dwarf_Die *fn)
 	return n ? n : "?";
 }
 
-static char *goid(struct probe_binary *b, struct go_value *out)
+static char *goid(struct probe_binary *b, struct probe_value *out)
 {
 	struct cap_err err;
 	long off = probe_member(b, "runtime.g", "goid", &err);
@@ -1660,25 +1660,25 @@ static char *goid(struct probe_binary *b, struct go_value *out)
 	memset(out, 0, sizeof(*out));
 	out->rd = (struct gp_read){ .src = GP_SRC_REG, .reg = GP_R14, .nhops = 1,
 				    .size = 8, .off = { (int)off } };
-	out->kind = GO_KIND_UNSIGNED;
+	out->kind = PROBE_KIND_UNSIGNED;
 	out->size = 8;
 	snprintf(out->type, sizeof(out->type), "int64");
 	return NULL;
 }
 
 /* The thread's id where there are no goroutines (GP_TID, goprobe.h). */
-static char *thread_id(struct go_value *out)
+static char *thread_id(struct probe_value *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->rd = (struct gp_read){ .src = GP_SRC_REG, .reg = GP_TID, .size = 8 };
-	out->kind = GO_KIND_UNSIGNED;
+	out->kind = PROBE_KIND_UNSIGNED;
 	out->size = 8;
 	snprintf(out->type, sizeof(out->type), "thread id");
 	return NULL;
 }
 
-char *go_expr(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-	      int at_exit, struct go_value *out)
+char *probe_expr(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+		 int at_exit, struct probe_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	const char *p = expr, *end = NULL;
@@ -1730,8 +1730,8 @@ static char *whole_path(struct walk *w, Dwarf_Die *fn, const char *expr, int at_
 	return e;
 }
 
-char *go_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-		     int at_exit, int word, struct go_value *out)
+char *probe_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+			int at_exit, int word, struct probe_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	char *e;
@@ -1752,12 +1752,12 @@ char *go_string_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		return why(&w, "%s is neither a string nor a []byte", out->type);
 	if ((e = deref(&w, 8L * word)))
 		return e;
-	take_value(&w, GO_KIND_UNSIGNED, 8, out);
+	take_value(&w, PROBE_KIND_UNSIGNED, 8, out);
 	return NULL;
 }
 
-char *go_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-		   int at_exit, struct go_value *out)
+char *probe_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+		      int at_exit, struct probe_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	char *e;
@@ -1770,12 +1770,12 @@ char *go_addr_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 		return why(&w, "%s is no pointer: an addr field reads one", type_name(&w.type));
 	if (!w.mem && (e = place(&w)))
 		return e;
-	take_value(&w, GO_KIND_UNSIGNED, 8, out);
+	take_value(&w, PROBE_KIND_UNSIGNED, 8, out);
 	return NULL;
 }
 
-char *go_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
-		  int at_exit, struct go_value *out)
+char *probe_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
+		     int at_exit, struct probe_value *out)
 {
 	struct walk w = { .b = b, .fn = fn, .expr = expr, .func = func_name(fn) };
 	const char *word;
@@ -1794,7 +1794,7 @@ char *go_nil_word(struct probe_binary *b, Dwarf_Die *fn, const char *expr,
 			   type_name(&w.type));
 	if (e || (!w.mem && (e = place(&w))))
 		return e;
-	take_value(&w, GO_KIND_BOOL, 8, out);
+	take_value(&w, PROBE_KIND_BOOL, 8, out);
 	out->size = 1;          /* a bool, from the 8-byte word */
 	return NULL;
 }
