@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* What a Go binary offers a probe spec: see describe.h. */
+/* What a binary offers a probe spec: see describe.h. */
 #include <dwarf.h>
 #include <stdbool.h>
 #include <fnmatch.h>
@@ -28,7 +28,7 @@ static int type_of(Dwarf_Die *d, Dwarf_Die *t)
 	return dwarf_formref_die(dwarf_attr_integrate(d, DW_AT_type, &a), t) ? 0 : -1;
 }
 
-/* C's types say struct, union, enum (the binary go_describe() describes is C). */
+/* C's types say struct, union, enum (the binary probe_describe() describes is C). */
 static int c_types;
 
 /*
@@ -660,8 +660,8 @@ static const char *default_pattern(struct probe_binary *b, const struct function
 	return "*";
 }
 
-int go_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
-		struct cap_err *err)
+int probe_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
+		   struct cap_err *err)
 {
 	struct function f = { .name = what };
 	struct functions all;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a Go binary offers a probe spec, read from its DWARF (libdw), so
+ * What a binary offers a probe spec, read from its DWARF (libdw), so
  * that a spec can be written without its source: `capture go --describe`
  * lists the functions matching a pattern, and describes one function (its
  * arguments and results with the names a spec uses, `~r0` for unnamed
@@ -10,8 +10,8 @@
  * free of addresses unless asked: the same binary gives the same text.
  * And "did you mean" for a name a spec got wrong.
  */
-#ifndef GO_DESCRIBE_H
-#define GO_DESCRIBE_H
+#ifndef PROBE_DESCRIBE_H
+#define PROBE_DESCRIBE_H
 
 #include <stdio.h>
 #include <elfutils/libdw.h>
@@ -26,8 +26,8 @@ struct cap_err;
  * stack check and RETs.  Matching nothing is -1 with @err
  * (EXIT_BAD_INPUT), with the names nearest to @what.
  */
-int go_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
-		struct cap_err *err);
+int probe_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
+		   struct cap_err *err);
 
 /*
  * " (did you mean A, B or C?)": the names nearest @name (by edit distance,

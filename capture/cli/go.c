@@ -332,7 +332,7 @@ static void describe_binary(const struct go_opts *o, const struct opt_command *c
 	if (o->spec || o->pid)
 		opt_usage(cmd, 0);
 	b = probe_open(o->describe, &err);
-	if (!b || go_describe(b, what, addresses, stdout, &err))
+	if (!b || probe_describe(b, what, addresses, stdout, &err))
 		die_err(&err);
 	probe_close(b);
 }
