@@ -5,7 +5,8 @@ BPF_OBJ   := $(BPF_BUILD)/goprobe.bpf.o
 # Debian installs it in /usr/sbin, which a user's PATH lacks (make check).
 BPFTOOL   ?= $(or $(shell command -v bpftool),/usr/sbin/bpftool)
 
-CAPTURE_SRC  += bpf/engine.c bpf/attach.c bpf/binary.c bpf/expr.c bpf/readplan.c bpf/goeval.c \
+CAPTURE_SRC  += bpf/engine.c bpf/attach.c bpf/binary.c bpf/expr.c bpf/expr-walk.c \
+		 bpf/expr-go.c bpf/expr-sysv.c bpf/expr-rust.c bpf/readplan.c bpf/goeval.c \
 		 bpf/gospec.c bpf/gospec-parse.c bpf/gospec-resolve.c bpf/gospec-record.c \
 		 bpf/gocommand.c bpf/describe.c bpf/sysv-resolve.c bpf/rust-names.c \
 		 bpf/debuginfo.c bpf/libraries.c bpf/dwarf-vars.c
