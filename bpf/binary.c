@@ -14,9 +14,9 @@
 #include "../capture/err.h"
 #include "binary.h"
 #include "debuginfo.h"
-#include "describe.h"
 #include "dwarf-vars.h"
 #include "gocommand.h"
+#include "nearest.h"
 #include "rust-names.h"
 #include "sysv-resolve.h"
 
@@ -291,6 +291,46 @@ int probe_each_function(struct probe_binary *b,
 			return 1;
 	}
 	return 0;
+}
+
+struct function_names {
+	struct names *all, *inlined;
+};
+
+static int add_function_name(Dwarf_Die *d, const char *n, const char *base, void *arg)
+{
+	struct function_names *f = arg;
+
+	if (dwarf_hasattr(d, DW_AT_declaration))	/* another unit defines it */
+		return 0;
+	names_add(f->all, n);
+	if (strcmp(base, n))	/* a generic function's, naming every instantiation */
+		names_add(f->all, base);
+	if (f->inlined && dwarf_hasattr(d, DW_AT_inline))
+		names_add(f->inlined, n);
+	return 0;
+}
+
+void probe_function_names(struct probe_binary *b, struct names *all,
+			  struct names *inlined)
+{
+	struct function_names f = { all, inlined };
+
+	probe_each_function(b, add_function_name, &f);
+	names_sort(all);
+	if (inlined)
+		names_sort(inlined);
+}
+
+const char *probe_nearest_function(struct probe_binary *b, const char *name)
+{
+	struct names all = { 0 };
+	const char *s;
+
+	probe_function_names(b, &all, NULL);
+	s = names_nearest(&all, name);
+	names_free(&all);
+	return s;
 }
 
 struct die_query {
@@ -652,7 +692,7 @@ int probe_subprogram(struct probe_binary *b, const char *name, Dwarf_Die *out,
 		return 0;
 	if (!q.nfound)
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: no function %s%s", b->path, name,
-				go_nearest_function(b, name));
+				probe_nearest_function(b, name));
 	*out = q.found;
 	return 0;
 }
@@ -735,6 +775,20 @@ const struct probe_vars *probe_variables(struct probe_binary *b)
 		b->vars_read = 1;
 	}
 	return &b->vars;
+}
+
+const char *probe_nearest_variable(struct probe_binary *b, const char *name)
+{
+	const struct probe_vars *vs = probe_variables(b);
+	struct names l = { 0 };
+	const char *s;
+
+	for (size_t i = 0; i < vs->n; i++)
+		names_add(&l, vs->v[i].name);
+	names_sort(&l);
+	s = names_nearest(&l, name);
+	names_free(&l);
+	return s;
 }
 
 /*

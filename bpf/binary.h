@@ -110,6 +110,20 @@ int probe_each_function(struct probe_binary *b,
  */
 int probe_each_named(struct probe_binary *b, const char *name,
 		     int (*fn)(Dwarf_Die *, void *), void *arg);
+/*
+ * Every function's name as a spec names it into @all, a generic one's
+ * base name too, and those with an abstract (inlined) instance into
+ * @inlined unless it is NULL; each sorted (bpf/nearest.h).
+ */
+struct names;
+void probe_function_names(struct probe_binary *b, struct names *all,
+			  struct names *inlined);
+/*
+ * " (did you mean A, B or C?)": @b's functions, or its variables, nearest
+ * @name, or "" (nearest.h: a static buffer).
+ */
+const char *probe_nearest_function(struct probe_binary *b, const char *name);
+const char *probe_nearest_variable(struct probe_binary *b, const char *name);
 /* Is the binary Rust's (its names demangled, its types Rust's)? */
 int probe_is_rust(const struct probe_binary *b);
 /* Byte offset of @member in struct @type ("go.etcd.io/raft/v3.raft"), or -1. */

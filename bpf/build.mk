@@ -9,7 +9,7 @@ CAPTURE_SRC  += bpf/engine.c bpf/attach.c bpf/binary.c bpf/expr.c bpf/expr-walk.
 		 bpf/expr-go.c bpf/expr-sysv.c bpf/expr-rust.c bpf/readplan.c bpf/goeval.c \
 		 bpf/gospec.c bpf/gospec-parse.c bpf/gospec-resolve.c bpf/gospec-record.c \
 		 bpf/gocommand.c bpf/describe.c bpf/sysv-resolve.c bpf/rust-names.c \
-		 bpf/debuginfo.c bpf/libraries.c bpf/dwarf-vars.c
+		 bpf/debuginfo.c bpf/libraries.c bpf/dwarf-vars.c bpf/nearest.c
 CAPTURE_LIBS += -lbpf -lelf -ldw -lcapstone -liberty
 CAPTURE_DEPS += $(BPF_BUILD)/goprobe.skel.h
 CFLAGS       += -I$(BPF_BUILD)

@@ -8,13 +8,11 @@
  * level down, embedded fields with what they promote; whether it can be
  * probed: its RET sites, or the calls it is inlined into).  Sorted and
  * free of addresses unless asked: the same binary gives the same text.
- * And "did you mean" for a name a spec got wrong.
  */
 #ifndef PROBE_DESCRIBE_H
 #define PROBE_DESCRIBE_H
 
 #include <stdio.h>
-#include <elfutils/libdw.h>
 
 struct probe_binary;
 struct cap_err;
@@ -28,15 +26,5 @@ struct cap_err;
  */
 int probe_describe(struct probe_binary *b, const char *what, int addresses, FILE *out,
 		   struct cap_err *err);
-
-/*
- * " (did you mean A, B or C?)": the names nearest @name (by edit distance,
- * or with its last component), of @b's functions or variables or of @parent's children
- * with @tag (DW_TAG_member, DW_TAG_formal_parameter); "" if none is near.
- * A static buffer, overwritten by the next call.
- */
-const char *go_nearest_function(struct probe_binary *b, const char *name);
-const char *go_nearest_variable(struct probe_binary *b, const char *name);
-const char *go_nearest_child(Dwarf_Die *parent, int tag, const char *name);
 
 #endif

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../capture/die.h"
-#include "describe.h"
 #include "expr-walk.h"
+#include "nearest.h"
 
 char *walk_why(struct walk *w, const char *fmt, ...)
 {
@@ -158,7 +158,7 @@ char *walk_field(struct walk *w, const char *name)
 		return walk_why(w, "%s has no fields (looking for %s)", type_name(&w->type), name);
 	if (find_member(&w->type, name, &m))
 		return walk_why(w, "%s has no field %s%s", type_name(&w->type), name,
-				go_nearest_child(&w->type, DW_TAG_member, name));
+				nearest_child(&w->type, DW_TAG_member, name));
 	if (dwarf_hasattr(&m, DW_AT_bit_size))
 		return bit_field(w, &m, name);
 	if (dwarf_tag(&w->type) == DW_TAG_union_type &&

@@ -9,13 +9,13 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
-#include "describe.h"
 #include "dwarf-vars.h"
 #include "expr-go.h"
 #include "expr-rust.h"
 #include "expr-sysv.h"
 #include "expr-walk.h"
 #include "expr.h"
+#include "nearest.h"
 #include "sysv-resolve.h"
 
 /* An argument's location at the function's first instruction, in pieces. */
@@ -108,7 +108,7 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 		return arg_pieces(w, &p, pc, name);
 	} while (dwarf_siblingof(&p, &p) == 0);
 	return walk_why(w, "the function has no argument or result %s%s", name,
-			go_nearest_child(fn, DW_TAG_formal_parameter, name));
+			nearest_child(fn, DW_TAG_formal_parameter, name));
 }
 
 /* Is @name one of @fn's arguments or results (System V's ~r0 too)? */
@@ -237,7 +237,7 @@ static char *first(struct walk *w, Dwarf_Die *fn, const char *p, const char *nam
 	for (n = 0; var_char(p[n]); n++)
 		;
 	head = xasprintf("%.*s", (int)n, p);
-	near = go_nearest_variable(w->b, head);
+	near = probe_nearest_variable(w->b, head);
 	if (*near) {
 		free(e);
 		e = walk_why(w, "%s has no argument or result %s, and the binary no variable %s%s",
