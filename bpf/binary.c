@@ -736,7 +736,7 @@ int probe_func_die(struct probe_binary *b, Dwarf_Die *d, const char *name,
 	f->start = f->entry;
 	if (!f->check)
 		f->entry_pc = lo;
-	if (b->abi == PROBE_ABI_SYSV && (sysv_probe_pc(b, d, &pc, err) ||
+	if (b->abi == PROBE_ABI_SYSV && (sysv_probe_pc(b->path, d, &pc, err) ||
 				      file_offset(b, pc, &f->entry, err)))
 		return -1;
 	/*

@@ -382,7 +382,7 @@ char *rust_dyn_assertion(struct walk *w, const char *trait, const char *type)
 	if (n < 0)
 		return walk_why(w, ".(%s): more than %d vtables of <%s as %s> (one per codegen unit)",
 				type, PROBE_MAX_ADDRS, type + 1, trait);
-	if (sysv_probe_pc(w->b, w->fn, &pc, &err))
+	if (sysv_probe_pc(probe_path(w->b), w->fn, &pc, &err))
 		return xstrdup(err.msg);
 	at = *w;
 	if ((e = walk_member(&at, "vtable")) || (e = walk_guard(w, &at, PROBE_GUARD_ONE_OF, 0, 8)))

@@ -68,7 +68,7 @@ char *sysv_arg_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 					       "cannot read", name) : NULL;
 	}
 	if (a == DW_OP_fbreg) {
-		if ((e = sysv_frame_base(w->b, w->fn, pc, &reg, &off))) {
+		if ((e = sysv_frame_base(probe_elf(w->b), w->fn, pc, &reg, &off))) {
 			char *r = walk_why(w, "argument %s of %s: %s", name, w->func, e);
 
 			free(e);
@@ -96,7 +96,7 @@ char *sysv_arg_op(struct walk *w, const Dwarf_Op *op, Dwarf_Addr pc,
 		 */
 		long k;
 
-		if ((e = sysv_cfa_above_sp(w->b, pc, &k))) {
+		if ((e = sysv_cfa_above_sp(probe_elf(w->b), pc, &k))) {
 			char *r = walk_why(w, "argument %s of %s, in a stack slot, at a return: %s",
 					   name, w->func, e);
 

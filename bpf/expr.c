@@ -84,7 +84,7 @@ static char *start(struct walk *w, Dwarf_Die *fn, const char *name, int at_exit)
 	if (probe_abi(w->b) == PROBE_ABI_SYSV) {
 		struct cap_err err;
 
-		if (sysv_probe_pc(w->b, fn, &pc, &err))
+		if (sysv_probe_pc(probe_path(w->b), fn, &pc, &err))
 			return xstrdup(err.msg);
 	} else if (dwarf_lowpc(fn, &pc)) {
 		return walk_why(w, "the function has no code address or arguments");

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "../capture/die.h"
 #include "../capture/err.h"
-#include "binary.h"
 #include "goprobe.h"
 #include "sysv-resolve.h"
 
@@ -85,7 +84,7 @@ static int prologue_end(Dwarf_Die *fn, Dwarf_Addr lo, Dwarf_Addr hi,
 	return -1;
 }
 
-int sysv_probe_pc(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
+int sysv_probe_pc(const char *path, Dwarf_Die *fn, Dwarf_Addr *pc,
 		  struct cap_err *err)
 {
 	const char *name = dwarf_diename(fn);
@@ -93,12 +92,12 @@ int sysv_probe_pc(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr *pc,
 
 	if (dwarf_lowpc(fn, &lo) || dwarf_highpc(fn, &hi))
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s has no code range",
-				probe_path(b), name ? name : "?");
+				path, name ? name : "?");
 	*pc = lo;
 	if (has_frame_slot(fn) && prologue_end(fn, lo, hi, pc))
 		return cap_fail(err, EXIT_BAD_INPUT, "%s: %s: no line-table row past its "
 				"first instruction, where its arguments' stack slots are written",
-				probe_path(b), name ? name : "?");
+				path, name ? name : "?");
 	return 0;
 }
 
@@ -124,9 +123,9 @@ static char *reg_op(const Dwarf_Op *op, int *reg, long *off)
 }
 
 /* The CFA at @pc, from .eh_frame (the one a gcc or clang binary has). */
-static char *cfa_at(struct probe_binary *b, Dwarf_Addr pc, int *reg, long *off)
+static char *cfa_at(Elf *elf, Dwarf_Addr pc, int *reg, long *off)
 {
-	Dwarf_CFI *cfi = dwarf_getcfi_elf(probe_elf(b));
+	Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op *ops;
 	size_t nops;
@@ -148,10 +147,10 @@ static char *cfa_at(struct probe_binary *b, Dwarf_Addr pc, int *reg, long *off)
  * large frame, DW_OP_call_frame_cfa, DW_OP_consts -N, DW_OP_plus (or
  * DW_OP_plus_uconst N).
  */
-static char *cfa_plus(struct probe_binary *b, Dwarf_Addr pc, const Dwarf_Op *ops,
+static char *cfa_plus(Elf *elf, Dwarf_Addr pc, const Dwarf_Op *ops,
 		      size_t nops, int *reg, long *off)
 {
-	char *e = cfa_at(b, pc, reg, off);
+	char *e = cfa_at(elf, pc, reg, off);
 
 	if (e || nops == 1)
 		return e;
@@ -166,10 +165,10 @@ static char *cfa_plus(struct probe_binary *b, Dwarf_Addr pc, const Dwarf_Op *ops
 	return NULL;
 }
 
-char *sysv_cfa_above_sp(struct probe_binary *b, Dwarf_Addr pc, long *k)
+char *sysv_cfa_above_sp(Elf *elf, Dwarf_Addr pc, long *k)
 {
 	int reg;
-	char *e = cfa_at(b, pc, &reg, k);
+	char *e = cfa_at(elf, pc, &reg, k);
 
 	if (!e && reg != SYSV_SP)
 		e = xasprintf("the frame at %#lx is addressed by a frame pointer, not the "
@@ -177,7 +176,7 @@ char *sysv_cfa_above_sp(struct probe_binary *b, Dwarf_Addr pc, long *k)
 	return e;
 }
 
-char *sysv_frame_base(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
+char *sysv_frame_base(Elf *elf, Dwarf_Die *fn, Dwarf_Addr pc,
 		      int *reg, long *off)
 {
 	Dwarf_Attribute a;
@@ -188,7 +187,7 @@ char *sysv_frame_base(struct probe_binary *b, Dwarf_Die *fn, Dwarf_Addr pc,
 	    dwarf_getlocation_addr(&a, pc, &ops, &nops, 1) < 1)
 		return xstrdup("the function has no frame base at the probe site");
 	if (ops[0].atom == DW_OP_call_frame_cfa)
-		return cfa_plus(b, pc, ops, nops, reg, off);
+		return cfa_plus(elf, pc, ops, nops, reg, off);
 	if (nops != 1)
 		return xasprintf("a frame base the probe cannot read (an expression of %zu "
 				 "operations, not a register or the CFA)", nops);
