@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The attach path (engine.h): forced by CAPTURE_UPROBE, else the verdict
+ * The attach path (attach.h): forced by CAPTURE_UPROBE, else the verdict
  * cached for the running kernel, else found by trying it; and the raw
  * BPF_LINK_CREATE of a uprobe_multi link (attach.h).
  */
@@ -17,7 +17,6 @@
 #include "../capture/home.h"
 #include "../capture/proc.h"
 #include "attach.h"
-#include "engine.h"
 
 /*
  * union bpf_attr's link_create as far as its uprobe_multi member (Linux

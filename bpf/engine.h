@@ -11,6 +11,7 @@
 #ifndef GOPROBE_ENGINE_H
 #define GOPROBE_ENGINE_H
 
+#include "attach.h"
 #include "binary.h"
 #include "goprobe.h"
 #include <sys/types.h>
@@ -24,24 +25,6 @@ struct cap_err;
  * first, before building or resolving anything.
  */
 int gp_may_probe(struct cap_err *err);
-
-/*
- * How the probes attach: every site of a target as one uprobe_multi link
- * (Linux 6.6 and later), detached in one step; or a perf-event uprobe per
- * site, each detach a kernel RCU wait (~0.1 s here).
- */
-enum gp_attach { GP_ATTACH_PERF, GP_ATTACH_MULTI };
-
-/*
- * The path of this process's runs, decided once: CAPTURE_UPROBE=multi or
- * perf forces it; else the verdict cached for the running kernel (under
- * capture's cache directory, capture/home.h); else found by trying a
- * uprobe_multi link, and cached (if there is a cache directory).  -1 and
- * @err if BPF refuses the try (check gp_may_probe() first).
- */
-int gp_attach_path(enum gp_attach *how, struct cap_err *err);
-/* "uprobe_multi" or "perf_event", as manifests record it ("attach"). */
-const char *gp_attach_name(enum gp_attach how);
 
 /* An engine for @binary (its DWARF read), or NULL. */
 struct gp_engine *gp_open(const char *binary, struct cap_err *err);
