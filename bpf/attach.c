@@ -6,6 +6,7 @@
  */
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,16 +182,23 @@ static int decide(enum gp_attach *how, struct cap_err *err)
 	return rc;
 }
 
+/*
+ * Under a lock: the thread that loads the BPF program (gp_preload()) and
+ * the command writing its manifest ask at once.
+ */
 int gp_attach_path(enum gp_attach *how, struct cap_err *err)
 {
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static int known;
 	static enum gp_attach verdict;
+	int rc = 0;
 
-	if (!known && decide(&verdict, err))
-		return -1;
-	known = 1;
+	pthread_mutex_lock(&lock);
+	if (!known && !(rc = decide(&verdict, err)))
+		known = 1;
 	*how = verdict;
-	return 0;
+	pthread_mutex_unlock(&lock);
+	return rc;
 }
 
 const char *gp_attach_name(enum gp_attach how)

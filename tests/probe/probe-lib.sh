@@ -13,9 +13,11 @@ compile() {
 
 # captured SPEC CHECKER WHAT BIN...: each $TMP/BIN run as BIN $W $OPS
 # under SPEC into $TMP/c-BIN, its events checked against its log by
-# CHECKER (EVENTS LOG W OPS); then every BIN's events against the first's.
+# CHECKER (EVENTS LOG W OPS), its stderr saying once how uprobes attach
+# (the BPF loading thread and the manifest both ask); then every BIN's
+# events against the first's.
 captured() {
-	local spec=$1 checker=$2 what=$3 bin out; shift 3
+	local spec=$1 checker=$2 what=$3 bin out n; shift 3
 	for bin in "$@"; do
 		if $CAPTURE probe --probes "$spec" -o "$TMP/c-$bin" -- "$TMP/$bin" $W $OPS \
 			>"$TMP/$bin.out" 2>"$TMP/$bin.err"; then
@@ -23,6 +25,9 @@ captured() {
 		else
 			not_ok "capture probe of the program built $bin" "$(tail -n 2 "$TMP/$bin.err")"
 		fi
+		n=$(grep -o 'uprobes attached as' "$TMP/$bin.err" | wc -l)
+		[ "$n" = 1 ] && ok "$bin: how uprobes attach, said once" ||
+			not_ok "$bin: how uprobes attach, said once" "$n times: $(head -n 2 "$TMP/$bin.err")"
 		# stdout: the program's log, then the corpus directory capture prints.
 		head -n -1 "$TMP/$bin.out" >"$TMP/$bin.log"
 		if out=$(python3 "$checker" "$TMP/c-$bin/events/$bin.ndjson" "$TMP/$bin.log" \
