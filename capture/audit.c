@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
@@ -9,49 +8,6 @@
 #include "impossible.h"
 #include "proc.h"
 #include "system.h"
-
-static char *vformat(const char *fmt, va_list ap)
-{
-	char *s;
-
-	if (vasprintf(&s, fmt, ap) < 0)
-		die(EXIT_CAPTURE_FAILED, "out of memory");
-	return s;
-}
-
-static void add_label(char ***labels, size_t *n, char *s)
-{
-	*labels = xrealloc(*labels, (*n + 1) * sizeof(**labels));
-	(*labels)[(*n)++] = s;
-}
-
-void audit_add_row(struct audit_axes *ax, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	add_label(&ax->rows, &ax->nrows, vformat(fmt, ap));
-	va_end(ap);
-}
-
-void audit_add_col(struct audit_axes *ax, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	add_label(&ax->cols, &ax->ncols, vformat(fmt, ap));
-	va_end(ap);
-}
-
-void audit_axes_free(struct audit_axes *ax)
-{
-	for (size_t i = 0; i < ax->nrows; i++)
-		free(ax->rows[i]);
-	for (size_t i = 0; i < ax->ncols; i++)
-		free(ax->cols[i]);
-	free(ax->rows);
-	free(ax->cols);
-}
 
 static long find_label(char *const *labels, size_t n, const char *s)
 {
@@ -137,7 +93,7 @@ static size_t label_index(char ***labels, size_t *n, const char *s)
 
 	if (i >= 0)
 		return (size_t)i;
-	add_label(labels, n, xstrdup(s));
+	audit_add_label(labels, n, xstrdup(s));
 	return *n - 1;
 }
 
@@ -356,7 +312,7 @@ static void end_run(struct audit_pass *p)
 void audit_pass_run(struct audit_pass *p, const char *label)
 {
 	end_run(p);
-	add_label(&p->runs, &p->nruns, xstrdup(label));
+	audit_add_label(&p->runs, &p->nruns, xstrdup(label));
 	sequence_start(&p->actions);
 	sequence_start(&p->with_data);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <stdlib.h>
 #include <string.h>
-#include "audit.h"
+#include "audit-domain.h"
 #include "corpus.h"
 #include "die.h"
 #include "impossible.h"

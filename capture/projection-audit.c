@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "audit.h"
+#include "audit-domain.h"
 #include "die.h"
 #include "json.h"
 #include "projection-rules.h"

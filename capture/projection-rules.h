@@ -8,7 +8,7 @@
 #define CAPTURE_PROJECTION_RULES_H
 
 #include <cJSON.h>
-#include "audit.h"
+#include "audit-domain.h"
 #include "itf.h"
 #include "system.h"
 
