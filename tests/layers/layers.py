@@ -4,8 +4,11 @@
     layers.py includes ROOT         every #include "..." of ROOT's sources
     layers.py symbols OBJDIR        every undefined symbol of OBJDIR's objects
     layers.py cli-symbols OBJDIR    symbols only the CLI defines, used outside it
+    layers.py include-circles DIR   circles of modules under DIR by #include
+    layers.py symbol-circles OBJDIR circles of objects under OBJDIR by symbol
 
-Each prints one line per violation ("FROM -> TO: what") and nothing else.
+Each prints one line per violation ("FROM -> TO: what", or a circle
+"A -> B -> A") and nothing else.
 A room may use itself and rooms of a lower layer, never one of its own
 layer or above.  Outside the rooms (tests/, bench/, generated headers) is
 not checked.
@@ -113,6 +116,60 @@ def symbols(objdir, cli_only):
                 print(f"{src} -> {dst}: {sym}")
 
 
+def circles(graph):
+    """Each circle of @graph ({node: nodes it points to}) a depth-first
+    walk meets, as the list of its nodes, the first one again at its end."""
+    state, found = {}, []
+
+    def walk(u, path):
+        state[u] = 1
+        for v in sorted(graph.get(u, ())):
+            if state.get(v) == 1:
+                found.append(path[path.index(v):] + [v])
+            elif not state.get(v):
+                walk(v, path + [v])
+        state[u] = 2
+    for u in sorted(graph):
+        if not state.get(u):
+            walk(u, [u])
+    return found
+
+
+def include_graph(top):
+    """{module: modules whose header it includes} under @top: a module is
+    a .c with its .h (a path without its extension)."""
+    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
+    graph = {}
+    for d, _, files in os.walk(top):
+        for name in files:
+            if not name.endswith((".c", ".h")):
+                continue
+            mod = os.path.relpath(os.path.join(d, name), top)[:-2]
+            with open(os.path.join(d, name), errors="replace") as f:
+                text = f.read()
+            for target in inc.findall(text):
+                to = os.path.normpath(os.path.join(os.path.dirname(mod), target))
+                if to != mod and os.path.exists(os.path.join(top, to + ".h")):
+                    graph.setdefault(mod, set()).add(to)
+    return graph
+
+
+def symbol_graph(objdir):
+    """{object: objects defining a symbol it uses} under @objdir, each by
+    its source's path without the extension."""
+    objs = objects(objdir)
+    if not objs:
+        return {}
+    where, graph = {}, {}
+    for path, sym in nm(objs, "--defined-only"):
+        where[sym] = objs[path][:-2]
+    for path, sym in nm(objs, "--undefined-only"):
+        src = objs[path][:-2]
+        if sym in where and where[sym] != src:
+            graph.setdefault(src, set()).add(where[sym])
+    return graph
+
+
 if __name__ == "__main__":
     mode, arg = sys.argv[1], sys.argv[2]
     if mode == "includes":
@@ -121,5 +178,9 @@ if __name__ == "__main__":
         symbols(arg, cli_only=False)
     elif mode == "cli-symbols":
         symbols(arg, cli_only=True)
+    elif mode in ("include-circles", "symbol-circles"):
+        graph = (include_graph if mode == "include-circles" else symbol_graph)(arg)
+        for c in circles(graph):
+            print(" -> ".join(c))
     else:
         sys.exit(f"layers.py: unknown mode {mode}")

@@ -29,6 +29,12 @@ rule "every symbol used is defined in the same room or a lower layer" \
 	"$($LAYERS symbols "$OBJ")"
 rule "no object outside the CLI uses a symbol only the CLI defines" \
 	"$($LAYERS cli-symbols "$OBJ")"
+# Within a room the arrows run one way too: no object of bpf/, qemu/ or
+# jvm/ uses a symbol of one that uses its own, round a circle.
+for room in bpf qemu jvm; do
+	rule "the objects of $room/ use each other's symbols without a circle" \
+		"$($LAYERS symbol-circles "$OBJ/$room")"
+done
 # The issue's own words: no system or library calls the CLI's loop, prints
 # its usage, or re-runs getopt over an argv of its own.
 rule "no live_usage, live_capture_from or optind below the CLI" \
@@ -80,6 +86,13 @@ compile folders/a/a.o 'int fa(void) { return 2; }'
 compile folders/b/b.o 'int fa(void); int fb(void) { return fa(); }'
 planted "a planted symbol up or sideways is found" 2 "$($LAYERS symbols "$O")"
 planted "a planted use of a CLI-only symbol is found" 1 "$($LAYERS cli-symbols "$O")"
+# Planted: three objects of bpf/ calling round a circle, and one beside it.
+mkdir -p "$O"/bpf
+compile bpf/a.o 'int b(void); int a(void) { return b(); }'
+compile bpf/b.o 'int c(void); int b(void) { return c(); }'
+compile bpf/c.o 'int a(void); int c(void) { return a(); }'
+compile bpf/d.o 'int a(void); int d(void) { return a(); }'
+planted "a planted circle of three objects is found" 1 "$($LAYERS symbol-circles "$O/bpf")"
 O=$TMP/familyobj
 mkdir -p "$O"/folders/raft "$O"/folders/etcd
 compile folders/raft/raft.o 'int etcd_only(void); int fold(void) { return etcd_only(); }'
