@@ -25,7 +25,7 @@
 #include <cJSON.h>
 #include "audit-domain.h"
 #include "json.h"
-#include "window-read.h"
+#include "windows.h"
 
 struct corpus;
 struct folder;
@@ -33,7 +33,7 @@ struct folder;
 /*
  * The audit's one pass, fed window by window and run after run: memory
  * does not grow with the windows.  audit_report() feeds it from window
- * files; a fold feeds it each window as it writes it (corpus_audit()), so
+ * files (audit-report.h); a fold feeds it each window as it writes it (corpus_audit()), so
  * that nothing is read back.
  */
 struct audit_pass;
@@ -50,8 +50,6 @@ void audit_pass_window(void *p, const struct window *w);
 /* The report (caller frees); frees @p. */
 cJSON *audit_pass_report(struct audit_pass *p);
 
-/* Audit @ws (system settled); returns the report (caller frees). */
-cJSON *audit_report(const struct window_set *ws);
 /* The report as the text table. */
 void audit_print_text(FILE *f, const cJSON *report);
 /* The report's coverage matrix as SVG (deterministic). */

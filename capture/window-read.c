@@ -715,8 +715,3 @@ int window_trace_order(const void *a, const void *b)
 
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
-
-int window_is_identity(const struct window *w)
-{
-	return cJSON_Compare(w->pre, w->post, 1);
-}

@@ -92,7 +92,4 @@ cJSON *json_file_read(const char *path, const char *what);
  */
 int window_trace_order(const void *a, const void *b);
 
-/* Does @post equal @pre? */
-int window_is_identity(const struct window *w);
-
 #endif

@@ -414,3 +414,8 @@ long events_close(struct event_writer *e)
 	free(e);
 	return n;
 }
+
+int window_is_identity(const struct window *w)
+{
+	return cJSON_Compare(w->pre, w->post, 1);
+}

@@ -55,6 +55,9 @@ struct window {
 	const char *impossible; /* an impossibility window's reason; else NULL */
 };
 
+/* Does @w's post equal its pre? */
+int window_is_identity(const struct window *w);
+
 struct window_writer;
 
 /*

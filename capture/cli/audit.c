@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* capture audit INPUT...: coverage and base rates of window files. */
 #include <stdlib.h>
+#include "../audit-report.h"
 #include "../audit.h"
 #include "command.h"
 #include "../die.h"

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "capture/audit-report.h"
 #include "capture/audit.h"
 #include "capture/json.h"
 #include "capture/window-read.h"
