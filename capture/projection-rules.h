@@ -117,8 +117,12 @@ struct projection {
 	char *describes;
 };
 
-/* The projection loaded (one at a time), or NULL. */
-const struct projection *projection_current(void);
+/*
+ * The projection loaded (one at a time), or NULL; projection_set_current()
+ * loads @pj (NULL: none).  These and the values below: projection-values.c.
+ */
+struct projection *projection_current(void);
+void projection_set_current(struct projection *pj);
 
 /* The value at @p in @ev (its "proc": the process), or NULL. */
 const cJSON *proj_value(const cJSON *ev, const struct proj_path *p);

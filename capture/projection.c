@@ -309,16 +309,6 @@ static int add_rule(struct parse *ps, char **w, int n)
 	return rule_naming(ps, r, w, n);
 }
 
-int proj_data_for(const struct proj_rule *r, int i, const char *action)
-{
-	const struct proj_only *o = &r->only[i];
-
-	for (int k = 0; k < o->n; k++)
-		if (!strcmp(o->action[k], action))
-			return 1;
-	return !o->n;
-}
-
 /* Can a window have both data @i and @j of @r (their actions meet)? */
 static int data_meet(const struct proj_rule *r, int i, int j)
 {
@@ -872,26 +862,23 @@ static void make_system(struct projection *pj)
 	pj->system = (struct system){ .folder = &pj->folder };
 }
 
-static struct projection *current;
-
-const struct projection *projection_current(void)
-{
-	return current;
-}
-
 void projection_forget(void)
 {
-	free_projection(current);
-	current = NULL;
+	free_projection(projection_current());
+	projection_set_current(NULL);
 }
 
 const struct system *projection_system(const char *name)
 {
+	struct projection *current = projection_current();
+
 	return current && !strcmp(current->name, name) ? &current->system : NULL;
 }
 
 int projection_folder(const struct folder *f)
 {
+	struct projection *current = projection_current();
+
 	return current && f == &current->folder;
 }
 
@@ -931,7 +918,7 @@ static int parse_file(const char *path, const char *name,
 int projection_load_as(const char *path, const char *name,
 		       const struct system **sys, struct cap_err *err)
 {
-	struct projection *pj;
+	struct projection *pj, *current = projection_current();
 	char hex[65];
 
 	*sys = NULL;
@@ -959,7 +946,7 @@ int projection_load_as(const char *path, const char *name,
 	pj->path = xstrdup(path);
 	pj->source = xstrdup(name);
 	make_system(pj);
-	current = pj;
+	projection_set_current(pj);
 	*sys = &pj->system;
 	return 0;
 }
@@ -972,6 +959,7 @@ int projection_load(const char *path, const struct system **sys,
 
 void projection_record(struct corpus *c, const struct folder *f)
 {
+	const struct projection *current = projection_current();
 	cJSON *p;
 	size_t len;
 	char *text;
@@ -1057,32 +1045,6 @@ const struct system *projection_around(const char *path)
 	return s;
 }
 
-const cJSON *proj_value(const cJSON *ev, const struct proj_path *p)
-{
-	const cJSON *v = ev;
-
-	for (int i = 0; v && i < p->n; i++)
-		v = cJSON_IsObject(v) ? json_get(v, p->part[i]) : NULL;
-	return v;
-}
-
-int proj_value_text(const cJSON *v, struct strbuf *sb)
-{
-	long long n;
-
-	if (cJSON_IsString(v))
-		strbuf_addstr(sb, v->valuestring);
-	else if (cJSON_IsBool(v))
-		strbuf_addstr(sb, cJSON_IsTrue(v) ? "true" : "false");
-	else if (cJSON_IsNull(v))
-		strbuf_addstr(sb, "null");
-	else if (!json_int_value(v, &n))
-		strbuf_add_int(sb, n);
-	else
-		return 0;
-	return 1;
-}
-
 /* Does @fields (an event's) hold @p: the field, an object above fields, or proc? */
 static int holds(const cJSON *fields, const struct proj_path *p)
 {
@@ -1142,7 +1104,7 @@ static int reading(struct parse *ps, const cJSON *events, const char *event)
 int projection_check_events(const struct system *sys, const cJSON *events,
 			    struct cap_err *err)
 {
-	struct projection *pj = current;
+	struct projection *pj = projection_current();
 	struct parse ps = { .pj = pj, .name = pj ? pj->source : "", .err = err };
 
 	if (!pj || sys != &pj->system)
@@ -1176,3 +1138,4 @@ int projection_check_events(const struct system *sys, const cJSON *events,
 	}
 	return 0;
 }
+
