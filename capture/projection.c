@@ -35,6 +35,7 @@
 #include "proc.h"
 #include "projection.h"
 #include "projection-rules.h"
+#include "system.h"
 
 #define MAX_WORDS 256
 
@@ -866,13 +867,7 @@ void projection_forget(void)
 {
 	free_projection(projection_current());
 	projection_set_current(NULL);
-}
-
-const struct system *projection_system(const char *name)
-{
-	struct projection *current = projection_current();
-
-	return current && !strcmp(current->name, name) ? &current->system : NULL;
+	system_set_projected(NULL);
 }
 
 int projection_folder(const struct folder *f)
@@ -947,6 +942,7 @@ int projection_load_as(const char *path, const char *name,
 	pj->source = xstrdup(name);
 	make_system(pj);
 	projection_set_current(pj);
+	system_set_projected(&pj->system);
 	*sys = &pj->system;
 	return 0;
 }
@@ -1139,3 +1135,32 @@ int projection_check_events(const struct system *sys, const cJSON *events,
 	return 0;
 }
 
+/* @name names a spec file (a path, or a *.probes file) with a projection. */
+static const struct system *spec_system(const char *name)
+{
+	const struct system *s;
+	struct cap_err err;
+
+	if (!strchr(name, '/') && !has_suffix(name, ".probes"))
+		return NULL;
+	if (!file_exists(name))
+		die(EXIT_USAGE, "%s: no such spec file", name);
+	if (projection_load(name, &s, &err))
+		die_err(&err);
+	if (!s)
+		die(EXIT_USAGE, "%s declares no projection (no 'projection NAME' "
+		    "line: docs/projection.md)", name);
+	return s;
+}
+
+const struct system *system_lookup(const char *name)
+{
+	const struct system *s = system_find(name);
+
+	if (!s)
+		s = spec_system(name);
+	if (!s)
+		die(EXIT_USAGE, "unknown system '%s' (known: %s)", name,
+		    systems_known());
+	return s;
+}

@@ -42,10 +42,15 @@ int projection_load_as(const char *path, const char *name,
  */
 void projection_forget(void);
 
-/* The system the projection loaded as @name makes, or NULL. */
-const struct system *projection_system(const char *name);
 /* Does @f fold by a projection? */
 int projection_folder(const struct folder *f);
+
+/*
+ * The system called @name (system.h), else the projection of spec file
+ * @name (a path, or a *.probes file); none: die with EXIT_USAGE listing
+ * the known systems.
+ */
+const struct system *system_lookup(const char *name);
 
 /*
  * Check the projection of @sys (loaded from a spec) against what the

@@ -67,10 +67,13 @@ struct system {
 void system_table_set(const struct system *table);
 const struct system *system_table(void);
 
-/* The system called @name, or NULL. */
+/* The system called @name (the table's, or the one projected), or NULL. */
 const struct system *system_find(const char *name);
-/* The system called @name, or die with EXIT_USAGE listing the known ones. */
-const struct system *system_lookup(const char *name);
+/*
+ * The system a spec's projection makes at run time (projection.h), which
+ * system_find() finds by its name after the table's; NULL: none.
+ */
+void system_set_projected(const struct system *s);
 /* "a, b, c": the systems' names, for messages; caller frees. */
 char *systems_known(void);
 

@@ -9,6 +9,7 @@
 #include "../die.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../projection.h"
 #include "../window-read.h"
 
 static const char convert_usage[] =

@@ -10,6 +10,7 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../projection.h"
 #include "../system-corpus.h"
 
 static const char fold_usage[] =

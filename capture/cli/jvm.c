@@ -22,6 +22,7 @@
 #include "../json.h"
 #include "../options.h"
 #include "../proc.h"
+#include "../projection.h"
 
 static const char jvm_usage[] =
 	"usage: capture jvm --probes SPEC [-o DIR] [options] -- COMMAND [ARGS...]\n"
