@@ -6,6 +6,8 @@
     layers.py cli-symbols OBJDIR    symbols only the CLI defines, used outside it
     layers.py include-circles DIR   circles of modules under DIR by #include
     layers.py symbol-circles OBJDIR circles of objects under OBJDIR by symbol
+    (either with --top before DIR: the files directly in it, not its
+    subdirectories, another room's)
 
 Each prints one line per violation ("FROM -> TO: what", or a circle
 "A -> B -> A") and nothing else.
@@ -76,10 +78,10 @@ def includes(root):
                     print(f"{path} -> {dst}: #include \"{target}\"")
 
 
-def objects(objdir):
+def objects(objdir, only_top=False):
     """{object path: its source's path relative to the tree}"""
     found = {}
-    for top, _, files in os.walk(objdir):
+    for top, files in files_under(objdir, only_top):
         for name in files:
             if name.endswith(".o"):
                 path = os.path.join(top, name)
@@ -135,12 +137,20 @@ def circles(graph):
     return found
 
 
-def include_graph(top):
+def files_under(top, only_top):
+    """(directory, its files) under @top; @only_top: @top's alone."""
+    for d, subdirs, files in os.walk(top):
+        if only_top:
+            subdirs.clear()
+        yield d, files
+
+
+def include_graph(top, only_top=False):
     """{module: modules whose header it includes} under @top: a module is
     a .c with its .h (a path without its extension)."""
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
     graph = {}
-    for d, _, files in os.walk(top):
+    for d, files in files_under(top, only_top):
         for name in files:
             if not name.endswith((".c", ".h")):
                 continue
@@ -154,10 +164,10 @@ def include_graph(top):
     return graph
 
 
-def symbol_graph(objdir):
+def symbol_graph(objdir, only_top=False):
     """{object: objects defining a symbol it uses} under @objdir, each by
     its source's path without the extension."""
-    objs = objects(objdir)
+    objs = objects(objdir, only_top)
     if not objs:
         return {}
     where, graph = {}, {}
@@ -171,7 +181,7 @@ def symbol_graph(objdir):
 
 
 if __name__ == "__main__":
-    mode, arg = sys.argv[1], sys.argv[2]
+    mode, arg = sys.argv[1], sys.argv[-1]
     if mode == "includes":
         includes(arg)
     elif mode == "symbols":
@@ -179,7 +189,8 @@ if __name__ == "__main__":
     elif mode == "cli-symbols":
         symbols(arg, cli_only=True)
     elif mode in ("include-circles", "symbol-circles"):
-        graph = (include_graph if mode == "include-circles" else symbol_graph)(arg)
+        graph = (include_graph if mode == "include-circles" else symbol_graph)(
+            arg, "--top" in sys.argv[2:-1])
         for c in circles(graph):
             print(" -> ".join(c))
     else:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The files of scenarios/, bpf/, qemu/ and jvm/ include each other as a
-# DAG (docs/architecture.md): a module is a .c with its .h, an arrow goes
-# from a module to each header of another that it includes; no arrow may
-# come back round (tests/layers/layers.py include-circles).  A planted
-# circle is found.
+# The files of scenarios/, bpf/, qemu/, jvm/ and the core (capture/'s
+# own) include each other as a DAG (docs/architecture.md): a module is a
+# .c with its .h, an arrow goes from a module to each header of another
+# that it includes; no arrow may come back round (tests/layers/layers.py
+# include-circles).  A planted circle is found.
 # needs: python3
 source "$(dirname "$0")/../lib.sh"
 
@@ -14,6 +14,9 @@ for room in scenarios bpf qemu jvm; do
 	out=$(circles "$ROOT/$room")
 	[ -z "$out" ] && ok "$room/ includes form a DAG" || not_ok "$room/ includes form a DAG" "$out"
 done
+out=$(python3 "$TESTS_DIR/layers/layers.py" include-circles --top "$ROOT/capture")
+[ -z "$out" ] && ok "the core's includes (capture/'s own files) form a DAG" ||
+	not_ok "the core's includes (capture/'s own files) form a DAG" "$out"
 
 mkdir -p "$TMP/plant/bpf"
 printf '#include "b.h"\n' >"$TMP/plant/bpf/a.c"

@@ -29,12 +29,15 @@ rule "every symbol used is defined in the same room or a lower layer" \
 	"$($LAYERS symbols "$OBJ")"
 rule "no object outside the CLI uses a symbol only the CLI defines" \
 	"$($LAYERS cli-symbols "$OBJ")"
-# Within a room the arrows run one way too: no object of bpf/, qemu/ or
-# jvm/ uses a symbol of one that uses its own, round a circle.
+# Within a room the arrows run one way too: no object of bpf/, qemu/,
+# jvm/ or the core (capture/'s own files) uses a symbol of one that uses
+# its own, round a circle.
 for room in bpf qemu jvm; do
 	rule "the objects of $room/ use each other's symbols without a circle" \
 		"$($LAYERS symbol-circles "$OBJ/$room")"
 done
+rule "the core's objects use each other's symbols without a circle" \
+	"$($LAYERS symbol-circles --top "$OBJ/capture")"
 # The issue's own words: no system or library calls the CLI's loop, prints
 # its usage, or re-runs getopt over an argv of its own.
 rule "no live_usage, live_capture_from or optind below the CLI" \
