@@ -182,7 +182,9 @@ def symbol_graph(objdir, only_top=False):
 
 if __name__ == "__main__":
     mode, arg = sys.argv[1], sys.argv[-1]
-    if mode == "includes":
+    if mode == "families":
+        print("\n".join(FAMILIES))
+    elif mode == "includes":
         includes(arg)
     elif mode == "symbols":
         symbols(arg, cli_only=False)

@@ -7,11 +7,15 @@
 source "$(dirname "$0")/../lib.sh"
 
 # The systems as the table gives them (capture list), and the live ones as
-# the tree does: a system that runs is its scenarios/NAME directory.
+# the tree does: a system that runs is its scenarios/NAME directory, a
+# family's room (tests/layers/layers.py's FAMILIES) none.
 "$CAPTURE" --help >"$TMP/help" 2>&1
 "$CAPTURE" list >"$TMP/list" 2>&1
 systems=$(sed -n 's/^\([a-z0-9-]*\): .*/\1/p' "$TMP/list")
-live=$(cd "$ROOT/scenarios" && ls -d */ | tr -d /)
+live=$(comm -23 <(cd "$ROOT/scenarios" && ls -d */ | tr -d / | sort) \
+	<(python3 "$ROOT/tests/layers/layers.py" families | sort))
+check "the family rooms are scenarios/ directories, no system" \
+	test "$(echo "$live" | wc -w)" -lt "$(cd "$ROOT/scenarios" && ls -d */ | wc -l)"
 for sys in $live; do
 	check "capture --help lists the live system $sys" grep -Eq "^  $sys +run " "$TMP/help"
 	check "capture list lists $sys's scenarios" \
