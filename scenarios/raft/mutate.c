@@ -285,7 +285,7 @@ static const char *const snap_no_copy[] = { /* the rejection alone */
 };
 /*
  * A pre-candidate with no vote grants a vote of its own term
- * (tests/etcd-lang/scenarios/30-* with X, Y, Z = 3, 1, 2): X follows
+ * (tests/raft/scenarios/30-* with X, Y, Z = 3, 1, 2): X follows
  * Z's term with no vote (a rejected pre-vote taken untraced),
  * pre-campaigns again and grants Z's MsgVote of that term.
  */
@@ -297,7 +297,7 @@ static const char *const pre_granted[] = {
 	"drop X<-Y", "deliver-one X<-Y", "elect X Y Z", NULL
 };
 /*
- * Membership (tests/etcd-lang/scenarios/25-conf-heartbeat and 26-conf-dropped
+ * Membership (tests/raft/scenarios/25-conf-heartbeat and 26-conf-dropped
  * with X, Y, Z = 1, 2, 3):
  * a leader's conf change past its uncommitted-size limit, traced and
  * dropped; a held leader's stale heartbeat whose window takes in the

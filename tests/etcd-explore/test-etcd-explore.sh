@@ -148,7 +148,7 @@ if go -C "$ROOT/scenarios/etcd" build -trimpath -buildvcs=false -mod=readonly \
 	# The scripted moves are the language scenarios 17-27 and 30 (mutate.c):
 	# each passes the generator's filter whole (hold, release, drop
 	# where queued) and gives the trace the language scenario gives.
-	for f in "$ROOT"/tests/etcd-lang/scenarios/{17,18,19,20,21,22,23,24,25,26,27,30}-*; do
+	for f in "$ROOT"/tests/raft/scenarios/{17,18,19,20,21,22,23,24,25,26,27,30}-*; do
 		name=$(basename "$f")
 		sed 's/#.*//; s/[[:space:]]*$//; /^$/d' "$f" >"$TMP/$name.steps"
 		k=$(grep -vc '^config' "$TMP/$name.steps")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The etcd scenario language beyond the reference scenarios: the scenarios
-# of tests/etcd-lang/scenarios (one or more per new word) on both capture
+# of tests/raft/scenarios (one or more per new word) on both capture
 # paths, each twice, and every kind of bad line refused with file:line.
 # The five reference scenarios are checked by tests/etcd-live.
 # needs: root btf go goproxy python3
@@ -8,7 +8,7 @@ source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/etcd-live/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
 HERE=$TESTS_DIR/etcd-lang
-SCEN=$HERE/scenarios
+SCEN=$TESTS_DIR/raft/scenarios
 
 
 check "ebpf capture of the language scenarios" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check that each scenario of tests/etcd-lang made raft do what its words
+"""Check that each scenario of tests/raft/scenarios made raft do what its words
 are for, from the windows alone (stream form: a {"state"} line, then
 {"action", "data", "state"} lines whose state is the post-state).
 

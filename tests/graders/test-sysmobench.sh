@@ -54,7 +54,7 @@ grade locksvc reference_locksvc.js "$TMP/locksvc"
 judge locksvc none
 # etcd: the reference models the task's 3-node cluster: the published
 # corpora, and our captures of it (tests/canonical/etcd: the reference
-# scenarios and tests/etcd-lang's; upstream's example.ndjson, 5 nodes with
+# scenarios and tests/raft/scenarios; upstream's example.ndjson, 5 nodes with
 # membership changes, is outside its contract: docs/canonical.md).
 grade published-etcd reference_etcd.js "$C/etcd" --actions "$targets"
 judge published-etcd none

@@ -9,7 +9,7 @@
 # needs: root btf go goproxy node python3
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
-source "$TESTS_DIR/raft-lib.sh"
+source "$TESTS_DIR/raft/lib.sh"
 
 check "capture hashicorp --explore --seed 1 --budget 20" \
 	"$CAPTURE" hashicorp --explore --seed 1 --budget 20 -o "$TMP/x"

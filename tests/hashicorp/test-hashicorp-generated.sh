@@ -10,7 +10,7 @@
 # needs: root btf go goproxy node python3
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
-source "$TESTS_DIR/raft-lib.sh"
+source "$TESTS_DIR/raft/lib.sh"
 
 check "capture hashicorp builds its harness" \
 	"$CAPTURE" hashicorp --scenario 01-election -o "$TMP/one"

@@ -7,8 +7,8 @@
 # needs: root btf go goproxy node python3
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
-source "$TESTS_DIR/raft-lib.sh"
-LANG_DIR=$TESTS_DIR/etcd-lang/scenarios
+source "$TESTS_DIR/raft/lib.sh"
+LANG_DIR=$TESTS_DIR/raft/scenarios
 
 # The two captures under the two schedules of raft's goroutines that made
 # a replicator's append carry the commit of before its last answer, or of

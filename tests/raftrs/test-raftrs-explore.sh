@@ -10,7 +10,7 @@
 # needs: root btf cargo crates go goproxy node python3
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin:$HOME/.cargo/bin
-source "$TESTS_DIR/raft-lib.sh"
+source "$TESTS_DIR/raft/lib.sh"
 
 X="raftrs --explore --seed 1 --budget 60"
 check "capture $X" "$CAPTURE" $X -o "$TMP/x"

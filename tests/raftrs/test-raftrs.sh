@@ -10,8 +10,8 @@
 # needs: root btf cargo crates go goproxy node python3
 source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin:$HOME/.cargo/bin
-source "$TESTS_DIR/raft-lib.sh"
-LANG_DIR=$TESTS_DIR/etcd-lang/scenarios
+source "$TESTS_DIR/raft/lib.sh"
+LANG_DIR=$TESTS_DIR/raft/scenarios
 
 raft_five raftrs
 grep -q '"raft_module": "raft"' "$TMP/a/MANIFEST.json" &&

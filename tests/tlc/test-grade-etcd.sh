@@ -1,6 +1,6 @@
 #!/bin/bash
 # capture grade --tlc on etcd-task: the windows of tests/canonical/etcd's
-# traces (the reference scenarios' and tests/etcd-lang's) and etcd-task's
+# traces (the reference scenarios' and tests/raft/scenarios') and etcd-task's
 # impossibility windows, graded in one TLC run against etcd-io/raft's own
 # tla/etcdraft.tla, from the go.etcd.io/raft/v3 module scenarios/etcd/go.mod
 # pins, with the CommunityModules it extends (../shared/reference/tla).

@@ -1,5 +1,5 @@
 # Shared by the tests of rafts folded into etcd's projection
-# (tests/hashicorp/, tests/raftrs/).  Source it after lib.sh.
+# (tests/hashicorp/, tests/raftrs/).  Source it after tests/lib.sh.
 
 RAFT_GRADER="node $TESTS_DIR/graders/raft-next.js"
 
