@@ -6,7 +6,7 @@ package main
 
 import "go.etcd.io/raft/v3"
 
-// A test-only variant (tests/etcd-explore): the trace says node 2's term
+// A test-only variant (tests/etcd/test-explore.sh): the trace says node 2's term
 // went back by one, once, at its first event after it reached term 2, so
 // that the fold's safety checks can be seen to catch a corrupted state.
 var seededTerm uint64

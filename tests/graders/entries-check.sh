@@ -5,7 +5,7 @@
 # raft-entries.js on every scored window (a later term no message of a
 # window brings has a window of its own: folders/raft/raft.c,
 # untraced_rise).  Also sourced by
-# tests/etcd-cluster/test-etcd-cluster.sh, on the start of its live
+# tests/etcd/test-live.sh, on the start of its live
 # stream: a live cluster's whole corpus repeats each log in every window
 # (350 MB for 8 s, about 12 minutes to fold), measured by hand (docs/results/etcd.md).
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The reader of Go's coverage files (scenarios/raft/gocover.c) on
- * real ones: tests/etcd-explore/gocover/ holds the meta-data and counter
+ * real ones: tests/etcd/gocover/ holds the meta-data and counter
  * files of the with_tla harness built with "go build -cover
  * -covermode=set -coverpkg=.,go.etcd.io/raft/v3" replaying
  * scenarios/etcd/02-proposal under GOCOVERDIR (Go 1.26.8), and Go's own
@@ -18,7 +18,7 @@
 #include "scenarios/raft/gocover.h"
 #include "tests/unit/unit.h"
 
-#define DIR "tests/etcd-explore/gocover/"
+#define DIR "tests/etcd/gocover/"
 #define RAFT "go.etcd.io/raft/v3"
 
 /* Go's tool's counter per unit, in its order (function, then unit). */

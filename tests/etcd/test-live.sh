@@ -12,7 +12,7 @@ SECONDS_RUN=8
 # The live corpus is written outside $TMP, which goes at exit: a failed
 # run's raw stream stays where the message says (capture's: LIVE.failed/,
 # check-live.py's: LIVE/raw/live.ndjson), until the next run of the test.
-LIVE=$ROOT/build/test-logs/etcd-cluster/live
+LIVE=$ROOT/build/test-logs/etcd/live
 keep_live=
 trap 'rm -rf "$TMP"; [ -n "$keep_live" ] || rm -rf "$LIVE"' EXIT
 mkdir -p "${LIVE%/*}"
@@ -52,7 +52,7 @@ stopped=$(jv workload leader_stopped) new=$(jv workload new_leader)
 [ "$(jv messages received)" -gt 0 ] && [ "$(jv messages sent)" -ge "$(jv messages received)" ] &&
 	ok "messages matched ($(jv messages))" || not_ok "messages matched" "$(jv messages)"
 
-if out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" "$LIVE/raw/live.ndjson" 2>&1); then
+if out=$(python3 "$TESTS_DIR/etcd/check-live.py" "$LIVE/raw/live.ndjson" 2>&1); then
 	ok "any-run properties of the raw stream (check-live.py)"
 else
 	keep_live=1
@@ -66,7 +66,7 @@ key=$(sed -n "${first}p" "$LIVE/raw/live.ndjson" | sed 's/.*"msg"://')
 head -n 5000 "$LIVE/raw/live.ndjson" |
 	awk -v key="$key" '!done && /"name":"Send/ && index($0, "\"msg\":" key) { done = 1; next } 1' \
 	>"$TMP/nosend.ndjson"
-out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" "$TMP/nosend.ndjson") &&
+out=$(python3 "$TESTS_DIR/etcd/check-live.py" "$TMP/nosend.ndjson") &&
 	not_ok "check-live.py refuses a stream with a send removed" "it passed" ||
 	{ grep -q "^$((first - 1)): .* never sent to it" <<<"$out" &&
 	  ok "check-live.py refuses a stream with a send removed (at the receive)" ||
@@ -87,7 +87,7 @@ here=$TESTS_DIR/graders
 source "$here/entries-check.sh"
 start=$TMP/live-start
 mkdir -p "$start/raw"
-cut=$(awk -v max=5000 -f "$TESTS_DIR/etcd-cluster/quiet-cut.awk" "$LIVE/raw/live.ndjson")
+cut=$(awk -v max=5000 -f "$TESTS_DIR/etcd/quiet-cut.awk" "$LIVE/raw/live.ndjson")
 [ "$cut" -gt 1000 ] || not_ok "a quiet point in the stream's first 5000 events" "the last is line $cut"
 head -n "$cut" "$LIVE/raw/live.ndjson" >"$start/raw/live.ndjson"
 "$CAPTURE" fold etcd "$start/raw/live.ndjson" -o "$TMP/live-start.etcd" >/dev/null 2>&1 &&

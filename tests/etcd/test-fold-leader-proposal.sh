@@ -27,7 +27,7 @@ got=$(jq -c 'select(.action) | [.action, .state.nodes["1"].log]' "$TMP/a/etcd/le
 want='["ElectionTimeout",0] ["BecomeLeader",1] ["ClientProposal",3]'
 [ "$got" = "$want" ] && ok "the empty entry is BecomeLeader's, the proposal's two entries a ClientProposal ($got)" ||
 	not_ok "the empty entry is BecomeLeader's, the proposal's two entries a ClientProposal" "got $got, want $want"
-counted=$(python3 "$TESTS_DIR/etcd-fold/count-actions.py" "$TMP/lead.ndjson")
+counted=$(python3 "$TESTS_DIR/etcd/count-actions.py" "$TMP/lead.ndjson")
 folded=$(jq -cS '.counts | with_entries(select(.key | IN("ElectionTimeout", "ClientProposal")))' "$TMP/a/MANIFEST.json")
 [ "$(jq -cS . <<<"$counted")" = "$folded" ] && ok "the counts $folded are count-actions.py's" ||
 	not_ok "the counts are count-actions.py's" "folded $folded, counted $counted"

@@ -2,12 +2,12 @@
 # The etcd scenario language beyond the reference scenarios: the scenarios
 # of tests/raft/scenarios (one or more per new word) on both capture
 # paths, each twice, and every kind of bad line refused with file:line.
-# The five reference scenarios are checked by tests/etcd-live.
+# The five reference scenarios are checked by tests/etcd/test-capture.sh.
 # needs: root btf go goproxy python3
 source "$(dirname "$0")/../lib.sh"
-source "$TESTS_DIR/etcd-live/paths.sh"
+source "$TESTS_DIR/etcd/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
-HERE=$TESTS_DIR/etcd-lang
+HERE=$TESTS_DIR/etcd
 SCEN=$TESTS_DIR/raft/scenarios
 
 
@@ -39,7 +39,7 @@ same_paths "$TMP/a" "$TMP/t"
 for f in "$SCEN"/[0-9][0-9]-*; do
 	n=$(basename "$f")
 	grep -q '^duplicate ' "$f" && continue
-	if out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" --any "$TMP/a/raw/$n.ndjson"); then
+	if out=$(python3 "$TESTS_DIR/etcd/check-live.py" --any "$TMP/a/raw/$n.ndjson"); then
 		ok "every traced receipt of $n was sent"
 	else
 		not_ok "every traced receipt of $n was sent" "$out"

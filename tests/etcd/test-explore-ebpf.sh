@@ -8,7 +8,7 @@
 # replays' corpus.
 # needs: root btf go goproxy
 source "$(dirname "$0")/../lib.sh"
-source "$TESTS_DIR/etcd-live/paths.sh"
+source "$TESTS_DIR/etcd/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
 
 # both_paths NAME OUT ARGS...: capture ARGS by trace into $TMP/OUTt and

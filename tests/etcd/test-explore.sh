@@ -7,9 +7,9 @@
 # tick that could reach raft's random election timeout is refused.
 # needs: root btf go goproxy python3
 source "$(dirname "$0")/../lib.sh"
-source "$TESTS_DIR/etcd-live/paths.sh"
+source "$TESTS_DIR/etcd/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
-HERE=$TESTS_DIR/etcd-explore
+HERE=$TESTS_DIR/etcd
 
 
 # coverage LINE of capture audit: "coverage: K/N reachable covered ..."

@@ -110,8 +110,8 @@ jq_ok "the history file holds every operation, its outcome counted" \
 	"(.workload.operations | .ok + .fail + .unknown) == $done_ and $ops == $done_" '.workload.operations'
 crashes=$(jq '[.workload.nemesis.applied[] | select(.kind == "crash")] | length' "$M")
 check "any-run properties of the raw stream under faults (check-live.py)" \
-	python3 "$TESTS_DIR/etcd-cluster/check-live.py" --crashes "$crashes" "$TMP/n/raw/live.ndjson"
-out=$(python3 "$TESTS_DIR/etcd-cluster/check-live.py" --crashes $((crashes + 1)) \
+	python3 "$TESTS_DIR/etcd/check-live.py" --crashes "$crashes" "$TMP/n/raw/live.ndjson"
+out=$(python3 "$TESTS_DIR/etcd/check-live.py" --crashes $((crashes + 1)) \
 	"$TMP/n/raw/live.ndjson") &&
 	not_ok "check-live.py counts the restarts" "it passed with one crash too many" ||
 	ok "check-live.py counts the restarts (one too many refused)"

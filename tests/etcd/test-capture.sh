@@ -3,7 +3,7 @@
 # runs), against the reference corpus and against upstream's with_tla trace.
 # needs: root btf go goproxy reference
 source "$(dirname "$0")/../lib.sh"
-source "$TESTS_DIR/etcd-live/paths.sh"
+source "$TESTS_DIR/etcd/paths.sh"
 export PATH=$PATH:/usr/local/go/bin
 REFDIR=$REF/sysmobench-corpora/etcd
 HARNESS=$ROOT/build/etcd/harness
