@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The accelerator is chosen by a guest that showed life, once per host: a
-# stand-in QEMU (tests/spin-live/stand-in-qemu) plays a KVM that never
+# stand-in QEMU (tests/qemu/stand-in-qemu) plays a KVM that never
 # boots and one that does.  Real QEMU underneath; a private cache that
 # shares the real one's kernel, module and initramfs.
 # needs: qemu reference
@@ -9,7 +9,7 @@ source "$(dirname "$0")/../lib.sh"
 
 ref=$REF/sysmobench-corpora/spin
 cache=${CAPTURE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capture}
-stand_in=$ROOT/tests/spin-live/stand-in-qemu
+stand_in=$ROOT/tests/qemu/stand-in-qemu
 unset CAPTURE_ACCEL
 
 # Fill the real cache first (kernel, module, initramfs).
