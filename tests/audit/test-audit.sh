@@ -96,7 +96,7 @@ expect "inputs merge: 36 windows, 3 runs, 2 distinct schedules, still 1 single-r
 	'r["windows"] == 36 and r["schedules"]["runs"] == 3 and r["schedules"]["distinct_actions"] == 2 and len(r["coverage"]["single_run"]) == 1' "$TMP/merged.json"
 
 # A folded corpus carries audit.json, listed in its manifest.
-"$CAPTURE" fold spin "$ROOT/tests/spin-fold/contention.log" -o "$TMP/corpus" >/dev/null
+"$CAPTURE" fold spin "$ROOT/tests/spin/contention.log" -o "$TMP/corpus" >/dev/null
 expect "audit.json is in the corpus and its manifest" \
 	'"audit.json" in r["files"]' "$TMP/corpus/MANIFEST.json"
 "$CAPTURE" audit --json "$TMP/corpus" >"$TMP/corpus.json"

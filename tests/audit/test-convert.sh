@@ -4,7 +4,7 @@
 # needs: reference
 source "$(dirname "$0")/../lib.sh"
 ref=$REF/sysmobench-corpora
-log=$ROOT/tests/spin-fold/contention.log
+log=$ROOT/tests/spin/contention.log
 
 for f in "$ref"/spin/*.ndjson; do
 	n=$(basename "$f" .ndjson)

@@ -6,7 +6,7 @@
 # locks: guest
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=tests/spin-fold/contention.log
+log=tests/spin/contention.log
 # verify's scratch corpora go here: it must be empty at the end.
 export TMPDIR=$TMP/scratch
 mkdir -p "$TMPDIR"

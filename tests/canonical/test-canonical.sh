@@ -3,7 +3,7 @@
 # needs: reference venv python3
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-spin=$ROOT/tests/spin-fold
+spin=$ROOT/tests/spin
 PY=$ROOT/build/venv/bin/python
 schema=$ROOT/tests/canonical-window.schema.json
 

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/impossible.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-spin=$ROOT/tests/spin-fold
+spin=$ROOT/tests/spin
 PY=$ROOT/build/venv/bin/python
 inputs=("$spin"/domain/*.ftrace "$spin/contention.ftrace" "$spin/block-2cpu.ftrace")
 c=$TMP/task

@@ -6,7 +6,7 @@
 # needs: root python3
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=tests/spin-fold/contention.log
+log=tests/spin/contention.log
 gen=$TMP/gen
 python3 bench/gen-locksvc.py "$gen" 40 >/dev/null   # a fold of about a second
 

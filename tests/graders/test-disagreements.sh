@@ -13,7 +13,7 @@ source "$(dirname "$0")/../lib.sh"
 export PATH=$PATH:/usr/local/go/bin
 here=$(cd "$(dirname "$0")" && pwd)
 G=$REF/sysmobench-graders
-spin=$ROOT/tests/spin-fold
+spin=$ROOT/tests/spin
 targets=ElectionTimeout,HandleVoteRequest,ClientProposal,HandleAppendEntries,HandleHeartbeat
 page=$ROOT/docs/disagreements.md
 source "$here/entries-check.sh"

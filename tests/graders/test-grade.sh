@@ -28,12 +28,12 @@ expect "mutant fails exactly the 11 release windows" \
 expect "mutant: 11/22 on state-changing windows" \
 	'r["all"]["changing_passed"] == 11 and r["all"]["changing_scored"] == 22' "$TMP/mutant.json"
 
-# The domain set (tests/spin-fold/domain, recorded from real guests): the
+# The domain set (tests/spin/domain, recorded from real guests): the
 # reference grader, a model of the lock's contract, accepts the lock()s
 # that start spinning (state unchanged) and fails exactly the 4 releases
 # the kernel allows and the contract forbids (of a free lock, by the
 # non-holder).
-noted "$CAPTURE" fold spin "$ROOT"/tests/spin-fold/domain/*.ftrace -o "$TMP/dom" >/dev/null ||
+noted "$CAPTURE" fold spin "$ROOT"/tests/spin/domain/*.ftrace -o "$TMP/dom" >/dev/null ||
 	not_ok "fold the domain set" "$(why)"
 expect_exit 4 "domain set: the reference grader fails some windows (exit 4)" '' \
 	"$CAPTURE" grade --json --exec "node $here/spin-next.js" "$TMP/dom"

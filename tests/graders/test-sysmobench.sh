@@ -8,7 +8,7 @@ source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 G=$REF/sysmobench-graders
 C=$REF/sysmobench-corpora
-spin=$ROOT/tests/spin-fold
+spin=$ROOT/tests/spin
 targets=ElectionTimeout,HandleVoteRequest,ClientProposal,HandleAppendEntries,HandleHeartbeat
 
 if ! command -v node >/dev/null; then

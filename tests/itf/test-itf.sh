@@ -18,7 +18,7 @@ fold_all() {
 			not_ok "fold $sys --form $form" "$(tail -n 2 "$TMP/fold.err")"
 	done
 }
-fold_all spin "$ROOT/tests/spin-fold/contention.log"
+fold_all spin "$ROOT/tests/spin/contention.log"
 fold_all locksvc "$pgo"/locksvc/*
 fold_all dqueue "$pgo"/dqueue/*
 fold_all etcd "$REF/etcd-with-tla/example.ndjson"
@@ -54,7 +54,7 @@ noted "$CAPTURE" convert "$HERE/quint-spin.itf.json" "$TMP/quint.ndjson" &&
 # The JSON styles: fold and convert agree, and restyling ITF round-trips.
 t=$TMP/spin-itf/spin/contention.itf.json
 for style in compact canonical; do
-	noted "$CAPTURE" fold spin "$ROOT/tests/spin-fold/contention.log" --form itf \
+	noted "$CAPTURE" fold spin "$ROOT/tests/spin/contention.log" --form itf \
 		--json $style -o "$TMP/spin-$style" &&
 		noted "$CAPTURE" convert --force --form itf --json $style "$t" "$TMP/restyled.itf.json" &&
 		same_bytes "convert = fold: itf form, $style JSON" \

@@ -5,7 +5,7 @@
 # is whole, and no temporary stays.  Root mounts the tmpfs.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=$ROOT/tests/spin-fold/contention.log
+log=$ROOT/tests/spin/contention.log
 ref=$REF/sysmobench-corpora/spin
 full=$TMP/full
 mkdir -p "$full"
@@ -29,7 +29,7 @@ expect_exit 6 "a pipe input into a TMPDIR that fills up: exit 6, the full disk n
 	"$CAPTURE" fold spin - -o "$TMP/piped"
 [ -z "$(left)" ] && [ ! -e "$TMP/piped" ] && ok "a pipe input into a full TMPDIR: nothing left" ||
 	not_ok "a pipe input into a full TMPDIR: nothing left" "$(left)"
-"$CAPTURE" fold spin "$log" "$ROOT"/tests/spin-fold/domain/01-free.ftrace \
+"$CAPTURE" fold spin "$log" "$ROOT"/tests/spin/domain/01-free.ftrace \
 	--form canonical -o "$TMP/canon" >/dev/null
 mkdir "$full/cdir" "$full/chalf"
 head -c 4096 /dev/zero >"$full/page"

@@ -4,7 +4,7 @@
 # a device is refused at once instead of being read forever.
 # needs: reference python3
 source "$(dirname "$0")/../lib.sh"
-log=$ROOT/tests/spin-fold/contention.log
+log=$ROOT/tests/spin/contention.log
 ref=$REF/sysmobench-corpora/spin
 want=$(sha256sum "$log" | cut -c1-64)
 export TMPDIR=$TMP/tmpdir    # where the copies go: checked to be empty

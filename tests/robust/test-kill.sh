@@ -7,7 +7,7 @@
 # needs: reference python3
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=tests/spin-fold/contention.log
+log=tests/spin/contention.log
 ref=$REF/sysmobench-corpora/spin
 export TMPDIR=$TMP/tmpdir
 mkdir -p "$TMPDIR"
@@ -54,7 +54,7 @@ dead=$(sh -c 'echo $$')
 : >"$TMPDIR/capture-decoded.tmp-$dead-abcdef"
 expect_exit 0 "a fold of a trace removes a dead run's decoded stream from \$TMPDIR" \
 	"removing $TMPDIR/capture-decoded.tmp-$dead-abcdef, left by process $dead" \
-	"$CAPTURE" fold spin tests/spin-fold/contention.ftrace -o "$TMP/ft"
+	"$CAPTURE" fold spin tests/spin/contention.ftrace -o "$TMP/ft"
 gone "nothing of the trace's fold left in \$TMPDIR" "$TMPDIR/capture-decoded*"
 
 # --- SIGKILL of a verify while its rerun waits on its input -------------

@@ -4,7 +4,7 @@
 # needs: root reference
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/robust/not-replaced.sh"
-log=$ROOT/tests/spin-fold/contention.log
+log=$ROOT/tests/spin/contention.log
 
 "$CAPTURE" fold spin "$log" -o "$TMP/c" >/dev/null
 if mknod "$TMP/null" c 1 3 2>"$TMP/.mknod"; then

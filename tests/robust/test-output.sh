@@ -6,7 +6,7 @@
 # needs: reference python3 strace
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=tests/spin-fold/contention.log
+log=tests/spin/contention.log
 export TMPDIR=$TMP/scratch
 mkdir -p "$TMPDIR"
 

@@ -8,7 +8,7 @@
 # needs: reference node
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=$ROOT/tests/spin-fold/contention.log
+log=$ROOT/tests/spin/contention.log
 ref=$REF/sysmobench-corpora/spin
 export TMPDIR=$TMP/scratch
 mkdir -p "$TMPDIR"
@@ -159,7 +159,7 @@ expect_exit 2 "a failure keeps its own code with stdout full" 'no directory' \
 # OUT/TRACE.ndjson replaces a file only with --force,
 # never through a symbolic link, never into an input; a trace_id is a
 # file's name only if it names no other place; all written or none.
-"$CAPTURE" fold spin "$log" "$ROOT"/tests/spin-fold/domain/01-free.ftrace \
+"$CAPTURE" fold spin "$log" "$ROOT"/tests/spin/domain/01-free.ftrace \
 	--form canonical -o "$TMP/canon" >/dev/null
 canon=$TMP/canon
 mkdir "$TMP/cout"

@@ -9,7 +9,7 @@
 # needs: strace
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT" || exit 1
-log=tests/spin-fold/contention.log
+log=tests/spin/contention.log
 export TMPDIR=$TMP/tmpdir
 mkdir -p "$TMPDIR"
 # A corpus of "-": its rerun reads verify's standard input.

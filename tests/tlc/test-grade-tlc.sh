@@ -10,7 +10,7 @@
 # needs: tlc reference python3 expensive
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-spin=$ROOT/tests/spin-fold
+spin=$ROOT/tests/spin
 T=$REF/tla
 page=$ROOT/docs/disagreements.md
 export CAPTURE_TLA2TOOLS=${CAPTURE_TLA2TOOLS:-$("$ROOT/scripts/tla2tools")}

@@ -442,7 +442,7 @@ static void qemu_never_boots(void)
 /* A real trace channel (a fixture): a field its events lack. */
 static void trace_fields_fail(void)
 {
-	const char *path = "tests/spin-fold/contention.ftrace";
+	const char *path = "tests/spin/contention.ftrace";
 	struct cap_err err;
 	struct ftrace *t = ftrace_open(path, &err);
 	const struct ftrace_record *begin;

@@ -1,5 +1,5 @@
 # The domain set (capture spin --scenario domain --cpus 2), recorded from
-# real guests (tests/spin-fold/domain/: the trace and JSON channels of each
+# real guests (tests/spin/domain/: the trace and JSON channels of each
 # scenario): every cell of the reference audit domain observed, two as
 # self-deadlocks never completing; every reachable cell of the extended
 # projection (spin-spinning) observed; that projection is the reference

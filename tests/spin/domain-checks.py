@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """What a capture of the domain set (capture spin --scenario domain --cpus
-2) must show, for the recorded (tests/spin-fold) and the live tests
-(tests/spin-live).  Exits 1 with what differs.
+2) must show, for the recorded (tests/spin/test-fold-domain.sh) and the
+live tests (tests/spin/test-capture-domain.sh).  Exits 1 with what differs.
 
   domain-checks.py coverage spin|spin-spinning AUDIT.json
   domain-checks.py evidence MANIFEST.json

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Checks that need an Asterinas v0.16.0 checkout, which CI does not have:
 #
-#	ASTERINAS_SRC=DIR tests/asterinas/check-source.sh
+#	ASTERINAS_SRC=DIR tests/spin/asterinas/check-source.sh
 #
 # 1. the patch applies to the clean checkout (git apply --check);
 # 2. the generated tests for contention and long, compiled with the patched
 #    lock code on the host (host-run.sh), print events that fold to the
 #    reference windows.
 # Not a test-*.sh: make test would fail without the checkout.
-source "$(dirname "$0")/../lib.sh"
-here=$TESTS_DIR/asterinas
+source "$(dirname "$0")/../../lib.sh"
+here=$TESTS_DIR/spin/asterinas
 patch=$ROOT/patches/asterinas-v0.16.0/capture-trace.patch
 spin_ref=$REF/sysmobench-corpora/spin
 

@@ -4,7 +4,7 @@
 # v0.16.0 lock code where a checkout is at hand).
 # needs:
 source "$(dirname "$0")/../lib.sh"
-here=$TESTS_DIR/asterinas
+here=$TESTS_DIR/spin/asterinas
 
 for name in contention long; do
 	if "$CAPTURE" spin --kernel asterinas --emit-ktest --scenario "$name" \

@@ -5,7 +5,7 @@
 # gives for the same scenario.  How the fixtures were made: README.md here.
 # needs: reference
 source "$(dirname "$0")/../lib.sh"
-here=$TESTS_DIR/asterinas
+here=$TESTS_DIR/spin/asterinas
 spin_ref=$REF/sysmobench-corpora/spin
 
 fold() { "$CAPTURE" fold spin "$@"; }

@@ -2,7 +2,7 @@
 # Build a COM1 log fixture (com1-NAME.log) in the shape `cargo osdk test`
 # leaves in qemu.log for the generated scenario test:
 #
-#	ASTERINAS_SRC=DIR tests/asterinas/make-com1-fixture.sh NAME [SCENARIO_HOME]
+#	ASTERINAS_SRC=DIR tests/spin/asterinas/make-com1-fixture.sh NAME [SCENARIO_HOME]
 #
 # The events are real: host-run.sh runs the generated test against the
 # patched v0.16.0 lock code.  Around them: representative OVMF/GRUB boot

@@ -2,7 +2,7 @@
 # Run a spin scenario's generated kernel test against the patched lock code
 # of an Asterinas v0.16.0 checkout, on the host (see host-harness/lib.rs):
 #
-#	ASTERINAS_SRC=DIR tests/asterinas/host-run.sh NAME [SCENARIO_HOME]
+#	ASTERINAS_SRC=DIR tests/spin/asterinas/host-run.sh NAME [SCENARIO_HOME]
 #
 # Prints what the test wrote to the "serial port": the rustc test runner's
 # lines with CAPTURE BEGIN, the events and CAPTURE END amid them.
@@ -11,7 +11,7 @@
 # negative impls) and git.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 name=${1:?usage: host-run.sh NAME [SCENARIO_HOME]}
 home=${2:-$root}
 src=${ASTERINAS_SRC:?set ASTERINAS_SRC to an Asterinas v0.16.0 checkout}

@@ -8,7 +8,7 @@
 # needs: qemu python3
 # locks: guest
 source "$(dirname "$0")/../lib.sh"
-checks=$ROOT/tests/spin-fold/domain-checks.py
+checks=$ROOT/tests/spin/domain-checks.py
 
 expect_exit 2 "the domain set needs two CPUs" 'domain needs --cpus 2' \
 	"$CAPTURE" spin --scenario domain -o "$TMP/one"
