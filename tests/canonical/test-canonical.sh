@@ -13,7 +13,7 @@ valid() {
 	check "$1" "$PY" "$here/validate.py" "$schema" \
 		$(find "$2/$3" -name '*.ndjson' | sort)
 }
-rw=$ROOT/tests/rwlock-fold
+rw=$ROOT/tests/rwlock
 
 # roundtrip SYSTEM FORM INPUT...: fold canonical and in FORM; convert the
 # canonical corpus back to FORM: every run's file the same bytes.

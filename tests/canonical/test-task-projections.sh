@@ -7,7 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 PY=$ROOT/build/venv/bin/python
-rw=$ROOT/tests/rwlock-fold
+rw=$ROOT/tests/rwlock
 python3 "$ROOT/tests/raftkvs/gen-run.py" "$TMP/handlers" handlers
 dq=("$REF"/pgo-traces/dqueue/*)
 rk=("$REF"/pgo-traces/raftkvs/*/ "$TMP/handlers")

@@ -10,8 +10,8 @@
 source "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
 
-# The windows of a file, one a line (tests/rwlock-fold/summary.py).
-summary() { python3 "$ROOT/tests/rwlock-fold/summary.py" "$1"; }
+# The windows of a file, one a line (tests/rwlock/summary.py).
+summary() { python3 "$ROOT/tests/rwlock/summary.py" "$1"; }
 
 if "$CAPTURE" fold rwlock "$here/contention-2cpu.log" -o "$TMP/c" >/dev/null 2>"$TMP/c.err"; then
 	got=$(summary "$TMP/c/rwlock/contention-2cpu.ndjson" | tr '\n' ' ')

@@ -11,8 +11,8 @@ source "$(dirname "$0")/../lib.sh"
 # past the default 10 s before /init: a stall that long is load, not a hang.
 export CAPTURE_GUEST_STALL=${CAPTURE_GUEST_STALL:-30}
 
-# The windows of a file, one a line (tests/rwlock-fold/summary.py).
-summary() { python3 "$ROOT/tests/rwlock-fold/summary.py" "$1"; }
+# The windows of a file, one a line (tests/rwlock/summary.py).
+summary() { python3 "$ROOT/tests/rwlock/summary.py" "$1"; }
 # trace RUN KEY: the manifest's environment.trace.runs.RUN.KEY of corpus $A.
 trace() {
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["environment"]["trace"]["runs"][sys.argv[2]][sys.argv[3]])' \
