@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/graders/zookeeper-next.js, the reference grader of the zookeeper
 # projection written from ZooKeeper's FLE TLA+ spec and FastLeaderElection's
-# rules: every window of the five captured scenarios (tests/zookeeper-fold)
+# rules: every window of the five captured scenarios (tests/zookeeper)
 # passes, through capture grade and through SysMoBench's own validator
 # (tv.mjs, the next(state, action, data) contract); each planted wrong
 # variant (ZK_MUTANT) fails some window, saying why.
@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 grader="node $here/zookeeper-next.js"
 G=$REF/sysmobench-graders
 
-$CAPTURE fold zookeeper "$TESTS_DIR"/zookeeper-fold/0*.ndjson -o "$TMP/zk" >/dev/null 2>&1 ||
+$CAPTURE fold zookeeper "$TESTS_DIR"/zookeeper/0*.ndjson -o "$TMP/zk" >/dev/null 2>&1 ||
 	not_ok "fold the captured scenarios" "capture fold failed"
 windows=$(jq '[.counts[]] | add' "$TMP/zk/MANIFEST.json")
 expect_exit 0 "every window passes ($windows)" '' $CAPTURE grade --json --exec "$grader" "$TMP/zk"

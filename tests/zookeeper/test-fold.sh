@@ -1,6 +1,6 @@
 #!/bin/bash
 # zookeeper's folder (docs/zookeeper.md, "The projection") on the raw
-# streams of five real captures (tests/zookeeper-fold/NN-*.ndjson: capture
+# streams of five real captures (tests/zookeeper/NN-*.ndjson: capture
 # zookeeper --scenario all): each folds, and passes check-fle.py; every
 # target action of the task has windows, rejected votes and more than
 # one election per run among them; the canonical and ITF forms convert
@@ -9,14 +9,14 @@
 # (3 for an event it does not know) at the planted line, nothing written.
 # needs: python3 jq
 source "$(dirname "$0")/../lib.sh"
-D=$TESTS_DIR/zookeeper-fold
+D=$TESTS_DIR/zookeeper
 RUNS="01-start 02-leader-restart 03-isolate 04-stale-log 05-stale-round"
 
 $CAPTURE fold zookeeper $(for r in $RUNS; do echo "$D/$r.ndjson"; done) -o "$TMP/all" >/dev/null 2>"$TMP/fold.err" ||
 	not_ok "the five runs fold" "$(tail -n 2 "$TMP/fold.err")"
 for r in $RUNS; do
 	if [ -s "$TMP/all/zookeeper/$r.ndjson" ] &&
-	   out=$(python3 "$TESTS_DIR/zookeeper/check-fle.py" "$D/$r.ndjson" 2>&1); then
+	   out=$(python3 "$D/check-fle.py" "$D/$r.ndjson" 2>&1); then
 		ok "$r folds; what holds in any run holds ($out)"
 	else
 		not_ok "$r folds and passes check-fle.py" "$out"
