@@ -168,9 +168,8 @@ static void index_elements(struct json_tokens *t, int cs,
 	}
 }
 
-/* Element @el is a @tag of variable @name. */
-static int element_is(struct json_tokens *t, const struct pgo_element *el,
-		      const char *tag, const char *name)
+int pgo_element_is(struct json_tokens *t, const struct pgo_element *el,
+		   const char *tag, const char *name)
 {
 	return json_string_is(t, el->tag, tag) && json_string_is(t, el->name, name);
 }
@@ -182,7 +181,7 @@ static void label_of(struct json_tokens *t, struct pgo_record *rec)
 		const char *old;
 		size_t len;
 
-		if (!element_is(t, &rec->el[i], "write", ".pc") ||
+		if (!pgo_element_is(t, &rec->el[i], "write", ".pc") ||
 		    !(old = json_string(t, rec->el[i].old)))
 			continue;
 		len = strlen(old);
@@ -295,48 +294,4 @@ void pgo_record_prepare(void *ctx, size_t file, struct json_tokens *t,
 void pgo_record_free(void *rec)
 {
 	pgo_record_release(rec);
-}
-
-/* The first csElements entry that is a @tag of @name (at @index if given). */
-static const struct pgo_element *element(const struct pgo_event *e,
-					 const char *tag, const char *name,
-					 const char *index)
-{
-	for (size_t i = 0; i < e->nelements; i++) {
-		const struct pgo_element *el = &e->elements[i];
-
-		if (element_is(e->record, el, tag, name) &&
-		    (!index || json_string_is(e->record, el->index, index)))
-			return el;
-	}
-	return NULL;
-}
-
-const char *pgo_value(const struct pgo_event *e, const char *tag,
-		      const char *name, const char *index)
-{
-	const struct pgo_element *el = element(e, tag, name, index);
-
-	return el ? json_string(e->record, el->value) : NULL;
-}
-
-const char *pgo_index(const struct pgo_event *e, const char *tag,
-		      const char *name)
-{
-	const struct pgo_element *el = element(e, tag, name, NULL);
-
-	return el ? json_string(e->record, el->index) : NULL;
-}
-
-void pgo_access(const struct pgo_event *e, size_t i, struct pgo_access *a)
-{
-	const struct pgo_element *el = &e->elements[i];
-
-	*a = (struct pgo_access){
-		.tag = json_string(e->record, el->tag),
-		.name = json_string(e->record, el->name),
-		.index = json_string(e->record, el->index),
-		.value = json_string(e->record, el->value),
-		.old = json_string(e->record, el->old),
-	};
 }

@@ -15,7 +15,6 @@
 #define CAPTURE_PGO_RECORD_H
 
 #include "../json-tokens.h"
-#include "pgo.h"
 
 /* A process of the run: the archetype instance one trace file records. */
 struct pgo_process {
@@ -27,6 +26,9 @@ struct pgo_process {
 struct pgo_element {
 	int tag, name, index, value, old;
 };
+/* Element @el of record @t is a @tag ("read"/"write") of variable @name. */
+int pgo_element_is(struct json_tokens *t, const struct pgo_element *el,
+		   const char *tag, const char *name);
 
 struct pgo_record {
 	int exit;                 /* 0, or the exit code for what is wrong */

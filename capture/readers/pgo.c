@@ -10,6 +10,7 @@
 #include "../ndjson.h"
 #include "../proc.h"
 #include "../fold.h"
+#include "pgo.h"
 #include "pgo-record.h"
 
 /* One archetype instance: its log and the record at its head. */
@@ -523,6 +524,50 @@ int pgo_fold(struct fold_run *run, const struct pgo_system *sys,
 	}
 	merge_close(m);
 	return rc;
+}
+
+/* The first csElements entry that is a @tag of @name (at @index if given). */
+static const struct pgo_element *element(const struct pgo_event *e,
+					 const char *tag, const char *name,
+					 const char *index)
+{
+	for (size_t i = 0; i < e->nelements; i++) {
+		const struct pgo_element *el = &e->elements[i];
+
+		if (pgo_element_is(e->record, el, tag, name) &&
+		    (!index || json_string_is(e->record, el->index, index)))
+			return el;
+	}
+	return NULL;
+}
+
+const char *pgo_value(const struct pgo_event *e, const char *tag,
+		      const char *name, const char *index)
+{
+	const struct pgo_element *el = element(e, tag, name, index);
+
+	return el ? json_string(e->record, el->value) : NULL;
+}
+
+const char *pgo_index(const struct pgo_event *e, const char *tag,
+		      const char *name)
+{
+	const struct pgo_element *el = element(e, tag, name, NULL);
+
+	return el ? json_string(e->record, el->index) : NULL;
+}
+
+void pgo_access(const struct pgo_event *e, size_t i, struct pgo_access *a)
+{
+	const struct pgo_element *el = &e->elements[i];
+
+	*a = (struct pgo_access){
+		.tag = json_string(e->record, el->tag),
+		.name = json_string(e->record, el->name),
+		.index = json_string(e->record, el->index),
+		.value = json_string(e->record, el->value),
+		.old = json_string(e->record, el->old),
+	};
 }
 
 long pgo_int(const struct pgo_event *e, const char *value, const char *what)
