@@ -48,5 +48,7 @@ int cmd_audit(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
+/* capture grade --tlc (grade-tlc.c): argv as cmd_grade() got it. */
+int cmd_grade_tlc(int argc, char **argv);
 
 #endif

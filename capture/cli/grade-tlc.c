@@ -32,7 +32,7 @@
 #include "../tlc.h"
 #include "../window-read.h"
 #include "command.h"
-#include "grade.h"
+#include "scorecard.h"
 #include "tlc-mapping.h"
 
 static const char tlc_usage[] =
@@ -249,7 +249,7 @@ static cJSON *score(const struct tlc_grade *g, const struct window_set *ws,
 	json_add(card, "system", json_str(ws->system->name));
 	json_add(card, "grader", json_str(grader));
 	free(grader);
-	all = grade_new_tally("all");
+	all = scorecard_new_tally("all");
 	failures = json_arr();
 	accepted = json_arr();
 	json_add(card, "impossible", json_obj());
@@ -279,10 +279,10 @@ static cJSON *score(const struct tlc_grade *g, const struct window_set *ws,
 						 "%ld step%s of %s", n, n > 1 ? "s" : "",
 						 step);
 			}
-			grade_record(grade_tally(actions, w->action), w, d);
-			grade_record(all, w, d);
+			scorecard_record(scorecard_tally(actions, w->action), w, d);
+			scorecard_record(all, w, d);
 			if (steps > 1) {
-				json_count((cJSON *)grade_tally(actions, w->action), "more_steps", 1);
+				json_count((cJSON *)scorecard_tally(actions, w->action), "more_steps", 1);
 				json_count(all, "more_steps", 1);
 			}
 			if (fail)
@@ -375,7 +375,7 @@ static void print_tlc_card(FILE *f, const cJSON *card, const cJSON *final)
 	long long n = 0, acc = 0, rej = 0, uns = 0, more;
 	char buf[64];
 
-	grade_print_card(f, card);
+	scorecard_print(f, card);
 	more = report_n(json_get(card, "all"), "more_steps");
 	if (more)
 		fprintf(f, "passed in more than one step of the action (as the "
