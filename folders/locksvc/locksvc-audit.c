@@ -22,9 +22,7 @@
 #include "../../capture/audit.h"
 #include "../../capture/die.h"
 #include "../../capture/json.h"
-#include "../../capture/fold.h"
-
-extern const struct folder folder_locksvc;
+#include "locksvc-actions.h"
 
 static const char *const holders[] = { "free", "held by self", "held by other" };
 static const char *const waiting[] = {
@@ -81,10 +79,9 @@ static void locksvc_axes(struct audit_axes *ax, const cJSON *clients)
 	for (int h = 0; h < 3; h++)
 		for (int w = 0; w < 4; w++)
 			audit_add_row(ax, "%s%s", holders[h], waiting[w]);
-	for (int a = 0; folder_locksvc.actions[a]; a++)
+	for (int a = 0; locksvc_actions[a]; a++)
 		for (size_t i = 0; i < n; i++)
-			audit_add_col(ax, "%s(%lld)", folder_locksvc.actions[a],
-				      ids[i]);
+			audit_add_col(ax, "%s(%lld)", locksvc_actions[a], ids[i]);
 	free(ids);
 }
 

@@ -33,6 +33,7 @@
 #include "../../capture/readers/pgo-record.h"
 #include "../../capture/readers/tla-value.h"
 #include "locksvc.h"
+#include "locksvc-actions.h"
 
 extern const struct audit_domain locksvc_audit;
 
@@ -362,11 +363,6 @@ static void task_fold(struct fold_run *run)
 {
 	fold_as(run, &task_system);
 }
-
-static const char *const locksvc_actions[] = {
-	"ClientLockRequest", "ServerGrantLock", "ClientCriticalSection",
-	"ClientUnlockRequest", NULL,
-};
 
 /* holder is null while no client holds the lock */
 static const struct itf_var locksvc_itf[] = {
