@@ -30,13 +30,10 @@
 #include <string.h>
 #include "../../capture/audit.h"
 #include "../../capture/json.h"
-#include "../../capture/fold.h"
+#include "rwlock-ops.h"
 
 #define THREADS 2
 #define NO_ONE (-1)
-
-/* Its actions, NULL-terminated, are the columns' order. */
-extern const struct folder folder_rwlock;
 
 /* The rows, in order; a state's row is found by its label. */
 static const char *const rows[] = {
@@ -49,7 +46,7 @@ static void rwlock_axes(struct audit_axes *ax, const cJSON *learned)
 	(void)learned;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
 		audit_add_row(ax, "%s", rows[r]);
-	for (const char *const *a = folder_rwlock.actions; *a; a++)
+	for (const char *const *a = rwlock_actions; *a; a++)
 		for (int t = 0; t < THREADS; t++)
 			audit_add_col(ax, "%s(%d)", *a, t);
 }
@@ -78,7 +75,7 @@ static int rwlock_classify(const struct window *w, struct strbuf *row,
 {
 	const cJSON *readers = json_get(w->pre, "readers");
 	const cJSON *writer = json_get(w->pre, "writer");
-	const char *const *a = folder_rwlock.actions;
+	const char *const *a = rwlock_actions;
 	long long thread, wt;
 
 	if (json_get_int(w->data, "thread", &thread) || !cJSON_IsArray(readers))

@@ -8,10 +8,8 @@
 #include "../../capture/proc.h"
 #include "../trace-fields.h"
 #include "rwlock-ftrace.h"
+#include "rwlock-ops.h"
 
-/* scenarios/rwlock/module/rwlock.c's enum op, by value. */
-enum { READ_LOCK, READ_TRYLOCK, READ_UNLOCK, WRITE_LOCK, WRITE_TRYLOCK,
-       WRITE_UNLOCK, N_OPS };
 /* include/trace/events/lock.h's contention_begin flags. */
 #define LCB_F_READ (1U << 1)
 #define LCB_F_WRITE (1U << 2)

@@ -13,13 +13,6 @@
 #include <cJSON.h>
 
 /*
- * The ops' words, NULL-ended, by the module's enum op
- * (scenarios/rwlock/module/rwlock.c): what scenario files, the stream and
- * the folder call them (folders/rwlock/rwlock.c).
- */
-extern const char *const rwlock_op_names[];
-
-/*
  * Decode the trace channel @trace into the stream @out.  The stream less
  * its contention lines must be byte for byte @json, the run's JSON
  * channel, unless @json is NULL (a fold of a kept raw/RUN.ftrace).  Adds

@@ -44,6 +44,7 @@
 #include "../../capture/ndjson.h"
 #include "../../capture/fold.h"
 #include "rwlock-ftrace.h"
+#include "rwlock-ops.h"
 #include "../../capture/readers/serial.h"
 #include "../trace-fields.h"
 
@@ -52,19 +53,8 @@ extern const struct audit_domain rwlock_audit;
 #define THREADS 2
 #define NO_ONE (-1)
 
-enum op { READ_LOCK, READ_TRYLOCK, READ_UNLOCK, WRITE_LOCK, WRITE_TRYLOCK,
-	  WRITE_UNLOCK, N_OPS };
 enum event { CALL, CONTENTION_BEGIN, CONTENTION_END, RETURN, N_EVENTS };
 
-const char *const rwlock_op_names[N_OPS + 1] = {
-	"read_lock", "read_trylock", "read_unlock",
-	"write_lock", "write_trylock", "write_unlock", NULL,
-};
-/* The windows' actions, by op (NULL-terminated for struct folder). */
-static const char *const rwlock_actions[N_OPS + 1] = {
-	"ReadLock", "ReadTryLock", "ReadUnlock",
-	"WriteLock", "WriteTryLock", "WriteUnlock", NULL,
-};
 /*
  * rwlock-task's actions: a lock call begins, an unlock returns (these six
  * in their op's place), a lock call returns holding the lock, a try fails.
@@ -89,7 +79,7 @@ static const char *const event_names[N_EVENTS] = {
 /* A call under way: its op, whether it found the lock held, its contention. */
 struct call {
 	int open;
-	enum op op;
+	enum rwlock_op op;
 	int blocked, begun, ended;
 };
 
@@ -106,12 +96,12 @@ struct rwlock_fold {
 
 static int nreaders(const struct rwlock_fold *s);
 
-static int is_lock(enum op op)
+static int is_lock(enum rwlock_op op)
 {
 	return op != READ_UNLOCK && op != WRITE_UNLOCK;
 }
 
-static int is_read(enum op op)
+static int is_read(enum rwlock_op op)
 {
 	return op == READ_LOCK || op == READ_TRYLOCK || op == READ_UNLOCK;
 }
@@ -173,8 +163,8 @@ static cJSON *rwlock_state(const struct rwlock_fold *s)
 	return st;
 }
 
-static _Noreturn void violation(const struct rwlock_fold *s, int t, enum op op,
-				const char *why)
+static _Noreturn void violation(const struct rwlock_fold *s, int t,
+				enum rwlock_op op, const char *why)
 {
 	die_at(EXIT_CHECK_FAILED, s->in.path, s->in.line, "%s by thread %d: %s",
 	       rwlock_op_names[op], t, why);
@@ -190,7 +180,7 @@ static int nreaders(const struct rwlock_fold *s)
 }
 
 /* Is the lock held against @op (would its lock() wait)? */
-static int held_against(const struct rwlock_fold *s, enum op op)
+static int held_against(const struct rwlock_fold *s, enum rwlock_op op)
 {
 	return s->writer != NO_ONE ||
 	       ((op == WRITE_LOCK || op == WRITE_TRYLOCK) && nreaders(s));
@@ -205,7 +195,7 @@ static int lock_waiting(const struct rwlock_fold *s, int t)
 	return 0;
 }
 
-static const char *take(struct rwlock_fold *s, int t, enum op op)
+static const char *take(struct rwlock_fold *s, int t, enum rwlock_op op)
 {
 	if (s->reading[t])
 		return "a read lock is held already (the state is a set)";
@@ -220,7 +210,7 @@ static const char *take(struct rwlock_fold *s, int t, enum op op)
 	return NULL;
 }
 
-static const char *release(struct rwlock_fold *s, int t, enum op op)
+static const char *release(struct rwlock_fold *s, int t, enum rwlock_op op)
 {
 	if (op == READ_UNLOCK) {
 		if (!s->reading[t])
@@ -234,7 +224,8 @@ static const char *release(struct rwlock_fold *s, int t, enum op op)
 	return NULL;
 }
 
-static const char *trylock_failed(const struct rwlock_fold *s, int t, enum op op)
+static const char *trylock_failed(const struct rwlock_fold *s, int t,
+				  enum rwlock_op op)
 {
 	if (held_against(s, op) || lock_waiting(s, t))
 		return NULL;
@@ -265,7 +256,7 @@ static void window(struct rwlock_fold *s, const char *action, int t,
 }
 
 /* rwlock-task: the return of @op (@ok: what it returned). */
-static void task_return(struct rwlock_fold *s, int t, enum op op, int ok)
+static void task_return(struct rwlock_fold *s, int t, enum rwlock_op op, int ok)
 {
 	int try = op == READ_TRYLOCK || op == WRITE_TRYLOCK;
 	enum task_action a;
@@ -280,7 +271,7 @@ static void task_return(struct rwlock_fold *s, int t, enum op op, int ok)
 						     : NULL);
 }
 
-static void on_return(struct rwlock_fold *s, int t, enum op op, int ok)
+static void on_return(struct rwlock_fold *s, int t, enum rwlock_op op, int ok)
 {
 	struct call *c = &s->calls[t];
 	const char *why;
@@ -304,7 +295,7 @@ static void on_return(struct rwlock_fold *s, int t, enum op op, int ok)
 		window(s, rwlock_actions[op], t, NULL);
 }
 
-static void on_call(struct rwlock_fold *s, int t, enum op op)
+static void on_call(struct rwlock_fold *s, int t, enum rwlock_op op)
 {
 	struct call *c = &s->calls[t];
 
@@ -317,7 +308,8 @@ static void on_call(struct rwlock_fold *s, int t, enum op op)
 		window(s, task_actions[op], t, NULL);
 }
 
-static void on_contention(struct rwlock_fold *s, int t, enum op op, enum event e)
+static void on_contention(struct rwlock_fold *s, int t, enum rwlock_op op,
+			  enum event e)
 {
 	struct call *c = &s->calls[t];
 
@@ -338,8 +330,8 @@ static int lookup(const char *word, const char *const names[], int n)
 }
 
 /* Write the normalized event: the raw line, keys in this order. */
-static void normalized(struct rwlock_fold *s, long long seq, int t, enum op op,
-		       enum event e, int ok)
+static void normalized(struct rwlock_fold *s, long long seq, int t,
+		       enum rwlock_op op, enum event e, int ok)
 {
 	cJSON *ev = json_obj();
 

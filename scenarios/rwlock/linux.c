@@ -12,6 +12,7 @@
 #include "../../capture/err.h"
 #include "../../capture/json.h"
 #include "../../folders/rwlock/rwlock-ftrace.h"
+#include "../../folders/rwlock/rwlock-ops.h"
 #include "../../qemu/guest.h"
 #include "linux.h"
 

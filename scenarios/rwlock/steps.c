@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../capture/die.h"
-#include "../../folders/rwlock/rwlock-ftrace.h"
+#include "../../folders/rwlock/rwlock-ops.h"
 #include "steps.h"
 
 /* module/rwlock.c's op letters, by its enum op. */

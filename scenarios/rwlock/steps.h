@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include "../actor-steps.h"
 
-/* The module's op letters, by op (the words: folders/rwlock/rwlock-ftrace.h). */
+/* The module's op letters, by op (the words: folders/rwlock/rwlock-ops.h). */
 extern const char rwlock_op_letters[];
 
 struct rwlock_scenario {
