@@ -24,7 +24,8 @@
 #include <string.h>
 #include "../../capture/audit.h"
 #include "../../capture/json.h"
-#include "zookeeper.h"
+#include "zookeeper-audit.h"
+#include "zookeeper-states.h"
 
 #define SERVERS 3
 

@@ -44,13 +44,10 @@
 #include "../../capture/json.h"
 #include "../../capture/ndjson.h"
 #include "zookeeper.h"
+#include "zookeeper-audit.h"
+#include "zookeeper-states.h"
 
 #define MAX_SERVERS 16
-
-enum zk_state { LOOKING, FOLLOWING, LEADING, OBSERVING, N_STATES };
-const char *const zk_states[N_STATES + 1] = {
-	"LOOKING", "FOLLOWING", "LEADING", "OBSERVING", NULL,
-};
 
 enum step { NONE, START, HANDLE, TIMEOUT, BECOME };
 
