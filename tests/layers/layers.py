@@ -6,14 +6,18 @@
     layers.py cli-symbols OBJDIR    symbols only the CLI defines, used outside it
     layers.py include-circles DIR   circles of modules under DIR by #include
     layers.py symbol-circles OBJDIR circles of objects under OBJDIR by symbol
-    (either with --top before DIR: the files directly in it, not its
-    subdirectories, another room's)
+    (either with --room ROOM before DIR, the tree's root: the circles
+    among ROOM's files alone, not those of a room below it)
+    layers.py rooms ROOT            the rooms of ROOT's sources, one a line
+    layers.py roomless ROOT         ROOT's sources in no room and not
+                                    under tests/, bench/ or build/
 
 Each prints one line per violation ("FROM -> TO: what", or a circle
 "A -> B -> A") and nothing else.
 A room may use itself and rooms of a lower layer, never one of its own
-layer or above.  Outside the rooms (tests/, bench/, generated headers) is
-not checked.
+layer or above: a circle through two rooms breaks that rule, one within a
+room the circle checks find.  Outside the rooms (tests/, bench/,
+generated headers) is not checked.
 """
 import os
 import re
@@ -59,39 +63,64 @@ def allowed(src, dst):
     return a is None or b is None or a[1] == b[1] or b[0] < a[0]
 
 
+def in_room(path, name):
+    """@path lies in the room named @name (None: any path does)."""
+    return name is None or (room(path) or (0, None))[1] == name
+
+
+# Where sources lie outside every room: the tests, the benchmarks, and
+# what the build writes.
+OUTSIDE = ("tests/", "bench/", "build/")
+
+
+def sources(root, suffixes=(".c", ".h")):
+    """The path, relative to @root, of every file under it ending in one
+    of @suffixes, hidden directories left out."""
+    for top, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(suffixes):
+                yield os.path.relpath(os.path.join(top, name), root)
+
+
+def rooms(root):
+    return sorted({room(p)[1] for p in sources(root) if room(p)})
+
+
+def roomless(root):
+    return [p for p in sources(root)
+            if room(p) is None and not p.startswith(OUTSIDE)]
+
+
 def includes(root):
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-    for top, _, files in os.walk(root):
-        for name in files:
-            if not name.endswith((".c", ".h")):
-                continue
-            path = os.path.relpath(os.path.join(top, name), root)
-            if room(path) is None:
-                continue
-            with open(os.path.join(root, path), errors="replace") as f:
-                text = f.read()
-            for target in inc.findall(text):
-                dst = os.path.normpath(os.path.join(os.path.dirname(path), target))
-                if not os.path.exists(os.path.join(root, dst)):
-                    continue  # a system or generated header (-I)
-                if not allowed(path, dst):
-                    print(f"{path} -> {dst}: #include \"{target}\"")
+    for path in sources(root):
+        if room(path) is None:
+            continue
+        with open(os.path.join(root, path), errors="replace") as f:
+            text = f.read()
+        for target in inc.findall(text):
+            dst = os.path.normpath(os.path.join(os.path.dirname(path), target))
+            if not os.path.exists(os.path.join(root, dst)):
+                continue  # a system or generated header (-I)
+            if not allowed(path, dst):
+                print(f"{path} -> {dst}: #include \"{target}\"")
 
 
-def objects(objdir, only_top=False):
-    """{object path: its source's path relative to the tree}"""
+def objects(objdir, name=None):
+    """{object path: its source's path relative to the tree}, of room
+    @name's sources alone if it is given."""
     found = {}
-    for top, files in files_under(objdir, only_top):
-        for name in files:
-            if name.endswith(".o"):
-                path = os.path.join(top, name)
-                found[path] = os.path.relpath(path, objdir)[:-2] + ".c"
+    for path in sources(os.path.join(objdir, name or ""), (".o",)):
+        src = os.path.join(name or "", path)[:-2] + ".c"
+        if in_room(src, name):
+            found[os.path.join(objdir, name or "", path)] = src
     return found
 
 
-def nm(paths, flag):
+def nm(paths, *flags):
     """[(object path, symbol)] of every object, one nm for all of them."""
-    out = subprocess.run(["nm", "-A", flag, *sorted(paths)], check=True,
+    out = subprocess.run(["nm", "-A", *flags, *sorted(paths)], check=True,
                          capture_output=True, text=True).stdout
     pairs = []
     for line in out.splitlines():
@@ -101,10 +130,15 @@ def nm(paths, flag):
     return pairs
 
 
+# The symbols an object defines that another may use: a static one of the
+# same name as another object's is no arrow to it.
+DEFINED = ("--defined-only", "--extern-only")
+
+
 def symbols(objdir, cli_only):
     objs = objects(objdir)
     where = {}
-    for path, sym in nm(objs, "--defined-only"):
+    for path, sym in nm(objs, *DEFINED):
         where.setdefault(sym, set()).add(objs[path])
     for path, sym in nm(objs, "--undefined-only"):
         src = objs[path]
@@ -137,41 +171,36 @@ def circles(graph):
     return found
 
 
-def files_under(top, only_top):
-    """(directory, its files) under @top; @only_top: @top's alone."""
-    for d, subdirs, files in os.walk(top):
-        if only_top:
-            subdirs.clear()
-        yield d, files
-
-
-def include_graph(top, only_top=False):
-    """{module: modules whose header it includes} under @top: a module is
-    a .c with its .h (a path without its extension)."""
+def include_graph(top, name=None):
+    """{module: modules whose header it includes} under @top or, @name
+    given, among room @name's in the tree at @top: a module is a .c with
+    its .h (a path without its extension)."""
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
     graph = {}
-    for d, files in files_under(top, only_top):
-        for name in files:
-            if not name.endswith((".c", ".h")):
-                continue
-            mod = os.path.relpath(os.path.join(d, name), top)[:-2]
-            with open(os.path.join(d, name), errors="replace") as f:
-                text = f.read()
-            for target in inc.findall(text):
-                to = os.path.normpath(os.path.join(os.path.dirname(mod), target))
-                if to != mod and os.path.exists(os.path.join(top, to + ".h")):
-                    graph.setdefault(mod, set()).add(to)
+    for path in sources(os.path.join(top, name or "")):
+        path = os.path.join(name or "", path)
+        if not in_room(path, name):
+            continue
+        mod = path[:-2]
+        with open(os.path.join(top, path), errors="replace") as f:
+            text = f.read()
+        for target in inc.findall(text):
+            to = os.path.normpath(os.path.join(os.path.dirname(mod), target))
+            if (to != mod and os.path.exists(os.path.join(top, to + ".h"))
+                    and in_room(to + ".h", name)):
+                graph.setdefault(mod, set()).add(to)
     return graph
 
 
-def symbol_graph(objdir, only_top=False):
-    """{object: objects defining a symbol it uses} under @objdir, each by
-    its source's path without the extension."""
-    objs = objects(objdir, only_top)
+def symbol_graph(objdir, name=None):
+    """{object: objects defining a symbol it uses} under @objdir or, @name
+    given, among room @name's, each by its source's path without the
+    extension."""
+    objs = objects(objdir, name)
     if not objs:
         return {}
     where, graph = {}, {}
-    for path, sym in nm(objs, "--defined-only"):
+    for path, sym in nm(objs, *DEFINED):
         where[sym] = objs[path][:-2]
     for path, sym in nm(objs, "--undefined-only"):
         src = objs[path][:-2]
@@ -181,9 +210,12 @@ def symbol_graph(objdir, only_top=False):
 
 
 if __name__ == "__main__":
-    mode, arg = sys.argv[1], sys.argv[-1]
+    mode, arg, opts = sys.argv[1], sys.argv[-1], sys.argv[2:-1]
     if mode == "families":
         print("\n".join(FAMILIES))
+    elif mode in ("rooms", "roomless"):
+        for line in (rooms if mode == "rooms" else roomless)(arg):
+            print(line)
     elif mode == "includes":
         includes(arg)
     elif mode == "symbols":
@@ -191,8 +223,11 @@ if __name__ == "__main__":
     elif mode == "cli-symbols":
         symbols(arg, cli_only=True)
     elif mode in ("include-circles", "symbol-circles"):
+        name = opts[opts.index("--room") + 1] if "--room" in opts else None
+        if name is not None and not in_room(os.path.join(name, "x.c"), name):
+            sys.exit(f"layers.py: {name} is no room (rooms: layers.py rooms ROOT)")
         graph = (include_graph if mode == "include-circles" else symbol_graph)(
-            arg, "--top" in sys.argv[2:-1])
+            arg, name)
         for c in circles(graph):
             print(" -> ".join(c))
     else:
